@@ -1,0 +1,104 @@
+"""Approvals: the person's yes or no to something that widens an agent's access.
+
+An approval belongs to the connection that asked for it. It lapses five minutes
+after it was asked for (pending) or granted (unused). A denial keeps failing until
+the person allows the same record; there is no "remember".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from ..core.ids import new_id
+from ..core.limits import APPROVAL_TTL_SECONDS
+
+ApprovalKind = Literal["open_workspace", "folder_access"]
+ApprovalState = Literal["pending", "allowed", "denied", "used"]
+
+
+def _iso(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@dataclass
+class Approval:
+    id: str
+    kind: ApprovalKind
+    connection: str
+    requester: str
+    subject: str
+    window: str
+    created: float
+    expires: float
+    state: ApprovalState = "pending"
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "requester": self.requester,
+            "subject": self.subject,
+            "window": self.window,
+            "state": self.state,
+            "created": _iso(self.created),
+            "expires": _iso(self.expires),
+        }
+
+
+class Approvals:
+    def __init__(self, on_change: Callable[[Approval], None], clock: Callable[[], float] = time.time) -> None:
+        self._items: dict[str, Approval] = {}
+        self._on_change = on_change
+        self._clock = clock
+
+    def _live(self) -> list[Approval]:
+        now = self._clock()
+        for a in list(self._items.values()):
+            if a.state == "used" or a.expires <= now:
+                del self._items[a.id]
+        return list(self._items.values())
+
+    def find(self, kind: ApprovalKind, connection: str, subject: str) -> Approval | None:
+        matches = [a for a in self._live() if (a.kind, a.connection, a.subject) == (kind, connection, subject)]
+        return matches[-1] if matches else None
+
+    def pending_in(self, window: str, kind: ApprovalKind) -> list[Approval]:
+        return [a for a in self._live() if a.window == window and a.kind == kind and a.state == "pending"]
+
+    def request(self, kind: ApprovalKind, connection: str, requester: str, subject: str, window: str) -> Approval:
+        now = self._clock()
+        approval = Approval(new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS)
+        self._items[approval.id] = approval
+        self._on_change(approval)
+        return approval
+
+    def get(self, approval_id: str) -> Approval | None:
+        return next((a for a in self._live() if a.id == approval_id), None)
+
+    def answer(self, approval_id: str, allow: bool) -> Approval | None:
+        approval = self.get(approval_id)
+        if approval is None:
+            return None
+        approval.state = "allowed" if allow else "denied"
+        if allow:
+            approval.expires = self._clock() + APPROVAL_TTL_SECONDS
+        self._on_change(approval)
+        return approval
+
+    def consume(self, approval: Approval) -> None:
+        approval.state = "used"
+        self._on_change(approval)
+
+    def withdraw_connection(self, connection: str) -> None:
+        """A closed connection's approvals can never be used again."""
+        for a in self._live():
+            if a.connection == connection:
+                a.state = "used"
+                self._on_change(a)
+
+    def listing(self) -> list[dict[str, Any]]:
+        return [a.describe() for a in self._live()]

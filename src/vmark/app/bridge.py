@@ -1,0 +1,143 @@
+"""The bridge: an authenticated WebSocket on 127.0.0.1 (DESIGN.md section 4).
+
+Refused and closed: any ``Origin`` header (no web page may talk to the app), more
+than 32 sockets, a first frame that is not ``auth``, a wrong token or unknown client
+token, a frame over 64 KiB before auth, no auth within 10 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import __version__
+from ..core.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
+from .connection import Connection
+from .service import App
+
+log = logging.getLogger(__name__)
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_TRY_AGAIN = 1013
+
+
+class Bridge:
+    def __init__(self, app: App, token: str) -> None:
+        self.app = app
+        self.token = token
+        self.sockets = 0
+
+    async def endpoint(self, ws: WebSocket) -> None:
+        if "origin" in ws.headers:
+            await ws.close(code=CLOSE_POLICY, reason="Origin header refused")
+            return
+        if self.sockets >= MAX_SOCKETS:
+            await ws.close(code=CLOSE_TRY_AGAIN, reason="too many sockets")
+            return
+        self.sockets += 1
+        try:
+            await ws.accept()
+            conn = await self._authenticate(ws)
+            if conn is not None:
+                await self._serve(ws, conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.sockets -= 1
+
+    async def _authenticate(self, ws: WebSocket) -> Connection | None:
+        try:
+            message = await asyncio.wait_for(ws.receive(), AUTH_DEADLINE_SECONDS)
+        except TimeoutError:
+            await ws.close(code=CLOSE_POLICY, reason="no auth within 10 s")
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        raw = message.get("text") or message.get("bytes") or b""
+        size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+        if size > PRE_AUTH_FRAME_BYTES:
+            await ws.close(code=CLOSE_TOO_BIG, reason="frame too large before auth")
+            return None
+        frame = _parse(raw)
+        if frame is None or frame.get("type") != "auth" or not isinstance(frame.get("payload"), dict):
+            await ws.close(code=CLOSE_POLICY, reason="auth must come first")
+            return None
+        payload = frame["payload"]
+        token, client_token = payload.get("token"), payload.get("clientToken")
+        role = payload.get("role", "agent")
+        principal = None
+        ok = isinstance(token, str) and hmac.compare_digest(token, self.token) and role in ("agent", "person")
+        if ok and client_token is not None:
+            principal = self.app.principals.authenticate(client_token) if isinstance(client_token, str) else None
+            ok = principal is not None
+        if not ok:
+            await ws.send_json({"id": frame.get("id"), "type": "auth_result", "payload": {"ok": False}})
+            await ws.close(code=CLOSE_POLICY, reason="authentication failed")
+            return None
+
+        async def send(message: dict[str, Any]) -> None:
+            try:
+                await ws.send_text(json.dumps(message, ensure_ascii=False))
+            except (RuntimeError, WebSocketDisconnect) as exc:
+                raise ConnectionError(str(exc)) from exc
+
+        conn = Connection(role=role, principal=principal, send=send)
+        await send({"id": frame.get("id"), "type": "auth_result",
+                    "payload": {"ok": True, "connectionId": conn.id, "principal": principal, "version": __version__}})
+        return conn
+
+    async def _serve(self, ws: WebSocket, conn: Connection) -> None:
+        tasks: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                frame = _parse(message.get("text") or message.get("bytes") or b"")
+                if frame is None:
+                    await conn.send({"type": "response", "id": None, "success": False, "error": "malformed frame"})
+                    continue
+                task = asyncio.create_task(self._answer(conn, frame))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+        finally:
+            self._forget(conn)
+            for task in tasks:
+                task.cancel()
+
+    async def _answer(self, conn: Connection, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        payload = frame.get("payload", {})
+        if not isinstance(kind, str):
+            response: dict[str, Any] = {"success": False, "error": "frame type must be a string"}
+        else:
+            response = await self.app.dispatch(conn, kind, payload)
+        with contextlib.suppress(ConnectionError):
+            await conn.send({"type": "response", "id": frame.get("id"), **response})
+
+    def _forget(self, conn: Connection) -> None:
+        self.app.approvals.withdraw_connection(conn.id)
+        if conn.window is not None:
+            pages = self.app.session.pages.get(conn.window, [])
+            if conn in pages:
+                pages.remove(conn)
+            if not pages:
+                self.app.session.pages.pop(conn.window, None)
+                window = self.app.session.windows.get(conn.window)
+                if window is not None:
+                    window.focused = False
+
+
+def _parse(raw: str | bytes) -> dict[str, Any] | None:
+    try:
+        frame = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return frame if isinstance(frame, dict) else None

@@ -1,0 +1,51 @@
+"""A bridge connection: who is on the other end, and how to reach them."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..core.ids import new_id
+
+Role = Literal["agent", "person"]
+SendFn = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass
+class Connection:
+    """``agent``: an MCP server (tool requests only). ``person``: a UI page or the CLI."""
+
+    role: Role
+    principal: str | None
+    send: SendFn
+    id: str = field(default_factory=lambda: new_id("conn"))
+    window: str | None = None
+    _replies: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    _counter: itertools.count[int] = field(default_factory=itertools.count)
+
+    @property
+    def requester(self) -> str:
+        return self.principal or f"anonymous ({self.id})"
+
+    async def ask(self, event: str, payload: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """Send an event that wants a ``ui.reply``; ``None`` if none came in time."""
+        request_id = f"q{next(self._counter)}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[request_id] = future
+        try:
+            await self.send({"type": "event", "event": event, "requestId": request_id, "payload": payload})
+            return await asyncio.wait_for(future, timeout)
+        except (TimeoutError, ConnectionError):
+            return None
+        finally:
+            self._replies.pop(request_id, None)
+
+    def reply(self, request_id: str, payload: dict[str, Any]) -> bool:
+        future = self._replies.get(request_id)
+        if future is None or future.done():
+            return False
+        future.set_result(payload)
+        return True

@@ -1,0 +1,1 @@
+"""Request handlers: tool actions for agents, the UI protocol for the person."""

@@ -1,0 +1,196 @@
+"""``workspace``: file and window lifecycle; nothing inside documents."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import DomainError
+from ...core.ids import new_id
+from ...core.kinds import Kind, kind_for_path
+from ...core.limits import UI_ROUND_TRIP_SECONDS
+from ...core.model import Document, Tab, Window
+from ...storage.files import read_document
+from ...storage.pathscope import PathScope, ScopeError, is_within
+from ..state import canonical_or_invalid
+
+if TYPE_CHECKING:
+    from ..service import App, RequestContext
+
+
+async def load_tab(app: App, window: Window, scope: PathScope, file_path: str, activate: bool) -> tuple[Tab, bool]:
+    """Open ``file_path`` (checked against ``scope``) in ``window``: ``(tab, created)``."""
+    try:
+        real = scope.resolve(file_path)
+    except ScopeError as exc:
+        raise DomainError("INVALID_PATH", str(exc), filePath=file_path) from exc
+    kind = kind_for_path(real)
+    if kind is None:
+        raise DomainError("INVALID_PATH", f"{file_path!r} is not a Markdown or workflow file", filePath=file_path)
+    existing = next((t for t in window.tabs if t.doc.path == real), None)
+    if existing is not None:
+        return existing, False
+    doc = app.session.doc_by_path(real)
+    if doc is None:
+        try:
+            text, stamp, read_only = await asyncio.to_thread(read_document, real, scope)
+        except ScopeError as exc:
+            raise DomainError("INVALID_PATH", str(exc), filePath=file_path) from exc
+        doc = Document.load(real, kind, real, text, stamp)
+        doc.read_only = read_only
+    return app.session.add_tab(window, doc, activate=activate), True
+
+
+async def new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    window = ctx.app.session.window(args.get("windowLabel"))
+    kind: Kind = args.get("kind", "markdown")
+    tab = new_untitled(ctx.app, window, kind)
+    return {"tabId": tab.id}
+
+
+def new_untitled(app: App, window: Window, kind: Kind) -> Tab:
+    doc = Document.load(f"untitled:{new_id('doc')}", kind, None, "", None)
+    return app.session.add_tab(window, doc, activate=True)
+
+
+async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    session = ctx.app.session
+    window = session.window(args.get("windowLabel"))
+    before = window.active_tab
+    tab, _ = await load_tab(ctx.app, window, session.scope(window), args["filePath"], activate=False)
+    return {
+        "tabId": tab.id,
+        "workspaceInstanceId": tab.workspace_instance,
+        "activationChanged": window.active_tab != before,
+        "workspaceSwitched": False,
+    }
+
+
+def _readable_roots(app: App) -> list[str]:
+    roots = [os.path.expanduser("~"), *app.settings.get("readable_roots")]
+    return [os.path.realpath(r) for r in roots if os.path.isabs(r)]
+
+
+async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    app, conn = ctx.app, ctx.connection
+    window = app.session.window()
+    folder = canonical_or_invalid(args["folderPath"])
+    if not os.path.isdir(folder):
+        raise DomainError("INVALID_PATH", f"{args['folderPath']!r} is not a folder", folderPath=folder)
+    consent = app.approvals.find("open_workspace", conn.id, folder)
+    if consent is None:
+        app.approvals.request("open_workspace", conn.id, conn.requester, folder, window.label)
+        return {"needsApproval": True, "folderPath": folder}
+    if consent.state == "pending":
+        return {"needsApproval": True, "folderPath": folder}
+    if consent.state == "denied":
+        raise DomainError("APPROVAL_REQUIRED", f"The user denied opening {folder}; ask them to approve it",
+                          folderPath=folder)
+    if window.label in app.session.switching:
+        raise DomainError("BUSY", "A workspace switch is already in progress in this window; try again")
+    if not _may_read(app, folder):
+        return await _ask_for_folder_access(ctx, window, folder)
+    app.session.switching.add(window.label)
+    try:
+        app.approvals.consume(consent)
+        wsi = app.session.open_workspace(window, folder)
+    finally:
+        app.session.switching.discard(window.label)
+    return {"opened": True, "folderPath": folder, "workspaceInstanceId": wsi.id, "windowLabel": window.label}
+
+
+def _may_read(app: App, folder: str) -> bool:
+    if any(is_within(folder, root) for root in _readable_roots(app)):
+        return True
+    return any(is_within(folder, granted) for granted in app.folder_grants)
+
+
+async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: str) -> dict[str, Any]:
+    app, conn = ctx.app, ctx.connection
+    picker = app.approvals.find("folder_access", conn.id, folder)
+    if picker is not None and picker.state == "allowed":
+        app.folder_grants.add(folder)
+        app.approvals.consume(picker)
+        return await open_workspace(ctx, {"folderPath": folder})
+    dialogs = app.approvals.pending_in(window.label, "folder_access")
+    if picker is None and dialogs:
+        raise DomainError("BUSY", "Another folder dialog is open; the confirmation is kept, try again later")
+    if picker is None or picker.state == "denied":
+        app.approvals.request("folder_access", conn.id, conn.requester, folder, window.label)
+        await app.session.notify("folder_picker", {"folder": folder}, window.label)
+    raise DomainError(
+        "APPROVAL_REQUIRED",
+        f"{folder} is outside the always-readable locations; the user must select it in VMark's folder dialog",
+        folderPath=folder,
+    )
+
+
+async def save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    return await ctx.app.saver.save(ctx, window, tab)
+
+
+async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    return await ctx.app.saver.save_as(ctx, window, tab, args["filePath"])
+
+
+async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    app = ctx.app
+    window, tab = app.session.find_tab(args["tabId"])
+    await app.flush_pages(window)
+    if tab not in window.tabs:
+        return {"closed": True}
+    if tab.pinned:
+        return {"closed": False, "reason": "PINNED"}
+    if not args.get("force"):
+        if tab.doc.divergent:
+            return {"closed": False, "reason": "DIVERGENT"}
+        if tab.doc.dirty:
+            return {"closed": False, "reason": "DIRTY"}
+    app.close_tab(window, tab)
+    return {"closed": True}
+
+
+async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    app = ctx.app
+    window, tab = app.session.find_tab(args["tabId"])
+    switched = app.activate(window, tab)
+    pages = app.session.pages.get(window.label, [])
+    replies = await asyncio.gather(
+        *(p.ask("activate", {"tabId": tab.id}, UI_ROUND_TRIP_SECONDS) for p in pages)
+    )
+    for reply in replies:
+        if reply is not None and reply.get("ok") is False:
+            # The page did not show it (a modal, say): believe the page, not the request.
+            window.active_tab = reply.get("activeTabId", window.active_tab)
+            app.session.changed()
+    activated = window.active_tab == tab.id and window.is_visible(tab)
+    return {
+        "activated": activated,
+        "workspaceSwitched": switched and activated,
+        "workspaceInstanceId": tab.workspace_instance,
+        "activeTabId": window.active_tab,
+    }
+
+
+async def focus_window(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    app = ctx.app
+    window = app.session.window(args["windowLabel"])
+    app.session.touch(window)
+    pages = app.session.pages.get(window.label, [])
+    await asyncio.gather(*(p.ask("focus", {}, UI_ROUND_TRIP_SECONDS) for p in pages))
+    return {"windowLabel": window.label, "focused": window.focused}
+
+
+ACTIONS = {
+    "new": new,
+    "open": open_,
+    "open_workspace": open_workspace,
+    "save": save,
+    "save_as": save_as,
+    "close": close,
+    "switch_tab": switch_tab,
+    "focus_window": focus_window,
+}

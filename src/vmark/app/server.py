@@ -1,0 +1,120 @@
+"""Running the app: single-instance lock, bridge.json, HTTP + WebSocket server, shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+
+from .. import __version__
+from ..core.ids import new_token
+from ..core.limits import MAX_FRAME_BYTES
+from ..storage.datadir import BridgeInfo, InstanceLock, remove_bridge, write_bridge
+from .bridge import Bridge
+from .service import App
+
+log = logging.getLogger(__name__)
+
+
+class AlreadyRunning(Exception):
+    pass
+
+
+class _QuietServer(uvicorn.Server):
+    """Signals are ours: we shut down cleanly and remove bridge.json ourselves."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def build_asgi(app: App, bridge: Bridge) -> Starlette:
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"ok": True, "version": __version__, "windows": len(app.session.windows)})
+
+    return Starlette(routes=[Route("/health", health), WebSocketRoute("/bridge", bridge.endpoint)])
+
+
+class RunningApp:
+    """An app bound to a port, serving until :meth:`stop`. Usable in-process by tests."""
+
+    def __init__(self, data_dir: Path, folder: str | None = None, port: int = 0, *, test_hooks: bool = False,
+                 journal_fault: str | None = None) -> None:
+        self.data_dir = data_dir
+        self.folder = folder
+        self.port = port
+        self.app = App(data_dir, test_hooks=test_hooks, journal_fault=journal_fault)
+        self.token = new_token()
+        self.bridge = Bridge(self.app, self.token)
+        self._lock = InstanceLock(data_dir)
+        self._server: _QuietServer | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def info(self) -> BridgeInfo:
+        return BridgeInfo(port=self.port, token=self.token, pid=os.getpid())
+
+    async def start(self) -> None:
+        if not self._lock.acquire():
+            raise AlreadyRunning(f"an app is already running for {self.data_dir}")
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", self.port))
+        self.port = sock.getsockname()[1]
+        await self.app.start(self.folder)
+        config = uvicorn.Config(
+            build_asgi(self.app, self.bridge),
+            log_level="warning",
+            lifespan="off",
+            ws="websockets-sansio",
+            ws_max_size=MAX_FRAME_BYTES,
+            ws_per_message_deflate=False,
+        )
+        self._server = _QuietServer(config)
+        self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
+        while not self._server.started:
+            if self._task.done():
+                await self._task
+                raise RuntimeError("server failed to start")
+            await asyncio.sleep(0.01)
+        write_bridge(self.data_dir, self.info)
+
+    async def stop(self) -> None:
+        remove_bridge(self.data_dir, self.token)
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._task is not None:
+            await self._task
+        await self.app.stop()
+        self._lock.release()
+
+    async def wait(self) -> None:
+        if self._task is not None:
+            await self._task
+
+
+async def serve_forever(data_dir: Path, folder: str | None, port: int) -> None:
+    running = RunningApp(
+        data_dir, folder, port,
+        test_hooks=os.environ.get("VMARK_TEST_HOOKS") == "1",
+        journal_fault=os.environ.get("VMARK_JOURNAL_FAULT"),
+    )
+    await running.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    print(f"vmark app serving on http://127.0.0.1:{running.port} (data: {data_dir})", flush=True)
+    await stop.wait()
+    await running.stop()

@@ -1,0 +1,214 @@
+"""The app service: state, storage and handlers wired together, and request dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.document import DocState
+from ..core.errors import ArgumentError, DomainError, VMarkError
+from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, UI_ROUND_TRIP_SECONDS
+from ..core.model import Document, Tab, Window
+from ..core.tools import check_request
+from ..storage.files import SaveError, disk_stamp, read_document, save_replace
+from ..storage.history import History
+from ..storage.journal import Journal
+from ..storage.pathscope import PathScope, ScopeError
+from ..storage.principals import Principals
+from ..storage.settings import Settings
+from .approvals import Approval, Approvals
+from .connection import Connection
+from .faults import EditorFaults
+from .handlers import document, person, session, workspace
+from .saver import Saver
+from .saves import SaveQueue
+from .state import Session
+from .writes import Writer
+
+log = logging.getLogger(__name__)
+
+TOOL_HANDLERS = {
+    "session": session.ACTIONS,
+    "workspace": workspace.ACTIONS,
+    "document": document.ACTIONS,
+}
+
+
+@dataclass
+class RequestContext:
+    app: App
+    connection: Connection
+
+
+class App:
+    def __init__(self, data_dir: Path, *, test_hooks: bool = False, journal_fault: str | None = None) -> None:
+        self.data_dir = data_dir
+        self.test_hooks = test_hooks
+        self.session = Session()
+        self.journal = Journal(data_dir / "journal.db", journal_fault)
+        self.history = History(data_dir / "history.db")
+        self.settings = Settings(data_dir / "settings.json")
+        self.principals = Principals(data_dir / "principals.json")
+        self.approvals = Approvals(self._approval_changed)
+        self.saves = SaveQueue()
+        self.saver = Saver(self)
+        self.writer = Writer(self)
+        self.editor_faults = EditorFaults()
+        self.folder_grants: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # --- lifecycle -----------------------------------------------------------------
+    async def start(self, folder: str | None = None) -> None:
+        await self.journal.start()
+        await self.history.start()
+        if folder is not None:
+            self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
+        self._tasks = [
+            asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
+            asyncio.create_task(self._every(DISK_POLL_SECONDS, self._check_disk)),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.journal.close()
+        self.history.close()
+
+    async def _every(self, seconds: float, job: Any) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await job()
+            except Exception:
+                log.exception("background job %s failed", getattr(job, "__name__", job))
+
+    # --- dispatch ------------------------------------------------------------------
+    async def dispatch(self, conn: Connection, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Answer one request: ``{success, data}`` or ``{success: false, error}``."""
+        ctx = RequestContext(self, conn)
+        try:
+            handler, args = self._route(conn, kind, payload)
+            data = await handler(ctx, args)
+            return {"success": True, "data": data}
+        except VMarkError as exc:
+            return {"success": False, "error": exc.wire()}
+        except Exception as exc:  # one handler's bug must not take the app down
+            log.exception("handler %s failed", kind)
+            return {"success": False, "error": DomainError("INTERNAL", f"Unexpected handler error: {exc}").wire()}
+
+    def _route(self, conn: Connection, kind: str, payload: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        if not isinstance(payload, dict):
+            raise ArgumentError("payload must be an object")
+        if kind.startswith("vmark."):
+            tool, _, action = kind[len("vmark.") :].partition(".")
+            handlers = TOOL_HANDLERS.get(tool)
+            if handlers is None:
+                raise ArgumentError(f"unknown tool {tool!r}")
+            action, args = check_request(tool, {**payload, "action": action})
+            return handlers[action], args
+        handler = person.ACTIONS.get(kind)
+        if handler is None:
+            raise ArgumentError(f"unknown request type {kind!r}")
+        if conn.role != "person" and kind != "test.fault":
+            raise ArgumentError(f"{kind!r} is a person's action; agents cannot send it")
+        return handler, payload
+
+    # --- shared operations ------------------------------------------------------------
+    def comment_exists(self, comment_id: str) -> bool:
+        """Comments arrive with the comments tool; until then no id is known."""
+        return False
+
+    def page_window(self, conn: Connection) -> Window:
+        if conn.window is None:
+            raise ArgumentError("attach to a window first (ui.attach)")
+        return self.session.windows[conn.window]
+
+    def document_changed(self, doc: Document, origin: str) -> None:
+        self.session.changed()
+
+    def activate(self, window: Window, tab: Tab) -> bool:
+        """Make ``tab`` the active tab; return whether the workspace instance switched."""
+        switched = bool(
+            window.workspace_bar and tab.workspace_instance and window.active_workspace != tab.workspace_instance
+        )
+        if switched:
+            window.active_workspace = tab.workspace_instance
+        window.active_tab = tab.id
+        self.session.touch(window)
+        self.session.changed()
+        return switched
+
+    def close_tab(self, window: Window, tab: Tab) -> None:
+        self.writer.person_event(tab.doc, "closed")
+        self.session.remove_tab(window, tab)
+
+    async def flush_pages(self, window: Window) -> None:
+        """Ask the window's pages to pass on keystrokes they still hold."""
+        pages = self.session.pages.get(window.label, [])
+        await asyncio.gather(*(p.ask("flush", {}, UI_ROUND_TRIP_SECONDS) for p in pages))
+
+    async def person_save(self, window: Window, tab: Tab) -> dict[str, Any]:
+        doc = tab.doc
+        if doc.path is None:
+            raise DomainError("INVALID_PATH", "untitled: choose a path first")
+        scope = PathScope.of([os.path.dirname(doc.path)])
+        state = doc.state
+        try:
+            stamp = await asyncio.to_thread(save_replace, doc.path, state.text.encode("utf-8"), scope)
+        except (SaveError, ScopeError, UnicodeEncodeError) as exc:
+            raise DomainError("INTERNAL", f"Saving failed: {exc}") from exc
+        doc.disk, doc.saved_revision, doc.divergent = stamp, state.revision, False
+        await self.history.snapshot(doc.key, doc.path, "manual", state.revision, state.text)
+        self.session.changed()
+        return {"revision": state.revision, "filePath": doc.path}
+
+    async def resolve_divergence(self, doc: Document, keep: str) -> None:
+        if keep == "disk" and doc.path is not None:
+            text, stamp, _ = await asyncio.to_thread(read_document, doc.path, PathScope.of([os.path.dirname(doc.path)]))
+            doc.state = DocState(text)
+            doc.saved_revision, doc.disk = doc.state.revision, stamp
+            doc.divergent = False
+        else:
+            doc.divergent = True
+        self.session.changed()
+
+    async def _check_disk(self) -> None:
+        """A file changed by another program: reload a clean tab, mark a dirty one divergent."""
+        for doc in list(self.session.docs.values()):
+            if doc.path is None or self.saves.busy(doc.path):
+                continue
+            stamp = disk_stamp(doc.path)
+            if stamp is None or stamp == doc.disk:
+                continue
+            try:
+                text, stamp, read_only = await asyncio.to_thread(
+                    read_document, doc.path, PathScope.of([os.path.dirname(doc.path)])
+                )
+            except ScopeError:
+                continue
+            if self.saves.busy(doc.path) or doc.key not in self.session.docs:
+                continue
+            doc.disk, doc.read_only = stamp, read_only
+            if text == doc.state.text:
+                doc.saved_revision = doc.state.revision if not doc.dirty else doc.saved_revision
+                continue
+            if doc.dirty:
+                doc.divergent = True
+                await self.session.notify("divergent", {"filePath": doc.path})
+            else:
+                doc.state = DocState(text)
+                doc.saved_revision = doc.state.revision
+            self.session.changed()
+
+    def _approval_changed(self, approval: Approval) -> None:
+        if approval.state == "pending" and self.session.pages:
+            event = "prompt" if approval.kind == "open_workspace" else "folder_picker"
+            asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))

@@ -1,0 +1,177 @@
+"""The session: windows, workspace instances, documents and tabs, owned by one loop.
+
+Requests are routed here to a window: the one owning the tab, else the focused
+window, else the most recently used one, else ``main``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.errors import ArgumentError, DomainError
+from ..core.ids import new_id
+from ..core.kinds import Kind
+from ..core.model import Document, Tab, Window, WorkspaceInstance
+from ..storage.pathscope import PathScope, ScopeError, canonical, is_within
+from .connection import Connection
+
+
+class Session:
+    def __init__(self) -> None:
+        self.windows: dict[str, Window] = {"main": Window("main")}
+        self.docs: dict[str, Document] = {}
+        self.pages: dict[str, list[Connection]] = {}
+        self._window_numbers = 0
+        self._untitled_numbers = 0
+        self._broadcast_scheduled = False
+        self.switching: set[str] = set()
+
+    # --- routing -------------------------------------------------------------------
+    def window(self, label: str | None = None) -> Window:
+        if label is not None:
+            window = self.windows.get(label)
+            if window is None:
+                raise ArgumentError(f"unknown windowLabel {label!r}; known: {', '.join(self.windows)}")
+            return window
+        focused = [w for w in self.windows.values() if w.focused]
+        if focused:
+            return focused[0]
+        return max(self.windows.values(), key=lambda w: (w.last_used, w.label == "main"))
+
+    def new_window(self) -> Window:
+        self._window_numbers += 1
+        window = Window(f"doc-{self._window_numbers}")
+        self.windows[window.label] = window
+        return window
+
+    def tabs(self) -> Iterator[tuple[Window, Tab]]:
+        for window in self.windows.values():
+            for tab in window.tabs:
+                yield window, tab
+
+    def find_tab(self, tab_id: str) -> tuple[Window, Tab]:
+        for window, tab in self.tabs():
+            if tab.id == tab_id:
+                return window, tab
+        raise DomainError("INVALID_TAB", f"No tab with id {tab_id!r}", tabId=tab_id)
+
+    def resolve_tab(self, tab_id: str | None) -> tuple[Window, Tab]:
+        if tab_id is not None:
+            return self.find_tab(tab_id)
+        window = self.window()
+        tab = window.tab(window.active_tab) if window.active_tab else None
+        if tab is None:
+            raise DomainError("INVALID_TAB", f"No tabId given and window {window.label!r} has no active tab")
+        return window, tab
+
+    def touch(self, window: Window) -> None:
+        window.last_used = time.monotonic()
+
+    # --- scope ---------------------------------------------------------------------
+    def scope(self, window: Window) -> PathScope:
+        dirs = [w.root for w in window.workspaces]
+        dirs += [os.path.dirname(t.doc.path) for t in window.tabs if t.doc.path]
+        return PathScope.of(dirs)
+
+    def workspace_for(self, window: Window, real_path: str) -> WorkspaceInstance | None:
+        inside = [w for w in window.workspaces if is_within(real_path, w.root)]
+        return max(inside, key=lambda w: len(w.root)) if inside else None
+
+    # --- documents and tabs ----------------------------------------------------------
+    def add_tab(self, window: Window, doc: Document, activate: bool) -> Tab:
+        wsi = self.workspace_for(window, doc.path) if doc.path else None
+        tab = Tab(id=new_id("tab"), window=window.label, doc=doc, workspace_instance=wsi.id if wsi else None)
+        if doc.path is None:
+            self._untitled_numbers += 1
+            tab.untitled_number = self._untitled_numbers
+        self.docs[doc.key] = doc
+        window.tabs.append(tab)
+        if activate or window.active_tab is None:
+            window.active_tab = tab.id
+        self.changed()
+        return tab
+
+    def remove_tab(self, window: Window, tab: Tab) -> None:
+        index = window.tabs.index(tab)
+        window.tabs.remove(tab)
+        if window.active_tab == tab.id:
+            rest = window.tabs[index:] + window.tabs[:index][::-1]
+            window.active_tab = rest[0].id if rest else None
+        if not any(t.doc is tab.doc for _, t in self.tabs()):
+            self.docs.pop(tab.doc.key, None)
+        self.changed()
+
+    def doc_by_path(self, real_path: str) -> Document | None:
+        return self.docs.get(real_path)
+
+    def tabs_of(self, doc: Document) -> list[tuple[Window, Tab]]:
+        return [(w, t) for w, t in self.tabs() if t.doc is doc]
+
+    def rekey(self, doc: Document, real_path: str, kind: Kind) -> None:
+        self.docs.pop(doc.key, None)
+        doc.key, doc.path, doc.kind = real_path, real_path, kind
+        self.docs[doc.key] = doc
+        for window, tab in self.tabs_of(doc):
+            wsi = self.workspace_for(window, real_path)
+            tab.workspace_instance = wsi.id if wsi else None
+        self.changed()
+
+    def open_workspace(self, window: Window, root: str) -> WorkspaceInstance:
+        for existing in window.workspaces:
+            if existing.root == root:
+                window.active_workspace = existing.id
+                self.changed()
+                return existing
+        wsi = WorkspaceInstance(new_id("wsi"), root)
+        window.workspaces.append(wsi)
+        window.active_workspace = wsi.id
+        for tab in window.tabs:
+            if tab.doc.path and tab.workspace_instance is None and is_within(tab.doc.path, root):
+                tab.workspace_instance = wsi.id
+        self.changed()
+        return wsi
+
+    # --- describing and broadcasting ---------------------------------------------------
+    def describe(self) -> list[dict[str, Any]]:
+        return [w.describe() for w in self.windows.values()]
+
+    def person_connections(self) -> Iterator[Connection]:
+        for conns in self.pages.values():
+            yield from conns
+
+    def changed(self) -> None:
+        """Coalesce state broadcasts to the attached pages: one per loop turn."""
+        if self._broadcast_scheduled or not self.pages:
+            return
+        self._broadcast_scheduled = True
+        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._broadcast()))
+
+    async def _broadcast(self) -> None:
+        self._broadcast_scheduled = False
+        event = {"type": "event", "event": "state", "payload": {"windows": self.describe()}}
+        for conn in list(self.person_connections()):
+            try:
+                await conn.send(event)
+            except ConnectionError:
+                pass
+
+    async def notify(self, event: str, payload: dict[str, Any], window: str | None = None) -> None:
+        for label, conns in list(self.pages.items()):
+            if window is not None and label != window:
+                continue
+            for conn in list(conns):
+                try:
+                    await conn.send({"type": "event", "event": event, "payload": payload})
+                except ConnectionError:
+                    pass
+
+
+def canonical_or_invalid(path: str) -> str:
+    try:
+        return canonical(path)
+    except ScopeError as exc:
+        raise DomainError("INVALID_PATH", str(exc), filePath=path) from exc

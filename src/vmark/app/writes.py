@@ -1,0 +1,253 @@
+"""The write pipeline: every agent change to a document goes through here.
+
+Order: validate -> wait for the document's turn -> composition, revision, parent,
+journal health and review backlog checks -> record the journal entry (durable) ->
+apply -> save -> history snapshot -> answer. The person's edits, composition,
+selection moves and tab closes that arrive while the entry is being recorded abort
+the write (``ABORTED`` with a ``reason``) and nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..core.document import DocState, content_hash, has_lone_surrogate, normalize_line_endings
+from ..core.errors import DomainError
+from ..core.ids import new_revision
+from ..core.limits import (
+    COMPOSITION_GRACE_SECONDS,
+    JOURNAL_ANSWER_SECONDS,
+    MAX_ADDRESSES,
+    WRITE_QUEUE_WAIT_SECONDS,
+)
+from ..core.model import Document, Tab, Window
+from ..storage.journal import JournalEntry, JournalRejected, JournalTransient, JournalUnavailable
+
+if TYPE_CHECKING:
+    from .service import App, RequestContext
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Inflight:
+    tab: Tab
+    window: str
+    implicit_tab: bool
+    recording: bool = False
+    aborted: str | None = None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    durable: bool
+    journaled: str  # "yes" | "pending" | "no"
+    entry_id: int | None
+
+
+def check_text(text: str) -> None:
+    if has_lone_surrogate(text):
+        raise DomainError("INVALID_TEXT")
+
+
+def check_addresses(addresses: list[str], known: Callable[[str], bool]) -> tuple[str, ...]:
+    if len(addresses) > MAX_ADDRESSES:
+        raise DomainError("INVALID_ADDRESSES", f"addresses takes at most {MAX_ADDRESSES} ids, got {len(addresses)}")
+    if len(set(addresses)) != len(addresses):
+        raise DomainError("INVALID_ADDRESSES", "addresses names the same comment twice")
+    unknown = [a for a in addresses if not known(a)]
+    if unknown:
+        raise DomainError("INVALID_ADDRESSES", f"unknown comment ids: {', '.join(unknown)}", invalid=unknown)
+    return tuple(addresses)
+
+
+class Writer:
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._inflight: dict[int, Inflight] = {}
+        self._unreviewed: dict[str, int] = {}
+
+    # --- the person's side ---------------------------------------------------------
+    def person_event(self, doc: Document, reason: str, window: str | None = None, tab_switch: bool = False) -> None:
+        """Abort an agent write to ``doc`` that is being recorded right now."""
+        flight = self._inflight.get(id(doc))
+        if flight is None or not flight.recording or flight.aborted:
+            return
+        if tab_switch and not (flight.implicit_tab and flight.window == window):
+            return
+        flight.aborted = reason
+
+    def abort_window_switch(self, window: str) -> None:
+        for flight in self._inflight.values():
+            if flight.recording and flight.implicit_tab and flight.window == window and not flight.aborted:
+                flight.aborted = "selection"
+
+    def is_composing(self, doc: Document) -> bool:
+        if doc.composing:
+            return True
+        in_grace = time.monotonic() - doc.composition_ended_at < COMPOSITION_GRACE_SECONDS
+        return doc.composing_mode == "source" and in_grace
+
+    # --- review backlog -----------------------------------------------------------------
+    async def unreviewed(self, doc: Document) -> int:
+        if doc.key not in self._unreviewed:
+            self._unreviewed[doc.key] = await self.app.history.unreviewed(doc.key)
+        return self._unreviewed[doc.key]
+
+    async def mark_reviewed(self, doc: Document, revision: str | None) -> int:
+        changed = await self.app.history.mark_reviewed(doc.key, revision)
+        self._unreviewed.pop(doc.key, None)
+        return changed
+
+    # --- the turn -------------------------------------------------------------------------
+    async def _turn(self, doc: Document, tab: Tab) -> asyncio.Lock:
+        lock = self._locks.setdefault(id(doc), asyncio.Lock())
+        flight = self._inflight.get(id(doc))
+        if flight is not None and flight.recording and flight.tab is not tab:
+            raise DomainError("JOURNAL_BUSY")
+        try:
+            await asyncio.wait_for(lock.acquire(), WRITE_QUEUE_WAIT_SECONDS)
+        except TimeoutError as exc:
+            raise DomainError("WRITE_BUSY") from exc
+        return lock
+
+    async def record(self, entry: JournalEntry) -> Recorded:
+        try:
+            entry_id = await self.app.journal.record(entry, JOURNAL_ANSWER_SECONDS)
+            return Recorded(True, "yes", entry_id)
+        except JournalUnavailable as exc:
+            raise DomainError("JOURNAL_UNAVAILABLE", str(exc)) from exc
+        except JournalTransient:
+            return Recorded(False, "pending", None)
+        except JournalRejected as exc:
+            log.warning("journal rejected an entry for %s (unrecorded): %s", entry.file or entry.doc, exc)
+            return Recorded(False, "no", None)
+
+    async def record_quietly(self, entry: JournalEntry) -> str:
+        """Record a save: ``yes`` / ``pending`` / ``no``; a save is never an error because of the journal."""
+        try:
+            await self.app.journal.record(entry, JOURNAL_ANSWER_SECONDS)
+            return "yes"
+        except JournalTransient:
+            return "pending"
+        except (JournalUnavailable, JournalRejected):
+            return "no"
+
+    # --- document.write and friends ------------------------------------------------------
+    async def write(
+        self,
+        ctx: RequestContext,
+        window: Window,
+        tab: Tab,
+        text: str,
+        *,
+        tool: str,
+        expected_revision: str | None = None,
+        addresses: list[str] | None = None,
+        save: bool = True,
+        implicit_tab: bool = False,
+    ) -> dict[str, Any]:
+        doc = tab.doc
+        check_text(text)
+        linked = check_addresses(addresses or [], self.app.comment_exists)
+        if doc.read_only:
+            raise DomainError("READ_ONLY", f"{doc.path or tab.title} is read-only")
+        lock = await self._turn(doc, tab)
+        try:
+            return await self._write_locked(
+                ctx, window, tab, text, tool, expected_revision, linked, save, implicit_tab
+            )
+        finally:
+            self._inflight.pop(id(doc), None)
+            lock.release()
+
+    async def _write_locked(
+        self,
+        ctx: RequestContext,
+        window: Window,
+        tab: Tab,
+        text: str,
+        tool: str,
+        expected_revision: str | None,
+        addresses: tuple[str, ...],
+        save: bool,
+        implicit_tab: bool,
+    ) -> dict[str, Any]:
+        doc = tab.doc
+        if self.is_composing(doc):
+            raise DomainError("BUSY", "The user is composing text with an input method; retry shortly")
+        current = doc.state.revision
+        if expected_revision is not None and expected_revision != current:
+            raise DomainError("STALE", current_revision=current)
+        if expected_revision is None and self._parent_is_stale(doc, tab, window):
+            raise DomainError("STALE_PARENT", current_revision=current)
+        if doc.key in self.app.journal.pending_docs:
+            raise DomainError("JOURNAL_DEGRADED")
+        limit = int(self.app.settings.get("review_backlog_limit"))
+        if await self.unreviewed(doc) >= limit:
+            raise DomainError(
+                "REVIEW_BACKLOG_FULL",
+                f"{limit} AI revisions of this document are unreviewed; ask the user to review them",
+            )
+        if doc.kind == "markdown":
+            text = normalize_line_endings(text, doc.line_ending)
+        revision = new_revision()
+        flight = Inflight(tab, window.label, implicit_tab, recording=True)
+        self._inflight[id(doc)] = flight
+        recorded = await self.record(
+            JournalEntry(
+                tool=tool, doc=doc.key, principal=ctx.connection.principal, tab=tab.id, file=doc.path,
+                rev_before=current, rev_after=revision, hash_before=doc.state.content_hash,
+                hash_after=content_hash(text), before_text=doc.state.text, addresses=addresses,
+            ),
+        )
+        flight.recording = False
+        if flight.aborted or tab not in window.tabs:
+            reason = flight.aborted or "closed"
+            if recorded.entry_id is not None:
+                await self.app.journal.mark(recorded.entry_id, "aborted")
+            raise DomainError("ABORTED", f"The user changed the document while the write was recorded ({reason})",
+                              reason=reason)
+        self._apply(doc, tab, window, DocState(text, revision))
+        failure = self.app.editor_faults.take()
+        if failure is not None:
+            return self._editor_failure(failure, doc, recorded)
+        await self.app.history.add_ai_revision(doc.key, revision)
+        self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
+        result: dict[str, Any] = {"revision": revision, "applied": True, "durable": recorded.durable}
+        if not save:
+            result.update(saved=False, save_skipped="opt_out")
+        elif doc.path is None:
+            result.update(saved=False, save_skipped="untitled")
+        else:
+            result.update(await self.app.saver.save_after_write(ctx, window, tab, recorded, addresses))
+        return result
+
+    def _parent_is_stale(self, doc: Document, tab: Tab, window: Window) -> bool:
+        if tab.basis_seq is None or doc.write_seq <= tab.basis_seq:
+            return False
+        return doc.last_write_window not in (None, window.label)
+
+    def _apply(self, doc: Document, tab: Tab, window: Window, state: DocState) -> None:
+        doc.state = state
+        doc.write_seq += 1
+        doc.last_write_window = window.label
+        tab.basis_seq = doc.write_seq
+        self.app.document_changed(doc, origin="agent")
+
+    def _editor_failure(self, failure: str, doc: Document, recorded: Recorded) -> dict[str, Any]:
+        if failure == "after_apply":
+            raise DomainError(
+                "INTERNAL",
+                "The editor failed after the write changed the document; read again before the next write",
+                applied=True, durable=recorded.durable, current_revision=doc.state.revision,
+            )
+        doc.state = DocState(doc.state.text[: len(doc.state.text) // 2])
+        self.app.document_changed(doc, origin="agent")
+        raise DomainError("INTERNAL", "The write failed part-way; the document may have changed. Read it again")

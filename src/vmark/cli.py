@@ -1,0 +1,204 @@
+"""The ``vmark`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .storage.datadir import data_dir, lock_is_held, read_bridge
+from .storage.principals import PrincipalError, Principals
+from .storage.settings import Settings, SettingsError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="vmark", description="A Markdown workspace shared by you and AI agents")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    app = sub.add_parser("app", help="run the app (UI + bridge)")
+    app.add_argument("folder", nargs="?", help="workspace folder to open")
+    app.add_argument("--headless", action="store_true", help="do not open the UI in a browser")
+    app.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+
+    mcp = sub.add_parser("mcp", help="run the stdio MCP server, or install it into a client")
+    mcp_sub = mcp.add_subparsers(dest="mcp_command")
+    inst = mcp_sub.add_parser("install", help="write a client's MCP config")
+    inst.add_argument("client", choices=["claude-code", "claude-desktop", "cursor", "print"])
+    inst.add_argument("--config", type=Path, help="config file to write (default: the client's own)")
+    inst.add_argument("--name", help="principal name for the new client token (default: the client)")
+
+    pr = sub.add_parser("principals", help="named client tokens")
+    pr_sub = pr.add_subparsers(dest="principals_command", required=True)
+    add = pr_sub.add_parser("add")
+    add.add_argument("name")
+    add.add_argument("--json", action="store_true")
+    lst = pr_sub.add_parser("list")
+    lst.add_argument("--json", action="store_true")
+    rm = pr_sub.add_parser("remove")
+    rm.add_argument("name")
+
+    sub.add_parser("stop", help="stop the app of this data directory")
+
+    st = sub.add_parser("settings", help="read and change settings")
+    st_sub = st.add_subparsers(dest="settings_command", required=True)
+    get = st_sub.add_parser("get")
+    get.add_argument("key")
+    set_ = st_sub.add_parser("set")
+    set_.add_argument("key")
+    set_.add_argument("value")
+
+    ap = sub.add_parser("approvals", help="answer the app's approval prompts")
+    ap_sub = ap.add_subparsers(dest="approvals_command", required=True)
+    alst = ap_sub.add_parser("list")
+    alst.add_argument("--json", action="store_true")
+    for verb in ("allow", "deny"):
+        v = ap_sub.add_parser(verb)
+        v.add_argument("id")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    handler = {
+        "app": _cmd_app,
+        "mcp": _cmd_mcp,
+        "principals": _cmd_principals,
+        "stop": _cmd_stop,
+        "settings": _cmd_settings,
+        "approvals": _cmd_approvals,
+    }[args.command]
+    try:
+        return handler(args)
+    except (PrincipalError, SettingsError, ValueError) as exc:
+        print(f"vmark: {exc}", file=sys.stderr)
+        return 2
+
+
+def _cmd_app(args: argparse.Namespace) -> int:
+    from .app.server import AlreadyRunning, serve_forever
+
+    if args.folder is not None and not os.path.isdir(args.folder):
+        print(f"vmark: {args.folder!r} is not a folder", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve_forever(data_dir(), args.folder, args.port))
+    except AlreadyRunning as exc:
+        print(f"vmark: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_mcp(args: argparse.Namespace) -> int:
+    if args.mcp_command == "install":
+        return _cmd_mcp_install(args)
+    from .mcp.bridge_client import BridgeClient
+    from .mcp.server import run_stdio
+
+    bridge = BridgeClient(data_dir(), os.environ.get("VMARK_MCP_TOKEN") or None)
+    asyncio.run(run_stdio(bridge))
+    return 0
+
+
+def _cmd_mcp_install(args: argparse.Namespace) -> int:
+    from .mcp.install import default_config_path, merged_config, server_entry, write_config
+
+    principals = Principals(data_dir() / "principals.json")
+    base = args.name or args.client
+    existing = {p["name"] for p in principals.list()}
+    name, n = base, 1
+    while name in existing:
+        n += 1
+        name = f"{base}-{n}"
+    token = principals.add(name)
+    entry = server_entry(args.client, token)
+    if args.client == "print":
+        print(json.dumps(merged_config(None, entry), indent=2))
+        return 0
+    path = args.config or default_config_path(args.client)
+    write_config(path, merged_config(path, entry))
+    print(f"wrote the vmark server to {path} (principal {name!r})")
+    return 0
+
+
+def _cmd_principals(args: argparse.Namespace) -> int:
+    principals = Principals(data_dir() / "principals.json")
+    if args.principals_command == "add":
+        token = principals.add(args.name)
+        if args.json:
+            print(json.dumps({"name": args.name, "token": token}))
+        else:
+            print(f"{args.name}\t{token}")
+    elif args.principals_command == "list":
+        items = principals.list()
+        print(json.dumps(items) if args.json else "\n".join(p["name"] for p in items))
+    else:
+        principals.remove(args.name)
+    return 0
+
+
+def _cmd_stop(args: argparse.Namespace) -> int:
+    directory = data_dir()
+    info = read_bridge(directory)
+    if info is None:
+        print("vmark: no app is running", file=sys.stderr)
+        return 1
+    os.kill(info.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while lock_is_held(directory) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if lock_is_held(directory):
+        print("vmark: the app did not stop within 10 s", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_settings(args: argparse.Namespace) -> int:
+    settings = Settings(data_dir() / "settings.json")
+    if args.settings_command == "get":
+        print(json.dumps(settings.get(args.key)))
+    else:
+        settings.set(args.key, Settings.parse_value(args.value))
+    return 0
+
+
+def _person_request(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    from .mcp.bridge_client import BridgeClient, BridgeUnavailable
+
+    async def go() -> dict[str, Any]:
+        client = BridgeClient(data_dir(), role="person", autostart=False)
+        try:
+            return await client.request(kind, payload)
+        finally:
+            await client.close()
+
+    try:
+        return asyncio.run(go())
+    except BridgeUnavailable as exc:
+        raise ValueError(str(exc)) from exc
+
+
+def _cmd_approvals(args: argparse.Namespace) -> int:
+    if args.approvals_command == "list":
+        response = _person_request("approvals.list", {})
+    else:
+        response = _person_request("approvals.answer", {"id": args.id, "allow": args.approvals_command == "allow"})
+    if not response.get("success"):
+        print(f"vmark: {response.get('error')}", file=sys.stderr)
+        return 1
+    data = response["data"]
+    if args.approvals_command != "list":
+        print(json.dumps(data["approval"]))
+        return 0
+    items = data["approvals"]
+    if args.json:
+        print(json.dumps(items))
+    else:
+        for a in items:
+            print(f"{a['id']}\t{a['kind']}\t{a['state']}\t{a['requester']}\t{a['subject']}\texpires {a['expires']}")
+    return 0

@@ -1,0 +1,1 @@
+"""Domain model: pure data and rules, no I/O."""

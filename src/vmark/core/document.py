@@ -1,0 +1,60 @@
+"""Immutable document state, changed only through transactions.
+
+A :class:`DocState` is a value: text plus the revision token naming it. A
+:class:`Transaction` says what changes and who changed it; applying one yields a new
+state with a fresh revision. Views (tabs, the UI, the journal) observe states; they
+never edit one in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .ids import new_revision
+
+Origin = Literal["agent", "person", "disk", "revert"]
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True)
+class DocState:
+    text: str
+    revision: str = field(default_factory=new_revision)
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.text)
+
+
+@dataclass(frozen=True)
+class Transaction:
+    """Replace the whole text (the surface's only granularity for agents today)."""
+
+    text: str
+    origin: Origin
+
+    def apply(self, state: DocState) -> DocState:
+        return DocState(text=self.text)
+
+
+def content_hash(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Python strings decoded from JSON can carry unpaired UTF-16 surrogates."""
+    return _LONE_SURROGATE.search(text) is not None
+
+
+def detect_line_ending(text: str) -> str:
+    match = _LINE_BREAK.search(text)
+    return match.group(0) if match else "\n"
+
+
+def normalize_line_endings(text: str, ending: str) -> str:
+    return _LINE_BREAK.sub(ending, text)

@@ -1,0 +1,206 @@
+"""The one registry of tools: actions, fields, annotations and argument checks.
+
+The MCP server builds its JSON schemas from these specs; the app checks every bridge
+request against the same specs, so the two can never disagree about an argument.
+Each tool family adds its :class:`ToolSpec` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ArgumentError
+
+_JSON_TYPES: dict[str, dict[str, Any]] = {
+    "string": {"type": "string"},
+    "boolean": {"type": "boolean"},
+    "integer": {"type": "integer"},
+    "string[]": {"type": "array", "items": {"type": "string"}},
+    "object[]": {"type": "array", "items": {"type": "object"}},
+}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    type: str
+    description: str
+    enum: tuple[str, ...] | None = None
+
+    def json_schema(self) -> dict[str, Any]:
+        schema = dict(_JSON_TYPES[self.type])
+        schema["description"] = self.description
+        if self.enum:
+            schema["enum"] = list(self.enum)
+        return schema
+
+    def accepts(self, value: Any) -> bool:
+        if self.type == "string":
+            return isinstance(value, str) and (self.enum is None or value in self.enum)
+        if self.type == "boolean":
+            return isinstance(value, bool)
+        if self.type == "integer":
+            return isinstance(value, int) and not isinstance(value, bool)
+        if self.type == "string[]":
+            return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if self.type == "object[]":
+            return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        return False
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    description: str
+    required: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Annotations:
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    annotations: Annotations
+    actions: Mapping[str, ActionSpec]
+    fields: Mapping[str, FieldSpec] = field(default_factory=dict)
+
+    def input_schema(self) -> dict[str, Any]:
+        properties: dict[str, Any] = {
+            "action": {"type": "string", "enum": list(self.actions), "description": self._action_help()}
+        }
+        properties.update({name: f.json_schema() for name, f in self.fields.items()})
+        return {"type": "object", "properties": properties, "required": ["action"]}
+
+    def _action_help(self) -> str:
+        return "; ".join(f"{name}: {a.description}" for name, a in self.actions.items())
+
+    def check(self, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """``(action, arguments)`` when ``args`` fit the action, else :class:`ArgumentError`."""
+        action = args.get("action")
+        if action is None:
+            raise ArgumentError(f"{self.name}: missing required argument 'action'")
+        if not isinstance(action, str) or action not in self.actions:
+            known = ", ".join(self.actions)
+            raise ArgumentError(f"{self.name}: unknown action {action!r}; expected one of: {known}")
+        spec = self.actions[action]
+        allowed = set(spec.required) | set(spec.optional)
+        out: dict[str, Any] = {}
+        for name, value in args.items():
+            if name == "action":
+                continue
+            if name not in allowed:
+                raise ArgumentError(f"{self.name}.{action}: argument {name!r} is not accepted")
+            if value is None and name not in spec.required:
+                continue
+            fspec = self.fields[name]
+            if not fspec.accepts(value):
+                kind = f"one of {list(fspec.enum)}" if fspec.enum else f"a {fspec.type}"
+                raise ArgumentError(f"{self.name}.{action}: argument {name!r} must be {kind}")
+            out[name] = value
+        for name in spec.required:
+            if name not in out:
+                raise ArgumentError(f"{self.name}.{action}: missing required argument {name!r}")
+        return action, out
+
+
+_TAB = FieldSpec("string", "Target tab id (defaults to the focused tab)")
+_WINDOW = FieldSpec("string", "Target window label (defaults to the focused window)")
+_ADDRESSES = FieldSpec("string[]", "Comment ids from comments.list that this edit answers (at most 64)")
+
+SESSION = ToolSpec(
+    name="session",
+    description=(
+        "One-time orientation: every window, every tab ({id, filePath, title, dirty, revision, kind,"
+        " active, visible}) and the server's capabilities, in one call."
+    ),
+    annotations=Annotations(read_only=True, destructive=False, idempotent=True, open_world=False),
+    actions={"get_state": ActionSpec("windows, tabs and capabilities")},
+)
+
+WORKSPACE = ToolSpec(
+    name="workspace",
+    description=(
+        "File and window lifecycle (nothing inside documents): new, open (background tab), open_workspace"
+        " (needs the user's approval), save, save_as, close, switch_tab, focus_window. File operations"
+        " are confined to the open workspace and the directories of open documents (INVALID_PATH)."
+    ),
+    annotations=Annotations(read_only=False, destructive=True, idempotent=False, open_world=False),
+    actions={
+        "new": ActionSpec("create an untitled tab -> {tabId}", optional=("kind", "windowLabel")),
+        "open": ActionSpec(
+            "open a file into a background tab -> {tabId, workspaceInstanceId, activationChanged,"
+            " workspaceSwitched}",
+            required=("filePath",),
+            optional=("windowLabel",),
+        ),
+        "open_workspace": ActionSpec(
+            "open a folder as the workspace; first call answers {needsApproval: true}, retry after the"
+            " user approves",
+            required=("folderPath",),
+        ),
+        "save": ActionSpec("save a tab to its path -> {filePath, revision, journaled}", optional=("tabId",)),
+        "save_as": ActionSpec(
+            "save a tab to a new path -> {revision, journaled}", required=("filePath",), optional=("tabId",)
+        ),
+        "close": ActionSpec(
+            "close a tab -> {closed} or {closed: false, reason: DIRTY|DIVERGENT|PINNED}",
+            required=("tabId",),
+            optional=("force",),
+        ),
+        "switch_tab": ActionSpec(
+            "activate a tab -> {activated, workspaceSwitched, workspaceInstanceId, activeTabId}",
+            required=("tabId",),
+        ),
+        "focus_window": ActionSpec("focus a window", required=("windowLabel",)),
+    },
+    fields={
+        "kind": FieldSpec("string", "Document kind of the new tab", enum=("markdown", "yaml-workflow")),
+        "windowLabel": _WINDOW,
+        "filePath": FieldSpec("string", "Absolute path of the file"),
+        "folderPath": FieldSpec("string", "Absolute path of the folder to open as the workspace"),
+        "tabId": _TAB,
+        "force": FieldSpec("boolean", "Close even with unsaved changes (never closes a pinned tab)"),
+    },
+)
+
+DOCUMENT = ToolSpec(
+    name="document",
+    description=(
+        "Read and write whole documents. read -> {content, revision, filePath, kind, dirty}; write replaces"
+        " the content (pass expected_revision from the last read; STALE means read again) and saves by"
+        " default -> {revision, applied, durable, saved, ...}."
+    ),
+    annotations=Annotations(read_only=False, destructive=True, idempotent=False, open_world=False),
+    actions={
+        "read": ActionSpec("the tab's content and revision", optional=("tabId",)),
+        "write": ActionSpec(
+            "replace the full content",
+            required=("content",),
+            optional=("tabId", "expected_revision", "addresses", "save"),
+        ),
+    },
+    fields={
+        "tabId": _TAB,
+        "content": FieldSpec("string", "New full content"),
+        "expected_revision": FieldSpec("string", "Revision token from the last read"),
+        "addresses": _ADDRESSES,
+        "save": FieldSpec("boolean", "Also save to disk (default true); false only changes the tab"),
+    },
+)
+
+TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT)}
+
+
+def check_request(tool: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    spec = TOOLS.get(tool)
+    if spec is None:
+        raise ArgumentError(f"unknown tool {tool!r}; expected one of: {', '.join(TOOLS)}")
+    return spec.check(args)

@@ -1,0 +1,150 @@
+"""The MCP server's side of the bridge: connect, authenticate, request, reconnect.
+
+Finds the app through ``bridge.json``; when none runs, starts ``vmark app
+--headless`` detached and waits for it. A lost connection is re-established on the
+next request (a new connection: approvals granted to the old one do not carry over).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from ..storage.datadir import BridgeInfo, read_bridge
+
+START_TIMEOUT_SECONDS = 15.0
+
+
+class BridgeUnavailable(Exception):
+    pass
+
+
+def start_app_detached(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log = open(data_dir / "app.log", "ab")  # noqa: SIM115 - handed to the child
+    env = {**os.environ, "VMARK_HOME": str(data_dir)}
+    subprocess.Popen(
+        [sys.executable, "-m", "vmark", "app", "--headless"],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        env=env,
+        start_new_session=True,
+        close_fds=True,
+    )
+    log.close()
+
+
+class BridgeClient:
+    def __init__(self, data_dir: Path, client_token: str | None = None, *, role: str = "agent",
+                 autostart: bool = True) -> None:
+        self.data_dir = data_dir
+        self.client_token = client_token
+        self.role = role
+        self.autostart = autostart
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._lock = asyncio.Lock()
+        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.connection_id: str | None = None
+
+    async def _find_or_start(self) -> BridgeInfo:
+        info = read_bridge(self.data_dir)
+        if info is not None or not self.autostart:
+            if info is None:
+                raise BridgeUnavailable(f"no VMark app is running for {self.data_dir}")
+            return info
+        start_app_detached(self.data_dir)
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            info = read_bridge(self.data_dir)
+            if info is not None:
+                return info
+        raise BridgeUnavailable(f"the VMark app did not start within {START_TIMEOUT_SECONDS:.0f} s; see app.log")
+
+    async def connect(self) -> None:
+        async with self._lock:
+            if self._ws is not None:
+                return
+            info = await self._find_or_start()
+            try:
+                ws = await connect(info.url, max_size=None, compression=None, open_timeout=5)
+            except OSError as exc:
+                raise BridgeUnavailable(f"cannot reach the VMark app: {exc}") from exc
+            auth: dict[str, Any] = {"token": info.token, "role": self.role}
+            if self.client_token:
+                auth["clientToken"] = self.client_token
+            await ws.send(json.dumps({"id": "auth", "type": "auth", "payload": auth}))
+            try:
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            except (ConnectionClosed, TimeoutError) as exc:
+                raise BridgeUnavailable("the VMark app refused the connection") from exc
+            if not reply.get("payload", {}).get("ok"):
+                await ws.close()
+                raise BridgeUnavailable("the VMark app refused our credentials (check VMARK_MCP_TOKEN)")
+            self.connection_id = reply["payload"].get("connectionId")
+            self._ws = ws
+            self._reader = asyncio.create_task(self._read(ws))
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for raw in ws:
+                frame = json.loads(raw)
+                if frame.get("type") == "event":
+                    self.events.put_nowait(frame)
+                    continue
+                future = self._pending.pop(str(frame.get("id")), None)
+                if future is not None and not future.done():
+                    future.set_result(frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            if self._ws is ws:
+                self._ws = None
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("the connection to the VMark app was lost"))
+            self._pending.clear()
+
+    async def request(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """``{success, data}`` or ``{success: False, error}``; reconnects once if the app went away."""
+        for attempt in (1, 2):
+            if self._ws is None:
+                await self.connect()
+            ws = self._ws
+            assert ws is not None
+            request_id = str(next(self._ids))
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self._pending[request_id] = future
+            try:
+                await ws.send(json.dumps({"id": request_id, "type": kind, "payload": payload}, ensure_ascii=False))
+            except ConnectionClosed:
+                self._pending.pop(request_id, None)
+                self._ws = None
+                if attempt == 2:
+                    raise BridgeUnavailable("the VMark app closed the connection") from None
+                continue
+            return await future
+        raise BridgeUnavailable("unreachable")
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        self._ws = None

@@ -1,0 +1,66 @@
+"""``vmark mcp install``: write an AI client's config, in that client's own format."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+CLIENTS = ("claude-code", "claude-desktop", "cursor", "print")
+
+
+def vmark_command() -> list[str]:
+    """How a client should launch us: the installed ``vmark`` script, else this interpreter."""
+    script = shutil.which("vmark")
+    if script:
+        return [os.path.realpath(script), "mcp"]
+    return [sys.executable, "-m", "vmark", "mcp"]
+
+
+def server_entry(client: str, token: str) -> dict[str, Any]:
+    command = vmark_command()
+    env = {"VMARK_MCP_TOKEN": token}
+    if os.environ.get("VMARK_HOME"):
+        env["VMARK_HOME"] = os.environ["VMARK_HOME"]
+    entry: dict[str, Any] = {"command": command[0], "args": command[1:], "env": env}
+    if client == "claude-code":
+        entry = {"type": "stdio", **entry}
+    return entry
+
+
+def default_config_path(client: str) -> Path:
+    home = Path.home()
+    if client == "claude-code":
+        return Path.cwd() / ".mcp.json"
+    if client == "cursor":
+        return home / ".cursor" / "mcp.json"
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "Claude" / "claude_desktop_config.json"
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", home)) / "Claude" / "claude_desktop_config.json"
+    return Path(os.environ.get("XDG_CONFIG_HOME", home / ".config")) / "Claude" / "claude_desktop_config.json"
+
+
+def merged_config(path: Path | None, entry: dict[str, Any], name: str = "vmark") -> dict[str, Any]:
+    config: dict[str, Any] = {}
+    if path is not None and path.exists():
+        loaded = json.loads(path.read_text("utf-8") or "{}")
+        if not isinstance(loaded, dict):
+            raise ValueError(f"{path} does not hold a JSON object")
+        config = loaded
+    servers = config.setdefault("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise ValueError(f"{path}: mcpServers is not an object")
+    servers[name] = entry
+    return config
+
+
+def write_config(path: Path, config: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".vmark-tmp")
+    tmp.write_text(json.dumps(config, indent=2) + "\n", "utf-8")
+    os.chmod(tmp, 0o600)  # it holds a client token
+    os.replace(tmp, path)

@@ -1,0 +1,94 @@
+"""``vmark mcp``: the stdio MCP server. Tools are thin adapters over the bridge."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+
+from .. import __version__
+from ..core.errors import ArgumentError
+from ..core.tools import TOOLS, ToolSpec
+from .bridge_client import BridgeClient, BridgeUnavailable
+from .render import render, render_error
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = """\
+VMark is a Markdown workspace the user edits at the same time as you. Recommended workflow:
+- Call `session.get_state` once to see windows and tabs ({id, filePath, dirty, revision, kind, active, visible}).
+- Small Markdown changes or full rewrites: `document.read` -> reason -> `document.write` with
+  `expected_revision` set to the revision you read. `STALE` means the user (or another agent) changed it:
+  read again and retry. `BUSY` means the user is typing with an input method: retry shortly.
+- Targeted edits of a large file the user has selected: `selection.get` -> reason -> `selection.set`.
+- GitHub Actions YAML (kind `yaml-workflow`): `workflow.apply_patch` for edits that keep comments and
+  anchors; `workflow.validate` for actionlint diagnostics.
+- Files, tabs and windows (open, save, save_as, close, switch_tab) live on `workspace`. `open` works only
+  inside the open workspace; `open_workspace` needs the user's approval: on `{needsApproval: true}` ask the
+  user, then repeat the same call.
+- Every write is journaled and shown to the user as an (mcp) revision; never try to hide a change.
+"""
+
+
+def tool_definition(spec: ToolSpec) -> types.Tool:
+    a = spec.annotations
+    return types.Tool(
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.input_schema(),
+        annotations=types.ToolAnnotations(
+            read_only_hint=a.read_only,
+            destructive_hint=a.destructive,
+            idempotent_hint=a.idempotent,
+            open_world_hint=a.open_world,
+        ),
+    )
+
+
+class ToolRouter:
+    """Checks arguments against the tool registry and forwards them to the app."""
+
+    def __init__(self, bridge: BridgeClient) -> None:
+        self.bridge = bridge
+
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+        spec = TOOLS.get(name)
+        try:
+            if spec is None:
+                raise ArgumentError(f"unknown tool {name!r}; expected one of: {', '.join(TOOLS)}")
+            action, args = spec.check(arguments or {})
+        except ArgumentError as exc:
+            return render_error(exc.message)
+        try:
+            response = await self.bridge.request(f"vmark.{name}.{action}", args)
+        except (BridgeUnavailable, ConnectionError) as exc:
+            return render_error(f"VMark app unavailable: {exc}. The outcome of this call is unknown; read first.")
+        return render(response)
+
+
+def build_server(bridge: BridgeClient) -> Server[Any]:
+    router = ToolRouter(bridge)
+
+    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool_definition(spec) for spec in TOOLS.values()])
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await router.call(params.name, params.arguments)
+
+    return Server(
+        "vmark",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def run_stdio(bridge: BridgeClient) -> None:
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(bridge)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -1,0 +1,1 @@
+"""Everything that touches the disk: scope, saves, journal, history, settings."""

@@ -1,0 +1,185 @@
+"""Reading documents and saving them atomically, inside a :class:`PathScope`.
+
+Saves write a temp file beside the target, fsync it, rename it into place and fsync
+the directory, so a crash leaves the old or the new content and nothing else. Every
+file operation goes through a directory descriptor that is re-checked against the
+scope after it is opened, so a directory swapped for a symlink in between is caught.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import secrets
+import stat
+from contextlib import contextmanager
+from collections.abc import Iterator
+
+from ..core.model import DiskStamp
+from .pathscope import PathScope, ScopeError
+
+_RENAME_NOREPLACE = 1
+_AT_FDCWD = -100
+
+
+class SaveError(Exception):
+    """Writing to disk failed; the message is safe to show."""
+
+
+def stamp_of(st: os.stat_result) -> DiskStamp:
+    return DiskStamp(mtime_ns=st.st_mtime_ns, size=st.st_size, inode=st.st_ino)
+
+
+def disk_stamp(path: str) -> DiskStamp | None:
+    try:
+        return stamp_of(os.stat(path))
+    except OSError:
+        return None
+
+
+def is_read_only(st: os.stat_result) -> bool:
+    """A file with no write bit for anyone is read-only, even for root."""
+    return not (st.st_mode & 0o222)
+
+
+def read_document(path: str, scope: PathScope) -> tuple[str, DiskStamp, bool]:
+    """``(text, stamp, read_only)`` of an in-scope UTF-8 text file, or :class:`ScopeError`."""
+    real = scope.resolve(path)
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as exc:
+        raise ScopeError(f"cannot open {path!r}: {exc.strerror}") from exc
+    try:
+        scope.check_fd(fd, real)
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ScopeError(f"{path!r} is not a regular file")
+        if st.st_nlink > 1:
+            # Another name for this inode may live outside the scope.
+            raise ScopeError(f"{path!r} has several hard links; refusing to open it")
+        data = _read_all(fd)
+    finally:
+        os.close(fd)
+    if b"\x00" in data:
+        raise ScopeError(f"{path!r} is a binary file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScopeError(f"{path!r} is not UTF-8 text") from exc
+    return text, stamp_of(st), is_read_only(st)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@contextmanager
+def _scoped_dir(real_path: str, scope: PathScope) -> Iterator[int]:
+    directory = os.path.dirname(real_path)
+    try:
+        dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise SaveError(f"cannot open directory {directory!r}: {exc.strerror}") from exc
+    try:
+        scope.check_fd(dfd, directory)
+        yield dfd
+    finally:
+        os.close(dfd)
+
+
+def _write_temp(dfd: int, name: str, data: bytes, mode: int) -> str:
+    tmp = f".{name}.{secrets.token_hex(6)}.vmark-tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dfd)
+    try:
+        os.fchmod(fd, mode)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp, dir_fd=dfd)
+        raise
+    os.close(fd)
+    return tmp
+
+
+def save_replace(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:
+    """Atomically replace (or create) ``real_path``, keeping its permission bits."""
+    name = os.path.basename(real_path)
+    try:
+        with _scoped_dir(real_path, scope) as dfd:
+            try:
+                mode = stat.S_IMODE(os.stat(name, dir_fd=dfd, follow_symlinks=False).st_mode)
+            except FileNotFoundError:
+                mode = 0o644
+            tmp = _write_temp(dfd, name, data, mode)
+            try:
+                os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            except BaseException:
+                os.unlink(tmp, dir_fd=dfd)
+                raise
+            os.fsync(dfd)
+            return stamp_of(os.stat(name, dir_fd=dfd, follow_symlinks=False))
+    except ScopeError:
+        raise
+    except OSError as exc:
+        raise SaveError(f"cannot save {real_path!r}: {exc.strerror or exc}") from exc
+
+
+def save_new(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:
+    """Create ``real_path`` atomically; ``FileExistsError`` if anything is there when it lands."""
+    name = os.path.basename(real_path)
+    try:
+        with _scoped_dir(real_path, scope) as dfd:
+            tmp = _write_temp(dfd, name, data, 0o644)
+            try:
+                _rename_no_replace(dfd, tmp, name)
+            finally:
+                try:
+                    os.unlink(tmp, dir_fd=dfd)
+                except FileNotFoundError:
+                    pass
+            os.fsync(dfd)
+            return stamp_of(os.stat(name, dir_fd=dfd, follow_symlinks=False))
+    except (ScopeError, FileExistsError):
+        raise
+    except OSError as exc:
+        raise SaveError(f"cannot save {real_path!r}: {exc.strerror or exc}") from exc
+
+
+def _rename_no_replace(dfd: int, src: str, dst: str) -> None:
+    renameat2 = _renameat2()
+    if renameat2 is not None:
+        if renameat2(dfd, src.encode(), dfd, dst.encode(), _RENAME_NOREPLACE) == 0:
+            return
+        err = ctypes.get_errno()
+        if err == errno.EEXIST:
+            raise FileExistsError(errno.EEXIST, "file exists", dst)
+        if err not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise OSError(err, os.strerror(err), dst)
+    # link() never replaces an existing name; the temp name is removed by the caller.
+    os.link(src, dst, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=False)
+
+
+_renameat2_fn: object = None
+
+
+def _renameat2() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
+    global _renameat2_fn
+    if _renameat2_fn is None:
+        _renameat2_fn = False
+        lib = ctypes.util.find_library("c")
+        if lib:
+            libc = ctypes.CDLL(lib, use_errno=True)
+            fn = getattr(libc, "renameat2", None)
+            if fn is not None:
+                fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+                fn.restype = ctypes.c_int
+                _renameat2_fn = fn
+    return _renameat2_fn or None  # type: ignore[return-value]

@@ -1,0 +1,117 @@
+"""History snapshots per document, and the review backlog of AI revisions.
+
+Kinds: ``manual``, ``auto``, ``mcp``, ``revert``. ``mcp`` snapshots (every save by an
+AI client) are never merged with a neighbour or skipped for their size.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+from .sqlite_worker import SqliteWorker
+
+SnapshotKind = Literal["manual", "auto", "mcp", "revert"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY,
+    doc TEXT NOT NULL,
+    path TEXT,
+    kind TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    content BLOB NOT NULL,
+    time REAL NOT NULL,
+    principal TEXT,
+    addresses TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS snapshots_doc ON snapshots (doc, id);
+CREATE TABLE IF NOT EXISTS ai_revisions (
+    doc TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    time REAL NOT NULL,
+    reviewed INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (doc, revision)
+);
+"""
+
+
+class History:
+    def __init__(self, path: Path) -> None:
+        self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL")
+
+    async def start(self) -> None:
+        await self._db.start()
+
+    def close(self) -> None:
+        self._db.close()
+
+    async def snapshot(
+        self,
+        doc: str,
+        path: str | None,
+        kind: SnapshotKind,
+        revision: str,
+        content: str,
+        principal: str | None = None,
+        addresses: tuple[str, ...] = (),
+    ) -> int:
+        def insert(c: sqlite3.Connection) -> int:
+            if kind == "auto":
+                last = c.execute("SELECT id, kind FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,))
+                row = last.fetchone()
+                if row is not None and row[1] == "auto":
+                    c.execute("DELETE FROM snapshots WHERE id=?", (row[0],))  # auto saves merge
+            cur = c.execute(
+                "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (doc, path, kind, revision, content.encode("utf-8", "surrogatepass"), time.time(),
+                 principal, json.dumps(list(addresses))),
+            )
+            return int(cur.lastrowid or 0)
+
+        return await self._db.run(insert)
+
+    async def snapshots(self, doc: str) -> list[dict[str, Any]]:
+        def query(c: sqlite3.Connection) -> list[dict[str, Any]]:
+            rows = c.execute(
+                "SELECT id, path, kind, revision, content, time, principal, addresses FROM snapshots"
+                " WHERE doc=? ORDER BY id",
+                (doc,),
+            ).fetchall()
+            return [
+                {"id": r[0], "path": r[1], "kind": r[2], "revision": r[3],
+                 "content": bytes(r[4]).decode("utf-8", "surrogatepass"), "time": r[5],
+                 "principal": r[6], "addresses": json.loads(r[7])}
+                for r in rows
+            ]
+
+        return await self._db.run(query)
+
+    async def add_ai_revision(self, doc: str, revision: str) -> None:
+        await self._db.run(
+            lambda c: c.execute(
+                "INSERT OR IGNORE INTO ai_revisions (doc, revision, time) VALUES (?,?,?)",
+                (doc, revision, time.time()),
+            )
+        )
+
+    async def unreviewed(self, doc: str) -> int:
+        def count(c: sqlite3.Connection) -> int:
+            return int(c.execute("SELECT COUNT(*) FROM ai_revisions WHERE doc=? AND reviewed=0", (doc,)).fetchone()[0])
+
+        return await self._db.run(count)
+
+    async def mark_reviewed(self, doc: str, revision: str | None = None) -> int:
+        """Mark one AI revision (or all of them) reviewed; return how many changed."""
+        def update(c: sqlite3.Connection) -> int:
+            if revision is None:
+                cur = c.execute("UPDATE ai_revisions SET reviewed=1 WHERE doc=? AND reviewed=0", (doc,))
+            else:
+                cur = c.execute("UPDATE ai_revisions SET reviewed=1 WHERE doc=? AND revision=?", (doc, revision))
+            return cur.rowcount
+
+        return await self._db.run(update)

@@ -1,0 +1,195 @@
+"""The agent-edit journal: every agent change is recorded durably before it applies.
+
+SQLite in WAL mode with ``synchronous=FULL``. An entry keeps who changed what, the
+revisions and content hashes before and after, the full before-text (so the change
+can be undone) and the comment ids it ``addresses``.
+
+Faults can be injected (``VMARK_JOURNAL_FAULT`` or :meth:`Journal.set_fault`) so
+every journal refusal of the reference is reachable in tests:
+``slow:SECONDS``, ``transient:N``, ``reject:N``, ``unavailable``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .sqlite_worker import SqliteWorker
+
+log = logging.getLogger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY,
+    time REAL NOT NULL,
+    tool TEXT NOT NULL,
+    principal TEXT,
+    tab TEXT,
+    doc TEXT NOT NULL,
+    file TEXT,
+    rev_before TEXT,
+    rev_after TEXT,
+    hash_before TEXT,
+    hash_after TEXT,
+    before_text BLOB,
+    addresses TEXT NOT NULL DEFAULT '[]',
+    state TEXT NOT NULL DEFAULT 'recorded'
+);
+CREATE INDEX IF NOT EXISTS entries_doc ON entries (doc, id);
+"""
+
+
+class JournalError(Exception):
+    pass
+
+
+class JournalUnavailable(JournalError):
+    """Not running, or did not answer in time: refuse the write."""
+
+
+class JournalTransient(JournalError):
+    """Could not be saved yet: apply, answer ``durable: false``, retry in the background."""
+
+
+class JournalRejected(JournalError):
+    """Rejected outright: the write stays applied and is logged as unrecorded."""
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    tool: str
+    doc: str
+    principal: str | None = None
+    tab: str | None = None
+    file: str | None = None
+    rev_before: str | None = None
+    rev_after: str | None = None
+    hash_before: str | None = None
+    hash_after: str | None = None
+    before_text: str | None = None
+    addresses: tuple[str, ...] = ()
+    time: float = field(default_factory=time.time)
+
+
+@dataclass
+class _Fault:
+    kind: str = "none"
+    value: float = 0.0
+
+    @classmethod
+    def parse(cls, spec: str | None) -> _Fault:
+        if not spec or spec == "none":
+            return cls()
+        kind, _, value = spec.partition(":")
+        if kind not in ("slow", "transient", "reject", "unavailable"):
+            raise ValueError(f"unknown journal fault {spec!r}")
+        return cls(kind, float(value or 0))
+
+
+class Journal:
+    def __init__(self, path: Path, fault: str | None = None) -> None:
+        self._db = SqliteWorker(path, _SCHEMA, synchronous="FULL")
+        self._fault = _Fault.parse(fault)
+        self._running = False
+        self._pending: list[JournalEntry] = []
+
+    async def start(self) -> None:
+        await self._db.start()
+        self._running = True
+
+    def close(self) -> None:
+        if self._running:
+            self._running = False
+            self._db.close()
+
+    def set_fault(self, spec: str | None) -> None:
+        self._fault = _Fault.parse(spec)
+
+    @property
+    def pending_docs(self) -> set[str]:
+        return {e.doc for e in self._pending}
+
+    async def record(self, entry: JournalEntry, timeout: float) -> int:
+        """Record ``entry`` durably and return its id, or raise a :class:`JournalError`."""
+        if not self._running or self._fault.kind == "unavailable":
+            raise JournalUnavailable("the agent edit journal is not running")
+        try:
+            return await asyncio.wait_for(self._record(entry), timeout)
+        except TimeoutError as exc:
+            raise JournalUnavailable("the agent edit journal did not answer in time") from exc
+
+    async def _record(self, entry: JournalEntry) -> int:
+        fault = self._fault
+        if fault.kind == "slow":
+            await asyncio.sleep(fault.value)
+        elif fault.kind in ("transient", "reject") and fault.value >= 1:
+            fault.value -= 1
+            if fault.kind == "transient":
+                self._pending.append(entry)
+                raise JournalTransient("disk I/O error (injected)")
+            raise JournalRejected("entry rejected (injected)")
+        try:
+            return await self._db.run(lambda c: _insert(c, entry))
+        except sqlite3.OperationalError as exc:
+            self._pending.append(entry)
+            raise JournalTransient(str(exc)) from exc
+        except sqlite3.Error as exc:
+            raise JournalRejected(str(exc)) from exc
+
+    async def retry_pending(self) -> set[str]:
+        """Try to save what is waiting; return the documents that are clean again."""
+        if not self._pending or self._fault.kind in ("unavailable",):
+            return set()
+        if self._fault.kind == "transient" and self._fault.value >= 1:
+            self._fault.value -= 1
+            return set()
+        waiting, self._pending = self._pending, []
+        still: list[JournalEntry] = []
+        for entry in waiting:
+            try:
+                await self._db.run(lambda c, e=entry: _insert(c, e))
+            except sqlite3.Error:
+                still.append(entry)
+        self._pending = still
+        return {e.doc for e in waiting} - self.pending_docs
+
+    async def mark(self, entry_id: int, state: str) -> None:
+        await self._db.run(lambda c: c.execute("UPDATE entries SET state=? WHERE id=?", (state, entry_id)))
+
+    async def entries(self, doc: str | None = None) -> list[dict[str, Any]]:
+        def query(c: sqlite3.Connection) -> list[dict[str, Any]]:
+            c.row_factory = sqlite3.Row
+            sql = "SELECT * FROM entries" + (" WHERE doc=?" if doc else "") + " ORDER BY id"
+            rows = [dict(r) for r in c.execute(sql, (doc,) if doc else ())]
+            c.row_factory = None
+            return rows
+
+        return await self._db.run(query)
+
+
+def _insert(conn: sqlite3.Connection, e: JournalEntry) -> int:
+    cur = conn.execute(
+        "INSERT INTO entries (time, tool, principal, tab, doc, file, rev_before, rev_after,"
+        " hash_before, hash_after, before_text, addresses) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            e.time,
+            e.tool,
+            e.principal,
+            e.tab,
+            e.doc,
+            e.file,
+            e.rev_before,
+            e.rev_after,
+            e.hash_before,
+            e.hash_after,
+            None if e.before_text is None else e.before_text.encode("utf-8", "surrogatepass"),
+            json.dumps(list(e.addresses)),
+        ),
+    )
+    return int(cur.lastrowid or 0)

@@ -1,0 +1,75 @@
+"""User settings (``settings.json`` in the data directory), with their types and defaults."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ..core.limits import DEFAULT_REVIEW_BACKLOG_LIMIT
+from .atomic_json import write_json
+
+#: key -> (type, default). The one place a setting is declared.
+SETTINGS: dict[str, tuple[type, Any]] = {
+    "auto_approve_save_as": (bool, False),
+    "readable_roots": (list, []),
+    "review_backlog_limit": (int, DEFAULT_REVIEW_BACKLOG_LIMIT),
+    "browser.allow_private_network": (bool, False),
+}
+
+
+class SettingsError(ValueError):
+    pass
+
+
+class Settings:
+    """Read fresh from disk when the file changes, so the CLI and the app agree."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._cache: dict[str, Any] = {}
+        self._mtime: int | None = None
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            mtime = os.stat(self.path).st_mtime_ns
+        except FileNotFoundError:
+            self._cache, self._mtime = {}, None
+            return self._cache
+        if mtime != self._mtime:
+            try:
+                data = json.loads(self.path.read_text("utf-8"))
+            except ValueError:
+                data = {}
+            self._cache = data if isinstance(data, dict) else {}
+            self._mtime = mtime
+        return self._cache
+
+    def get(self, key: str) -> Any:
+        if key not in SETTINGS:
+            raise SettingsError(f"unknown setting {key!r}; known: {', '.join(sorted(SETTINGS))}")
+        typ, default = SETTINGS[key]
+        value = self._load().get(key, default)
+        return value if isinstance(value, typ) else default
+
+    def set(self, key: str, value: Any) -> None:
+        if key not in SETTINGS:
+            raise SettingsError(f"unknown setting {key!r}; known: {', '.join(sorted(SETTINGS))}")
+        typ, _ = SETTINGS[key]
+        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+            raise SettingsError(f"setting {key!r} takes a {typ.__name__}, not {value!r}")
+        if typ is list and not all(isinstance(v, str) for v in value):
+            raise SettingsError(f"setting {key!r} takes a list of strings")
+        data = dict(self._load())
+        data[key] = value
+        write_json(self.path, data)
+        self._mtime = None
+
+    @staticmethod
+    def parse_value(text: str) -> Any:
+        """A CLI value: JSON when it parses (``true``, ``50``, ``["/a"]``), else the string."""
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text

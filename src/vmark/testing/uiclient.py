@@ -1,0 +1,98 @@
+"""A small Python client for the UI protocol: the person's side without a browser.
+
+It attaches to a window like a UI page does, sends edits, composition and selection
+events, answers prompts, and replies to the app's ``flush`` / ``activate`` / ``focus``
+requests. Keystrokes can be held back (``hold_edit``) to act as the editor's
+unflushed buffer: they are sent when the app asks the page to flush.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import parse_wire_error
+from ..mcp.bridge_client import BridgeClient
+
+
+class UIError(Exception):
+    def __init__(self, error: Any) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class UIClient:
+    def __init__(self, data_dir: Path) -> None:
+        self.bridge = BridgeClient(data_dir, role="person", autostart=False)
+        self.window: str | None = None
+        self.held: dict[str, str] = {}
+        self.refuse_activation = False
+        self.events: list[dict[str, Any]] = []
+        self._pump: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> UIClient:
+        await self.bridge.connect()
+        self._pump = asyncio.create_task(self._pump_events())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+        await self.bridge.close()
+
+    async def call(self, kind: str, **payload: Any) -> Any:
+        response = await self.bridge.request(kind, payload)
+        if not response.get("success"):
+            raise UIError(parse_wire_error(str(response.get("error"))))
+        return response["data"]
+
+    async def _pump_events(self) -> None:
+        while True:
+            event = await self.bridge.events.get()
+            self.events.append(event)
+            request_id = event.get("requestId")
+            if request_id is None:
+                continue
+            name = event.get("event")
+            reply: dict[str, Any] = {"requestId": request_id, "ok": True}
+            if name == "flush":
+                for tab_id, text in list(self.held.items()):
+                    await self.call("ui.edit", tabId=tab_id, text=text)
+                self.held.clear()
+            elif name == "activate" and self.refuse_activation:
+                reply["ok"] = False
+                state = await self.call("ui.state")
+                window = next(w for w in state["windows"] if w["label"] == self.window)
+                reply["activeTabId"] = next((t["id"] for t in window["tabs"] if t["active"]), None)
+            elif name == "focus":
+                await self.call("ui.focus", focused=True)
+            await self.call("ui.reply", **reply)
+
+    # --- conveniences -------------------------------------------------------------------
+    async def attach(self, window: str | None = None) -> str:
+        data = await self.call("ui.attach", window=window)
+        self.window = data["window"]
+        return str(self.window)
+
+    async def focus(self, focused: bool = True, visible: bool = True) -> None:
+        await self.call("ui.focus", focused=focused, visible=visible)
+
+    async def edit(self, tab_id: str, text: str) -> str:
+        return str((await self.call("ui.edit", tabId=tab_id, text=text))["revision"])
+
+    def hold_edit(self, tab_id: str, text: str) -> None:
+        """Type without passing it on yet: the app sees it only when it asks us to flush."""
+        self.held[tab_id] = text
+
+    async def approvals(self) -> list[dict[str, Any]]:
+        return list((await self.call("approvals.list"))["approvals"])
+
+    async def answer(self, approval_id: str, allow: bool) -> dict[str, Any]:
+        return dict((await self.call("approvals.answer", id=approval_id, allow=allow))["approval"])
+
+    def events_named(self, name: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e.get("event") == name]
