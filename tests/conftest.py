@@ -1,0 +1,118 @@
+"""Shared fixtures: a real app in-process, the official MCP client, the person's client."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp import Client
+
+from vmark.app.server import RunningApp
+from vmark.mcp.bridge_client import BridgeClient
+from vmark.mcp.server import build_server
+from vmark.storage.settings import Settings
+from vmark.testing.uiclient import UIClient
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+WORKSPACE_FILES = {
+    "a.md": "# A\n\nalpha\n",
+    "b.md": "# B\n\nbeta\n",
+    "notes/c.md": "# C\n",
+    "readme.txt": "plain text\n",
+    ".github/workflows/ci.yml": "name: ci\non: push\njobs: {}\n",
+    "image.png": "\x89PNG",
+}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    for name, text in WORKSPACE_FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    return root
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    directory = tmp_path / "data"
+    directory.mkdir()
+    # The test tree lives outside $HOME: make it an always-readable location.
+    Settings(directory / "settings.json").set("readable_roots", [str(tmp_path)])
+    return directory
+
+
+@pytest.fixture
+async def vmark(data_dir: Path) -> AsyncIterator[RunningApp]:
+    running = RunningApp(data_dir, test_hooks=True)
+    await running.start()
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+@pytest.fixture
+async def person(vmark: RunningApp) -> AsyncIterator[UIClient]:
+    """The person, with a page attached to window ``main``."""
+    async with UIClient(vmark.data_dir) as client:
+        await client.attach("main")
+        yield client
+
+
+@pytest.fixture
+async def opened(person: UIClient, workspace: Path) -> Path:
+    """``workspace`` opened as the workspace of ``main`` by the person."""
+    await person.call("ui.open_folder", path=str(workspace))
+    return workspace
+
+
+def make_client(data_dir: Path, mode: str = "auto", client_token: str | None = None) -> Client:
+    bridge = BridgeClient(data_dir, client_token, autostart=False)
+    return Client(build_server(bridge), mode=mode)  # type: ignore[arg-type]
+
+
+@pytest.fixture(params=["auto", "legacy"], ids=["protocol-current", "protocol-legacy"])
+async def mcp(vmark: RunningApp, request: pytest.FixtureRequest) -> AsyncIterator[Client]:
+    """The official MCP client, in memory, on the current and on a legacy protocol version."""
+    async with make_client(vmark.data_dir, request.param) as client:
+        yield client
+
+
+async def call(client: Client, tool: str, action: str, **args: Any) -> types.CallToolResult:
+    return await client.call_tool(tool, {"action": action, **args})
+
+
+async def ok(client: Client, tool: str, action: str, **args: Any) -> dict[str, Any]:
+    """Call and expect success; return ``structuredContent`` (checked against the text)."""
+    result = await call(client, tool, action, **args)
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert not result.is_error, text
+    assert json.loads(text) == result.structured_content
+    return dict(result.structured_content)
+
+
+async def fail(client: Client, tool: str, action: str, **args: Any) -> dict[str, Any] | str:
+    """Call and expect an error: the envelope (a domain error) or the plain string."""
+    result = await call(client, tool, action, **args)
+    assert result.is_error, result.content
+    text = result.content[0].text  # type: ignore[union-attr]
+    if result.structured_content is not None:
+        assert json.loads(text) == result.structured_content
+        return dict(result.structured_content)
+    return text
+
+
+async def fail_code(client: Client, tool: str, action: str, **args: Any) -> dict[str, Any]:
+    envelope = await fail(client, tool, action, **args)
+    assert isinstance(envelope, dict), envelope
+    return envelope
