@@ -17,6 +17,7 @@ from vmark.mcp.server import build_server
 from vmark.storage.settings import Settings
 from vmark.testing.uiclient import UIClient
 
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

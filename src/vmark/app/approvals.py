@@ -71,7 +71,9 @@ class Approvals:
 
     def request(self, kind: ApprovalKind, connection: str, requester: str, subject: str, window: str) -> Approval:
         now = self._clock()
-        approval = Approval(new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS)
+        approval = Approval(
+            new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS
+        )
         self._items[approval.id] = approval
         self._on_change(approval)
         return approval

@@ -89,8 +89,18 @@ class Bridge:
                 raise ConnectionError(str(exc)) from exc
 
         conn = Connection(role=role, principal=principal, send=send)
-        await send({"id": frame.get("id"), "type": "auth_result",
-                    "payload": {"ok": True, "connectionId": conn.id, "principal": principal, "version": __version__}})
+        await send(
+            {
+                "id": frame.get("id"),
+                "type": "auth_result",
+                "payload": {
+                    "ok": True,
+                    "connectionId": conn.id,
+                    "principal": principal,
+                    "version": __version__,
+                },
+            }
+        )
         return conn
 
     async def _serve(self, ws: WebSocket, conn: Connection) -> None:

@@ -34,8 +34,9 @@ class Saver:
                 scope = self.app.session.scope(window)
                 real = scope.resolve(real_path)
             except ScopeError as exc:
-                raise DomainError("INVALID_PATH", f"{real_path!r} left the permitted scope: {exc}",
-                                  filePath=real_path) from exc
+                raise DomainError(
+                    "INVALID_PATH", f"{real_path!r} left the permitted scope: {exc}", filePath=real_path
+                ) from exc
             state = doc.state
             try:
                 data = state.text.encode("utf-8")
@@ -62,8 +63,9 @@ class Saver:
 
     async def _snapshot(self, ctx: RequestContext, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...]) -> None:
         doc = tab.doc
-        await self.app.history.snapshot(doc.key, doc.path, kind, doc.state.revision, doc.state.text,
-                                        ctx.connection.principal, addresses)
+        await self.app.history.snapshot(
+            doc.key, doc.path, kind, doc.state.revision, doc.state.text, ctx.connection.principal, addresses
+        )
 
     async def save_after_write(
         self, ctx: RequestContext, window: Window, tab: Tab, recorded: Recorded, addresses: tuple[str, ...]
@@ -82,9 +84,17 @@ class Saver:
         doc = tab.doc
         state = doc.state
         recorded = await self.app.writer.record_quietly(
-            JournalEntry(tool=tool, doc=doc.key, principal=ctx.connection.principal, tab=tab.id, file=doc.path,
-                         rev_before=state.revision, rev_after=state.revision,
-                         hash_before=state.content_hash, hash_after=state.content_hash)
+            JournalEntry(
+                tool=tool,
+                doc=doc.key,
+                principal=ctx.connection.principal,
+                tab=tab.id,
+                file=doc.path,
+                rev_before=state.revision,
+                rev_after=state.revision,
+                hash_before=state.content_hash,
+                hash_after=state.content_hash,
+            )
         )
         return recorded
 
@@ -127,8 +137,11 @@ class Saver:
                 filePath=real,
             )
         if os.path.lexists(real):
-            raise DomainError("APPROVAL_REQUIRED", f"{real!r} already exists; save_as never replaces another file",
-                              filePath=real)
+            raise DomainError(
+                "APPROVAL_REQUIRED",
+                f"{real!r} already exists; save_as never replaces another file",
+                filePath=real,
+            )
         ticket = self.app.saves.ticket()
         try:
             revision = await self._land(window, tab, real, ticket, new_file=True)

@@ -49,8 +49,15 @@ def build_asgi(app: App, bridge: Bridge) -> Starlette:
 class RunningApp:
     """An app bound to a port, serving until :meth:`stop`. Usable in-process by tests."""
 
-    def __init__(self, data_dir: Path, folder: str | None = None, port: int = 0, *, test_hooks: bool = False,
-                 journal_fault: str | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        folder: str | None = None,
+        port: int = 0,
+        *,
+        test_hooks: bool = False,
+        journal_fault: str | None = None,
+    ) -> None:
         self.data_dir = data_dir
         self.folder = folder
         self.port = port
@@ -106,7 +113,9 @@ class RunningApp:
 
 async def serve_forever(data_dir: Path, folder: str | None, port: int) -> None:
     running = RunningApp(
-        data_dir, folder, port,
+        data_dir,
+        folder,
+        port,
         test_hooks=os.environ.get("VMARK_TEST_HOOKS") == "1",
         journal_fault=os.environ.get("VMARK_JOURNAL_FAULT"),
     )

@@ -102,7 +102,10 @@ class App:
             return {"success": False, "error": exc.wire()}
         except Exception as exc:  # one handler's bug must not take the app down
             log.exception("handler %s failed", kind)
-            return {"success": False, "error": DomainError("INTERNAL", f"Unexpected handler error: {exc}").wire()}
+            return {
+                "success": False,
+                "error": DomainError("INTERNAL", f"Unexpected handler error: {exc}").wire(),
+            }
 
     def _route(self, conn: Connection, kind: str, payload: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         if not isinstance(payload, dict):
@@ -211,4 +214,6 @@ class App:
     def _approval_changed(self, approval: Approval) -> None:
         if approval.state == "pending" and self.session.pages:
             event = "prompt" if approval.kind == "open_workspace" else "folder_picker"
-            asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
+            task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
+            self._tasks.append(task)
+            task.add_done_callback(self._tasks.remove)

@@ -7,6 +7,7 @@ window, else the most recently used one, else ``main``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Iterator
@@ -154,20 +155,16 @@ class Session:
         self._broadcast_scheduled = False
         event = {"type": "event", "event": "state", "payload": {"windows": self.describe()}}
         for conn in list(self.person_connections()):
-            try:
+            with contextlib.suppress(ConnectionError):
                 await conn.send(event)
-            except ConnectionError:
-                pass
 
     async def notify(self, event: str, payload: dict[str, Any], window: str | None = None) -> None:
         for label, conns in list(self.pages.items()):
             if window is not None and label != window:
                 continue
             for conn in list(conns):
-                try:
+                with contextlib.suppress(ConnectionError):
                     await conn.send({"type": "event", "event": event, "payload": payload})
-                except ConnectionError:
-                    pass
 
 
 def canonical_or_invalid(path: str) -> str:

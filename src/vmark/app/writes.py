@@ -160,9 +160,7 @@ class Writer:
             raise DomainError("READ_ONLY", f"{doc.path or tab.title} is read-only")
         lock = await self._turn(doc, tab)
         try:
-            return await self._write_locked(
-                ctx, window, tab, text, tool, expected_revision, linked, save, implicit_tab
-            )
+            return await self._write_locked(ctx, window, tab, text, tool, expected_revision, linked, save, implicit_tab)
         finally:
             self._inflight.pop(id(doc), None)
             lock.release()
@@ -202,9 +200,17 @@ class Writer:
         self._inflight[id(doc)] = flight
         recorded = await self.record(
             JournalEntry(
-                tool=tool, doc=doc.key, principal=ctx.connection.principal, tab=tab.id, file=doc.path,
-                rev_before=current, rev_after=revision, hash_before=doc.state.content_hash,
-                hash_after=content_hash(text), before_text=doc.state.text, addresses=addresses,
+                tool=tool,
+                doc=doc.key,
+                principal=ctx.connection.principal,
+                tab=tab.id,
+                file=doc.path,
+                rev_before=current,
+                rev_after=revision,
+                hash_before=doc.state.content_hash,
+                hash_after=content_hash(text),
+                before_text=doc.state.text,
+                addresses=addresses,
             ),
         )
         flight.recording = False
@@ -212,8 +218,11 @@ class Writer:
             reason = flight.aborted or "closed"
             if recorded.entry_id is not None:
                 await self.app.journal.mark(recorded.entry_id, "aborted")
-            raise DomainError("ABORTED", f"The user changed the document while the write was recorded ({reason})",
-                              reason=reason)
+            raise DomainError(
+                "ABORTED",
+                f"The user changed the document while the write was recorded ({reason})",
+                reason=reason,
+            )
         self._apply(doc, tab, window, DocState(text, revision))
         failure = self.app.editor_faults.take()
         if failure is not None:
@@ -246,7 +255,9 @@ class Writer:
             raise DomainError(
                 "INTERNAL",
                 "The editor failed after the write changed the document; read again before the next write",
-                applied=True, durable=recorded.durable, current_revision=doc.state.revision,
+                applied=True,
+                durable=recorded.durable,
+                current_revision=doc.state.revision,
             )
         doc.state = DocState(doc.state.text[: len(doc.state.text) // 2])
         self.app.document_changed(doc, origin="agent")

@@ -136,14 +136,12 @@ WORKSPACE = ToolSpec(
     actions={
         "new": ActionSpec("create an untitled tab -> {tabId}", optional=("kind", "windowLabel")),
         "open": ActionSpec(
-            "open a file into a background tab -> {tabId, workspaceInstanceId, activationChanged,"
-            " workspaceSwitched}",
+            "open a file into a background tab -> {tabId, workspaceInstanceId, activationChanged, workspaceSwitched}",
             required=("filePath",),
             optional=("windowLabel",),
         ),
         "open_workspace": ActionSpec(
-            "open a folder as the workspace; first call answers {needsApproval: true}, retry after the"
-            " user approves",
+            "open a folder as the workspace; first call answers {needsApproval: true}, retry after the user approves",
             required=("folderPath",),
         ),
         "save": ActionSpec("save a tab to its path -> {filePath, revision, journaled}", optional=("tabId",)),

@@ -47,8 +47,9 @@ def start_app_detached(data_dir: Path) -> None:
 
 
 class BridgeClient:
-    def __init__(self, data_dir: Path, client_token: str | None = None, *, role: str = "agent",
-                 autostart: bool = True) -> None:
+    def __init__(
+        self, data_dir: Path, client_token: str | None = None, *, role: str = "agent", autostart: bool = True
+    ) -> None:
         self.data_dir = data_dir
         self.client_token = client_token
         self.role = role

@@ -65,6 +65,8 @@ def render_error(error: str) -> types.CallToolResult:
     parsed = parse_wire_error(error)
     if isinstance(parsed, dict):
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=_json(parsed))], structured_content=parsed, is_error=True
+            content=[types.TextContent(type="text", text=_json(parsed))],
+            structured_content=parsed,
+            is_error=True,
         )
     return types.CallToolResult(content=[types.TextContent(type="text", text=parsed)], is_error=True)

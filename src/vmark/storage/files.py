@@ -14,8 +14,8 @@ import errno
 import os
 import secrets
 import stat
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 from ..core.model import DiskStamp
 from .pathscope import PathScope, ScopeError
@@ -141,10 +141,8 @@ def save_new(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:
             try:
                 _rename_no_replace(dfd, tmp, name)
             finally:
-                try:
+                with suppress(FileNotFoundError):
                     os.unlink(tmp, dir_fd=dfd)
-                except FileNotFoundError:
-                    pass
             os.fsync(dfd)
             return stamp_of(os.stat(name, dir_fd=dfd, follow_symlinks=False))
     except (ScopeError, FileExistsError):
@@ -182,4 +180,4 @@ def _renameat2() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
                 fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
                 fn.restype = ctypes.c_int
                 _renameat2_fn = fn
-    return _renameat2_fn or None  # type: ignore[return-value]
+    return _renameat2_fn or None

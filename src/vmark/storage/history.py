@@ -68,8 +68,16 @@ class History:
             cur = c.execute(
                 "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses)"
                 " VALUES (?,?,?,?,?,?,?,?)",
-                (doc, path, kind, revision, content.encode("utf-8", "surrogatepass"), time.time(),
-                 principal, json.dumps(list(addresses))),
+                (
+                    doc,
+                    path,
+                    kind,
+                    revision,
+                    content.encode("utf-8", "surrogatepass"),
+                    time.time(),
+                    principal,
+                    json.dumps(list(addresses)),
+                ),
             )
             return int(cur.lastrowid or 0)
 
@@ -83,9 +91,16 @@ class History:
                 (doc,),
             ).fetchall()
             return [
-                {"id": r[0], "path": r[1], "kind": r[2], "revision": r[3],
-                 "content": bytes(r[4]).decode("utf-8", "surrogatepass"), "time": r[5],
-                 "principal": r[6], "addresses": json.loads(r[7])}
+                {
+                    "id": r[0],
+                    "path": r[1],
+                    "kind": r[2],
+                    "revision": r[3],
+                    "content": bytes(r[4]).decode("utf-8", "surrogatepass"),
+                    "time": r[5],
+                    "principal": r[6],
+                    "addresses": json.loads(r[7]),
+                }
                 for r in rows
             ]
 
@@ -107,6 +122,7 @@ class History:
 
     async def mark_reviewed(self, doc: str, revision: str | None = None) -> int:
         """Mark one AI revision (or all of them) reviewed; return how many changed."""
+
         def update(c: sqlite3.Connection) -> int:
             if revision is None:
                 cur = c.execute("UPDATE ai_revisions SET reviewed=1 WHERE doc=? AND reviewed=0", (doc,))

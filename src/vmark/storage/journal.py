@@ -12,6 +12,7 @@ every journal refusal of the reference is reachable in tests:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import sqlite3
@@ -153,7 +154,7 @@ class Journal:
         still: list[JournalEntry] = []
         for entry in waiting:
             try:
-                await self._db.run(lambda c, e=entry: _insert(c, e))
+                await self._db.run(functools.partial(_insert, e=entry))
             except sqlite3.Error:
                 still.append(entry)
         self._pending = still

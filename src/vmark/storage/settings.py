@@ -59,7 +59,7 @@ class Settings:
         typ, _ = SETTINGS[key]
         if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
             raise SettingsError(f"setting {key!r} takes a {typ.__name__}, not {value!r}")
-        if typ is list and not all(isinstance(v, str) for v in value):
+        if isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise SettingsError(f"setting {key!r} takes a list of strings")
         data = dict(self._load())
         data[key] = value

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    _window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
     doc = tab.doc
     tab.basis_seq = doc.write_seq
     return {

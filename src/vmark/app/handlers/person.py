@@ -117,7 +117,7 @@ async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    window, tab = _tab(ctx, args)
+    _window, tab = _tab(ctx, args)
     text = _str(args, "text")
     doc = tab.doc
     ctx.app.writer.person_event(doc, "edited")
@@ -191,8 +191,10 @@ async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     _, tab = _tab(ctx, args)
     snaps = await ctx.app.history.snapshots(tab.doc.key)
     label = {"mcp": "(mcp)"}
-    return {"snapshots": [{**s, "label": label.get(s["kind"], "")} for s in snaps],
-            "unreviewed": await ctx.app.writer.unreviewed(tab.doc)}
+    return {
+        "snapshots": [{**s, "label": label.get(s["kind"], "")} for s in snaps],
+        "unreviewed": await ctx.app.writer.unreviewed(tab.doc),
+    }
 
 
 async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:

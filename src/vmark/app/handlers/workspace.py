@@ -85,8 +85,11 @@ async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     if consent.state == "pending":
         return {"needsApproval": True, "folderPath": folder}
     if consent.state == "denied":
-        raise DomainError("APPROVAL_REQUIRED", f"The user denied opening {folder}; ask them to approve it",
-                          folderPath=folder)
+        raise DomainError(
+            "APPROVAL_REQUIRED",
+            f"The user denied opening {folder}; ask them to approve it",
+            folderPath=folder,
+        )
     if window.label in app.session.switching:
         raise DomainError("BUSY", "A workspace switch is already in progress in this window; try again")
     if not _may_read(app, folder):
@@ -158,9 +161,7 @@ async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
     window, tab = app.session.find_tab(args["tabId"])
     switched = app.activate(window, tab)
     pages = app.session.pages.get(window.label, [])
-    replies = await asyncio.gather(
-        *(p.ask("activate", {"tabId": tab.id}, UI_ROUND_TRIP_SECONDS) for p in pages)
-    )
+    replies = await asyncio.gather(*(p.ask("activate", {"tabId": tab.id}, UI_ROUND_TRIP_SECONDS) for p in pages))
     for reply in replies:
         if reply is not None and reply.get("ok") is False:
             # The page did not show it (a modal, say): believe the page, not the request.
