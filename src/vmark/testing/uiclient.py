@@ -29,6 +29,8 @@ class UIClient:
         self.window: str | None = None
         self.held: dict[str, str] = {}
         self.refuse_activation = False
+        #: seconds the page takes to load a new workspace (a switch is in progress meanwhile)
+        self.switch_delay = 0.0
         self.events: list[dict[str, Any]] = []
         self._pump: asyncio.Task[None] | None = None
 
@@ -68,6 +70,8 @@ class UIClient:
                 state = await self.call("ui.state")
                 window = next(w for w in state["windows"] if w["label"] == self.window)
                 reply["activeTabId"] = next((t["id"] for t in window["tabs"] if t["active"]), None)
+            elif name == "workspace_switch":
+                await asyncio.sleep(self.switch_delay)
             elif name == "focus":
                 await self.call("ui.focus", focused=True)
             await self.call("ui.reply", **reply)

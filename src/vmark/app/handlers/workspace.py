@@ -98,6 +98,14 @@ async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     try:
         app.approvals.consume(consent)
         wsi = app.session.open_workspace(window, folder)
+        # The window's pages load the new file tree; until they have, the switch is in progress.
+        pages = app.session.pages.get(window.label, [])
+        await asyncio.gather(
+            *(
+                p.ask("workspace_switch", {"workspaceInstanceId": wsi.id, "folder": folder}, UI_ROUND_TRIP_SECONDS)
+                for p in pages
+            )
+        )
     finally:
         app.session.switching.discard(window.label)
     return {"opened": True, "folderPath": folder, "workspaceInstanceId": wsi.id, "windowLabel": window.label}
