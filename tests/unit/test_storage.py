@@ -1,0 +1,164 @@
+"""Storage units: journal faults, history, settings, principals, atomic JSON, saves."""
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from vmark.storage.atomic_json import read_json, write_json
+from vmark.storage.datadir import BridgeInfo, InstanceLock, read_bridge, write_bridge
+from vmark.storage.files import save_new, save_replace
+from vmark.storage.history import History
+from vmark.storage.journal import (
+    Journal,
+    JournalEntry,
+    JournalRejected,
+    JournalTransient,
+    JournalUnavailable,
+)
+from vmark.storage.pathscope import PathScope
+from vmark.storage.principals import PrincipalError, Principals
+from vmark.storage.settings import Settings, SettingsError
+
+
+def _entry(doc: str = "/w/a.md") -> JournalEntry:
+    return JournalEntry(tool="document.write", doc=doc, before_text="old", addresses=("c-1",))
+
+
+async def test_journal_records_durably(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.db")
+    await journal.start()
+    try:
+        first = await journal.record(_entry(), timeout=5)
+        second = await journal.record(_entry(), timeout=5)
+        assert second == first + 1
+        rows = await journal.entries("/w/a.md")
+        assert [r["addresses"] for r in rows] == ['["c-1"]', '["c-1"]']
+        assert bytes(rows[0]["before_text"]) == b"old"
+        await journal.mark(first, "aborted")
+        assert [r["state"] for r in await journal.entries()] == ["aborted", "recorded"]
+    finally:
+        journal.close()
+    conn = sqlite3.connect(tmp_path / "journal.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+async def test_journal_faults(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.db", "transient:1")
+    await journal.start()
+    try:
+        with pytest.raises(JournalTransient):
+            await journal.record(_entry("/w/x.md"), timeout=5)
+        assert journal.pending_docs == {"/w/x.md"}
+        assert await journal.retry_pending() == {"/w/x.md"}
+        assert journal.pending_docs == set()
+        assert len(await journal.entries("/w/x.md")) == 1
+        journal.set_fault("reject:1")
+        with pytest.raises(JournalRejected):
+            await journal.record(_entry(), timeout=5)
+        await journal.record(_entry(), timeout=5)
+        journal.set_fault("unavailable")
+        with pytest.raises(JournalUnavailable):
+            await journal.record(_entry(), timeout=5)
+        journal.set_fault("slow:0.3")
+        with pytest.raises(JournalUnavailable, match="did not answer in time"):
+            await journal.record(_entry(), timeout=0.05)
+        with pytest.raises(ValueError):
+            journal.set_fault("explode")
+    finally:
+        journal.close()
+    with pytest.raises(JournalUnavailable, match="not running"):
+        await journal.record(_entry(), timeout=5)
+
+
+async def test_history_and_review_backlog(tmp_path: Path) -> None:
+    history = History(tmp_path / "history.db")
+    await history.start()
+    try:
+        await history.snapshot("d", "/w/a.md", "auto", "rev-1", "one")
+        await history.snapshot("d", "/w/a.md", "auto", "rev-2", "two")  # merges with the previous auto
+        await history.snapshot("d", "/w/a.md", "mcp", "rev-3", "three", "alice", ("c-1",))
+        await history.snapshot("d", "/w/a.md", "mcp", "rev-4", "four")  # mcp never merges
+        snaps = await history.snapshots("d")
+        assert [(s["kind"], s["revision"]) for s in snaps] == [("auto", "rev-2"), ("mcp", "rev-3"), ("mcp", "rev-4")]
+        assert snaps[1]["principal"] == "alice" and snaps[1]["addresses"] == ["c-1"]
+        for rev in ("rev-3", "rev-4"):
+            await history.add_ai_revision("d", rev)
+        assert await history.unreviewed("d") == 2
+        assert await history.mark_reviewed("d", "rev-3") == 1
+        assert await history.unreviewed("d") == 1
+        assert await history.mark_reviewed("d") == 1
+        assert await history.unreviewed("d") == 0
+    finally:
+        history.close()
+
+
+def test_settings_types_and_defaults(tmp_path: Path) -> None:
+    settings = Settings(tmp_path / "settings.json")
+    assert settings.get("auto_approve_save_as") is False
+    assert settings.get("review_backlog_limit") == 50
+    settings.set("review_backlog_limit", 3)
+    settings.set("readable_roots", ["/a"])
+    assert Settings(tmp_path / "settings.json").get("review_backlog_limit") == 3
+    assert stat.S_IMODE(os.stat(tmp_path / "settings.json").st_mode) == 0o600
+    for key, value in [("review_backlog_limit", True), ("auto_approve_save_as", 1), ("readable_roots", [1])]:
+        with pytest.raises(SettingsError):
+            settings.set(key, value)
+    with pytest.raises(SettingsError, match="unknown setting"):
+        settings.get("nope")
+    assert Settings.parse_value("true") is True
+    assert Settings.parse_value('["/x"]') == ["/x"]
+    assert Settings.parse_value("plain") == "plain"
+
+
+def test_principals(tmp_path: Path) -> None:
+    principals = Principals(tmp_path / "principals.json")
+    token = principals.add("claude")
+    assert principals.authenticate(token) == "claude"
+    assert principals.authenticate("0" * 64) is None
+    assert token not in (tmp_path / "principals.json").read_text()
+    with pytest.raises(PrincipalError, match="already exists"):
+        principals.add("claude")
+    with pytest.raises(PrincipalError, match="invalid principal name"):
+        principals.add("bad name")
+    principals.remove("claude")
+    assert principals.authenticate(token) is None
+    with pytest.raises(PrincipalError):
+        principals.remove("claude")
+
+
+def test_atomic_json_and_bridge_file(tmp_path: Path) -> None:
+    write_json(tmp_path / "x.json", {"a": 1})
+    assert read_json(tmp_path / "x.json") == {"a": 1}
+    assert read_json(tmp_path / "missing.json") is None
+    info = BridgeInfo(port=1234, token="t" * 64, pid=os.getpid())
+    write_bridge(tmp_path, info)
+    assert stat.S_IMODE(os.stat(tmp_path / "bridge.json").st_mode) == 0o600
+    assert read_bridge(tmp_path) is None  # nobody holds the lock: stale
+    lock = InstanceLock(tmp_path)
+    assert lock.acquire()
+    try:
+        assert read_bridge(tmp_path) == info
+        assert not InstanceLock(tmp_path).acquire()
+    finally:
+        lock.release()
+
+
+def test_saves_keep_mode_and_never_clobber(tmp_path: Path) -> None:
+    scope = PathScope.of([str(tmp_path)])
+    target = tmp_path / "a.md"
+    target.write_bytes(b"old")
+    os.chmod(target, 0o640)
+    save_replace(str(target), b"new", scope)
+    assert target.read_bytes() == b"new"
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    fresh = tmp_path / "b.md"
+    save_new(str(fresh), b"fresh", scope)
+    assert fresh.read_bytes() == b"fresh"
+    with pytest.raises(FileExistsError):
+        save_new(str(fresh), b"clobber", scope)
+    assert fresh.read_bytes() == b"fresh"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.md"]  # no temp files left
