@@ -81,14 +81,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _cmd_app(args: argparse.Namespace) -> int:
-    from .app.server import AlreadyRunning, serve_forever
+    from .app.server import AlreadyRunning, PortUnavailable, serve_forever
 
     if args.folder is not None and not os.path.isdir(args.folder):
         print(f"vmark: {args.folder!r} is not a folder", file=sys.stderr)
         return 2
     try:
         asyncio.run(serve_forever(data_dir(), args.folder, args.port))
-    except AlreadyRunning as exc:
+    except (AlreadyRunning, PortUnavailable) as exc:
         print(f"vmark: {exc}", file=sys.stderr)
         return 1
     return 0
@@ -98,9 +98,11 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
     if args.mcp_command == "install":
         return _cmd_mcp_install(args)
     from .mcp.bridge_client import BridgeClient
-    from .mcp.server import run_stdio
 
     bridge = BridgeClient(data_dir(), os.environ.get("VMARK_MCP_TOKEN") or None)
+    bridge.start_early()  # the app boots on the other core while the MCP SDK (over a second) imports
+    from .mcp.server import run_stdio
+
     asyncio.run(run_stdio(bridge))
     return 0
 
@@ -108,6 +110,8 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
 def _cmd_mcp_install(args: argparse.Namespace) -> int:
     from .mcp.install import default_config_path, merged_config, server_entry, write_config
 
+    path = None if args.client == "print" else args.config or default_config_path(args.client)
+    config = merged_config(path, {})  # refuse a broken config before a token is registered
     principals = Principals(data_dir() / "principals.json")
     base = args.name or args.client
     existing = {p["name"] for p in principals.list()}
@@ -116,12 +120,11 @@ def _cmd_mcp_install(args: argparse.Namespace) -> int:
         n += 1
         name = f"{base}-{n}"
     token = principals.add(name)
-    entry = server_entry(args.client, token)
-    if args.client == "print":
-        print(json.dumps(merged_config(None, entry), indent=2))
+    config["mcpServers"]["vmark"] = server_entry(args.client, token)
+    if path is None:
+        print(json.dumps(config, indent=2))
         return 0
-    path = args.config or default_config_path(args.client)
-    write_config(path, merged_config(path, entry))
+    write_config(path, config)
     print(f"wrote the vmark server to {path} (principal {name!r})")
     return 0
 
@@ -179,8 +182,9 @@ def _person_request(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
 
     try:
         return asyncio.run(go())
-    except BridgeUnavailable as exc:
-        raise ValueError(str(exc)) from exc
+    except (BridgeUnavailable, ConnectionError) as exc:
+        # No app (or it went away): a runtime failure (exit 1), not a usage error (exit 2).
+        return {"success": False, "error": str(exc)}
 
 
 def _cmd_approvals(args: argparse.Namespace) -> int:

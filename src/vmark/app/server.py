@@ -20,7 +20,7 @@ from starlette.routing import Route, WebSocketRoute
 from .. import __version__
 from ..core.ids import new_token
 from ..core.limits import MAX_FRAME_BYTES
-from ..storage.datadir import BridgeInfo, InstanceLock, remove_bridge, write_bridge
+from ..storage.datadir import BridgeInfo, InstanceLock, bridge_path, remove_bridge, write_bridge
 from .bridge import Bridge
 from .service import App
 
@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 
 
 class AlreadyRunning(Exception):
+    pass
+
+
+class PortUnavailable(Exception):
     pass
 
 
@@ -75,9 +79,17 @@ class RunningApp:
     async def start(self) -> None:
         if not self._lock.acquire():
             raise AlreadyRunning(f"an app is already running for {self.data_dir}")
+        # A bridge.json still here is a dead app's (we hold the lock now): while we start, nobody may
+        # mistake it for ours just because the lock is held again.
+        bridge_path(self.data_dir).unlink(missing_ok=True)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", self.port))
+        try:
+            sock.bind(("127.0.0.1", self.port))
+        except OSError as exc:
+            sock.close()
+            self._lock.release()
+            raise PortUnavailable(f"cannot listen on 127.0.0.1:{self.port}: {exc.strerror}") from exc
         self.port = sock.getsockname()[1]
         await self.app.start(self.folder)
         config = uvicorn.Config(
@@ -119,11 +131,12 @@ async def serve_forever(data_dir: Path, folder: str | None, port: int) -> None:
         test_hooks=os.environ.get("VMARK_TEST_HOOKS") == "1",
         journal_fault=os.environ.get("VMARK_JOURNAL_FAULT"),
     )
-    await running.start()
+    # Our handlers go in before bridge.json is written: whoever sees the file may signal us at once.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    await running.start()
     print(f"vmark app serving on http://127.0.0.1:{running.port} (data: {data_dir})", flush=True)
     await stop.wait()
     await running.stop()

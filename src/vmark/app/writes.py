@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core.document import DocState, content_hash, has_lone_surrogate, normalize_line_endings
+from ..core.document import DocState, has_lone_surrogate, normalize_line_endings
 from ..core.errors import DomainError
 from ..core.ids import new_revision
 from ..core.limits import (
@@ -196,6 +196,7 @@ class Writer:
         if doc.kind == "markdown":
             text = normalize_line_endings(text, doc.line_ending)
         revision = new_revision()
+        after = DocState(text, revision)  # its hash is computed once, for the journal and the next write
         flight = Inflight(tab, window.label, implicit_tab, recording=True)
         self._inflight[id(doc)] = flight
         recorded = await self.record(
@@ -208,7 +209,7 @@ class Writer:
                 rev_before=current,
                 rev_after=revision,
                 hash_before=doc.state.content_hash,
-                hash_after=content_hash(text),
+                hash_after=after.content_hash,
                 before_text=doc.state.text,
                 addresses=addresses,
             ),
@@ -223,7 +224,7 @@ class Writer:
                 f"The user changed the document while the write was recorded ({reason})",
                 reason=reason,
             )
-        self._apply(doc, tab, window, DocState(text, revision))
+        self._apply(doc, tab, window, after)
         failure = self.app.editor_faults.take()
         if failure is not None:
             return self._editor_failure(failure, doc, recorded)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from .ids import new_revision
 
 Origin = Literal["agent", "person", "disk", "revert"]
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -26,8 +26,9 @@ class DocState:
     text: str
     revision: str = field(default_factory=new_revision)
 
-    @property
+    @cached_property
     def content_hash(self) -> str:
+        """Computed once per state (a state never changes)."""
         return content_hash(self.text)
 
 
@@ -47,8 +48,19 @@ def content_hash(text: str) -> str:
 
 
 def has_lone_surrogate(text: str) -> bool:
-    """Python strings decoded from JSON can carry unpaired UTF-16 surrogates."""
-    return _LONE_SURROGATE.search(text) is not None
+    """Python strings decoded from JSON can carry unpaired UTF-16 surrogates.
+
+    A str never holds a valid pair (JSON's pairs decode to one code point), so any
+    surrogate is a lone one, and strict UTF-8 refuses exactly those; encoding is several
+    times faster than a regex scan over a large document.
+    """
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def detect_line_ending(text: str) -> str:
@@ -57,4 +69,7 @@ def detect_line_ending(text: str) -> str:
 
 
 def normalize_line_endings(text: str, ending: str) -> str:
-    return _LINE_BREAK.sub(ending, text)
+    """Every ``\r\n``, ``\r`` and ``\n`` becomes ``ending`` (plain replaces: a regex sub is ~100x slower)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if ending == "\n" else text.replace("\n", ending)

@@ -21,7 +21,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from ..storage.datadir import BridgeInfo, read_bridge
+from ..storage.atomic_json import read_json
+from ..storage.datadir import BridgeInfo, bridge_path, read_bridge
 
 START_TIMEOUT_SECONDS = 15.0
 
@@ -46,6 +47,14 @@ def start_app_detached(data_dir: Path) -> None:
     log.close()
 
 
+def _frame(message: dict[str, Any]) -> bytes:
+    """A UTF-8 text frame; a lone surrogate (which UTF-8 cannot carry) is sent JSON-escaped."""
+    try:
+        return json.dumps(message, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(message).encode("ascii")
+
+
 class BridgeClient:
     def __init__(
         self, data_dir: Path, client_token: str | None = None, *, role: str = "agent", autostart: bool = True
@@ -61,6 +70,18 @@ class BridgeClient:
         self._lock = asyncio.Lock()
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.connection_id: str | None = None
+        self._started: tuple[str | None] | None = None  # (stale token,) of an app start_early() began
+
+    def _start_app(self) -> str | None:
+        """Start the app detached; return the token of a dead app's bridge.json, never to be taken for it."""
+        stale = read_json(bridge_path(self.data_dir))
+        start_app_detached(self.data_dir)
+        return stale.get("token") if isinstance(stale, dict) else None
+
+    def start_early(self) -> None:
+        """Start the app now if none runs, so it boots while the MCP SDK (slow to import) loads."""
+        if self.autostart and self._started is None and read_bridge(self.data_dir) is None:
+            self._started = (self._start_app(),)
 
     async def _find_or_start(self) -> BridgeInfo:
         info = read_bridge(self.data_dir)
@@ -68,12 +89,13 @@ class BridgeClient:
             if info is None:
                 raise BridgeUnavailable(f"no VMark app is running for {self.data_dir}")
             return info
-        start_app_detached(self.data_dir)
+        started, self._started = self._started, None
+        stale_token = started[0] if started is not None else self._start_app()
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             await asyncio.sleep(0.05)
             info = read_bridge(self.data_dir)
-            if info is not None:
+            if info is not None and info.token != stale_token:
                 return info
         raise BridgeUnavailable(f"the VMark app did not start within {START_TIMEOUT_SECONDS:.0f} s; see app.log")
 
@@ -132,7 +154,7 @@ class BridgeClient:
             future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             self._pending[request_id] = future
             try:
-                await ws.send(json.dumps({"id": request_id, "type": kind, "payload": payload}, ensure_ascii=False))
+                await ws.send(_frame({"id": request_id, "type": kind, "payload": payload}), text=True)
             except ConnectionClosed:
                 self._pending.pop(request_id, None)
                 self._ws = None

@@ -47,7 +47,10 @@ def default_config_path(client: str) -> Path:
 def merged_config(path: Path | None, entry: dict[str, Any], name: str = "vmark") -> dict[str, Any]:
     config: dict[str, Any] = {}
     if path is not None and path.exists():
-        loaded = json.loads(path.read_text("utf-8") or "{}")
+        try:
+            loaded = json.loads(path.read_text("utf-8") or "{}")
+        except ValueError as exc:
+            raise ValueError(f"{path} is not valid JSON ({exc}); fix or remove it first") from exc
         if not isinstance(loaded, dict):
             raise ValueError(f"{path} does not hold a JSON object")
         config = loaded

@@ -63,7 +63,9 @@ class ToolRouter:
             return render_error(exc.message)
         try:
             response = await self.bridge.request(f"vmark.{name}.{action}", args)
-        except (BridgeUnavailable, ConnectionError) as exc:
+        except BridgeUnavailable as exc:  # raised before the request left: nothing happened
+            return render_error(f"VMark app unavailable: {exc}. The call was not sent; nothing was changed.")
+        except ConnectionError as exc:  # lost after the request left
             return render_error(f"VMark app unavailable: {exc}. The outcome of this call is unknown; read first.")
         return render(response)
 

@@ -12,8 +12,10 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import re
 import secrets
 import stat
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
@@ -22,6 +24,8 @@ from .pathscope import PathScope, ScopeError
 
 _RENAME_NOREPLACE = 1
 _AT_FDCWD = -100
+#: a temp file older than this process was left by a save whose app died before its rename
+_STARTED_NS = time.time_ns()
 
 
 class SaveError(Exception):
@@ -84,12 +88,34 @@ def _scoped_dir(real_path: str, scope: PathScope) -> Iterator[int]:
     try:
         dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
     except OSError as exc:
+        if os.path.islink(directory):
+            raise ScopeError(f"{directory!r} was replaced by a symlink") from exc
         raise SaveError(f"cannot open directory {directory!r}: {exc.strerror}") from exc
     try:
         scope.check_fd(dfd, directory)
         yield dfd
     finally:
         os.close(dfd)
+
+
+def remove_stale_temps(real_path: str, scope: PathScope) -> int:
+    """Remove the temp files that killed saves of ``real_path`` left beside it; return how many."""
+    name = os.path.basename(real_path)
+    pattern = re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{12}}\.vmark-tmp")
+    removed = 0
+    try:
+        with _scoped_dir(real_path, scope) as dfd:
+            for entry in os.listdir(dfd):
+                if not pattern.fullmatch(entry):
+                    continue
+                with suppress(OSError):
+                    st = os.stat(entry, dir_fd=dfd, follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode) and st.st_mtime_ns < _STARTED_NS:
+                        os.unlink(entry, dir_fd=dfd)
+                        removed += 1
+    except (SaveError, ScopeError, OSError):
+        pass
+    return removed
 
 
 def _write_temp(dfd: int, name: str, data: bytes, mode: int) -> str:
@@ -115,9 +141,11 @@ def save_replace(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:
     try:
         with _scoped_dir(real_path, scope) as dfd:
             try:
-                mode = stat.S_IMODE(os.stat(name, dir_fd=dfd, follow_symlinks=False).st_mode)
+                st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
             except FileNotFoundError:
-                mode = 0o644
+                st = None
+            # Only a regular file has permission bits to keep (a swapped-in symlink's 0777 is not one).
+            mode = stat.S_IMODE(st.st_mode) if st is not None and stat.S_ISREG(st.st_mode) else 0o644
             tmp = _write_temp(dfd, name, data, mode)
             try:
                 os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)

@@ -10,6 +10,7 @@ there would let ``cafe\\u0301`` pass for ``café``, which is another directory.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import unicodedata
 from collections.abc import Iterable
@@ -56,7 +57,16 @@ class PathScope:
 
     @classmethod
     def of(cls, directories: Iterable[str]) -> PathScope:
-        roots = {canonical(d) for d in directories}
+        """The scope of ``directories``, canonical already (resolved once, when they were opened).
+
+        They are deliberately not resolved again: a directory swapped for a symlink later
+        must not carry the scope to wherever that symlink points.
+        """
+        roots = set()
+        for directory in directories:
+            if not isinstance(directory, str) or not os.path.isabs(directory) or "\x00" in directory:
+                raise ScopeError(f"scope directory must be an absolute path: {directory!r}")
+            roots.add(os.path.normpath(directory))
         return cls(tuple(sorted(roots)))
 
     def contains(self, real_path: str) -> bool:
@@ -69,6 +79,7 @@ class PathScope:
         real = canonical(path)
         if not self.contains(real):
             raise ScopeError(f"{path!r} lies outside the open workspace and documents")
+        _check_settled(real)
         return real
 
     def check_fd(self, fd: int, fallback: str) -> None:
@@ -76,6 +87,25 @@ class PathScope:
         actual = fd_path(fd) or os.path.realpath(fallback)
         if not self.contains(actual):
             raise ScopeError(f"{fallback!r} left the scope while it was opened")
+
+
+def _check_settled(real: str) -> None:
+    """Refuse a path that did not resolve to a usable place: a symlink loop (left unresolved
+    by ``realpath``), a name too long, or a parent that is not an existing directory."""
+    try:
+        parent = os.stat(os.path.dirname(real))
+    except OSError as exc:
+        raise ScopeError(f"the directory of {real!r} cannot be used: {exc.strerror}") from exc
+    if not stat.S_ISDIR(parent.st_mode):
+        raise ScopeError(f"the directory of {real!r} is not a directory")
+    try:
+        st = os.lstat(real)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ScopeError(f"{real!r} cannot be used: {exc.strerror}") from exc
+    if stat.S_ISLNK(st.st_mode):
+        raise ScopeError(f"{real!r} is a symlink that does not resolve (a loop)")
 
 
 def fd_path(fd: int) -> str | None:

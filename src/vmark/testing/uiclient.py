@@ -66,10 +66,7 @@ class UIClient:
                     await self.call("ui.edit", tabId=tab_id, text=text)
                 self.held.clear()
             elif name == "activate" and self.refuse_activation:
-                reply["ok"] = False
-                state = await self.call("ui.state")
-                window = next(w for w in state["windows"] if w["label"] == self.window)
-                reply["activeTabId"] = next((t["id"] for t in window["tabs"] if t["active"]), None)
+                reply["ok"] = False  # the page keeps showing what it showed
             elif name == "workspace_switch":
                 await asyncio.sleep(self.switch_delay)
             elif name == "focus":

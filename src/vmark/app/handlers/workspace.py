@@ -11,7 +11,7 @@ from ...core.ids import new_id
 from ...core.kinds import Kind, kind_for_path
 from ...core.limits import UI_ROUND_TRIP_SECONDS
 from ...core.model import Document, Tab, Window
-from ...storage.files import read_document
+from ...storage.files import read_document, remove_stale_temps
 from ...storage.pathscope import PathScope, ScopeError, is_within
 from ..state import canonical_or_invalid
 
@@ -37,6 +37,8 @@ async def load_tab(app: App, window: Window, scope: PathScope, file_path: str, a
             text, stamp, read_only = await asyncio.to_thread(read_document, real, scope)
         except ScopeError as exc:
             raise DomainError("INVALID_PATH", str(exc), filePath=file_path) from exc
+        # Temp files of saves that died with an earlier app must not litter the workspace.
+        await asyncio.to_thread(remove_stale_temps, real, scope)
         doc = Document.load(real, kind, real, text, stamp)
         doc.read_only = read_only
     return app.session.add_tab(window, doc, activate=activate), True
@@ -128,8 +130,8 @@ async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: st
     if picker is None and dialogs:
         raise DomainError("BUSY", "Another folder dialog is open; the confirmation is kept, try again later")
     if picker is None or picker.state == "denied":
+        # Recording the request shows the folder picker (a `folder_picker` event naming the approval).
         app.approvals.request("folder_access", conn.id, conn.requester, folder, window.label)
-        await app.session.notify("folder_picker", {"folder": folder}, window.label)
     raise DomainError(
         "APPROVAL_REQUIRED",
         f"{folder} is outside the always-readable locations; the user must select it in VMark's folder dialog",
@@ -167,13 +169,15 @@ async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     app = ctx.app
     window, tab = app.session.find_tab(args["tabId"])
+    before_tab, before_workspace = window.active_tab, window.active_workspace
     switched = app.activate(window, tab)
     pages = app.session.pages.get(window.label, [])
     replies = await asyncio.gather(*(p.ask("activate", {"tabId": tab.id}, UI_ROUND_TRIP_SECONDS) for p in pages))
     for reply in replies:
         if reply is not None and reply.get("ok") is False:
             # The page did not show it (a modal, say): believe the page, not the request.
-            window.active_tab = reply.get("activeTabId", window.active_tab)
+            window.active_tab = reply.get("activeTabId") or before_tab
+            window.active_workspace = before_workspace
             app.session.changed()
     activated = window.active_tab == tab.id and window.is_visible(tab)
     return {
