@@ -51,7 +51,9 @@ async def test_new_creates_an_untitled_markdown_tab(mcp: Client) -> None:
     assert (tab["kind"], tab["filePath"], tab["active"]) == ("markdown", None, True)
     assert await _tab_ids(mcp) == [result["tabId"]]
     read = await ok(mcp, "document", "read", tabId=result["tabId"])
-    assert (read["content"], read["filePath"], read["kind"]) == ("", None, "markdown")
+    assert (read["content"], read["filePath"], read["kind"], read["dirty"]) == ("", None, "markdown", False)
+    # Nothing typed yet: closing loses nothing, so it needs no force.
+    assert await ok(mcp, "workspace", "close", tabId=result["tabId"]) == {"closed": True}
 
 
 async def test_new_yaml_workflow_in_a_named_window(mcp: Client, vmark: RunningApp, person: UIClient) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 PRE_AUTH_FRAME_BYTES = 64 * 1024
 AUTH_DEADLINE_SECONDS = 10.0
 MAX_SOCKETS = 32
-MAX_FRAME_BYTES = 256 * 1024 * 1024
+MAX_FRAME_BYTES = 64 * 1024 * 1024  # a 10 MB document JSON-escaped, with room
 
 # Writes
 WRITE_QUEUE_WAIT_SECONDS = 3.0

@@ -53,7 +53,7 @@ class Document:
             kind=kind,
             path=path,
             state=state,
-            saved_revision=state.revision if path else None,
+            saved_revision=state.revision,  # a fresh untitled tab is clean too
             line_ending=detect_line_ending(text),
             disk=disk,
         )
