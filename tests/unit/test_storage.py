@@ -162,3 +162,18 @@ def test_saves_keep_mode_and_never_clobber(tmp_path: Path) -> None:
         save_new(str(fresh), b"clobber", scope)
     assert fresh.read_bytes() == b"fresh"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.md"]  # no temp files left
+
+
+def test_concurrent_principal_adds_all_land(tmp_path: Path) -> None:
+    import concurrent.futures
+
+    path = tmp_path / "principals.json"
+    with concurrent.futures.ProcessPoolExecutor(4) as pool:
+        tokens = list(pool.map(_add_principal, [(path, f"p{i}") for i in range(16)]))
+    principals = Principals(path)
+    assert [p["name"] for p in principals.list()] == sorted(f"p{i}" for i in range(16))
+    assert all(principals.authenticate(t) == f"p{i}" for i, t in enumerate(tokens))
+
+
+def _add_principal(args: tuple[Path, str]) -> str:
+    return Principals(args[0]).add(args[1])

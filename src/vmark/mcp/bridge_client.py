@@ -84,12 +84,12 @@ class BridgeClient:
             self._started = (self._start_app(),)
 
     async def _find_or_start(self) -> BridgeInfo:
+        started, self._started = self._started, None  # only the first connection waits for an early start
         info = read_bridge(self.data_dir)
         if info is not None or not self.autostart:
             if info is None:
                 raise BridgeUnavailable(f"no VMark app is running for {self.data_dir}")
             return info
-        started, self._started = self._started, None
         stale_token = started[0] if started is not None else self._start_app()
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.ids import new_token
-from .atomic_json import read_json, write_json
+from .atomic_json import read_json, update_json
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -37,20 +37,23 @@ class Principals:
     def add(self, name: str) -> str:
         if not _NAME.match(name):
             raise PrincipalError(f"invalid principal name {name!r} (letters, digits, . _ -; at most 64)")
-        data = self._load()
-        if name in data:
-            raise PrincipalError(f"principal {name!r} already exists")
         token = new_token()
-        data[name] = {"token_sha256": _digest(token), "created": time.time()}
-        write_json(self.path, data)
+
+        def insert(data: dict[str, Any]) -> None:
+            if name in data:
+                raise PrincipalError(f"principal {name!r} already exists")
+            data[name] = {"token_sha256": _digest(token), "created": time.time()}
+
+        update_json(self.path, insert)
         return token
 
     def remove(self, name: str) -> None:
-        data = self._load()
-        if name not in data:
-            raise PrincipalError(f"no principal named {name!r}")
-        del data[name]
-        write_json(self.path, data)
+        def delete(data: dict[str, Any]) -> None:
+            if name not in data:
+                raise PrincipalError(f"no principal named {name!r}")
+            del data[name]
+
+        update_json(self.path, delete)
 
     def list(self) -> list[dict[str, Any]]:
         return [{"name": n, "created": v.get("created")} for n, v in sorted(self._load().items())]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.limits import DEFAULT_REVIEW_BACKLOG_LIMIT
-from .atomic_json import write_json
+from .atomic_json import update_json
 
 #: key -> (type, default). The one place a setting is declared.
 SETTINGS: dict[str, tuple[type, Any]] = {
@@ -61,9 +61,7 @@ class Settings:
             raise SettingsError(f"setting {key!r} takes a {typ.__name__}, not {value!r}")
         if isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise SettingsError(f"setting {key!r} takes a list of strings")
-        data = dict(self._load())
-        data[key] = value
-        write_json(self.path, data)
+        update_json(self.path, lambda data: data.__setitem__(key, value))
         self._mtime = None
 
     @staticmethod
