@@ -16,7 +16,8 @@ BOUND = 75_000
 EXPECTED_ACTIONS = {
     "session": ["get_state"],
     "workspace": ["new", "open", "open_workspace", "save", "save_as", "close", "switch_tab", "focus_window"],
-    "document": ["read", "write"],
+    "document": ["read", "write", "transform"],
+    "workflow": ["apply_patch", "validate"],
 }
 EXPECTED_FIELDS: dict[str, dict[str, str]] = {
     "session": {},
@@ -34,7 +35,9 @@ EXPECTED_FIELDS: dict[str, dict[str, str]] = {
         "expected_revision": "string",
         "addresses": "array",
         "save": "boolean",
+        "kind": "string",
     },
+    "workflow": {"tabId": "string", "patches": "array", "expected_revision": "string", "addresses": "array"},
 }
 
 
@@ -42,12 +45,17 @@ async def _tools(client: Client) -> dict[str, Any]:
     return {tool.name: tool for tool in (await client.list_tools()).tools}
 
 
-ANNOTATIONS = {"session": (True, False), "workspace": (False, True), "document": (False, True)}
+ANNOTATIONS = {
+    "session": (True, False),
+    "workspace": (False, True),
+    "document": (False, True),
+    "workflow": (False, True),
+}
 
 
 async def test_tools_annotations_and_instructions(mcp: Client) -> None:
     tools = await _tools(mcp)
-    assert sorted(tools) == ["document", "session", "workspace"]  # exactly the registered tools
+    assert sorted(tools) == ["document", "session", "workflow", "workspace"]  # exactly the registered tools
     for name, (read_only, destructive) in ANNOTATIONS.items():
         annotations = tools[name].annotations
         assert annotations.read_only_hint is read_only, name
@@ -55,6 +63,7 @@ async def test_tools_annotations_and_instructions(mcp: Client) -> None:
         assert annotations.open_world_hint is False, name
         assert tools[name].description, name
     assert tools["session"].annotations.idempotent_hint is True
+    assert tools["workflow"].annotations.idempotent_hint is True  # a patch applied twice is a no-op
     # Server-level instructions carry the recommended workflow.
     text = mcp.instructions
     assert text

@@ -15,16 +15,19 @@ from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, UI_ROUND_TRIP_SECONDS
 from ..core.model import Document, Tab, Window
 from ..core.tools import check_request
+from ..storage import settings as settings_table
 from ..storage.files import SaveError, disk_stamp, read_document, save_replace
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.pathscope import PathScope, ScopeError
 from ..storage.principals import Principals
 from ..storage.settings import Settings
+from ..text import SETTING_KEYS as CJK_SETTING_KEYS
+from ..text import setting_error as cjk_setting_error
 from .approvals import Approval, Approvals
 from .connection import Connection
 from .faults import EditorFaults
-from .handlers import document, person, session, workspace
+from .handlers import document, person, session, workflow, workspace
 from .saver import Saver
 from .saves import SaveQueue
 from .state import Session
@@ -36,7 +39,10 @@ TOOL_HANDLERS = {
     "session": session.ACTIONS,
     "workspace": workspace.ACTIONS,
     "document": document.ACTIONS,
+    "workflow": workflow.ACTIONS,
 }
+
+settings_table.register(CJK_SETTING_KEYS, cjk_setting_error)
 
 
 @dataclass

@@ -44,6 +44,21 @@ class Inflight:
 
 
 @dataclass(frozen=True)
+class WriteRequest:
+    """One agent change. ``edit`` maps the current text to the new one and runs in the document's turn."""
+
+    tool: str
+    edit: Callable[[str], str]
+    expected_revision: str | None = None
+    addresses: tuple[str, ...] = ()
+    #: True/False: save after applying (``document.write``); None: the tool does not save.
+    save: bool | None = None
+    implicit_tab: bool = False
+    #: A call that changes nothing is not journaled and keeps the revision (transform, apply_patch).
+    skip_unchanged: bool = False
+
+
+@dataclass(frozen=True)
 class Recorded:
     durable: bool
     journaled: str  # "yes" | "pending" | "no"
@@ -140,68 +155,60 @@ class Writer:
             return "no"
 
     # --- document.write and friends ------------------------------------------------------
-    async def write(
-        self,
-        ctx: RequestContext,
-        window: Window,
-        tab: Tab,
-        text: str,
-        *,
-        tool: str,
-        expected_revision: str | None = None,
-        addresses: list[str] | None = None,
-        save: bool = True,
-        implicit_tab: bool = False,
-    ) -> dict[str, Any]:
+    async def write(self, ctx: RequestContext, window: Window, tab: Tab, request: WriteRequest) -> dict[str, Any]:
         doc = tab.doc
-        check_text(text)
-        linked = check_addresses(addresses or [], self.app.comment_exists)
+        linked = check_addresses(list(request.addresses), self.app.comment_exists)
         if doc.read_only:
             raise DomainError("READ_ONLY", f"{doc.path or tab.title} is read-only")
         lock = await self._turn(doc, tab)
         try:
-            return await self._write_locked(ctx, window, tab, text, tool, expected_revision, linked, save, implicit_tab)
+            return await self._write_locked(ctx, window, tab, request, linked)
         finally:
             self._inflight.pop(id(doc), None)
             lock.release()
 
-    async def _write_locked(
-        self,
-        ctx: RequestContext,
-        window: Window,
-        tab: Tab,
-        text: str,
-        tool: str,
-        expected_revision: str | None,
-        addresses: tuple[str, ...],
-        save: bool,
-        implicit_tab: bool,
-    ) -> dict[str, Any]:
-        doc = tab.doc
+    def _check_turn(self, doc: Document, tab: Tab, window: Window, request: WriteRequest) -> None:
         if self.is_composing(doc):
             raise DomainError("BUSY", "The user is composing text with an input method; retry shortly")
         current = doc.state.revision
-        if expected_revision is not None and expected_revision != current:
+        if request.expected_revision is not None and request.expected_revision != current:
             raise DomainError("STALE", current_revision=current)
-        if expected_revision is None and self._parent_is_stale(doc, tab, window):
+        if request.expected_revision is None and self._parent_is_stale(doc, tab, window):
             raise DomainError("STALE_PARENT", current_revision=current)
         if doc.key in self.app.journal.pending_docs:
             raise DomainError("JOURNAL_DEGRADED")
+
+    async def _check_backlog(self, doc: Document, request: WriteRequest) -> None:
+        if request.tool != "document.write":
+            return
         limit = int(self.app.settings.get("review_backlog_limit"))
         if await self.unreviewed(doc) >= limit:
             raise DomainError(
                 "REVIEW_BACKLOG_FULL",
                 f"{limit} AI revisions of this document are unreviewed; ask the user to review them",
             )
+
+    async def _write_locked(
+        self, ctx: RequestContext, window: Window, tab: Tab, request: WriteRequest, addresses: tuple[str, ...]
+    ) -> dict[str, Any]:
+        doc = tab.doc
+        self._check_turn(doc, tab, window, request)
+        await self._check_backlog(doc, request)
+        current = doc.state.revision
+        text = request.edit(doc.state.text)
+        if request.skip_unchanged:  # a computed text (document.write checked its content on arrival)
+            check_text(text)
         if doc.kind == "markdown":
             text = normalize_line_endings(text, doc.line_ending)
+        if request.skip_unchanged and text == doc.state.text:
+            return {"revision": current, "applied": False, "durable": True}
         revision = new_revision()
         after = DocState(text, revision)  # its hash is computed once, for the journal and the next write
-        flight = Inflight(tab, window.label, implicit_tab, recording=True)
+        flight = Inflight(tab, window.label, request.implicit_tab, recording=True)
         self._inflight[id(doc)] = flight
         recorded = await self.record(
             JournalEntry(
-                tool=tool,
+                tool=request.tool,
                 doc=doc.key,
                 principal=ctx.connection.principal,
                 tab=tab.id,
@@ -231,7 +238,9 @@ class Writer:
         await self.app.history.add_ai_revision(doc.key, revision)
         self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
         result: dict[str, Any] = {"revision": revision, "applied": True, "durable": recorded.durable}
-        if not save:
+        if request.save is None:
+            return result
+        if not request.save:
             result.update(saved=False, save_skipped="opt_out")
         elif doc.path is None:
             result.update(saved=False, save_skipped="untitled")

@@ -19,6 +19,7 @@ _JSON_TYPES: dict[str, dict[str, Any]] = {
     "integer": {"type": "integer"},
     "string[]": {"type": "array", "items": {"type": "string"}},
     "object[]": {"type": "array", "items": {"type": "object"}},
+    "array": {"type": "array"},
 }
 
 
@@ -46,6 +47,8 @@ class FieldSpec:
             return isinstance(value, list) and all(isinstance(v, str) for v in value)
         if self.type == "object[]":
             return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        if self.type == "array":
+            return isinstance(value, list)
         return False
 
 
@@ -184,9 +187,20 @@ DOCUMENT = ToolSpec(
             required=("content",),
             optional=("tabId", "expected_revision", "addresses", "save"),
         ),
+        "transform": ActionSpec(
+            "deterministic CJK rewrite of a Markdown tab -> {revision, applied, durable}",
+            required=("kind",),
+            optional=("tabId", "expected_revision", "addresses"),
+        ),
     },
     fields={
         "tabId": _TAB,
+        "kind": FieldSpec(
+            "string",
+            "cjk-format: the user's CJK settings; cjk-spacing: spaces between CJK and Latin/digits;"
+            " cjk-punctuation: ASCII punctuation next to CJK to full-width",
+            enum=("cjk-format", "cjk-spacing", "cjk-punctuation"),
+        ),
         "content": FieldSpec("string", "New full content"),
         "expected_revision": FieldSpec("string", "Revision token from the last read"),
         "addresses": _ADDRESSES,
@@ -194,7 +208,34 @@ DOCUMENT = ToolSpec(
     },
 )
 
-TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT)}
+WORKFLOW = ToolSpec(
+    name="workflow",
+    description=(
+        "GitHub Actions workflow YAML (tabs of kind yaml-workflow): apply_patch edits exactly the nodes named and"
+        " keeps every other byte (comments, anchors, key order, quoting); validate runs actionlint on the tab's"
+        " current text. IRPatch kinds: workflow.set {path, value}, job.set {jobId, path, value},"
+        " step.set {jobId, stepIndex, path, value}, with.set {jobId, stepIndex, key, value},"
+        " with.remove {jobId, stepIndex, key}, needs.add / needs.remove {jobId, needs},"
+        " trigger.setFilters {event, filter, value: string[]}."
+    ),
+    annotations=Annotations(read_only=False, destructive=True, idempotent=True, open_world=False),
+    actions={
+        "apply_patch": ActionSpec(
+            "apply IRPatch objects atomically -> {revision, applied, durable}",
+            required=("patches",),
+            optional=("tabId", "expected_revision", "addresses"),
+        ),
+        "validate": ActionSpec("actionlint -> {ok, diagnostics, binaryAvailable}", optional=("tabId",)),
+    },
+    fields={
+        "tabId": _TAB,
+        "patches": FieldSpec("array", "IRPatch objects, each with a `kind` (see the tool description)"),
+        "expected_revision": FieldSpec("string", "Revision token from the last read"),
+        "addresses": _ADDRESSES,
+    },
+)
+
+TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT, WORKFLOW)}
 
 
 def check_request(tool: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -99,6 +99,8 @@ class Journal:
         self._fault = _Fault.parse(fault)
         self._running = False
         self._pending: list[JournalEntry] = []
+        self._batch: list[tuple[JournalEntry, asyncio.Future[int]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self._db.start()
@@ -135,13 +137,28 @@ class Journal:
                 self._pending.append(entry)
                 raise JournalTransient("disk I/O error (injected)")
             raise JournalRejected("entry rejected (injected)")
-        try:
-            return await self._db.run(lambda c: _insert(c, entry))
-        except sqlite3.OperationalError as exc:
-            self._pending.append(entry)
-            raise JournalTransient(str(exc)) from exc
-        except sqlite3.Error as exc:
-            raise JournalRejected(str(exc)) from exc
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._batch.append((entry, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await asyncio.shield(future)
+
+    async def _flush(self) -> None:
+        """Group commit: every entry queued meanwhile lands in one transaction, one fsync."""
+        while self._batch:
+            batch, self._batch = self._batch, []
+            entries = [entry for entry, _ in batch]
+            try:
+                ids = await self._db.run(functools.partial(_insert_all, entries=entries))
+            except sqlite3.OperationalError as exc:
+                self._pending.extend(entries)
+                _fail_all(batch, JournalTransient(str(exc)))
+            except sqlite3.Error as exc:
+                _fail_all(batch, JournalRejected(str(exc)))
+            else:
+                for (_, future), entry_id in zip(batch, ids, strict=True):
+                    if not future.done():
+                        future.set_result(entry_id)
 
     async def retry_pending(self) -> set[str]:
         """Try to save what is waiting; return the documents that are clean again."""
@@ -172,6 +189,23 @@ class Journal:
             return rows
 
         return await self._db.run(query)
+
+
+def _fail_all(batch: list[tuple[JournalEntry, asyncio.Future[int]]], error: JournalError) -> None:
+    for _, future in batch:
+        if not future.done():
+            future.set_exception(error)
+
+
+def _insert_all(conn: sqlite3.Connection, entries: list[JournalEntry]) -> list[int]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        ids = [_insert(conn, e) for e in entries]
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return ids
 
 
 def _insert(conn: sqlite3.Connection, e: JournalEntry) -> int:

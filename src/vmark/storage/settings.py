@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,17 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "review_backlog_limit": (int, DEFAULT_REVIEW_BACKLOG_LIMIT),
     "browser.allow_private_network": (bool, False),
 }
+
+
+#: key -> extra check of a value (ranges, enums) beyond its type; answers a message or None.
+_CHECKS: dict[str, Callable[[str, Any], str | None]] = {}
+
+
+def register(keys: dict[str, tuple[type, Any]], check: Callable[[str, Any], str | None] | None = None) -> None:
+    """Add another package's settings (e.g. the CJK rules) to the one table."""
+    SETTINGS.update(keys)
+    if check is not None:
+        _CHECKS.update(dict.fromkeys(keys, check))
 
 
 class SettingsError(ValueError):
@@ -61,6 +73,9 @@ class Settings:
             raise SettingsError(f"setting {key!r} takes a {typ.__name__}, not {value!r}")
         if isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise SettingsError(f"setting {key!r} takes a list of strings")
+        problem = _CHECKS[key](key, value) if key in _CHECKS else None
+        if problem is not None:
+            raise SettingsError(problem)
         update_json(self.path, lambda data: data.__setitem__(key, value))
         self._mtime = None
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.errors import ArgumentError
+from ...text import SETTING_KEYS, CjkRules
+from ...text import transform as cjk_transform
+from ..writes import WriteRequest, check_text
+
 if TYPE_CHECKING:
     from ..service import RequestContext
 
@@ -24,17 +29,36 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab_id = args.get("tabId")
     window, tab = ctx.app.session.resolve_tab(tab_id)
-    return await ctx.app.writer.write(
-        ctx,
-        window,
-        tab,
-        args["content"],
+    content: str = args["content"]
+    check_text(content)  # before anything else: nothing may change
+    request = WriteRequest(
         tool="document.write",
+        edit=lambda _current: content,
         expected_revision=args.get("expected_revision"),
-        addresses=args.get("addresses"),
+        addresses=tuple(args.get("addresses", ())),
         save=args.get("save", True),
         implicit_tab=tab_id is None,
     )
+    return await ctx.app.writer.write(ctx, window, tab, request)
 
 
-ACTIONS = {"read": read, "write": write}
+async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    tab_id = args.get("tabId")
+    window, tab = ctx.app.session.resolve_tab(tab_id)
+    if tab.doc.kind != "markdown":
+        raise ArgumentError(f"document.transform works on Markdown tabs; {tab.id} is {tab.doc.kind}")
+    settings = ctx.app.settings
+    rules = CjkRules.from_settings({key: settings.get(key) for key in SETTING_KEYS})
+    kind: str = args["kind"]
+    request = WriteRequest(
+        tool="document.transform",
+        edit=lambda text: cjk_transform(text, kind, rules),
+        expected_revision=args.get("expected_revision"),
+        addresses=tuple(args.get("addresses", ())),
+        implicit_tab=tab_id is None,
+        skip_unchanged=True,
+    )
+    return await ctx.app.writer.write(ctx, window, tab, request)
+
+
+ACTIONS = {"read": read, "write": write, "transform": transform}

@@ -1,0 +1,53 @@
+"""``workflow``: byte-preserving patches and actionlint for GitHub Actions workflow tabs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import DomainError
+from ...core.model import Tab
+from ...ghactions.actionlint import validate as actionlint
+from ...ghactions.patch import PatchError, apply_patches
+from ..writes import WriteRequest
+
+if TYPE_CHECKING:
+    from ..service import RequestContext
+
+
+def _workflow_tab(ctx: RequestContext, args: dict[str, Any]) -> tuple[Any, Tab]:
+    window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    if tab.doc.kind != "yaml-workflow":
+        raise DomainError("NOT_WORKFLOW", f"Tab {tab.id} is a {tab.doc.kind} document, not a YAML workflow")
+    return window, tab
+
+
+def _patched(patches: list[Any]) -> Any:
+    def edit(text: str) -> str:
+        try:
+            return apply_patches(text, patches)
+        except PatchError as exc:
+            raise DomainError("INVALID_PATCH", str(exc), index=exc.index) from exc
+
+    return edit
+
+
+async def apply_patch(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    window, tab = _workflow_tab(ctx, args)
+    request = WriteRequest(
+        tool="workflow.apply_patch",
+        edit=_patched(args["patches"]),
+        expected_revision=args.get("expected_revision"),
+        addresses=tuple(args.get("addresses", ())),
+        implicit_tab=args.get("tabId") is None,
+        skip_unchanged=True,
+    )
+    return await ctx.app.writer.write(ctx, window, tab, request)
+
+
+async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    _, tab = _workflow_tab(ctx, args)
+    result = await actionlint(tab.doc.state.text)
+    return result.to_dict()
+
+
+ACTIONS = {"apply_patch": apply_patch, "validate": validate}
