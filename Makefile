@@ -3,6 +3,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The editor UI (frontend/, TypeScript + Vite) is built during setup into src/vmark/ui/dist/ (git-ignored):
+# `npm ci` when the lockfile changed, `npm run build` when a source (or the install) is newer than the build.
+NPM ?= npm
+UI_DEPS := frontend/node_modules/.vmark-ci-stamp
+UI_BUILD := src/vmark/ui/dist/.vmark-build-stamp
+UI_SOURCES := $(shell find frontend/src -type f) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
+# The UI tests drive Debian's chromium (never a browser downloaded by Playwright).
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: setup run test lint bench clean
 
@@ -13,7 +21,25 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(UI_DEPS): frontend/package.json frontend/package-lock.json
+	@command -v $(NPM) >/dev/null || { echo "setup needs Node.js 20.19+ and npm to build the UI in frontend/" >&2; exit 1; }
+	$(NPM) ci --prefix frontend --no-audit --no-fund
+	touch $(UI_DEPS)
+
+$(UI_BUILD): $(UI_DEPS) $(UI_SOURCES)
+	$(NPM) run build --prefix frontend
+	touch $(UI_BUILD)
+
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ]; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+		echo "make test needs Debian's chromium at $(CHROMIUM) for the UI tests:" \
+			"run 'sudo apt-get install chromium' (or make test as root)" >&2; \
+		exit 1; \
+	fi
+
+setup: $(STAMP) $(UI_BUILD)
 
 run: setup
 	$(BIN)/vmark app examples
@@ -22,11 +48,11 @@ lint: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
-test: setup lint
+test: setup lint $(CHROMIUM)
 	$(BIN)/pytest -q -p no:cacheprovider
 
 bench: setup
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info src/vmark/ui/dist frontend/node_modules

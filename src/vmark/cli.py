@@ -44,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     rm.add_argument("name")
 
     sub.add_parser("stop", help="stop the app of this data directory")
+    sub.add_parser("url", help="print the UI address of the running app")
 
     st = sub.add_parser("settings", help="read and change settings")
     st_sub = st.add_subparsers(dest="settings_command", required=True)
@@ -70,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         "mcp": _cmd_mcp,
         "principals": _cmd_principals,
         "stop": _cmd_stop,
+        "url": _cmd_url,
         "settings": _cmd_settings,
         "approvals": _cmd_approvals,
     }[args.command]
@@ -87,7 +89,7 @@ def _cmd_app(args: argparse.Namespace) -> int:
         print(f"vmark: {args.folder!r} is not a folder", file=sys.stderr)
         return 2
     try:
-        asyncio.run(serve_forever(data_dir(), args.folder, args.port))
+        asyncio.run(serve_forever(data_dir(), args.folder, args.port, open_browser=not args.headless))
     except (AlreadyRunning, PortUnavailable) as exc:
         print(f"vmark: {exc}", file=sys.stderr)
         return 1
@@ -158,6 +160,18 @@ def _cmd_stop(args: argparse.Namespace) -> int:
     if lock_is_held(directory):
         print("vmark: the app did not stop within 10 s", file=sys.stderr)
         return 1
+    return 0
+
+
+def _cmd_url(args: argparse.Namespace) -> int:
+    info = read_bridge(data_dir())
+    if info is None:
+        print("vmark: no app is running", file=sys.stderr)
+        return 1
+    if not info.ui_token:
+        print("vmark: the running app serves no UI (it is older than the UI)", file=sys.stderr)
+        return 1
+    print(info.ui_url)
     return 0
 
 

@@ -52,6 +52,8 @@ class Poller:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join(10)
+        # One last look: on a busy machine the thread may not have run since the file appeared.
+        self.seen.append(self.probe())
 
 
 def raw_bridge(data: Path) -> str | None:
@@ -82,7 +84,7 @@ async def test_serves_health_on_the_requested_port_and_opens_the_folder(world: H
     reads = [text for text in poller.seen if text is not None]
     assert reads, "bridge.json was never observed"
     for text in reads:
-        assert json.loads(text) == {"pid": app.pid, "port": port, "token": info.token}
+        assert json.loads(text) == {"pid": app.pid, "port": port, "token": info.token, "uiToken": info.ui_token}
     async with bridge_client(world.data) as agent:
         state = await request(agent, "session", "get_state")
     (window,) = state["data"]["windows"]
@@ -96,9 +98,10 @@ async def test_bridge_json_mode_and_fields(world: Home, start_app: StartApp) -> 
     path = world.data / "bridge.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     data = bridge_file(world.data)
-    assert set(data) == {"port", "token", "pid"}
-    assert data == {"port": info.port, "token": info.token, "pid": app.pid}
+    assert set(data) == {"port", "token", "pid", "uiToken"}
+    assert data == {"port": info.port, "token": info.token, "pid": app.pid, "uiToken": info.ui_token}
     assert re.fullmatch(r"[0-9a-f]{64}", data["token"])
+    assert re.fullmatch(r"[0-9a-f]{64}", data["uiToken"]) and data["uiToken"] != data["token"]
     assert lock_is_held(world.data)
     assert not [p.name for p in world.data.iterdir() if p.name.endswith(".tmp")]
 
@@ -124,7 +127,10 @@ async def test_signals_shut_down_cleanly(world: Home, start_app: StartApp, sig: 
     app.signal(sig)
     assert_clean_exit(app, world.data)
     out, err = app.output()
-    assert out == f"vmark app serving on http://127.0.0.1:{info.port} (data: {world.data})\n"
+    assert out == (
+        f"vmark app serving on http://127.0.0.1:{info.port} (data: {world.data})\n"
+        f"vmark UI: http://127.0.0.1:{info.port}/?token={info.ui_token}\n"
+    )
     assert "Traceback" not in err
     # The data directory is free again: a new app starts on it.
     again = start_app()
@@ -158,7 +164,7 @@ async def test_stale_bridge_json_is_detected_and_replaced(world: Home, start_app
         new = await fresh.aready()
     assert new.pid == fresh.pid and new.token != old.token
     assert {info for info in poller.seen if info is not None} == {new}
-    assert bridge_file(world.data) == {"port": new.port, "token": new.token, "pid": fresh.pid}
+    assert bridge_file(world.data) == {"port": new.port, "token": new.token, "pid": fresh.pid, "uiToken": new.ui_token}
     assert health(new.port)["ok"] is True
 
 

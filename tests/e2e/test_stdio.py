@@ -22,6 +22,7 @@ ANNOTATIONS = {
     "session": (True, False, True, False),
     "workspace": (False, True, False, False),
     "document": (False, True, False, False),
+    "workflow": (False, True, True, False),
 }
 
 
@@ -34,7 +35,7 @@ async def app(world: Home, start_app: StartApp) -> AppProcess:
 
 
 def check_tools(client: Client, tools: list[types.Tool]) -> None:
-    """Identity, instructions, the three tools with the reference's annotations, flat action enums."""
+    """Identity, instructions, the tools with the reference's annotations, flat action enums."""
     assert client.server_info is not None and client.server_info.name == "vmark"
     assert client.server_info.version == __version__
     assert client.instructions is not None and "session.get_state" in client.instructions
@@ -48,7 +49,7 @@ def check_tools(client: Client, tools: list[types.Tool]) -> None:
         assert schema["type"] == "object" and schema["required"] == ["action"]
         assert schema["properties"]["action"]["type"] == "string"
     document = next(t for t in tools if t.name == "document")
-    assert document.input_schema["properties"]["action"]["enum"] == ["read", "write"]
+    assert document.input_schema["properties"]["action"]["enum"] == ["read", "write", "transform"]
 
 
 @MODES
@@ -115,7 +116,7 @@ async def test_tools_state_document_round_trip_and_both_error_forms(world: Home,
             "document.write: argument 'content' must be a string"
         )
         assert await fail(client, "document", "erase") == (
-            "document: unknown action 'erase'; expected one of: read, write"
+            "document: unknown action 'erase'; expected one of: read, write, transform"
         )
     assert path.read_bytes() == content.encode("utf-8")
 
@@ -196,7 +197,7 @@ async def test_wrong_client_token_fails_with_a_plain_string(world: Home, app: Ap
         " The call was not sent; nothing was changed."
     )
     async with stdio_client(world, token=token) as client:
-        assert len((await client.list_tools()).tools) == 3
+        assert len((await client.list_tools()).tools) == len(ANNOTATIONS)
         assert await fail(client, "session", "get_state") == expected
         write = await fail(client, "document", "write", content="x")
         assert write == expected

@@ -109,69 +109,77 @@ class Case:
     scope: tuple[Any, ...]
 
 
-JOBS_PER_FILE = 2
 NAMES = ["Renamed by the corpus test", "on", "yes: no # not a comment", "multi\nline\n", "'quoted' \"both\""]
 
 
-def generate(name: str, data: Any) -> list[Case]:
-    """Patches of every kind that apply to this workflow, built from its real jobs and steps."""
+def generate(name: str, data: Any, *, variants: int = 1) -> list[Case]:
+    """Patches of every kind that apply to this workflow, built from its real jobs and steps.
+
+    One or two of each kind per file; which job, which step and which variant (replace or insert,
+    which value) changes from file to file, so that the corpus as a whole covers them all. With
+    ``variants=n``, the cases of n consecutive choices together (duplicates dropped).
+    """
     pick = zlib.crc32(name.encode())
-    cases = [
-        Case({"kind": "workflow.set", "path": ["name"], "value": NAMES[pick % len(NAMES)]}, ("name",)),
-        Case({"kind": "workflow.set", "path": ["env", "VMARK_CORPUS"], "value": "1"}, ("env", "VMARK_CORPUS")),
-    ]
-    cases += _trigger_cases(data.get("on"))
+    cases: dict[str, Case] = {}
+    for n in range(variants):
+        for case in _cases(data, pick + n):
+            cases.setdefault(repr(case.patch), case)
+    return list(cases.values())
+
+
+def _cases(data: Any, pick: int) -> list[Case]:
+    cases = [_workflow_case(pick), _trigger_case(data.get("on"), pick)]
     jobs = data.get("jobs") if isinstance(data.get("jobs"), dict) else {}
-    ids = list(jobs)
-    # two jobs per file (a different pair on each file), to keep the run short on files with dozens of jobs
-    chosen = {ids[(pick + n) % len(ids)] for n in range(JOBS_PER_FILE)} if ids else set()
-    for n, job_id in enumerate(ids):
-        job = jobs[job_id]
-        if not isinstance(job, dict) or job_id not in chosen:
-            continue
-        if n == pick % len(ids):
-            cases.append(Case({"kind": "job.set", "jobId": job_id, "path": ["timeout-minutes"], "value": 17},
-                              ("jobs", job_id, "timeout-minutes")))
-            cases.append(Case({"kind": "job.set", "jobId": job_id, "path": ["env", "VMARK"], "value": "no"},
-                              ("jobs", job_id, "env", "VMARK")))
-        cases += _needs_cases(job_id, job, ids)
-        cases += _step_cases(job_id, job, pick)
-    cases += _needs_cases_anywhere(jobs, ids, chosen)
+    ids = [job_id for job_id, job in jobs.items() if isinstance(job, dict)]
+    if not ids:
+        return cases
+    job_id = ids[pick % len(ids)]
+    cases.append(_job_case(job_id, pick))
+    cases += _step_cases(job_id, jobs[job_id], pick)
+    cases += _needs_cases(jobs, ids, pick)
     return cases
 
 
-def _needs_cases_anywhere(jobs: dict[str, Any], ids: list[str], chosen: set[str]) -> list[Case]:
-    """needs.remove on the first job that has needs, when the chosen jobs have none."""
-    for job_id in ids:
-        job = jobs[job_id]
-        if job_id not in chosen and isinstance(job, dict) and job.get("needs"):
-            return [case for case in _needs_cases(job_id, job, ids) if case.patch["kind"] == "needs.remove"]
-    return []
+def _workflow_case(pick: int) -> Case:
+    if pick % 2:
+        return Case({"kind": "workflow.set", "path": ["name"], "value": NAMES[pick % len(NAMES)]}, ("name",))
+    return Case({"kind": "workflow.set", "path": ["env", "VMARK_CORPUS"], "value": "1"}, ("env", "VMARK_CORPUS"))
 
 
-def _trigger_cases(on: Any) -> list[Case]:
+def _job_case(job_id: str, pick: int) -> Case:
+    path, value = (["timeout-minutes"], 17) if pick % 2 else (["env", "VMARK"], "no")
+    return Case({"kind": "job.set", "jobId": job_id, "path": path, "value": value}, ("jobs", job_id, *path))
+
+
+def _trigger_case(on: Any, pick: int) -> Case:
+    """setFilters on one of the workflow's events (or on pull_request, which it may not have yet)."""
     if isinstance(on, str):
         events = [on]
     elif isinstance(on, list):
         events = [e for e in on if isinstance(e, str)]
     elif isinstance(on, dict):
-        events = [e for e, v in on.items() if v is None or isinstance(v, dict)]
+        events = [e for e, v in on.items() if isinstance(e, str) and (v is None or isinstance(v, dict))]
     else:
         events = []
-    cases = [Case({"kind": "trigger.setFilters", "event": event, "filter": "branches",
-                   "value": ["main", "releases/**"]}, ("on", event, "branches")) for event in events[:2]]
-    cases.append(Case({"kind": "trigger.setFilters", "event": "pull_request", "filter": "paths-ignore",
-                       "value": ["docs/**"]}, ("on", "pull_request", "paths-ignore")))
-    return cases
+    event = [*events, "pull_request"][pick % (len(events) + 1)]
+    return Case({"kind": "trigger.setFilters", "event": event, "filter": "branches", "value": ["main", "releases/**"]},
+                ("on", event, "branches"))
 
 
-def _needs_cases(job_id: str, job: dict[str, Any], ids: list[str]) -> list[Case]:
-    needs = _as_list(job.get("needs")) if job.get("needs") is not None else []
-    scope = ("jobs", job_id, "needs")
-    cases = [Case({"kind": "needs.remove", "jobId": job_id, "needs": needs[0]}, scope)] if needs else []
+def _needs_cases(jobs: dict[str, Any], ids: list[str], pick: int) -> list[Case]:
+    """needs.add on one job, needs.remove on the first job that has needs."""
+    cases = []
+    job_id = ids[(pick + 1) % len(ids)]
+    needs = _as_list(jobs[job_id].get("needs")) if jobs[job_id].get("needs") is not None else []
     candidates = [other for other in ids if other != job_id and other not in needs]
     if candidates:
-        cases.append(Case({"kind": "needs.add", "jobId": job_id, "needs": candidates[-1]}, scope))
+        cases.append(Case({"kind": "needs.add", "jobId": job_id, "needs": candidates[pick % len(candidates)]},
+                          ("jobs", job_id, "needs")))
+    with_needs = [other for other in ids if jobs[other].get("needs")]
+    if with_needs:
+        job_id = with_needs[pick % len(with_needs)]
+        need = _as_list(jobs[job_id]["needs"])[0]
+        cases.append(Case({"kind": "needs.remove", "jobId": job_id, "needs": need}, ("jobs", job_id, "needs")))
     return cases
 
 
@@ -180,26 +188,23 @@ def _step_cases(job_id: str, job: dict[str, Any], pick: int) -> list[Case]:
     if not isinstance(steps, list) or not steps:
         return []
     index = pick % len(steps)
-    scope = ("jobs", job_id, "steps", index)
-    cases = [
-        Case({"kind": "step.set", "jobId": job_id, "stepIndex": index, "path": ["name"], "value": "Renamed step"},
-             (*scope, "name")),
-        Case({"kind": "step.set", "jobId": job_id, "stepIndex": index, "path": ["if"], "value": "${{ always() }}"},
-             (*scope, "if")),
-    ]
-    for n, step in enumerate(steps):
-        if not isinstance(step, dict) or "uses" not in step:
-            continue
-        where = ("jobs", job_id, "steps", n)
-        cases.append(Case({"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": "vmark-input",
-                           "value": "x: y"}, (*where, "with", "vmark-input")))
-        inputs = step.get("with")
-        if isinstance(inputs, dict) and inputs:
-            key = list(inputs)[-1]
-            cases.append(Case({"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": key, "value": "changed"},
-                              (*where, "with", key)))
-            cases.append(Case({"kind": "with.remove", "jobId": job_id, "stepIndex": n, "key": key}, where))
-        break
+    path, value = (["name"], "Renamed step") if pick % 2 else (["if"], "${{ always() }}")
+    cases = [Case({"kind": "step.set", "jobId": job_id, "stepIndex": index, "path": path, "value": value},
+                  ("jobs", job_id, "steps", index, *path))]
+    uses = [n for n, step in enumerate(steps) if isinstance(step, dict) and "uses" in step]
+    if not uses:
+        return cases
+    n = uses[pick % len(uses)]
+    where = ("jobs", job_id, "steps", n)
+    inputs = steps[n].get("with")
+    if isinstance(inputs, dict) and inputs:
+        key = list(inputs)[pick % len(inputs)]
+        cases.append(Case({"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": key, "value": "changed"},
+                          (*where, "with", key)))
+        cases.append(Case({"kind": "with.remove", "jobId": job_id, "stepIndex": n, "key": key}, where))
+    if not inputs or pick % 2:
+        cases.append(Case({"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": "vmark-input", "value": "x: y"},
+                          (*where, "with", "vmark-input")))
     return cases
 
 

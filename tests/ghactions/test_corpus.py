@@ -6,7 +6,8 @@ the node the patch changes is byte-identical, (c) applying the patch again chang
 
 (b) and (c) are checked for every patch of every file. (a) is checked for all of a file's patches
 applied together as one list, and, to keep the run short, for one single patch per file (a different
-one on each file); set VMARK_CORPUS_FULL=1 to check (a) for every single patch too. Files are
+one on each file); set VMARK_CORPUS_FULL=1 to check (a) for every single patch too, with six
+variants of every kind per file (other jobs, steps, events, values; slow). Files are
 checked in worker processes (fork) when there are several CPUs.
 """
 
@@ -38,6 +39,7 @@ from vmark.ghactions.patch import PatchError, apply_patches
 FILES = workflow_files()
 FULL = os.environ.get("VMARK_CORPUS_FULL") == "1"
 SINGLE_TREE_CHECKS = 1
+FULL_VARIANTS = 6
 
 pytestmark = pytest.mark.skipif(not FILES, reason=f"the workflow corpus is not there ({WORKFLOWS})")
 
@@ -80,8 +82,8 @@ def check_file(path: Path) -> list[str] | str:
         root, data = compose(text)
     except YAMLError as exc:  # none in the corpus; only a file that is not YAML may be left out
         return f"not valid YAML for ruamel.yaml: {exc}"
-    cases = generate(path.name, data)
-    if not {"workflow.set", "trigger.setFilters"} <= {case.patch["kind"] for case in cases}:
+    cases = generate(path.name, data, variants=FULL_VARIANTS if FULL else 1)
+    if not {"workflow.set", "trigger.setFilters"} <= {case.patch["kind"] for case in cases}:  # pragma: no cover
         return [f"{path.name}: no patches generated"]
     sampled = {(zlib.crc32(path.name.encode()) + n) % len(cases) for n in range(SINGLE_TREE_CHECKS)}
     problems = _check_all_at_once(path.name, text, data, cases)

@@ -356,6 +356,20 @@ FORMS: dict[str, tuple[str, list[dict[str, Any]], str]] = {
         [job_set("a", "timeout-minutes", 3)],
         "jobs:\n  a:\n    steps:\n      - run: |-\n          echo\n    timeout-minutes: 3",
     ),
+    "keep chomping keeps its blank lines": (
+        "jobs:\n  a:\n    steps:\n      - run: |+\n          echo\n\n\n  b: {}\n",
+        [job_set("a", "timeout-minutes", 3)],
+        "jobs:\n  a:\n    steps:\n      - run: |+\n          echo\n\n\n    timeout-minutes: 3\n  b: {}\n",
+    ),
+    "clip chomping does not need its blank lines": (
+        "jobs:\n  a:\n    steps:\n      - run: |\n          echo\n\n  b: {}\n",
+        [job_set("a", "timeout-minutes", 3)],
+        "jobs:\n  a:\n    steps:\n      - run: |\n          echo\n    timeout-minutes: 3\n\n  b: {}\n",
+    ),
+    "multi-line string with a leading space": (
+        "env:\n  A: 1\n", [wf_set("env.M", " lead\nx")], 'env:\n  A: 1\n  M: " lead\\nx"\n'
+    ),
+    "multi-line string in a flow mapping": ("env: {A: 1}\n", [wf_set("env.M", "a\nb")], 'env: {A: 1, M: "a\\nb"}\n'),
     "remove the last line of a text without a final line break": (
         "jobs:\n  a: {}\n  b:\n    runs-on: x\n    needs: a",
         [needs("remove", "b", "a")],
@@ -618,7 +632,7 @@ def test_parse_path(path: Any, segments: tuple[Any, ...]) -> None:
     assert parse_path(path) == segments
 
 
-# -- quoting: every reader gets the string that was meant ----------------------------------------------------------------
+# -- quoting: every reader gets the string that was meant --------------------------------------------------------
 
 LOOKS_LIKE_SOMETHING_ELSE = ["on", "off", "On", "OFF", "yes", "no", "Yes", "NO", "y", "n", "Y", "N", "true", "false",
                              "True", "FALSE", "null", "Null", "~", "", "1", "-1", "1.5", "1e3", "0x1F", "0o17", "1_000",
@@ -659,3 +673,20 @@ def test_numbers_and_booleans_stay_what_they_are(value: Any) -> None:
     text = apply_patches(BASE, [with_set("v", value)])
     read = _read_back(text, (1, 2))
     assert read == value and type(read) is type(value)
+
+
+def test_a_rendering_bug_is_caught_not_handed_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The safety net: what a patch wrote is parsed again before the text is returned."""
+    from vmark.ghactions.render import Rendered, Renderer
+
+    monkeypatch.setattr(Renderer, "mapping_value", lambda *_args, **_kwargs: Rendered("[broken"))
+    with pytest.raises(PatchError) as caught:
+        apply_patches(BASE, [wf_set("env.A", 5)])
+    assert caught.value.index == 0
+    assert str(caught.value).startswith("patch[0]: internal error: the patched text is not valid YAML (")
+
+
+def test_only_the_touched_entries_are_parsed() -> None:
+    """A broken job elsewhere does not stop a patch (only what a patch touches is parsed)."""
+    text = "jobs:\n  a:\n    runs-on: x\n  b:\n    runs-on: y\n   steps: []\n"
+    assert apply_patches(text, [job_set("a", "runs-on", "z")]) == text.replace("runs-on: x", "runs-on: z")

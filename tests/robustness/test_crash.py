@@ -247,7 +247,7 @@ def check_folder(folder: Path, logs: dict[str, FileLog]) -> list[str]:
 def check_bridge_is_stale(data_dir: Path, dead: BridgeInfo) -> None:
     """The dead app's bridge.json is still there, but nobody holds the lock: it is stale."""
     left = read_json(bridge_path(data_dir))
-    assert left == {"port": dead.port, "token": dead.token, "pid": dead.pid}
+    assert left == {"port": dead.port, "token": dead.token, "pid": dead.pid, "uiToken": dead.ui_token}
     assert read_bridge(data_dir) is None
 
 

@@ -378,7 +378,12 @@ async def test_agent_cannot_approve_its_own_open_workspace_request(vmark: Runnin
 async def test_bridge_json_is_private_and_names_port_token_pid(vmark: RunningApp) -> None:
     path = bridge_path(vmark.data_dir)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert json.loads(path.read_text("utf-8")) == {"port": vmark.port, "token": vmark.token, "pid": os.getpid()}
+    assert json.loads(path.read_text("utf-8")) == {
+        "port": vmark.port,
+        "token": vmark.token,
+        "pid": os.getpid(),
+        "uiToken": vmark.ui_token,
+    }
     assert len(vmark.token) == 64 and int(vmark.token, 16) >= 0  # 256 bits, hex
     leftovers = [p.name for p in vmark.data_dir.iterdir() if p.name.startswith(".bridge.json")]
     assert leftovers == []

@@ -12,13 +12,14 @@ import contextlib
 import hmac
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
 from ..core.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
-from .connection import Connection
+from .connection import Connection, SendFn
 from .service import App
 
 log = logging.getLogger(__name__)
@@ -38,13 +39,17 @@ class Bridge:
         if "origin" in ws.headers:
             await ws.close(code=CLOSE_POLICY, reason="Origin header refused")
             return
+        await self.accept(ws, self._authenticate)
+
+    async def accept(self, ws: WebSocket, authenticate: Callable[[WebSocket], Awaitable[Connection | None]]) -> None:
+        """Serve one socket (the UI pages' ``/ui`` shares the socket bound) once ``authenticate`` admits it."""
         if self.sockets >= MAX_SOCKETS:
             await ws.close(code=CLOSE_TRY_AGAIN, reason="too many sockets")
             return
         self.sockets += 1
         try:
             await ws.accept()
-            conn = await self._authenticate(ws)
+            conn = await authenticate(ws)
             if conn is not None:
                 await self._serve(ws, conn)
         except WebSocketDisconnect:
@@ -82,14 +87,8 @@ class Bridge:
             await ws.close(code=CLOSE_POLICY, reason="authentication failed")
             return None
 
-        async def send(message: dict[str, Any]) -> None:
-            try:
-                await ws.send_text(json.dumps(message, ensure_ascii=False))
-            except (RuntimeError, WebSocketDisconnect) as exc:
-                raise ConnectionError(str(exc)) from exc
-
-        conn = Connection(role=role, principal=principal, send=send)
-        await send(
+        conn = Connection(role=role, principal=principal, send=sender(ws))
+        await conn.send(
             {
                 "id": frame.get("id"),
                 "type": "auth_result",
@@ -101,6 +100,8 @@ class Bridge:
                 },
             }
         )
+        if role == "agent":
+            self.app.session.agent_joined(conn)
         return conn
 
     async def _serve(self, ws: WebSocket, conn: Connection) -> None:
@@ -134,6 +135,7 @@ class Bridge:
 
     def _forget(self, conn: Connection) -> None:
         self.app.approvals.withdraw_connection(conn.id)
+        self.app.session.agent_left(conn)
         if conn.window is not None:
             pages = self.app.session.pages.get(conn.window, [])
             if conn in pages:
@@ -143,6 +145,16 @@ class Bridge:
                 window = self.app.session.windows.get(conn.window)
                 if window is not None:
                     window.focused = False
+
+
+def sender(ws: WebSocket) -> SendFn:
+    async def send(message: dict[str, Any]) -> None:
+        try:
+            await ws.send_text(json.dumps(message, ensure_ascii=False))
+        except (RuntimeError, WebSocketDisconnect) as exc:
+            raise ConnectionError(str(exc)) from exc
+
+    return send
 
 
 def _parse(raw: str | bytes) -> dict[str, Any] | None:

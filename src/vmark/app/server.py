@@ -8,6 +8,8 @@ import logging
 import os
 import signal
 import socket
+import sys
+import webbrowser
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from ..core.limits import MAX_FRAME_BYTES
 from ..storage.datadir import BridgeInfo, InstanceLock, bridge_path, remove_bridge, write_bridge
 from .bridge import Bridge
 from .service import App
+from .ui_server import Guard, UIServer
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +54,12 @@ class _QuietServer(uvicorn.Server):
         await self.stopping.wait()
 
 
-def build_asgi(app: App, bridge: Bridge) -> Starlette:
+def build_asgi(app: App, bridge: Bridge, ui: UIServer, port: int) -> Guard:
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({"ok": True, "version": __version__, "windows": len(app.session.windows)})
 
-    return Starlette(routes=[Route("/health", health), WebSocketRoute("/bridge", bridge.endpoint)])
+    routes = [Route("/health", health), WebSocketRoute("/bridge", bridge.endpoint), *ui.routes()]
+    return Guard(Starlette(routes=routes), port)
 
 
 class RunningApp:
@@ -75,6 +79,7 @@ class RunningApp:
         self.port = port
         self.app = App(data_dir, test_hooks=test_hooks, journal_fault=journal_fault)
         self.token = new_token()
+        self.ui_token = new_token()
         self.bridge = Bridge(self.app, self.token)
         self._lock = InstanceLock(data_dir)
         self._server: _QuietServer | None = None
@@ -82,7 +87,11 @@ class RunningApp:
 
     @property
     def info(self) -> BridgeInfo:
-        return BridgeInfo(port=self.port, token=self.token, pid=os.getpid())
+        return BridgeInfo(port=self.port, token=self.token, pid=os.getpid(), ui_token=self.ui_token)
+
+    @property
+    def ui_url(self) -> str:
+        return self.info.ui_url
 
     async def start(self) -> None:
         if not self._lock.acquire():
@@ -101,7 +110,7 @@ class RunningApp:
         self.port = sock.getsockname()[1]
         await self.app.start(self.folder)
         config = uvicorn.Config(
-            build_asgi(self.app, self.bridge),
+            build_asgi(self.app, self.bridge, UIServer(self.bridge, self.ui_token, self.port), self.port),
             log_level="warning",
             lifespan="off",
             ws="websockets-sansio",
@@ -132,7 +141,14 @@ class RunningApp:
             await self._task
 
 
-async def serve_forever(data_dir: Path, folder: str | None, port: int) -> None:
+def _has_browser() -> bool:
+    """A graphical session (or a chosen ``$BROWSER``): never start a text browser in the app's terminal."""
+    if os.environ.get("BROWSER") or sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+async def serve_forever(data_dir: Path, folder: str | None, port: int, *, open_browser: bool = False) -> None:
     running = RunningApp(
         data_dir,
         folder,
@@ -147,5 +163,9 @@ async def serve_forever(data_dir: Path, folder: str | None, port: int) -> None:
         loop.add_signal_handler(sig, stop.set)
     await running.start()
     print(f"vmark app serving on http://127.0.0.1:{running.port} (data: {data_dir})", flush=True)
+    print(f"vmark UI: {running.ui_url}", flush=True)
+    if open_browser and _has_browser():
+        # webbrowser may wait for the browser it starts: never on the loop.
+        loop.run_in_executor(None, webbrowser.open, running.ui_url)
     await stop.wait()
     await running.stop()

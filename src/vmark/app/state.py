@@ -30,6 +30,12 @@ class Session:
         self._untitled_numbers = 0
         self._broadcast_scheduled = False
         self.switching: set[str] = set()
+        #: connected agents (bridge connections with role ``agent``), for the pages' indicator
+        self.agents: dict[str, Connection] = {}
+        #: per document key: the revision the pages last got, and who made the latest change
+        self._pushed: dict[str, str] = {}
+        self._pushed_seq: dict[str, int] = {}
+        self._origins: dict[str, tuple[str, str, str | None]] = {}
 
     # --- routing -------------------------------------------------------------------
     def window(self, label: str | None = None) -> Window:
@@ -90,6 +96,7 @@ class Session:
             self._untitled_numbers += 1
             tab.untitled_number = self._untitled_numbers
         self.docs[doc.key] = doc
+        self._mark_pushed(doc)
         window.tabs.append(tab)
         if activate or window.active_tab is None:
             window.active_tab = tab.id
@@ -104,6 +111,7 @@ class Session:
             window.active_tab = rest[0].id if rest else None
         if not any(t.doc is tab.doc for _, t in self.tabs()):
             self.docs.pop(tab.doc.key, None)
+            self._forget_doc(tab.doc.key)
         self.changed()
 
     def doc_by_path(self, real_path: str) -> Document | None:
@@ -114,8 +122,10 @@ class Session:
 
     def rekey(self, doc: Document, real_path: str, kind: Kind) -> None:
         self.docs.pop(doc.key, None)
+        self._forget_doc(doc.key)
         doc.key, doc.path, doc.kind = real_path, real_path, kind
         self.docs[doc.key] = doc
+        self._mark_pushed(doc)
         for window, tab in self.tabs_of(doc):
             wsi = self.workspace_for(window, real_path)
             tab.workspace_instance = wsi.id if wsi else None
@@ -140,6 +150,26 @@ class Session:
     def describe(self) -> list[dict[str, Any]]:
         return [w.describe() for w in self.windows.values()]
 
+    def page_state(self) -> dict[str, Any]:
+        """What a UI page renders: ``describe()`` plus view details and the connected agents."""
+        return {
+            "windows": self.describe(),
+            "views": {label: _view(window) for label, window in self.windows.items()},
+            "agents": [{"connectionId": c.id, "principal": c.principal} for c in self.agents.values()],
+        }
+
+    def agent_joined(self, conn: Connection) -> None:
+        self.agents[conn.id] = conn
+        self.changed()
+
+    def agent_left(self, conn: Connection) -> None:
+        if self.agents.pop(conn.id, None) is not None:
+            self.changed()
+
+    def note_origin(self, doc: Document, origin: str, conn: Connection | None = None) -> None:
+        """Who made ``doc``'s latest change; the page that typed it does not get its own text back."""
+        self._origins[doc.key] = (doc.state.revision, origin, conn.id if conn is not None else None)
+
     def person_connections(self) -> Iterator[Connection]:
         for conns in self.pages.values():
             yield from conns
@@ -153,10 +183,46 @@ class Session:
 
     async def _broadcast(self) -> None:
         self._broadcast_scheduled = False
-        event = {"type": "event", "event": "state", "payload": {"windows": self.describe()}}
+        for doc in [d for d in self.docs.values() if self._pushed.get(d.key) != d.state.revision]:
+            await self._push_doc(doc)
+        event = {"type": "event", "event": "state", "payload": self.page_state()}
         for conn in list(self.person_connections()):
             with contextlib.suppress(ConnectionError):
                 await conn.send(event)
+
+    def _mark_pushed(self, doc: Document) -> None:
+        self._pushed[doc.key] = doc.state.revision
+        self._pushed_seq[doc.key] = doc.write_seq
+
+    def _forget_doc(self, key: str) -> None:
+        for table in (self._pushed, self._pushed_seq, self._origins):
+            table.pop(key, None)
+
+    def _origin_of(self, doc: Document) -> tuple[str, str | None]:
+        revision, origin, conn_id = self._origins.pop(doc.key, ("", "", None))
+        if revision == doc.state.revision:
+            return origin, conn_id
+        return ("agent" if doc.write_seq != self._pushed_seq.get(doc.key) else "disk"), None
+
+    async def _push_doc(self, doc: Document) -> None:
+        """A ``doc`` event to every page of a window showing ``doc``: two windows see each other's edits."""
+        origin, source = self._origin_of(doc)
+        self._mark_pushed(doc)
+        for label, conns in list(self.pages.items()):
+            window = self.windows.get(label)
+            tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
+            if not tab_ids:
+                continue
+            payload = {
+                "tabIds": tab_ids,
+                "revision": doc.state.revision,
+                "text": doc.state.text,
+                "origin": origin,
+                "dirty": doc.dirty,
+            }
+            for conn in [c for c in conns if c.id != source]:
+                with contextlib.suppress(ConnectionError):
+                    await conn.send({"type": "event", "event": "doc", "payload": payload})
 
     async def notify(self, event: str, payload: dict[str, Any], window: str | None = None) -> None:
         for label, conns in list(self.pages.items()):
@@ -165,6 +231,22 @@ class Session:
             for conn in list(conns):
                 with contextlib.suppress(ConnectionError):
                     await conn.send({"type": "event", "event": event, "payload": payload})
+
+
+def _view(window: Window) -> dict[str, Any]:
+    return {
+        "workspaces": [{"id": w.id, "root": w.root} for w in window.workspaces],
+        "tabs": {
+            t.id: {
+                "mode": t.mode,
+                "pinned": t.pinned,
+                "divergent": t.doc.divergent,
+                "readOnly": t.doc.read_only,
+                "workspaceInstanceId": t.workspace_instance,
+            }
+            for t in window.tabs
+        },
+    }
 
 
 def canonical_or_invalid(path: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from vmark.ghactions import yamltree as yt
-from vmark.ghactions.render import Rendered, Renderer, is_scalar, render_key
+from vmark.ghactions.render import Rendered, Renderer, render_key
 
 
 class Refusal(Exception):
@@ -233,20 +233,45 @@ class Editor:
         src = self.source
         end = block.pairs[-1].end if isinstance(block, yt.Mapping) else block.items[-1].end
         at = src.line_end(end)
-        while True:
-            following = at + len(src.break_at(at))
-            if following >= len(self.text) or following == at:
-                break
-            line = src.rest_of_line(following)
-            content = line.lstrip(" ")
-            if not content.startswith("#") or len(line) - len(content) < col:
-                break
-            at = src.line_end(following)
+        if self._is_blank_line(at) and self._header(_last_leaf(block))[2] == "+":
+            # "keep" chomping: the blank lines after the text belong to the value
+            while self._is_blank_line(at):
+                at = src.line_end(at + len(src.break_at(at)))
+        while self._is_comment_line(at, col):
+            at = src.line_end(at + len(src.break_at(at)))
         nl = src.newline_near(end)
         new = "".join(nl + line for line in lines)
         if at == len(self.text):
             return self._append_at_end(block, new)
         return Edit(at, at, new)
+
+    def _following_line(self, at: int) -> str | None:
+        """The line after the line break at ``at`` (None at the end of the text)."""
+        following = at + len(self.source.break_at(at))
+        return None if following == at or following >= len(self.text) else self.source.rest_of_line(following)
+
+    def _is_blank_line(self, at: int) -> bool:
+        line = self._following_line(at)
+        return line is not None and not line.strip(" \t")
+
+    def _is_comment_line(self, at: int, col: int) -> bool:
+        """The next line is a comment indented at least to ``col``."""
+        line = self._following_line(at)
+        if line is None:
+            return False
+        content = line.lstrip(" ")
+        return content.startswith("#") and len(line) - len(content) >= col
+
+    def _header(self, node: yt.Node) -> tuple[int, int, str]:
+        """Where a block scalar's header (``|``, ``>-``, ``|2+`` ...) is, and its chomping ("", "-" or "+")."""
+        if not (isinstance(node, yt.Scalar) and node.style in ("|", ">")):
+            return -1, -1, ""
+        start = self.text.index(node.style, node.start)
+        end = start + 1
+        while end < len(self.text) and self.text[end] in "+-0123456789":
+            end += 1
+        indicators = self.text[start + 1 : end]
+        return start, end, "+" if "+" in indicators else "-" if "-" in indicators else ""
 
     def _append_at_end(self, block: yt.Node, new: str) -> Edit:
         """Lines added after the last line of a text that has no final line break.
@@ -256,16 +281,12 @@ class Editor:
         which reads back exactly as before.
         """
         leaf = _last_leaf(block)
-        ends_text = not any(ch in yt.BREAKS for ch in self.text[leaf.end :])
-        if not (isinstance(leaf, yt.Scalar) and leaf.style in ("|", ">") and ends_text):
+        start, end, chomp = self._header(leaf)
+        if start < 0 or chomp == "-" or any(ch in yt.BREAKS for ch in self.text[leaf.end :]):
             return Edit(len(self.text), len(self.text), new)
-        header = self.text.index(leaf.style, leaf.start)
-        header_end = header + 1
-        while header_end < len(self.text) and self.text[header_end] in "+-0123456789":
-            header_end += 1
-        indicator = "".join(ch for ch in self.text[header + 1 : header_end] if ch.isdigit())
-        rest = self.text[header_end:]
-        return Edit(header, len(self.text), f"{leaf.style}-{indicator}{rest}{new}")
+        indicator = "".join(ch for ch in self.text[start + 1 : end] if ch.isdigit())
+        assert isinstance(leaf, yt.Scalar) and leaf.style is not None
+        return Edit(start, len(self.text), f"{leaf.style}-{indicator}{self.text[end:]}{new}")
 
     def _remove_entry(self, flow: bool, starts: list[int], ends: list[int], index: int) -> Edit:
         """The edit removing entry ``index``, scoped to it and its neighbours."""
@@ -313,4 +334,4 @@ def scalar_values(seq: yt.Sequence) -> list[Any] | None:
     return [yt.construct(item) for item in seq.items]
 
 
-__all__ = ["Edit", "Editor", "Refusal", "Slot", "is_scalar", "nested", "same", "scalar_values"]
+__all__ = ["Edit", "Editor", "Refusal", "Slot", "nested", "same", "scalar_values"]

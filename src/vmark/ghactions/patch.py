@@ -31,8 +31,24 @@ Semantics:
   removes the ``needs:`` key; ``with.remove`` of the last input removes the ``with:`` key;
 - ``trigger.setFilters`` turns ``on: push`` and ``on: [push, pull_request]`` into the mapping form
   (keeping every event listed) when it must add a filter;
-- a value that carries an anchor keeps it when replaced (its aliases follow the new value); a path that
-  runs *through* an alias, a scalar or a list where a mapping is needed is refused.
+- a value that carries an anchor keeps it when replaced (its aliases follow the new value), and an
+  edit inside an anchored mapping shows through its aliases too (that is what YAML means); a path
+  that runs *through* an alias, a scalar or a list where a mapping is needed is refused;
+- ``needs.add`` refuses an id that is not a job of the workflow, and a job needing itself.
+
+Rendering: a replaced value keeps the style of the node it replaces (its quotes, flow or block,
+``[ a ]`` padding, a block list's dash column); a new one follows the document's habits
+(indentation, quote, flow padding, flow or block lists) and its line breaks (CRLF stays CRLF). A
+string that YAML 1.1 or 1.2 would read as something else (``on``, ``yes``, ``y``, ``1.10``, ``null``,
+``2024-01-01``...) is quoted; keys only when YAML 1.2 would misread them (so ``on:`` stays bare).
+Multi-line strings become literal block scalars (``|``/``|-``) in block context, double-quoted in
+flow context. ``None`` is written as an empty value (``key:``) in a block mapping, ``null``
+elsewhere. A UTF-8 BOM and the bytes of everything outside the change stay as they were.
+
+Parsing: only the entries a patch touches are parsed (a top-level key, one job; see
+:mod:`vmark.ghactions.document`), and what a patch wrote is parsed again before the text is handed
+back. YAML that does not parse where a patch looks is refused (:class:`PatchError` with index None);
+an error in a job no patch touches is not looked for.
 """
 
 from __future__ import annotations

@@ -33,7 +33,9 @@ class BridgeUnavailable(Exception):
 
 def start_app_detached(data_dir: Path) -> None:
     data_dir.mkdir(parents=True, exist_ok=True)
-    log = open(data_dir / "app.log", "ab")  # noqa: SIM115 - handed to the child
+    # Private: the app prints its UI address (with the UI token) there.
+    fd = os.open(data_dir / "app.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    log = os.fdopen(fd, "ab")
     env = {**os.environ, "VMARK_HOME": str(data_dir)}
     subprocess.Popen(
         [sys.executable, "-m", "vmark", "app", "--headless"],

@@ -29,10 +29,17 @@ class BridgeInfo:
     port: int
     token: str
     pid: int
+    #: the UI page token (``uiToken``); empty in a bridge.json written before the UI existed
+    ui_token: str = ""
 
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/bridge"
+
+    @property
+    def ui_url(self) -> str:
+        """The address that opens the UI: the token is swapped for a cookie on the first request."""
+        return f"http://127.0.0.1:{self.port}/?token={self.ui_token}"
 
 
 class InstanceLock:
@@ -79,7 +86,8 @@ def bridge_path(directory: Path) -> Path:
 
 
 def write_bridge(directory: Path, info: BridgeInfo) -> None:
-    write_json(bridge_path(directory), {"port": info.port, "token": info.token, "pid": info.pid})
+    data = {"port": info.port, "token": info.token, "pid": info.pid, "uiToken": info.ui_token}
+    write_json(bridge_path(directory), data)
 
 
 def read_bridge(directory: Path) -> BridgeInfo | None:
@@ -88,7 +96,12 @@ def read_bridge(directory: Path) -> BridgeInfo | None:
     if not isinstance(data, dict):
         return None
     try:
-        info = BridgeInfo(port=int(data["port"]), token=str(data["token"]), pid=int(data["pid"]))
+        info = BridgeInfo(
+            port=int(data["port"]),
+            token=str(data["token"]),
+            pid=int(data["pid"]),
+            ui_token=str(data.get("uiToken", "")),
+        )
     except (KeyError, TypeError, ValueError):
         return None
     if not lock_is_held(directory):

@@ -15,6 +15,7 @@ from ...core.errors import ArgumentError, DomainError
 from ...core.kinds import KINDS
 from ...storage.pathscope import PathScope
 from ..state import canonical_or_invalid
+from . import ui_read
 from .workspace import load_tab, new_untitled
 
 if TYPE_CHECKING:
@@ -113,17 +114,24 @@ async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     if mode not in ("wysiwyg", "source"):
         raise ArgumentError("mode must be 'wysiwyg' or 'source'")
     tab.mode = mode
+    ctx.app.session.changed()
     return {"mode": mode}
 
 
 async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The person's full text. With ``baseRevision`` (a page) it applies only on top of that revision:
+    otherwise the page gets the current text back to merge its keystrokes into, and nothing changes."""
     _window, tab = _tab(ctx, args)
     text = _str(args, "text")
     doc = tab.doc
+    base = args.get("baseRevision")
+    if base is not None and base != doc.state.revision:
+        return {"applied": False, "revision": doc.state.revision, "text": doc.state.text}
     ctx.app.writer.person_event(doc, "edited")
     doc.state = DocState(text)
+    ctx.app.session.note_origin(doc, "person", ctx.connection)
     ctx.app.document_changed(doc, origin="person")
-    return {"revision": doc.state.revision}
+    return {"revision": doc.state.revision, "applied": True}
 
 
 async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -206,7 +214,7 @@ async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> di
 
 
 async def state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return {"windows": ctx.app.session.describe()}
+    return ctx.app.session.page_state()
 
 
 async def test_fault(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -244,4 +252,5 @@ ACTIONS = {
     "history.list": history_list,
     "history.mark_reviewed": history_mark_reviewed,
     "test.fault": test_fault,
+    **ui_read.ACTIONS,
 }

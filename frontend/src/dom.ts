@@ -1,0 +1,30 @@
+// Small DOM helpers: no framework, no inline styles or scripts (the page's CSP forbids them).
+
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`missing #${id}`);
+  return el as T;
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === "class") node.className = value;
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+const TOAST_MS = 8000;
+
+export function toast(message: string, level = "info"): HTMLElement {
+  const item = el("div", { class: `toast ${level}`, role: "status", "data-level": level }, message);
+  byId("toasts").append(item);
+  window.setTimeout(() => item.remove(), TOAST_MS);
+  return item;
+}

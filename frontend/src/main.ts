@@ -1,0 +1,398 @@
+// One page = one VMark window. `?window=LABEL` attaches to that window (or the app picks one).
+import "./style.css";
+import { type Approval, ApprovalDialog } from "./approvals";
+import { byId, el, toast } from "./dom";
+import { type AppEvent, Channel, errorText } from "./protocol";
+import { type TabText, TabSync } from "./tabsync";
+
+interface TabInfo {
+  id: string;
+  filePath: string | null;
+  title: string;
+  dirty: boolean;
+  revision: string;
+  kind: string;
+  active: boolean;
+  visible: boolean;
+}
+
+interface WindowInfo {
+  label: string;
+  focused: boolean;
+  activeWorkspaceInstanceId: string | null;
+  tabs: TabInfo[];
+}
+
+interface TabView {
+  mode: "source" | "wysiwyg";
+  pinned: boolean;
+  divergent: boolean;
+  readOnly: boolean;
+  workspaceInstanceId: string | null;
+}
+
+interface PageState {
+  windows: WindowInfo[];
+  views: Record<string, { workspaces: { id: string; root: string }[]; tabs: Record<string, TabView> }>;
+  agents: { connectionId: string; principal: string | null }[];
+}
+
+interface Listing {
+  workspaceInstanceId: string;
+  root: string;
+  active: boolean;
+  files: { path: string; kind: string }[];
+  truncated: boolean;
+}
+
+class Page {
+  private label = "";
+  private state: PageState | null = null;
+  private current: TabSync | null = null;
+  private wanted: string | null = null;
+  private showing: Promise<void> = Promise.resolve();
+  private approvals: ApprovalDialog;
+  private editorHost = byId("editor");
+
+  constructor(private channel: Channel) {
+    this.approvals = new ApprovalDialog(channel);
+    this.approvals.onIdle = () => {
+      if (this.state) this.render(this.state);
+    };
+    channel.onEvent = (event) => void this.onEvent(event);
+    channel.onClose = () => {
+      byId("connection").textContent = "disconnected: reload the page";
+      byId("connection").dataset.state = "closed";
+    };
+  }
+
+  async start(): Promise<void> {
+    await this.channel.open();
+    const asked = new URLSearchParams(location.search).get("window");
+    // A window of an earlier app run is gone: then the app picks one.
+    const attached = await this.channel
+      .request<{ window: string }>("ui.attach", asked ? { window: asked } : {})
+      .catch(() => this.channel.request<{ window: string }>("ui.attach", {}));
+    this.label = attached.window;
+    history.replaceState(null, "", `/?window=${encodeURIComponent(this.label)}`);
+    document.title = `VMark: ${this.label}`;
+    byId("window-label").textContent = this.label;
+    byId("connection").textContent = "connected";
+    byId("connection").dataset.state = "open";
+    this.wireControls();
+    this.reportFocus();
+    this.render(await this.channel.request<PageState>("ui.state"));
+    await this.loadTree();
+    const { approvals } = await this.channel.request<{ approvals: Approval[] }>("approvals.list");
+    for (const approval of approvals) if (approval.window === this.label) this.approvals.add(approval);
+    document.body.dataset.ready = "true";
+  }
+
+  editorText(): string | null {
+    return this.current?.editor?.getText() ?? null;
+  }
+
+  activeTabId(): string | null {
+    return this.current?.tabId ?? null;
+  }
+
+  activeMode(): string | null {
+    return this.current?.editor?.mode ?? null;
+  }
+
+  // --- the app's events and requests ---------------------------------------------------------
+  private async onEvent(event: AppEvent): Promise<void> {
+    const payload = event.payload ?? {};
+    switch (event.event) {
+      case "state":
+        this.render(payload as unknown as PageState);
+        break;
+      case "doc":
+        if (this.current && (payload.tabIds as string[]).includes(this.current.tabId)) {
+          await this.current.remote(String(payload.revision), String(payload.text));
+        }
+        break;
+      case "prompt":
+      case "folder_picker":
+        this.approvals.add(payload as unknown as Approval);
+        break;
+      case "notification":
+        toast(String(payload.message), String(payload.level ?? "info"));
+        break;
+      case "divergent":
+        toast(`${payload.filePath} changed on disk while you have unsaved changes`, "warning");
+        break;
+    }
+    if (event.requestId) await this.answer(event);
+  }
+
+  private async answer(event: AppEvent): Promise<void> {
+    const reply: Record<string, unknown> = { requestId: event.requestId, ok: true };
+    try {
+      if (event.event === "flush") await this.current?.flush();
+      else if (event.event === "activate") {
+        // While a dialog waits for an answer the page keeps showing what it showed.
+        if (this.approvals.isOpen()) Object.assign(reply, { ok: false, activeTabId: this.current?.tabId ?? null });
+        else await this.show(String(event.payload.tabId));
+      }
+      else if (event.event === "focus") {
+        window.focus();
+        this.reportFocus();
+      } else if (event.event === "workspace_switch") await this.loadTree();
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+    await this.channel.request("ui.reply", reply);
+  }
+
+  // --- rendering ------------------------------------------------------------------------------
+  private window(): WindowInfo | undefined {
+    return this.state?.windows.find((w) => w.label === this.label);
+  }
+
+  private view(tabId: string): TabView | undefined {
+    return this.state?.views[this.label]?.tabs[tabId];
+  }
+
+  private render(state: PageState): void {
+    const workspacesBefore = JSON.stringify(this.state?.views[this.label]?.workspaces ?? []);
+    this.state = state;
+    const win = this.window();
+    if (!win) return;
+    this.renderTabs(win);
+    this.renderAgents(state.agents);
+    const active = win.tabs.find((t) => t.active && t.visible);
+    if (!this.approvals.isOpen()) void this.show(active ? active.id : null);
+    this.renderActiveControls();
+    if (JSON.stringify(state.views[this.label]?.workspaces ?? []) !== workspacesBefore) void this.loadTree();
+  }
+
+  private renderTabs(win: WindowInfo): void {
+    const strip = byId("tabs");
+    strip.replaceChildren(
+      ...win.tabs
+        .filter((t) => t.visible)
+        .map((tab) => {
+          const view = this.view(tab.id);
+          const item = el("div", {
+            class: `tab${tab.active ? " active" : ""}${tab.dirty ? " dirty" : ""}${view?.pinned ? " pinned" : ""}`,
+            role: "tab",
+            "aria-selected": String(tab.active),
+            "data-tab-id": tab.id,
+            "data-dirty": String(tab.dirty),
+            "data-pinned": String(Boolean(view?.pinned)),
+            title: tab.filePath ?? tab.title,
+          });
+          const pin = el("button", { class: "pin", type: "button", title: view?.pinned ? "Unpin" : "Pin" }, "⚑");
+          pin.addEventListener("click", (e) => {
+            e.stopPropagation();
+            void this.act(() => this.channel.request("ui.pin", { tabId: tab.id, pinned: !view?.pinned }));
+          });
+          const close = el("button", { class: "close", type: "button", title: "Close" }, "×");
+          close.addEventListener("click", (e) => {
+            e.stopPropagation();
+            void this.act(() => this.close(tab));
+          });
+          const marker = el("span", { class: "dirty-marker", "aria-label": tab.dirty ? "unsaved" : "" }, tab.dirty ? "●" : "");
+          item.append(pin, el("span", { class: "title" }, tab.title), marker, close);
+          item.addEventListener("click", () => void this.act(() => this.switchTo(tab.id)));
+          return item;
+        }),
+    );
+  }
+
+  private renderAgents(agents: PageState["agents"]): void {
+    const badge = byId("agents");
+    badge.textContent = agents.length === 0 ? "no agents" : `${agents.length} agent${agents.length > 1 ? "s" : ""}`;
+    badge.title = agents.map((a) => a.principal ?? `anonymous (${a.connectionId})`).join("\n") || "No agent connected";
+    badge.dataset.count = String(agents.length);
+  }
+
+  private renderActiveControls(): void {
+    const tab = this.current;
+    const view = tab ? this.view(tab.tabId) : undefined;
+    const toggle = byId<HTMLButtonElement>("mode-toggle");
+    toggle.disabled = !tab || tab.kind !== "markdown";
+    toggle.textContent = tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG";
+    byId<HTMLButtonElement>("save-tab").disabled = !tab;
+    byId("divergence").hidden = !view?.divergent;
+    byId("empty").hidden = Boolean(tab);
+  }
+
+  // --- the active tab ----------------------------------------------------------------------------
+  /** Show `tabId` (or nothing); one switch at a time, the latest wish wins. */
+  private show(tabId: string | null): Promise<void> {
+    this.wanted = tabId;
+    this.showing = this.showing.then(async () => {
+      if (this.current?.tabId === this.wanted) return;
+      const target = this.wanted;
+      if (this.current) {
+        await this.current.unmount();
+        this.current = null;
+      }
+      this.editorHost.replaceChildren();
+      if (target) {
+        const text = await this.channel.request<TabText>("ui.read", { tabId: target });
+        const sync = new TabSync(this.channel, target, text);
+        sync.onError = (err) => toast(errorText(err), "error");
+        // Current at once: a `doc` event after the read waits for the editor on the tab's chain.
+        this.current = sync;
+        this.editorHost.dataset.tabId = target;
+        await sync.mount(this.editorHost);
+      } else delete this.editorHost.dataset.tabId;
+      this.renderActiveControls();
+    });
+    return this.showing.catch((err) => {
+      toast(errorText(err), "error");
+    });
+  }
+
+  private async switchTo(tabId: string): Promise<void> {
+    await this.current?.flush();
+    await this.channel.request("ui.switch_tab", { tabId });
+    await this.show(tabId);
+  }
+
+  private async close(tab: TabInfo): Promise<void> {
+    if (this.current?.tabId === tab.id) await this.current.flush();
+    let answer = await this.channel.request<{ closed: boolean; reason?: string }>("ui.close", { tabId: tab.id });
+    if (!answer.closed && (answer.reason === "DIRTY" || answer.reason === "DIVERGENT")) {
+      if (!window.confirm(`${tab.title} has unsaved changes. Close it and lose them?`)) return;
+      answer = await this.channel.request("ui.close", { tabId: tab.id, force: true });
+    }
+    if (!answer.closed) toast(`${tab.title} is pinned: unpin it to close it`, "warning");
+  }
+
+  // --- controls ----------------------------------------------------------------------------------
+  private wireControls(): void {
+    byId("new-tab").addEventListener("click", () =>
+      void this.act(async () => {
+        const { tabId } = await this.channel.request<{ tabId: string }>("ui.new", { kind: "markdown" });
+        await this.show(tabId);
+      }),
+    );
+    byId("save-tab").addEventListener("click", () => void this.act(() => this.save()));
+    byId("mode-toggle").addEventListener("click", () =>
+      void this.act(async () => {
+        const tab = this.current;
+        if (!tab || tab.kind !== "markdown") return;
+        await tab.switchMode(this.editorHost, tab.mode === "wysiwyg" ? "source" : "wysiwyg");
+        this.renderActiveControls();
+      }),
+    );
+    byId("keep-mine").addEventListener("click", () => void this.act(() => this.resolve("mine")));
+    byId("keep-disk").addEventListener("click", () => void this.act(() => this.resolve("disk")));
+    byId("open-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const which = ((event as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? "file";
+      void this.act(() => this.openPath(byId<HTMLInputElement>("open-path").value.trim(), which));
+    });
+    document.addEventListener("keydown", (event) => {
+      if ((event.ctrlKey || event.metaKey) && event.key === "s") {
+        event.preventDefault();
+        void this.act(() => this.save());
+      }
+    });
+    window.addEventListener("focus", () => this.reportFocus());
+    window.addEventListener("blur", () => this.reportFocus());
+    document.addEventListener("visibilitychange", () => this.reportFocus());
+  }
+
+  private reportFocus(): void {
+    const payload = { focused: document.hasFocus(), visible: document.visibilityState === "visible" };
+    void this.channel.request("ui.focus", payload).catch(() => {});
+  }
+
+  private async save(): Promise<void> {
+    const tab = this.current;
+    if (!tab) return;
+    await tab.flush();
+    const saved = await this.channel.request<{ filePath: string }>("ui.save", { tabId: tab.tabId });
+    toast(`Saved ${saved.filePath}`);
+  }
+
+  private async resolve(keep: "mine" | "disk"): Promise<void> {
+    const tab = this.current;
+    if (!tab) return;
+    await tab.flush();
+    await this.channel.request("ui.resolve_divergence", { tabId: tab.tabId, keep });
+  }
+
+  private async openPath(path: string, which: string): Promise<void> {
+    if (!path) return;
+    if (which === "folder") {
+      await this.channel.request("ui.open_folder", { path });
+      await this.loadTree();
+      return;
+    }
+    const { tabId } = await this.channel.request<{ tabId: string }>("ui.open", { path });
+    await this.show(tabId);
+  }
+
+  private async act(job: () => Promise<unknown>): Promise<void> {
+    try {
+      await job();
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  // --- the file tree -------------------------------------------------------------------------------
+  private async loadTree(): Promise<void> {
+    const { workspaces } = await this.channel.request<{ workspaces: Listing[] }>("ui.files");
+    const tree = byId("tree");
+    tree.replaceChildren(...workspaces.map((w) => this.renderWorkspace(w)));
+    tree.dataset.loaded = String(workspaces.length);
+  }
+
+  private renderWorkspace(listing: Listing): HTMLElement {
+    const root = el("ul", { class: "files" });
+    const folders = new Map<string, HTMLElement>([["", root]]);
+    const folder = (path: string): HTMLElement => {
+      const known = folders.get(path);
+      if (known) return known;
+      const cut = path.lastIndexOf("/");
+      const list = el("ul", { class: "files" });
+      folder(cut < 0 ? "" : path.slice(0, cut)).append(
+        el("li", { class: "folder" }, el("span", {}, path.slice(cut + 1) + "/"), list),
+      );
+      folders.set(path, list);
+      return list;
+    };
+    for (const file of listing.files) {
+      const cut = file.path.lastIndexOf("/");
+      const link = el("button", { type: "button", class: "file", "data-path": file.path }, file.path.slice(cut + 1));
+      link.addEventListener("click", () =>
+        void this.act(async () => {
+          const { tabId } = await this.channel.request<{ tabId: string }>("ui.open", {
+            path: `${listing.root}/${file.path}`,
+          });
+          await this.show(tabId);
+        }),
+      );
+      folder(cut < 0 ? "" : file.path.slice(0, cut)).append(el("li", {}, link));
+    }
+    const name = listing.root.split("/").pop() || listing.root;
+    const section = el(
+      "section",
+      { class: `workspace${listing.active ? " active" : ""}`, "data-root": listing.root },
+      el("h3", { title: listing.root }, name),
+      root,
+    );
+    if (listing.truncated) section.append(el("p", { class: "hint" }, "(more files not listed)"));
+    return section;
+  }
+}
+
+const channel = new Channel();
+const page = new Page(channel);
+// What the tests (and the console) may ask the page: nothing the page does not already show.
+(window as unknown as { vmarkPage: unknown }).vmarkPage = {
+  editorText: () => page.editorText(),
+  tabId: () => page.activeTabId(),
+  mode: () => page.activeMode(),
+};
+page.start().catch((err) => {
+  byId("connection").textContent = `not connected: ${errorText(err)}`;
+  byId("connection").dataset.state = "closed";
+});

@@ -1,0 +1,94 @@
+// The page's side of the UI protocol over the WebSocket /ui (same origin, cookie-authenticated).
+// Frames: requests {id, type, payload} -> {type: "response", id, success, data | error};
+// events {type: "event", event, payload, requestId?}; a request event wants a `ui.reply`.
+
+export interface AppEvent {
+  type: "event";
+  event: string;
+  payload: Record<string, unknown>;
+  requestId?: string;
+}
+
+interface Response {
+  type: "response";
+  id: string | null;
+  success: boolean;
+  data?: unknown;
+  error?: unknown;
+}
+
+export class ProtocolError extends Error {
+  constructor(readonly error: unknown) {
+    super(typeof error === "string" ? error : JSON.stringify(error));
+  }
+}
+
+type Pending = { resolve: (data: unknown) => void; reject: (err: Error) => void };
+
+export class Channel {
+  private ws: WebSocket | null = null;
+  private next = 1;
+  private pending = new Map<string, Pending>();
+  onEvent: (event: AppEvent) => void = () => {};
+  onClose: () => void = () => {};
+
+  open(): Promise<void> {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ui`);
+    this.ws = ws;
+    return new Promise((resolve, reject) => {
+      ws.addEventListener("message", (msg) => {
+        const frame = JSON.parse(String(msg.data)) as { type: string };
+        if (frame.type === "hello") resolve();
+        else this.receive(frame);
+      });
+      ws.addEventListener("close", () => {
+        reject(new Error("the app closed the connection"));
+        for (const p of this.pending.values()) p.reject(new Error("connection closed"));
+        this.pending.clear();
+        this.onClose();
+      });
+    });
+  }
+
+  private receive(frame: { type: string }): void {
+    if (frame.type === "event") {
+      this.onEvent(frame as AppEvent);
+      return;
+    }
+    const response = frame as Response;
+    const pending = response.id === null ? undefined : this.pending.get(response.id);
+    if (!pending) return;
+    this.pending.delete(response.id as string);
+    if (response.success) pending.resolve(response.data);
+    else pending.reject(new ProtocolError(parseError(response.error)));
+  }
+
+  request<T = Record<string, unknown>>(type: string, payload: Record<string, unknown> = {}): Promise<T> {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error("not connected"));
+    const id = `p${this.next++}`;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (d: unknown) => void, reject });
+      ws.send(JSON.stringify({ id, type, payload }));
+    });
+  }
+}
+
+function parseError(error: unknown): unknown {
+  if (typeof error !== "string") return error;
+  try {
+    return JSON.parse(error);
+  } catch {
+    return error;
+  }
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof ProtocolError) {
+    const e = err.error as { error?: string; message?: string } | string;
+    if (typeof e === "string") return e;
+    return [e.error, e.message].filter(Boolean).join(": ");
+  }
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,193 @@
+// One open tab in the page: its editor and how its text travels to and from the app.
+//
+// Edits go to the app as `ui.edit` with the FULL text and the revision they were typed on
+// (`baseRevision`), debounced briefly. Full text keeps the first version simple and obviously
+// correct (the app replaces, never patches); per-keystroke transactions are a later step.
+// If the app's revision moved on meanwhile (an agent wrote, another window typed), it answers
+// `applied: false` with its text: the page merges its unsent keystrokes into that text (one
+// span each, mapped with CodeMirror's ChangeSet) and sends again. `doc` events from the app go
+// through the same merge. Everything for one tab runs in order on one promise chain.
+import type { Editor, EditorHooks } from "./editor";
+import { merge3 } from "./merge";
+import type { Channel } from "./protocol";
+import { SourceEditor } from "./source";
+
+export const EDIT_DEBOUNCE_MS = 120;
+const SELECTION_DEBOUNCE_MS = 150;
+const SEEN_LIMIT = 64;
+const MAX_RETRIES = 5;
+
+export interface TabText {
+  text: string;
+  revision: string;
+  kind: string;
+  mode: "source" | "wysiwyg";
+  readOnly: boolean;
+}
+
+interface EditAnswer {
+  applied?: boolean;
+  revision: string;
+  text?: string;
+}
+
+export class TabSync {
+  editor: Editor | null = null;
+  private synced: string;
+  private revision: string;
+  private seen: string[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private editTimer: number | undefined;
+  private selectionTimer: number | undefined;
+  /** Keystrokes counted since the page last knew the app had them all. */
+  private edits = 0;
+  readonly kind: string;
+  mode: "source" | "wysiwyg";
+  private readOnly: boolean;
+  onError: (err: unknown) => void = () => {};
+
+  constructor(
+    private channel: Channel,
+    readonly tabId: string,
+    initial: TabText,
+  ) {
+    this.synced = initial.text;
+    this.revision = initial.revision;
+    this.kind = initial.kind;
+    this.mode = initial.kind === "markdown" ? initial.mode : "source";
+    this.readOnly = initial.readOnly;
+    this.remember(initial.revision);
+  }
+
+  /** Show the tab in `parent` in its mode (after whatever this tab is doing: `doc` events wait). */
+  mount(parent: HTMLElement): Promise<void> {
+    return this.enqueue(() => this.create(parent));
+  }
+
+  private async create(parent: HTMLElement): Promise<void> {
+    parent.replaceChildren();
+    parent.dataset.mode = this.mode;
+    const hooks = this.hooks();
+    if (this.mode === "wysiwyg") {
+      // Milkdown loads on first use: a page in source mode starts without it.
+      const { WysiwygEditor } = await import("./wysiwyg");
+      this.editor = await WysiwygEditor.create(parent, this.synced, hooks, this.readOnly);
+    } else this.editor = new SourceEditor(parent, this.synced, this.kind, hooks, this.readOnly);
+  }
+
+  /** Pass unsent keystrokes on, then take the editor down. */
+  async unmount(): Promise<void> {
+    await this.flush();
+    await this.enqueue(async () => this.destroy());
+  }
+
+  async switchMode(parent: HTMLElement, mode: "source" | "wysiwyg"): Promise<void> {
+    await this.flush();
+    await this.enqueue(async () => {
+      await this.channel.request("ui.set_mode", { tabId: this.tabId, mode });
+      this.destroy();
+      this.mode = mode;
+      await this.create(parent);
+    });
+  }
+
+  private destroy(): void {
+    window.clearTimeout(this.selectionTimer);
+    this.editor?.destroy();
+    this.editor = null;
+  }
+
+  /** Send what the app has not seen yet, now (the app asks before it closes, saves or switches). */
+  flush(): Promise<void> {
+    window.clearTimeout(this.editTimer);
+    return this.enqueue(() => this.send(0));
+  }
+
+  /** A `doc` event: the document changed elsewhere. */
+  remote(revision: string, text: string): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.absorb(revision, text) && this.edits > 0) this.schedule();
+    });
+  }
+
+  private hooks(): EditorHooks {
+    return {
+      onChange: () => {
+        this.edits++;
+        if (!this.editor?.composing()) this.schedule();
+      },
+      onComposition: (state) => {
+        const mode = this.mode;
+        void this.channel
+          .request("ui.composition", { tabId: this.tabId, state, mode })
+          .catch((err) => this.onError(err));
+        if (state === "end") this.schedule();
+      },
+      onSelection: (from, to) => {
+        window.clearTimeout(this.selectionTimer);
+        this.selectionTimer = window.setTimeout(() => {
+          void this.channel.request("ui.selection", { tabId: this.tabId, from, to }).catch(() => {});
+        }, SELECTION_DEBOUNCE_MS);
+      },
+    };
+  }
+
+  private schedule(): void {
+    window.clearTimeout(this.editTimer);
+    this.editTimer = window.setTimeout(() => {
+      if (this.editor?.composing()) return; // compositionend schedules again
+      void this.flush();
+    }, EDIT_DEBOUNCE_MS);
+  }
+
+  private enqueue(job: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(job).catch((err) => this.onError(err));
+    this.chain = run;
+    return run;
+  }
+
+  private async send(attempt: number): Promise<void> {
+    const editor = this.editor;
+    if (!editor || this.edits === 0) return;
+    const counted = this.edits;
+    const text = editor.getText();
+    if (text === this.synced) {
+      this.edits -= counted;
+      return;
+    }
+    const answer = await this.channel.request<EditAnswer>("ui.edit", {
+      tabId: this.tabId,
+      text,
+      baseRevision: this.revision,
+    });
+    if (answer.applied !== false) {
+      this.synced = text;
+      this.revision = answer.revision;
+      this.remember(answer.revision);
+      this.edits -= counted;
+      return;
+    }
+    // Someone else changed the document first: merge our keystrokes into theirs and try again.
+    this.absorb(answer.revision, answer.text ?? "");
+    if (attempt < MAX_RETRIES) await this.send(attempt + 1);
+  }
+
+  /** Take the app's text at `revision`, keeping unsent keystrokes; false if already known. */
+  private absorb(revision: string, text: string): boolean {
+    if (this.seen.includes(revision)) return false;
+    const editor = this.editor;
+    if (editor) {
+      const next = this.edits > 0 ? merge3(this.synced, editor.getText(), text) : text;
+      editor.setText(next);
+    }
+    this.synced = text;
+    this.revision = revision;
+    this.remember(revision);
+    return true;
+  }
+
+  private remember(revision: string): void {
+    this.seen.push(revision);
+    if (this.seen.length > SEEN_LIMIT) this.seen.shift();
+  }
+}
