@@ -159,6 +159,8 @@ class BridgeClient:
                 await ws.send(_frame({"id": request_id, "type": kind, "payload": payload}), text=True)
             except ConnectionClosed:
                 self._pending.pop(request_id, None)
+                if future.done() and not future.cancelled():
+                    future.exception()  # the reader already failed it: we retry instead of raising it
                 self._ws = None
                 if attempt == 2:
                     raise BridgeUnavailable("the VMark app closed the connection") from None

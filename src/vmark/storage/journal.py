@@ -138,6 +138,8 @@ class Journal:
                 raise JournalTransient("disk I/O error (injected)")
             raise JournalRejected("entry rejected (injected)")
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        # A caller that timed out no longer waits: its outcome is still consumed, never "unretrieved".
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._batch.append((entry, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
