@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.ghactions.corpus_support import workflow_files
+from tests.ghactions.corpus_support import load, workflow_files
 from vmark.ghactions import document, skeleton
 from vmark.ghactions import yamltree as yt
 
@@ -120,8 +120,9 @@ def test_corpus_entries_match_a_full_parse(path: Path) -> None:
     if isinstance(full_jobs, yt.Mapping):
         assert isinstance(lazy_jobs, yt.Mapping)
         assert entry_shape(lazy_jobs) == entry_shape(full_jobs)
-    if FILES.index(path) % 10 == 0:  # and, on every tenth file, every node of every entry
+    if FILES.index(path) % 10 == 0:  # and, on every tenth file, every node of every entry, and the data
         assert shape(lazy) == shape(full)
+        assert yt.construct(lazy) == load(text)
 
 
 @pytest.mark.skipif(not FILES, reason="the workflow corpus is not there")

@@ -7,7 +7,8 @@ a block sequence, the lines of a literal block scalar), already indented.
 Strings are written plain when that reads back as the same string under both YAML 1.2 and YAML 1.1
 (so ``on``, ``yes``, ``no``, ``y``, ``n``, ``true``, ``1.10``, ``2024-01-01`` ... are quoted: every
 GitHub parser reads what was meant); multi-line strings become literal block scalars in block
-context and double-quoted scalars in flow context.
+context and double-quoted scalars in flow context. The document's habits (:class:`Style`) are read
+from its text only when a rendering depends on them.
 """
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ milliseconds, but a patch only needs the entry it edits (one job, or ``on:``). T
 the text line by line and finds where each entry of a block mapping begins and ends, so that only
 that entry's lines are handed to the real parser (:func:`vmark.ghactions.yamltree.parse` with an
 offset). It understands just enough YAML to never misplace a boundary: block scalar bodies are
-skipped, quoted scalars and flow collections must close on their line, and anything unusual
-(directives, several documents, tabs as indentation, explicit keys, multi-line quoted or flow
-values, lone CR line breaks...) makes it give up (``None``): the caller then parses everything.
+skipped, quoted scalars and flow collections are followed over as many lines as they take, and
+anything unusual (directives, several documents, tabs as indentation, explicit keys, indentation
+indicators, lone CR line breaks, a value that never closes...) makes it give up (``None``): the
+caller then parses everything. Lines deeper than the keys it is asked about are only checked for
+what could open such a construct, which keeps the scan at a few microseconds a line.
 """
 
 from __future__ import annotations

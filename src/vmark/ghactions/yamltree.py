@@ -64,14 +64,16 @@ class Source:
         self.text = text
         self.bom = text.startswith(BOM)
         self.newline = "\r\n" if "\r\n" in text else "\n"
+        #: the line break characters this text contains (usually just "\n": fewer scans per lookup)
+        self.breaks = [ch for ch in BREAKS if ch in text]
 
     def line_start(self, index: int) -> int:
-        start = max(self.text.rfind(ch, 0, index) for ch in BREAKS) + 1
+        start = max((self.text.rfind(ch, 0, index) for ch in self.breaks), default=-1) + 1
         return 1 if start == 0 and self.bom else start
 
     def line_end(self, index: int) -> int:
         """Index of the line break that ends the line holding ``index`` (or the end of the text)."""
-        ends = [pos for pos in (self.text.find(ch, index) for ch in BREAKS) if pos >= 0]
+        ends = [pos for pos in (self.text.find(ch, index) for ch in self.breaks) if pos >= 0]
         return min(ends) if ends else len(self.text)
 
     def break_at(self, index: int) -> str:
@@ -335,7 +337,7 @@ def parse(source: Source, start: int = 0, end: int | None = None) -> Node | None
         raise YamlSyntaxError(str(exc).strip() or "invalid YAML") from exc
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=16)
 def _events(text: str) -> tuple[Event, ...]:
     """ruamel.yaml's parser events for ``text``.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import DomainError
@@ -45,8 +46,15 @@ async def apply_patch(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
 
 
 async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    _, tab = _workflow_tab(ctx, args)
-    result = await actionlint(tab.doc.state.text)
+    window, tab = _workflow_tab(ctx, args)
+    path = tab.doc.path
+    if path is None:
+        result = await actionlint(tab.doc.state.text)
+    else:
+        # Named inside its repository, actionlint also checks local actions and reusable workflows.
+        instance = ctx.app.session.workspace_for(window, path)
+        root = instance.root if instance is not None else os.path.dirname(path)
+        result = await actionlint(tab.doc.state.text, filename=os.path.relpath(path, root), cwd=root)
     return result.to_dict()
 
 
