@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import mcp_types as types
 import pytest
+from hypothesis import settings as hypothesis_settings
 from mcp import Client
 
 from vmark.app.server import RunningApp
@@ -16,6 +18,12 @@ from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
 from vmark.storage.settings import Settings
 from vmark.testing.uiclient import UIClient
+
+# CI replays the same examples every run (a failure there is reproducible, never a new random draw);
+# locally hypothesis explores as usual.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 @pytest.fixture

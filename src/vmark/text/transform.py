@@ -56,9 +56,22 @@ def rules_for_kind(kind: str, person_rules: CjkRules) -> CjkRules:
     raise ValueError(f"unknown transform kind {kind!r}; expected one of {', '.join(KINDS)}")
 
 
+#: Rules can enable each other (cleanup removes a space, then a comma touches CJK punctuation), so a
+#: transform runs to its fixed point; a few passes always suffice, the bound only guards against a cycle.
+MAX_PASSES = 4
+
+
 def transform(markdown: str, kind: str, rules: CjkRules) -> str:
-    """``markdown`` formatted by ``kind`` (see :data:`KINDS`) with the person's ``rules``."""
-    return apply_edits(markdown, edits(markdown, rules_for_kind(kind, rules)))
+    """``markdown`` formatted by ``kind`` (see :data:`KINDS`) with the person's ``rules``: running it again
+    changes nothing."""
+    active = rules_for_kind(kind, rules)
+    text = markdown
+    for _ in range(MAX_PASSES):
+        changes = edits(text, active)
+        if not changes:
+            break
+        text = apply_edits(text, changes)
+    return text
 
 
 def transform_range(markdown: str, start: int, end: int, kind: str, rules: CjkRules) -> str:
