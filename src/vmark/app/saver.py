@@ -63,8 +63,10 @@ class Saver:
 
     async def _snapshot(self, ctx: RequestContext, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...]) -> None:
         doc = tab.doc
-        await self.app.history.snapshot(
-            doc.key, doc.path, kind, doc.state.revision, doc.state.text, ctx.connection.principal, addresses
+        self.app.background(
+            self.app.history.snapshot(
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, ctx.connection.principal, addresses
+            )
         )
 
     async def save_after_write(

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,7 @@ class App:
         self.editor_faults = EditorFaults()
         self.folder_grants: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[Any]] = set()
 
     # --- lifecycle -----------------------------------------------------------------
     async def start(self, folder: str | None = None) -> None:
@@ -85,6 +87,7 @@ class App:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await asyncio.gather(*self._background, return_exceptions=True)  # history writes land before close
         self.journal.close()
         self.history.close()
 
@@ -129,6 +132,18 @@ class App:
         if conn.role != "person" and kind != "test.fault":
             raise ArgumentError(f"{kind!r} is a person's action; agents cannot send it")
         return handler, payload
+
+    def background(self, job: Coroutine[Any, Any, Any]) -> None:
+        """Run ``job`` without waiting for it. History writes go through one FIFO worker, so a later read
+        still sees them; the answer to the agent does not wait for them."""
+        task = asyncio.ensure_future(job)
+        self._background.add(task)
+        task.add_done_callback(self._forget_background)
+
+    def _forget_background(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background job failed", exc_info=task.exception())
 
     # --- shared operations ------------------------------------------------------------
     def comment_exists(self, comment_id: str) -> bool:

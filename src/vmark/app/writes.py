@@ -235,7 +235,7 @@ class Writer:
         failure = self.app.editor_faults.take()
         if failure is not None:
             return self._editor_failure(failure, doc, recorded)
-        await self.app.history.add_ai_revision(doc.key, revision)
+        self.app.background(self.app.history.add_ai_revision(doc.key, revision))
         self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
         result: dict[str, Any] = {"revision": revision, "applied": True, "durable": recorded.durable}
         if request.save is None:
