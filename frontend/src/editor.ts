@@ -19,3 +19,17 @@ export interface Editor {
   focus(): void;
   destroy(): void;
 }
+
+/** DOM handlers that report IME composition to the app (both editors report it the same way). */
+export function compositionHandlers(hooks: EditorHooks): Record<"compositionstart" | "compositionend", () => boolean> {
+  return {
+    compositionstart: () => {
+      hooks.onComposition("start");
+      return false;
+    },
+    compositionend: () => {
+      hooks.onComposition("end");
+      return false;
+    },
+  };
+}

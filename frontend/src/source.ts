@@ -4,7 +4,7 @@ import { markdown } from "@codemirror/lang-markdown";
 import { yaml } from "@codemirror/lang-yaml";
 import { Annotation, EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { Editor, EditorHooks } from "./editor";
+import { compositionHandlers, type Editor, type EditorHooks } from "./editor";
 import { codePointOffset, diffSpan } from "./merge";
 
 const fromElsewhere = Annotation.define<boolean>();
@@ -27,16 +27,7 @@ export class SourceEditor implements Editor {
         hooks.onSelection(codePointOffset(prefix, range.from), codePointOffset(prefix, range.to));
       }
     });
-    const composition = EditorView.domEventHandlers({
-      compositionstart: () => {
-        hooks.onComposition("start");
-        return false;
-      },
-      compositionend: () => {
-        hooks.onComposition("end");
-        return false;
-      },
-    });
+    const composition = EditorView.domEventHandlers(compositionHandlers(hooks));
     this.view = new EditorView({
       parent,
       state: EditorState.create({

@@ -8,7 +8,7 @@ import { Plugin, PluginKey } from "@milkdown/kit/prose/state";
 import type { EditorView } from "@milkdown/kit/prose/view";
 import { $prose } from "@milkdown/kit/utils";
 import "@milkdown/kit/prose/view/style/prosemirror.css";
-import type { Editor, EditorHooks } from "./editor";
+import { compositionHandlers, type Editor, type EditorHooks } from "./editor";
 
 const key = new PluginKey("vmark-page");
 
@@ -25,16 +25,7 @@ export class WysiwygEditor implements Editor {
         new Plugin({
           key,
           props: {
-            handleDOMEvents: {
-              compositionstart: () => {
-                hooks.onComposition("start");
-                return false;
-              },
-              compositionend: () => {
-                hooks.onComposition("end");
-                return false;
-              },
-            },
+            handleDOMEvents: compositionHandlers(hooks),
           },
           view: () => ({
             update: (view, prev) => {

@@ -14,7 +14,7 @@ from typing import Any
 from ..core.document import DocState
 from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, UI_ROUND_TRIP_SECONDS
-from ..core.model import Document, Tab, Window
+from ..core.model import DiskStamp, Document, Tab, Window
 from ..core.tools import check_request
 from ..storage import settings as settings_table
 from ..storage.files import SaveError, disk_stamp, read_document, save_replace
@@ -196,7 +196,7 @@ class App:
 
     async def resolve_divergence(self, doc: Document, keep: str) -> None:
         if keep == "disk" and doc.path is not None:
-            text, stamp, _ = await asyncio.to_thread(read_document, doc.path, PathScope.of([os.path.dirname(doc.path)]))
+            text, stamp, _ = await _reread(doc.path)
             doc.state = DocState(text)
             doc.saved_revision, doc.disk = doc.state.revision, stamp
             doc.divergent = False
@@ -213,9 +213,7 @@ class App:
             if stamp is None or stamp == doc.disk:
                 continue
             try:
-                text, stamp, read_only = await asyncio.to_thread(
-                    read_document, doc.path, PathScope.of([os.path.dirname(doc.path)])
-                )
+                text, stamp, read_only = await _reread(doc.path)
             except ScopeError:
                 continue
             if self.saves.busy(doc.path) or doc.key not in self.session.docs:
@@ -238,3 +236,8 @@ class App:
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
+
+
+async def _reread(path: str) -> tuple[str, DiskStamp, bool]:
+    """An open document's file read again (its own directory is its scope: it is already open)."""
+    return await asyncio.to_thread(read_document, path, PathScope.of([os.path.dirname(path)]))
