@@ -55,7 +55,8 @@ ANNOTATIONS = {
 
 async def test_tools_annotations_and_instructions(mcp: Client) -> None:
     tools = await _tools(mcp)
-    assert sorted(tools) == ["document", "session", "workflow", "workspace"]  # exactly the registered tools
+    # exactly the registered tools
+    assert sorted(tools) == ["document", "selection", "session", "workflow", "workspace"]
     for name, (read_only, destructive) in ANNOTATIONS.items():
         annotations = tools[name].annotations
         assert annotations.read_only_hint is read_only, name

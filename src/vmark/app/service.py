@@ -28,7 +28,7 @@ from ..text import setting_error as cjk_setting_error
 from .approvals import Approval, Approvals
 from .connection import Connection
 from .faults import EditorFaults
-from .handlers import document, person, session, workflow, workspace
+from .handlers import document, person, selection, session, workflow, workspace
 from .saver import Saver
 from .saves import SaveQueue
 from .state import Session
@@ -41,6 +41,7 @@ TOOL_HANDLERS = {
     "workspace": workspace.ACTIONS,
     "document": document.ACTIONS,
     "workflow": workflow.ACTIONS,
+    "selection": selection.ACTIONS,
 }
 
 settings_table.register(CJK_SETTING_KEYS, cjk_setting_error)

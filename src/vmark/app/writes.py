@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +56,9 @@ class WriteRequest:
     implicit_tab: bool = False
     #: A call that changes nothing is not journaled and keeps the revision (transform, apply_patch).
     skip_unchanged: bool = False
+    #: Runs first in the document's turn, before any check: ``selection.set`` asks the editor for its
+    #: selection there (the page passes on its keystrokes first, so they count for ``STALE``).
+    prepare: Callable[[], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,8 @@ class Writer:
         self, ctx: RequestContext, window: Window, tab: Tab, request: WriteRequest, addresses: tuple[str, ...]
     ) -> dict[str, Any]:
         doc = tab.doc
+        if request.prepare is not None:
+            await request.prepare()
         self._check_turn(doc, tab, window, request)
         await self._check_backlog(doc, request)
         current = doc.state.revision

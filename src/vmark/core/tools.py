@@ -235,7 +235,33 @@ WORKFLOW = ToolSpec(
     },
 )
 
-TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT, WORKFLOW)}
+SELECTION = ToolSpec(
+    name="selection",
+    description=(
+        "Read or replace the user's current selection in the focused tab's editor (the token cost follows the"
+        " selection, not the document). get -> {text, isEmpty, range {from, to}, mode, kind, tabId, revision}:"
+        " range is in ProseMirror positions in wysiwyg mode, in characters in source mode. set replaces the"
+        " selection (empty content deletes; a collapsed selection inserts; Markdown becomes nodes in wysiwyg)"
+        " -> {revision, replaced_chars, applied, durable}. tabId, when given, must be the focused tab."
+    ),
+    annotations=Annotations(read_only=False, destructive=True, idempotent=False, open_world=False),
+    actions={
+        "get": ActionSpec("the selected excerpt and its range", optional=("tabId",)),
+        "set": ActionSpec(
+            "replace the selection with content",
+            required=("content",),
+            optional=("tabId", "expected_revision", "addresses"),
+        ),
+    },
+    fields={
+        "tabId": FieldSpec("string", "The focused tab's id (optional; anything else is INVALID_TAB)"),
+        "content": FieldSpec("string", "Replacement for the selection (Markdown in wysiwyg mode, raw text in source)"),
+        "expected_revision": FieldSpec("string", "Revision from selection.get or document.read"),
+        "addresses": _ADDRESSES,
+    },
+)
+
+TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT, WORKFLOW, SELECTION)}
 
 
 def check_request(tool: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

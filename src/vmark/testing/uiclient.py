@@ -1,9 +1,10 @@
 """A small Python client for the UI protocol: the person's side without a browser.
 
 It attaches to a window like a UI page does, sends edits, composition and selection
-events, answers prompts, and replies to the app's ``flush`` / ``activate`` / ``focus``
-requests. Keystrokes can be held back (``hold_edit``) to act as the editor's
-unflushed buffer: they are sent when the app asks the page to flush.
+events, answers prompts, and replies to the app's ``flush`` / ``activate`` / ``focus`` /
+``selection`` requests. Keystrokes can be held back (``hold_edit``) to act as the editor's
+unflushed buffer: they are sent when the app asks the page to flush. For the ``selection``
+tool it acts as a page showing its window's active tab in source mode (``select``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ class UIClient:
         #: seconds the page takes to load a new workspace (a switch is in progress meanwhile)
         self.switch_delay = 0.0
         self.events: list[dict[str, Any]] = []
+        #: the source-mode selection per tab (code points of the text with ``\n`` line breaks)
+        self.selections: dict[str, tuple[int, int]] = {}
+        #: answer ``selection`` requests with "no editor" (False) or not at all (None)
+        self.shows_editor: bool | None = True
+        self.composing = False
         self._pump: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> UIClient:
@@ -62,9 +68,11 @@ class UIClient:
             name = event.get("event")
             reply: dict[str, Any] = {"requestId": request_id, "ok": True}
             if name == "flush":
-                for tab_id, text in list(self.held.items()):
-                    await self.call("ui.edit", tabId=tab_id, text=text)
-                self.held.clear()
+                await self._flush()
+            elif name == "selection":
+                if self.shows_editor is None:
+                    continue
+                reply.update(await self._selection(event["payload"]))
             elif name == "activate" and self.refuse_activation:
                 reply["ok"] = False  # the page keeps showing what it showed
             elif name == "workspace_switch":
@@ -72,6 +80,26 @@ class UIClient:
             elif name == "focus":
                 await self.call("ui.focus", focused=True)
             await self.call("ui.reply", **reply)
+
+    async def _flush(self) -> None:
+        for tab_id, text in list(self.held.items()):
+            await self.call("ui.edit", tabId=tab_id, text=text)
+        self.held.clear()
+
+    async def _selection(self, request: dict[str, Any]) -> dict[str, Any]:
+        tab_id = request["tabId"]
+        if not self.shows_editor:
+            return {"ok": False, "reason": "no editor in this test page"}
+        if not self.composing:
+            await self._flush()
+        read = await self.call("ui.read", tabId=tab_id)
+        shown = read["text"].replace("\r\n", "\n")
+        start, end = self.selections.get(tab_id, (0, 0))
+        answer = {"ok": True, "tabId": tab_id, "mode": "source", "revision": read["revision"], "from": start, "to": end}
+        answer["composing"] = self.composing
+        if request["op"] == "get":
+            return {**answer, "text": shown[start:end]}
+        return {**answer, "replaced": end - start, "result": None}
 
     # --- conveniences -------------------------------------------------------------------
     async def attach(self, window: str | None = None) -> str:
@@ -84,6 +112,12 @@ class UIClient:
 
     async def edit(self, tab_id: str, text: str) -> str:
         return str((await self.call("ui.edit", tabId=tab_id, text=text))["revision"])
+
+    async def select(self, tab_id: str, start: int, end: int, report: bool = True) -> None:
+        """Move the selection (and tell the app, as a page does after its debounce)."""
+        self.selections[tab_id] = (start, end)
+        if report:
+            await self.call("ui.selection", tabId=tab_id, **{"from": start, "to": end})
 
     def hold_edit(self, tab_id: str, text: str) -> None:
         """Type without passing it on yet: the app sees it only when it asks us to flush."""

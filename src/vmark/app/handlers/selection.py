@@ -1,0 +1,148 @@
+"""``selection``: the focused editor's selection, read and replaced through the page that shows it.
+
+The selection is view state: only the page knows it, and in WYSIWYG mode only the page can turn a
+ProseMirror range into Markdown (and Markdown into nodes). So both actions ask the window's page
+(a ``selection`` request event, answered with ``ui.reply``):
+
+- ``get``: the page passes on its unsent keystrokes, then answers ``{tabId, mode, from, to, text, revision}``.
+- ``set``: in the document's write turn the page is asked to ``prepare``: it passes on its keystrokes
+  (so they count for ``STALE``) and answers the range; in WYSIWYG mode also the document it would
+  become (``result``, its serializer's text), which it keeps ready to load as one undoable step when the
+  app's ``doc`` event brings exactly that text. In source mode the app splices the raw text itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.document import normalize_line_endings
+from ...core.errors import DomainError
+from ...core.limits import UI_ROUND_TRIP_SECONDS
+from ...core.model import Document, Tab, Window
+from ..connection import Connection
+from ..writes import WriteRequest, check_text
+
+if TYPE_CHECKING:
+    from ..service import App, RequestContext
+
+
+def _focused_editor(app: App, tab_id: str | None) -> tuple[Window, Tab, Connection]:
+    """The focused window's active tab and the page showing it; ``INVALID_TAB`` / ``NO_EDITOR`` otherwise."""
+    window = app.session.window()
+    active = window.tab(window.active_tab) if window.active_tab else None
+    if tab_id is not None and (active is None or active.id != tab_id):
+        app.session.find_tab(tab_id)  # an unknown id is INVALID_TAB in its own words
+        focused = active.id if active is not None else "none"
+        raise DomainError(
+            "INVALID_TAB",
+            f"{tab_id} is not the focused tab (the selection exists only there; focused: {focused})",
+            tabId=tab_id,
+        )
+    if active is None:
+        raise DomainError("NO_EDITOR", f"Window {window.label!r} has no active tab")
+    pages = app.session.pages.get(window.label)
+    if not pages:
+        raise DomainError("NO_EDITOR", f"No editor shows window {window.label!r} (open it in the VMark UI)")
+    return window, active, pages[-1]
+
+
+async def _ask(page: Connection, tab: Tab, request: dict[str, Any]) -> dict[str, Any]:
+    answer = await page.ask("selection", {"tabId": tab.id, **request}, UI_ROUND_TRIP_SECONDS)
+    if answer is None:
+        raise DomainError("NO_EDITOR", "The editor did not answer in time")
+    if not answer.get("ok"):
+        raise DomainError("NO_EDITOR", str(answer.get("reason") or f"{tab.id} has no active editor"))
+    if answer.get("tabId") != tab.id:
+        raise DomainError("NO_EDITOR", f"The editor shows {answer.get('tabId')}, not the focused tab {tab.id}")
+    return answer
+
+
+def _offsets(answer: dict[str, Any]) -> tuple[int, int]:
+    start, end = answer.get("from"), answer.get("to")
+    if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:
+        raise DomainError("INTERNAL", f"The editor reported an invalid selection: {start!r}..{end!r}")
+    return start, end
+
+
+async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    _window, tab, page = _focused_editor(ctx.app, args.get("tabId"))
+    answer = await _ask(page, tab, {"op": "get"})
+    start, end = _offsets(answer)
+    tab.basis_seq = tab.doc.write_seq  # a read, like document.read
+    text = str(answer.get("text", ""))
+    return {
+        "text": text,
+        "isEmpty": start == end,
+        "range": {"from": start, "to": end},
+        "mode": answer.get("mode"),
+        "kind": tab.doc.kind,
+        "tabId": tab.id,
+        "revision": answer.get("revision", tab.doc.state.revision),
+    }
+
+
+def splice(text: str, start: int, end: int, content: str, line_ending: str) -> str:
+    """Source mode: ``content`` in place of characters ``start..end`` of the text the editor shows.
+
+    The editor shows every line break as ``\\n``; a CRLF file keeps its line endings.
+    """
+    shown = normalize_line_endings(text, "\n")
+    if end > len(shown):
+        raise DomainError("ABORTED", "The document changed under the selection", reason="edited")
+    result = shown[:start] + content + shown[end:]
+    return result if line_ending == "\n" else normalize_line_endings(result, line_ending)
+
+
+class _Prepared:
+    """What the page answered to ``prepare``, and how it turns into the new text."""
+
+    def __init__(self, app: App, doc: Document, page: Connection, tab: Tab, content: str) -> None:
+        self._app, self._doc, self._page, self._tab, self._content = app, doc, page, tab, content
+        self.answer: dict[str, Any] = {}
+
+    async def __call__(self) -> None:
+        if self._app.writer.is_composing(self._doc):
+            raise DomainError("BUSY", "The user is composing text with an input method; retry shortly")
+        self.answer = await _ask(self._page, self._tab, {"op": "prepare", "content": self._content})
+        if self.answer.get("composing"):
+            raise DomainError("BUSY", "The user is composing text with an input method; retry shortly")
+        _offsets(self.answer)
+
+    @property
+    def replaced_chars(self) -> int:
+        return int(self.answer.get("replaced", 0))
+
+    def edit(self, current: str) -> str:
+        if self.answer.get("revision") != self._doc.state.revision:
+            raise DomainError("ABORTED", "The user edited the document while the write was prepared", reason="edited")
+        if self.answer.get("mode") == "wysiwyg":
+            return str(self.answer["result"])
+        start, end = _offsets(self.answer)
+        return splice(current, start, end, self._content, self._doc.line_ending)
+
+
+async def set_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    tab_id = args.get("tabId")
+    window, tab, page = _focused_editor(ctx.app, tab_id)
+    content: str = args["content"]
+    check_text(content)
+    prepared = _Prepared(ctx.app, tab.doc, page, tab, content)
+    request = WriteRequest(
+        tool="selection.set",
+        edit=prepared.edit,
+        expected_revision=args.get("expected_revision"),
+        addresses=tuple(args.get("addresses", ())),
+        implicit_tab=tab_id is None,
+        skip_unchanged=True,
+        prepare=prepared,
+    )
+    result = await ctx.app.writer.write(ctx, window, tab, request)
+    return {
+        "revision": result["revision"],
+        "replaced_chars": prepared.replaced_chars,
+        "applied": result["applied"],
+        "durable": result["durable"],
+    }
+
+
+ACTIONS = {"get": get, "set": set_}
