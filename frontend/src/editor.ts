@@ -9,8 +9,31 @@ export interface EditorHooks {
   onSelection(from: number, to: number): void;
 }
 
+/** The selection as the `selection` tool reports it: in the mode's own position space. */
+export interface SelectionInfo {
+  /** Source mode: code points (what the app counts); WYSIWYG: ProseMirror positions. */
+  from: number;
+  to: number;
+  /** The raw selected text (source) or the Markdown serialization of the selected excerpt (WYSIWYG). */
+  text: string;
+}
+
+/** `selection.set` prepared: what replacing the selection would do, not done yet. */
+export interface Replacement {
+  selection: SelectionInfo;
+  /** Code points of the text that was selected. */
+  replaced: number;
+  /** WYSIWYG: the document it would become (the editor's serialization); source: null (the app splices). */
+  text: string | null;
+}
+
 export interface Editor {
   readonly mode: "source" | "wysiwyg";
+  selection(): SelectionInfo;
+  /** The rules of `selection.set` for `content`; the editor keeps the result ready for `setText`. */
+  prepareReplace(content: string): Replacement;
+  /** The person's own replacement of the selection (reported as their edit), same rules. */
+  replaceSelection(content: string): void;
   /** The text the app should have: the document, or the WYSIWYG editor's serialization of it. */
   getText(): string;
   /** Load a text from elsewhere as one undoable step, keeping the selection where it can. */
@@ -32,4 +55,9 @@ export function compositionHandlers(hooks: EditorHooks): Record<"compositionstar
       return false;
     },
   };
+}
+
+/** Length in code points (what the app counts), not UTF-16 units. */
+export function codePoints(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 }

@@ -2,7 +2,10 @@
 import "./style.css";
 import { type Approval, ApprovalDialog } from "./approvals";
 import { byId, el, toast } from "./dom";
+import { HistoryPanel } from "./history";
 import { type AppEvent, Channel, errorText } from "./protocol";
+import { SaveAsDialog } from "./saveas";
+import { SettingsDialog } from "./settings";
 import { type TabText, TabSync } from "./tabsync";
 
 interface TabInfo {
@@ -52,6 +55,7 @@ class Page {
   private wanted: string | null = null;
   private showing: Promise<void> = Promise.resolve();
   private approvals: ApprovalDialog;
+  private historyPanel: HistoryPanel;
   private editorHost = byId("editor");
 
   constructor(private channel: Channel) {
@@ -59,6 +63,9 @@ class Page {
     this.approvals.onIdle = () => {
       if (this.state) this.render(this.state);
     };
+    this.historyPanel = new HistoryPanel(channel, () => this.current);
+    new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
+    new SettingsDialog(channel);
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
       byId("connection").textContent = "disconnected: reload the page";
@@ -110,6 +117,7 @@ class Page {
       case "doc":
         if (this.current && (payload.tabIds as string[]).includes(this.current.tabId)) {
           await this.current.remote(String(payload.revision), String(payload.text));
+          this.historyPanel.refresh();
         }
         break;
       case "prompt":
@@ -139,10 +147,19 @@ class Page {
         window.focus();
         this.reportFocus();
       } else if (event.event === "workspace_switch") await this.loadTree();
+      else if (event.event === "selection") Object.assign(reply, await this.answerSelection(event.payload));
     } catch (err) {
       toast(errorText(err), "error");
     }
     await this.channel.request("ui.reply", reply);
+  }
+
+  private async answerSelection(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const tab = this.current;
+    if (!tab || tab.tabId !== payload.tabId) {
+      return { ok: false, reason: `this page shows ${tab?.tabId ?? "no tab"}, not ${String(payload.tabId)}` };
+    }
+    return tab.answerSelection(String(payload.op), String(payload.content ?? ""));
   }
 
   // --- rendering ------------------------------------------------------------------------------
@@ -217,6 +234,7 @@ class Page {
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
     byId("divergence").hidden = !view?.divergent;
     byId("empty").hidden = Boolean(tab);
+    this.historyPanel.refresh();
   }
 
   // --- the active tab ----------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 import { basicSetup } from "codemirror";
 import { markdown } from "@codemirror/lang-markdown";
 import { yaml } from "@codemirror/lang-yaml";
-import { Annotation, EditorState } from "@codemirror/state";
+import { Annotation, type ChangeSet, EditorState, type Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import { compositionHandlers, type Editor, type EditorHooks } from "./editor";
+import { codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
 import { codePointOffset, diffSpan } from "./merge";
 
 const fromElsewhere = Annotation.define<boolean>();
@@ -17,14 +17,13 @@ export class SourceEditor implements Editor {
 
   constructor(parent: HTMLElement, text: string, kind: string, hooks: EditorHooks, readOnly: boolean) {
     const listener = EditorView.updateListener.of((update) => {
+      if (update.docChanged) inheritBasicPlane(update.startState.doc, update.changes, update.state.doc);
       const remote = update.transactions.some((tr) => tr.annotation(fromElsewhere));
       if (remote) return;
       if (update.docChanged) hooks.onChange();
       if (update.selectionSet) {
-        // The app counts code points; CodeMirror counts UTF-16 units.
-        const range = update.state.selection.main;
-        const prefix = update.state.doc.sliceString(0, range.to);
-        hooks.onSelection(codePointOffset(prefix, range.from), codePointOffset(prefix, range.to));
+        const { from, to } = selectionIn(update.state);
+        hooks.onSelection(from, to);
       }
     });
     const composition = EditorView.domEventHandlers(compositionHandlers(hooks));
@@ -49,6 +48,19 @@ export class SourceEditor implements Editor {
     return this.view.state.doc.toString();
   }
 
+  selection(): SelectionInfo {
+    return selectionIn(this.view.state);
+  }
+
+  prepareReplace(_content: string): Replacement {
+    const selection = this.selection();
+    return { selection, replaced: codePoints(selection.text), text: null };
+  }
+
+  replaceSelection(content: string): void {
+    this.view.dispatch(this.view.state.replaceSelection(content));
+  }
+
   setText(text: string): void {
     const span = diffSpan(this.getText(), text);
     if (span) this.view.dispatch({ changes: span, annotations: fromElsewhere.of(true) });
@@ -65,4 +77,43 @@ export class SourceEditor implements Editor {
   destroy(): void {
     this.view.destroy();
   }
+}
+
+/** Documents known to hold no astral characters: there UTF-16 offsets are code point offsets. */
+const basicPlane = new WeakMap<Text, boolean>();
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function isBasicPlane(doc: Text): boolean {
+  let known = basicPlane.get(doc);
+  if (known === undefined) {
+    known = true;
+    for (const iter = doc.iter(); !iter.next().done; ) {
+      if (SURROGATE.test(iter.value)) {
+        known = false;
+        break;
+      }
+    }
+    basicPlane.set(doc, known);
+  }
+  return known;
+}
+
+/** A keystroke must not cost a scan of a 5 MB document: the answer follows from the change. */
+function inheritBasicPlane(before: Text, changes: ChangeSet, after: Text): void {
+  if (basicPlane.get(before) !== true || basicPlane.has(after)) return;
+  let basic = true;
+  changes.iterChanges((_fa, _ta, _fb, _tb, inserted) => {
+    if (basic && SURROGATE.test(inserted.toString())) basic = false;
+  });
+  basicPlane.set(after, basic);
+}
+
+/** The main selection in code points (the app's unit; CodeMirror counts UTF-16 units). */
+function selectionIn(state: EditorState): SelectionInfo {
+  const range = state.selection.main;
+  const text = state.sliceDoc(range.from, range.to);
+  if (isBasicPlane(state.doc)) return { from: range.from, to: range.to, text };
+  const prefix = state.doc.sliceString(0, range.to);
+  return { from: codePointOffset(prefix, range.from), to: codePointOffset(prefix, range.to), text };
 }

@@ -103,6 +103,44 @@ export class TabSync {
     return this.enqueue(() => this.send(0));
   }
 
+  /**
+   * The `selection` tool asks (op `get` or `prepare`): pass on the selection and the keystrokes the app
+   * has not seen, then answer from the editor. A composition in progress is neither flushed nor
+   * disturbed: `prepare` answers `composing` (the app says BUSY), `get` answers what is there.
+   */
+  async answerSelection(op: string, content: string): Promise<Record<string, unknown>> {
+    if (!this.editor?.composing()) {
+      await this.reportSelection();
+      await this.flush();
+    }
+    let answer: Record<string, unknown> = { ok: false, reason: `${this.tabId} has no editor right now` };
+    await this.enqueue(async () => {
+      const editor = this.editor;
+      if (!editor) return;
+      const composing = editor.composing();
+      // Keystrokes still unsent: the range would not fit the app's text at `revision`.
+      const revision = this.edits > 0 && !composing ? null : this.revision;
+      const base = { ok: true, tabId: this.tabId, mode: editor.mode, revision, composing };
+      if (op === "get") {
+        const { from, to, text } = editor.selection();
+        answer = { ...base, from, to, text };
+      } else if (!composing) {
+        const { selection, replaced, text } = editor.prepareReplace(content);
+        answer = { ...base, from: selection.from, to: selection.to, replaced, result: text };
+      } else answer = base;
+    });
+    return answer;
+  }
+
+  /** Send a selection move still waiting for its debounce, now. */
+  private async reportSelection(): Promise<void> {
+    if (this.selectionTimer === undefined || !this.editor) return;
+    window.clearTimeout(this.selectionTimer);
+    this.selectionTimer = undefined;
+    const { from, to } = this.editor.selection();
+    await this.channel.request("ui.selection", { tabId: this.tabId, from, to }).catch(() => {});
+  }
+
   /** A `doc` event: the document changed elsewhere. */
   remote(revision: string, text: string): Promise<void> {
     return this.enqueue(async () => {
@@ -126,6 +164,7 @@ export class TabSync {
       onSelection: (from, to) => {
         window.clearTimeout(this.selectionTimer);
         this.selectionTimer = window.setTimeout(() => {
+          this.selectionTimer = undefined;
           void this.channel.request("ui.selection", { tabId: this.tabId, from, to }).catch(() => {});
         }, SELECTION_DEBOUNCE_MS);
       },
