@@ -99,7 +99,9 @@ class RunningApp:
         # A bridge.json still here is a dead app's (we hold the lock now): while we start, nobody may
         # mistake it for ours just because the lock is held again.
         bridge_path(self.data_dir).unlink(missing_ok=True)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so, and without it
+        # every push to a page (an event after an unacknowledged frame) waits ~40 ms for a delayed ACK.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", self.port))
