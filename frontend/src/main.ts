@@ -6,7 +6,7 @@ import { HistoryPanel } from "./history";
 import { type AppEvent, Channel, errorText } from "./protocol";
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
-import { type TabText, TabSync } from "./tabsync";
+import { type Splice, type TabText, TabSync } from "./tabsync";
 
 interface TabInfo {
   id: string;
@@ -116,7 +116,8 @@ class Page {
         break;
       case "doc":
         if (this.current && (payload.tabIds as string[]).includes(this.current.tabId)) {
-          await this.current.remote(String(payload.revision), String(payload.text));
+          const text = typeof payload.text === "string" ? payload.text : null;
+          await this.current.remote(String(payload.revision), text, (payload.splice as Splice | undefined) ?? null);
           this.historyPanel.refresh();
         }
         break;

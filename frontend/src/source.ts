@@ -63,7 +63,12 @@ export class SourceEditor implements Editor {
 
   setText(text: string): void {
     const span = diffSpan(this.getText(), text);
-    if (span) this.view.dispatch({ changes: span, annotations: fromElsewhere.of(true) });
+    if (span) this.replaceRange(span.from, span.to, span.insert);
+  }
+
+  /** A change from elsewhere of UTF-16 units `from..to`: no diff of the whole text. */
+  replaceRange(from: number, to: number, insert: string): void {
+    this.view.dispatch({ changes: { from, to, insert }, annotations: fromElsewhere.of(true) });
   }
 
   composing(): boolean {

@@ -8,7 +8,7 @@
 // span each, mapped with CodeMirror's ChangeSet) and sends again. `doc` events from the app go
 // through the same merge. Everything for one tab runs in order on one promise chain.
 import type { Editor, EditorHooks } from "./editor";
-import { merge3 } from "./merge";
+import { merge3, utf16Offset } from "./merge";
 import type { Channel } from "./protocol";
 import { SourceEditor } from "./source";
 
@@ -23,6 +23,14 @@ export interface TabText {
   kind: string;
   mode: "source" | "wysiwyg";
   readOnly: boolean;
+}
+
+/** A `doc` event's span: `from..to` (code points of revision `base`) became `insert`. */
+export interface Splice {
+  base: string;
+  from: number;
+  to: number;
+  insert: string;
 }
 
 interface EditAnswer {
@@ -141,11 +149,33 @@ export class TabSync {
     await this.channel.request("ui.selection", { tabId: this.tabId, from, to }).catch(() => {});
   }
 
-  /** A `doc` event: the document changed elsewhere. */
-  remote(revision: string, text: string): Promise<void> {
+  /** A `doc` event: the document changed elsewhere (its full text, or one span of the revision we have). */
+  remote(revision: string, text: string | null, splice: Splice | null = null): Promise<void> {
     return this.enqueue(async () => {
+      if (this.seen.includes(revision)) return;
+      if (text === null && splice && splice.base === this.revision && this.edits === 0) {
+        this.absorbSplice(revision, splice);
+        return;
+      }
+      if (text === null) {
+        // A span of a revision we do not have: take the whole current text instead.
+        const read = await this.channel.request<TabText>("ui.read", { tabId: this.tabId });
+        [revision, text] = [read.revision, read.text];
+      }
       if (this.absorb(revision, text) && this.edits > 0) this.schedule();
     });
+  }
+
+  /** The app's one-span change on top of what we have, with nothing of ours unsent: no 5 MB diff. */
+  private absorbSplice(revision: string, splice: Splice): void {
+    const from = utf16Offset(this.synced, splice.from);
+    const to = utf16Offset(this.synced, splice.to);
+    const text = this.synced.slice(0, from) + splice.insert + this.synced.slice(to);
+    if (this.editor instanceof SourceEditor) this.editor.replaceRange(from, to, splice.insert);
+    else this.editor?.setText(text);
+    this.synced = text;
+    this.revision = revision;
+    this.remember(revision);
   }
 
   private hooks(): EditorHooks {

@@ -23,6 +23,7 @@ from tests.contract.helpers import (
     open_tab,
     person_open,
     snapshot,
+    wait_event,
 )
 from vmark.app.server import RunningApp
 from vmark.testing.uiclient import UIClient
@@ -261,3 +262,21 @@ async def test_a_keystroke_while_recording_aborts(
         envelope = await pending
     assert isinstance(envelope, dict) and (envelope["error"], envelope["reason"]) == ("ABORTED", "edited")
     assert doc_of(vmark, tab).state.text == A + "typed\n"
+
+
+# --- what the pages are told -------------------------------------------------------------------------
+async def test_pages_get_only_the_replaced_span(mcp: Client, person: UIClient, opened: Path, vmark: RunningApp) -> None:
+    tab = await _shown(person, opened)
+    before = doc_of(vmark, tab).state.revision
+    out = await ok(mcp, "selection", "set", content="omega")
+    event = await wait_event(person, "doc", lambda p: p["revision"] == out["revision"])
+    assert "text" not in event
+    assert event["splice"] == {"base": before, "from": 5, "to": 10, "insert": "omega"}
+
+
+async def test_a_crlf_document_is_sent_whole(mcp: Client, person: UIClient, opened: Path) -> None:
+    (opened / "w.md").write_bytes(b"# W\r\n\r\nalpha\r\n")
+    await _shown(person, opened, "w.md", (5, 10))
+    out = await ok(mcp, "selection", "set", content="omega")
+    event = await wait_event(person, "doc", lambda p: p["revision"] == out["revision"])
+    assert (event["text"], "splice" in event) == ("# W\r\n\r\nomega\r\n", False)

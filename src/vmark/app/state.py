@@ -207,19 +207,25 @@ class Session:
     async def _push_doc(self, doc: Document) -> None:
         """A ``doc`` event to every page of a window showing ``doc``: two windows see each other's edits."""
         origin, source = self._origin_of(doc)
+        change = doc.state.change
+        # A page that has the parent needs only the replaced span (a 5 MB text is not resent per word).
+        splice = change if change is not None and change.parent == self._pushed.get(doc.key) else None
         self._mark_pushed(doc)
         for label, conns in list(self.pages.items()):
             window = self.windows.get(label)
             tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
             if not tab_ids:
                 continue
-            payload = {
+            payload: dict[str, Any] = {
                 "tabIds": tab_ids,
                 "revision": doc.state.revision,
-                "text": doc.state.text,
                 "origin": origin,
                 "dirty": doc.dirty,
             }
+            if splice is None:
+                payload["text"] = doc.state.text
+            else:
+                payload["splice"] = splice.describe()
             for conn in [c for c in conns if c.id != source]:
                 with contextlib.suppress(ConnectionError):
                     await conn.send({"type": "event", "event": "doc", "payload": payload})

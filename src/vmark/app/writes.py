@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core.document import DocState, has_lone_surrogate, normalize_line_endings
+from ..core.document import DocState, Splice, has_lone_surrogate, normalize_line_endings
 from ..core.errors import DomainError
 from ..core.ids import new_revision
 from ..core.limits import (
@@ -59,6 +59,8 @@ class WriteRequest:
     #: Runs first in the document's turn, before any check: ``selection.set`` asks the editor for its
     #: selection there (the page passes on its keystrokes first, so they count for ``STALE``).
     prepare: Callable[[], Awaitable[None]] | None = None
+    #: After ``edit``: the span it replaced ``(start, end, insert)``, when it was one (views get only that).
+    span: Callable[[], tuple[int, int, str] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,9 @@ class Writer:
         if request.skip_unchanged and text == doc.state.text:
             return {"revision": current, "applied": False, "durable": True}
         revision = new_revision()
-        after = DocState(text, revision)  # its hash is computed once, for the journal and the next write
+        span = request.span() if request.span is not None else None
+        change = Splice(current, *span) if span is not None else None
+        after = DocState(text, revision, change)  # its hash is computed once, for the journal and the next write
         flight = Inflight(tab, window.label, request.implicit_tab, recording=True)
         self._inflight[id(doc)] = flight
         recorded = await self.record(

@@ -22,9 +22,24 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
+class Splice:
+    """How a state came from its parent when that is one replaced span (code points of the text)."""
+
+    parent: str
+    start: int
+    end: int
+    insert: str
+
+    def describe(self) -> dict[str, str | int]:
+        return {"base": self.parent, "from": self.start, "to": self.end, "insert": self.insert}
+
+
+@dataclass(frozen=True)
 class DocState:
     text: str
     revision: str = field(default_factory=new_revision)
+    #: set when the state is its parent with one span replaced: views then need only the span
+    change: Splice | None = field(default=None, compare=False)
 
     @cached_property
     def content_hash(self) -> str:

@@ -112,6 +112,14 @@ class _Prepared:
     def replaced_chars(self) -> int:
         return int(self.answer.get("replaced", 0))
 
+    def span(self) -> tuple[int, int, str] | None:
+        """Source mode in a file with ``\n`` line breaks: the app's offsets are the editor's."""
+        if self.answer.get("mode") == "wysiwyg" or self._doc.line_ending != "\n":
+            return None
+        start, end = _offsets(self.answer)
+        markdown = self._doc.kind == "markdown"  # the writer gives Markdown the file's line breaks
+        return start, end, normalize_line_endings(self._content, "\n") if markdown else self._content
+
     def edit(self, current: str) -> str:
         if self.answer.get("revision") != self._doc.state.revision:
             raise DomainError("ABORTED", "The user edited the document while the write was prepared", reason="edited")
@@ -135,6 +143,7 @@ async def set_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         implicit_tab=tab_id is None,
         skip_unchanged=True,
         prepare=prepared,
+        span=prepared.span,
     )
     result = await ctx.app.writer.write(ctx, window, tab, request)
     return {
