@@ -173,7 +173,7 @@ class Page {
   }
 
   private render(state: PageState): void {
-    const workspacesBefore = JSON.stringify(this.state?.views[this.label]?.workspaces ?? []);
+    const workspacesBefore = this.workspaceKey(this.state);
     this.state = state;
     const win = this.window();
     if (!win) return;
@@ -182,7 +182,13 @@ class Page {
     const active = win.tabs.find((t) => t.active && t.visible);
     if (!this.approvals.isOpen()) void this.show(active ? active.id : null);
     this.renderActiveControls();
-    if (JSON.stringify(state.views[this.label]?.workspaces ?? []) !== workspacesBefore) void this.loadTree();
+    if (this.workspaceKey(state) !== workspacesBefore) void this.loadTree();
+  }
+
+  /** What the file tree and the rail depend on: the window's workspace instances and which one shows. */
+  private workspaceKey(state: PageState | null): string {
+    const win = state?.windows.find((w) => w.label === this.label);
+    return JSON.stringify([state?.views[this.label]?.workspaces ?? [], win?.activeWorkspaceInstanceId ?? null]);
   }
 
   private renderTabs(win: WindowInfo): void {
@@ -360,8 +366,34 @@ class Page {
   private async loadTree(): Promise<void> {
     const { workspaces } = await this.channel.request<{ workspaces: Listing[] }>("ui.files");
     const tree = byId("tree");
-    tree.replaceChildren(...workspaces.map((w) => this.renderWorkspace(w)));
+    // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
+    const shown = workspaces.filter((w) => w.active);
+    tree.replaceChildren(...(shown.length ? shown : workspaces).map((w) => this.renderWorkspace(w)));
     tree.dataset.loaded = String(workspaces.length);
+    this.renderRail(workspaces);
+  }
+
+  private renderRail(workspaces: Listing[]): void {
+    const rail = byId("rail");
+    rail.hidden = workspaces.length < 2;
+    rail.replaceChildren(
+      ...workspaces.map((w) => {
+        const name = w.root.split("/").pop() || w.root;
+        const pick = el(
+          "button",
+          { type: "button", class: `rail-item${w.active ? " active" : ""}`, title: w.root, "data-root": w.root },
+          name,
+        );
+        pick.setAttribute("aria-pressed", String(w.active));
+        pick.addEventListener("click", () =>
+          void this.act(async () => {
+            await this.current?.flush();
+            await this.channel.request("ui.switch_workspace", { workspaceInstanceId: w.workspaceInstanceId });
+          }),
+        );
+        return pick;
+      }),
+    );
   }
 
   private renderWorkspace(listing: Listing): HTMLElement {

@@ -59,7 +59,7 @@ export class TabSync {
     readonly tabId: string,
     initial: TabText,
   ) {
-    this.synced = initial.text;
+    this.synced = shownText(initial.text);
     this.revision = initial.revision;
     this.kind = initial.kind;
     this.mode = initial.kind === "markdown" ? initial.mode : "source";
@@ -242,8 +242,9 @@ export class TabSync {
   }
 
   /** Take the app's text at `revision`, keeping unsent keystrokes; false if already known. */
-  private absorb(revision: string, text: string): boolean {
+  private absorb(revision: string, appText: string): boolean {
     if (this.seen.includes(revision)) return false;
+    const text = shownText(appText);
     const editor = this.editor;
     if (editor) {
       const next = this.edits > 0 ? merge3(this.synced, editor.getText(), text) : text;
@@ -259,4 +260,9 @@ export class TabSync {
     this.seen.push(revision);
     if (this.seen.length > SEEN_LIMIT) this.seen.shift();
   }
+}
+
+/** Editors show every line break as "\n" (the app gives a CRLF file its line endings back). */
+function shownText(text: string): string {
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 }

@@ -192,3 +192,13 @@ async def test_a_bridge_json_without_ui_token_still_reads(vmark: RunningApp) -> 
         "",
         "vmark: the running app serves no UI (it is older than the UI)\n",
     )
+
+
+async def test_a_pages_edit_keeps_a_crlf_files_line_endings(vmark: RunningApp, person: UIClient, opened: Path) -> None:
+    """Editors show "\\n" only: what the page sends gets the file's line endings back, on disk too."""
+    (opened / "w.md").write_bytes(b"# W\r\n\r\nalpha\r\n")
+    tab = (await person.call("ui.open", path=str(opened / "w.md")))["tabId"]
+    await person.edit(tab, "# W\n\nalpha beta\n")
+    assert vmark.app.session.find_tab(tab)[1].doc.state.text == "# W\r\n\r\nalpha beta\r\n"
+    await person.call("ui.save", tabId=tab)
+    assert (opened / "w.md").read_bytes() == b"# W\r\n\r\nalpha beta\r\n"

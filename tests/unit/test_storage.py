@@ -107,6 +107,11 @@ def test_settings_types_and_defaults(tmp_path: Path) -> None:
     for key, value in [("review_backlog_limit", True), ("auto_approve_save_as", 1), ("readable_roots", [1])]:
         with pytest.raises(SettingsError):
             settings.set(key, value)
+    before = (tmp_path / "settings.json").read_bytes()
+    for limit in (0, -5):
+        with pytest.raises(SettingsError, match="'review_backlog_limit' must be at least 1"):
+            settings.set("review_backlog_limit", limit)
+    assert (tmp_path / "settings.json").read_bytes() == before
     with pytest.raises(SettingsError, match="unknown setting"):
         settings.get("nope")
     assert Settings.parse_value("true") is True

@@ -17,7 +17,7 @@ from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, UI_ROUND_TRI
 from ..core.model import DiskStamp, Document, Tab, Window
 from ..core.tools import check_request
 from ..storage import settings as settings_table
-from ..storage.files import SaveError, disk_stamp, read_document, save_replace
+from ..storage.files import disk_stamp, read_document
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.pathscope import PathScope, ScopeError
@@ -179,21 +179,6 @@ class App:
         """Ask the window's pages to pass on keystrokes they still hold."""
         pages = self.session.pages.get(window.label, [])
         await asyncio.gather(*(p.ask("flush", {}, UI_ROUND_TRIP_SECONDS) for p in pages))
-
-    async def person_save(self, window: Window, tab: Tab) -> dict[str, Any]:
-        doc = tab.doc
-        if doc.path is None:
-            raise DomainError("INVALID_PATH", "untitled: choose a path first")
-        scope = PathScope.of([os.path.dirname(doc.path)])
-        state = doc.state
-        try:
-            stamp = await asyncio.to_thread(save_replace, doc.path, state.text.encode("utf-8"), scope)
-        except (SaveError, ScopeError, UnicodeEncodeError) as exc:
-            raise DomainError("INTERNAL", f"Saving failed: {exc}") from exc
-        doc.disk, doc.saved_revision, doc.divergent = stamp, state.revision, False
-        await self.history.snapshot(doc.key, doc.path, "manual", state.revision, state.text)
-        self.session.changed()
-        return {"revision": state.revision, "filePath": doc.path}
 
     async def resolve_divergence(self, doc: Document, keep: str) -> None:
         if keep == "disk" and doc.path is not None:

@@ -83,26 +83,22 @@ class History:
 
         return await self._db.run(insert)
 
-    async def snapshots(self, doc: str) -> list[dict[str, Any]]:
+    async def snapshots(self, doc: str, content: bool = True) -> list[dict[str, Any]]:
+        """The document's snapshots, oldest first; without ``content`` the texts are left out (a listing)."""
+        columns = _COLUMNS if content else _LISTING_COLUMNS
+
         def query(c: sqlite3.Connection) -> list[dict[str, Any]]:
-            rows = c.execute(
-                "SELECT id, path, kind, revision, content, time, principal, addresses FROM snapshots"
-                " WHERE doc=? ORDER BY id",
-                (doc,),
-            ).fetchall()
-            return [
-                {
-                    "id": r[0],
-                    "path": r[1],
-                    "kind": r[2],
-                    "revision": r[3],
-                    "content": bytes(r[4]).decode("utf-8", "surrogatepass"),
-                    "time": r[5],
-                    "principal": r[6],
-                    "addresses": json.loads(r[7]),
-                }
-                for r in rows
-            ]
+            rows = c.execute(f"SELECT {columns} FROM snapshots WHERE doc=? ORDER BY id", (doc,)).fetchall()
+            return [_snapshot(r, content) for r in rows]
+
+        return await self._db.run(query)
+
+    async def snapshot_of(self, doc: str, snapshot_id: int) -> dict[str, Any] | None:
+        """One snapshot of ``doc`` with its text, or None (another document's id is not this one's)."""
+
+        def query(c: sqlite3.Connection) -> dict[str, Any] | None:
+            row = c.execute(f"SELECT {_COLUMNS} FROM snapshots WHERE doc=? AND id=?", (doc, snapshot_id)).fetchone()
+            return None if row is None else _snapshot(row, True)
 
         return await self._db.run(query)
 
@@ -120,6 +116,21 @@ class History:
 
         return await self._db.run(count)
 
+    async def unreviewed_after(self, doc: str, snapshot_id: int) -> list[str]:
+        """The unreviewed AI revisions of ``doc`` made after snapshot ``snapshot_id`` was taken: a revert to
+        that snapshot undoes them. (Both rows are written through this one FIFO worker, so the row of a
+        revision saved as that very snapshot is never later than the snapshot.)"""
+
+        def query(c: sqlite3.Connection) -> list[str]:
+            rows = c.execute(
+                "SELECT revision FROM ai_revisions WHERE doc=? AND reviewed=0"
+                " AND time > (SELECT time FROM snapshots WHERE doc=? AND id=?) ORDER BY time",
+                (doc, doc, snapshot_id),
+            ).fetchall()
+            return [r[0] for r in rows]
+
+        return await self._db.run(query)
+
     async def mark_reviewed(self, doc: str, revision: str | None = None) -> int:
         """Mark one AI revision (or all of them) reviewed; return how many changed."""
 
@@ -131,3 +142,23 @@ class History:
             return cur.rowcount
 
         return await self._db.run(update)
+
+
+_COLUMNS = "id, path, kind, revision, content, time, principal, addresses"
+#: the same row shape without reading the texts
+_LISTING_COLUMNS = "id, path, kind, revision, NULL, time, principal, addresses"
+
+
+def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
+    snap: dict[str, Any] = {
+        "id": row[0],
+        "path": row[1],
+        "kind": row[2],
+        "revision": row[3],
+        "time": row[5],
+        "principal": row[6],
+        "addresses": json.loads(row[7]),
+    }
+    if content:
+        snap["content"] = bytes(row[4]).decode("utf-8", "surrogatepass")
+    return snap

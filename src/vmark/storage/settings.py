@@ -24,6 +24,14 @@ SETTINGS: dict[str, tuple[type, Any]] = {
 _CHECKS: dict[str, Callable[[str, Any], str | None]] = {}
 
 
+def _positive(key: str, value: Any) -> str | None:
+    # A limit of 0 would refuse every agent write with REVIEW_BACKLOG_FULL.
+    return None if value >= 1 else f"setting {key!r} must be at least 1, not {value!r}"
+
+
+_CHECKS["review_backlog_limit"] = _positive
+
+
 def register(keys: dict[str, tuple[type, Any]], check: Callable[[str, Any], str | None] | None = None) -> None:
     """Add another package's settings (e.g. the CJK rules) to the one table."""
     SETTINGS.update(keys)

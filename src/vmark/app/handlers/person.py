@@ -7,19 +7,25 @@ is not a tool action.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from ...core.document import DocState
+from ...core.document import DocState, normalize_line_endings
 from ...core.errors import ArgumentError, DomainError
-from ...core.kinds import KINDS
-from ...storage.pathscope import PathScope
+from ...core.kinds import KINDS, MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, Kind, kind_for_path
+from ...core.model import Document
+from ...storage.files import SaveError, save_new, save_replace
+from ...storage.pathscope import PathScope, ScopeError
+from ...storage.settings import SETTINGS, SettingsError
 from ..state import canonical_or_invalid
-from . import ui_read
+from . import ui_read, ui_workspace
 from .workspace import load_tab, new_untitled
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..connection import Connection
+    from ..service import App, RequestContext
 
 
 def _str(args: dict[str, Any], name: str) -> str:
@@ -127,11 +133,18 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     base = args.get("baseRevision")
     if base is not None and base != doc.state.revision:
         return {"applied": False, "revision": doc.state.revision, "text": doc.state.text}
-    ctx.app.writer.person_event(doc, "edited")
-    doc.state = DocState(text)
-    ctx.app.session.note_origin(doc, "person", ctx.connection)
-    ctx.app.document_changed(doc, origin="person")
+    _person_text(ctx.app, doc, text, ctx.connection)
     return {"revision": doc.state.revision, "applied": True}
+
+
+def _person_text(app: App, doc: Document, text: str, typed_by: Connection | None) -> None:
+    """The person's text replaces the document's. An agent write being recorded right now is aborted; the
+    page that typed it (``typed_by``) does not get its own text back, every other page does."""
+    app.writer.person_event(doc, "edited")
+    # A page shows every line break as "\n": the file keeps the line endings it has.
+    doc.state = DocState(normalize_line_endings(text, doc.line_ending))
+    app.session.note_origin(doc, "person", typed_by)
+    app.document_changed(doc, origin="person")
 
 
 async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -161,8 +174,69 @@ async def selection(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
 
 
 async def save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    window, tab = _tab(ctx, args)
-    return await ctx.app.person_save(window, tab)
+    _, tab = _tab(ctx, args)
+    if tab.doc.path is None:
+        raise DomainError("INVALID_PATH", "untitled: choose a path first")
+    return await _person_save(ctx.app, tab.doc, tab.doc.path)
+
+
+async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The person may save anywhere, as a file of a supported kind, but never over an existing file."""
+    _, tab = _tab(ctx, args)
+    doc = tab.doc
+    real = canonical_or_invalid(_str(args, "path"))
+    if real == doc.path:  # "Save as" onto the document's own file is a save
+        return await _person_save(ctx.app, doc, real)
+    kind = kind_for_path(real)
+    if kind is None:
+        raise DomainError("INVALID_PATH", _UNSUPPORTED.format(path=real), filePath=real)
+    folder = os.path.dirname(real)
+    if not os.path.isdir(folder):
+        raise DomainError("INVALID_PATH", f"There is no folder {folder}", filePath=real)
+    if os.path.lexists(real):
+        raise DomainError("INVALID_PATH", _EXISTS.format(path=real), filePath=real)
+    if ctx.app.session.doc_by_path(real) is not None:  # open, though its file is gone from the disk
+        raise DomainError("INVALID_PATH", f"{real} is open in another tab; close it first", filePath=real)
+    return await _person_save(ctx.app, doc, real, new_kind=kind)
+
+
+_UNSUPPORTED = (
+    "{path} is not a Markdown or workflow file: end its name with "
+    + ", ".join(sorted(MARKDOWN_SUFFIXES))
+    + ", or save "
+    + "/".join(sorted(WORKFLOW_SUFFIXES, reverse=True))
+    + " files inside .github/workflows"
+)
+_EXISTS = "{path} already exists; Save as never replaces a file. Choose another name"
+
+
+async def _person_save(app: App, doc: Document, real: str, new_kind: Kind | None = None) -> dict[str, Any]:
+    """Put the document's text at ``real`` through the file's save queue, then snapshot it (``manual``).
+
+    The person may save anywhere, so the scope is the target's own folder. With ``new_kind`` the target is a
+    new file (created without replacing anything that appears there meanwhile) and the document moves to it.
+    """
+    scope = PathScope.of([os.path.dirname(real)])
+    write = save_replace if new_kind is None else save_new
+
+    async def put() -> DocState:
+        state = doc.state
+        try:
+            stamp = await asyncio.to_thread(write, real, state.text.encode("utf-8"), scope)
+        except FileExistsError as exc:
+            raise DomainError("INVALID_PATH", _EXISTS.format(path=real), filePath=real) from exc
+        except (SaveError, ScopeError, UnicodeEncodeError) as exc:
+            raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
+        if new_kind is not None:
+            app.session.rekey(doc, real, new_kind)
+            doc.read_only = False
+        doc.disk, doc.saved_revision, doc.divergent = stamp, state.revision, False
+        return state
+
+    state = await app.saves.run(real, app.saves.ticket(), put)
+    await app.history.snapshot(doc.key, doc.path, "manual", state.revision, state.text)
+    app.session.changed()
+    return {"filePath": real, "revision": state.revision}
 
 
 async def resolve_divergence(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -195,14 +269,56 @@ async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[st
     return {"approval": approval.describe()}
 
 
+_LABELS = {"mcp": "(mcp)"}
+
+
+def _labelled(snap: dict[str, Any]) -> dict[str, Any]:
+    return {**snap, "label": _LABELS.get(snap["kind"], "")}
+
+
 async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The document's snapshots, oldest first (``content: false`` leaves their texts out: see ``history.get``)."""
     _, tab = _tab(ctx, args)
-    snaps = await ctx.app.history.snapshots(tab.doc.key)
-    label = {"mcp": "(mcp)"}
+    content = args.get("content", True)
+    if not isinstance(content, bool):
+        raise ArgumentError("content must be a boolean")
+    snaps = await ctx.app.history.snapshots(tab.doc.key, content)
     return {
-        "snapshots": [{**s, "label": label.get(s["kind"], "")} for s in snaps],
+        "snapshots": [_labelled(s) for s in snaps],
         "unreviewed": await ctx.app.writer.unreviewed(tab.doc),
     }
+
+
+async def _snapshot_arg(ctx: RequestContext, doc: Document, args: dict[str, Any]) -> dict[str, Any]:
+    snapshot_id = args.get("id")
+    if not isinstance(snapshot_id, int) or isinstance(snapshot_id, bool):
+        raise ArgumentError("argument 'id' must be an integer (a snapshot id from history.list)")
+    snap = await ctx.app.history.snapshot_of(doc.key, snapshot_id)
+    if snap is None:
+        raise ArgumentError(f"no snapshot {snapshot_id} in this document's history")
+    return snap
+
+
+async def history_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """One snapshot of the tab's document, with its text."""
+    _, tab = _tab(ctx, args)
+    return _labelled(await _snapshot_arg(ctx, tab.doc, args))
+
+
+async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The document's text becomes the snapshot's, as the person's edit (not saved). The AI revisions made
+    after that snapshot are undone by it, so they count as reviewed; a ``revert`` snapshot records it."""
+    _, tab = _tab(ctx, args)
+    doc = tab.doc
+    snap = await _snapshot_arg(ctx, doc, args)
+    reverted = doc.state
+    if reverted.text != snap["content"]:
+        _person_text(ctx.app, doc, snap["content"], None)  # the page that asked shows the text too
+        reverted = doc.state
+        await ctx.app.history.snapshot(doc.key, doc.path, "revert", reverted.revision, reverted.text)
+    for revision in await ctx.app.history.unreviewed_after(doc.key, snap["id"]):
+        await ctx.app.writer.mark_reviewed(doc, revision)
+    return {"revision": reverted.revision}
 
 
 async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -211,6 +327,29 @@ async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> di
     if revision is not None and not isinstance(revision, str):
         raise ArgumentError("revision must be a string")
     return {"reviewed": await ctx.app.writer.mark_reviewed(tab.doc, revision)}
+
+
+async def settings_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Every setting of the one table (the app's own and registered ones such as ``cjk.*``)."""
+    settings = ctx.app.settings
+    return {
+        "settings": [
+            {"key": key, "type": typ.__name__, "value": settings.get(key), "default": default}
+            for key, (typ, default) in SETTINGS.items()
+        ]
+    }
+
+
+async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Store one setting; a refused value changes nothing (a plain argument error)."""
+    key = _str(args, "key")
+    if "value" not in args:
+        raise ArgumentError("argument 'value' is required")
+    try:
+        await asyncio.to_thread(ctx.app.settings.set, key, args["value"])
+    except SettingsError as exc:
+        raise ArgumentError(str(exc)) from exc
+    return {"key": key, "value": ctx.app.settings.get(key)}
 
 
 async def state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -244,13 +383,19 @@ ACTIONS = {
     "ui.composition": composition,
     "ui.selection": selection,
     "ui.save": save,
+    "ui.save_as": save_as,
     "ui.resolve_divergence": resolve_divergence,
     "ui.reply": reply,
     "ui.state": state,
     "approvals.list": approvals_list,
     "approvals.answer": approvals_answer,
     "history.list": history_list,
+    "history.get": history_get,
+    "history.revert": history_revert,
     "history.mark_reviewed": history_mark_reviewed,
+    "settings.list": settings_list,
+    "settings.set": settings_set,
     "test.fault": test_fault,
     **ui_read.ACTIONS,
+    **ui_workspace.ACTIONS,
 }
