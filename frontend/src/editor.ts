@@ -32,6 +32,11 @@ export interface Editor {
   selection(): SelectionInfo;
   /** The rules of `selection.set` for `content`; the editor keeps the result ready for `setText`. */
   prepareReplace(content: string): Replacement;
+  /**
+   * An agent's full text, as this editor would hold it: WYSIWYG answers its serialization of the parsed
+   * text (kept ready for `setText`), source answers null (the text is taken as it is).
+   */
+  prepareLoad(content: string): string | null;
   /** The person's own replacement of the selection (reported as their edit), same rules. */
   replaceSelection(content: string): void;
   /** The text the app should have: the document, or the WYSIWYG editor's serialization of it. */

@@ -1,6 +1,7 @@
 // One page = one VMark window. `?window=LABEL` attaches to that window (or the app picks one).
 import "./style.css";
 import { type Approval, ApprovalDialog } from "./approvals";
+import { wireCjkFormat } from "./cjkformat";
 import { byId, el, toast } from "./dom";
 import { HistoryPanel } from "./history";
 import { type AppEvent, Channel, errorText } from "./protocol";
@@ -66,6 +67,7 @@ class Page {
     this.historyPanel = new HistoryPanel(channel, () => this.current);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
     new SettingsDialog(channel);
+    wireCjkFormat(channel, () => this.current);
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
       byId("connection").textContent = "disconnected: reload the page";
@@ -148,19 +150,19 @@ class Page {
         window.focus();
         this.reportFocus();
       } else if (event.event === "workspace_switch") await this.loadTree();
-      else if (event.event === "selection") Object.assign(reply, await this.answerSelection(event.payload));
+      else if (event.event === "editor") Object.assign(reply, await this.answerEditor(event.payload));
     } catch (err) {
       toast(errorText(err), "error");
     }
     await this.channel.request("ui.reply", reply);
   }
 
-  private async answerSelection(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async answerEditor(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
     const tab = this.current;
     if (!tab || tab.tabId !== payload.tabId) {
       return { ok: false, reason: `this page shows ${tab?.tabId ?? "no tab"}, not ${String(payload.tabId)}` };
     }
-    return tab.answerSelection(String(payload.op), String(payload.content ?? ""));
+    return tab.answerEditor(String(payload.op), String(payload.content ?? ""));
   }
 
   // --- rendering ------------------------------------------------------------------------------

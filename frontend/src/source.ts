@@ -2,7 +2,7 @@
 import { basicSetup } from "codemirror";
 import { markdown } from "@codemirror/lang-markdown";
 import { yaml } from "@codemirror/lang-yaml";
-import { Annotation, type ChangeSet, EditorState, type Text } from "@codemirror/state";
+import { Annotation, type ChangeSet, EditorState, type Extension, type Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
 import { codePointOffset, diffSpan } from "./merge";
@@ -15,7 +15,14 @@ export class SourceEditor implements Editor {
   readonly mode = "source" as const;
   private view: EditorView;
 
-  constructor(parent: HTMLElement, text: string, kind: string, hooks: EditorHooks, readOnly: boolean) {
+  constructor(
+    parent: HTMLElement,
+    text: string,
+    kind: string,
+    hooks: EditorHooks,
+    readOnly: boolean,
+    extra: Extension[] = [],
+  ) {
     const listener = EditorView.updateListener.of((update) => {
       if (update.docChanged) inheritBasicPlane(update.startState.doc, update.changes, update.state.doc);
       const remote = update.transactions.some((tr) => tr.annotation(fromElsewhere));
@@ -39,6 +46,7 @@ export class SourceEditor implements Editor {
           EditorState.readOnly.of(readOnly),
           listener,
           composition,
+          ...extra,
         ],
       }),
     });
@@ -55,6 +63,10 @@ export class SourceEditor implements Editor {
   prepareReplace(_content: string): Replacement {
     const selection = this.selection();
     return { selection, replaced: codePoints(selection.text), text: null };
+  }
+
+  prepareLoad(_content: string): null {
+    return null;
   }
 
   replaceSelection(content: string): void {

@@ -8,6 +8,7 @@
 // span each, mapped with CodeMirror's ChangeSet) and sends again. `doc` events from the app go
 // through the same merge. Everything for one tab runs in order on one promise chain.
 import type { Editor, EditorHooks } from "./editor";
+import { workflowLint } from "./lint";
 import { merge3, utf16Offset } from "./merge";
 import type { Channel } from "./protocol";
 import { SourceEditor } from "./source";
@@ -80,7 +81,10 @@ export class TabSync {
       // Milkdown loads on first use: a page in source mode starts without it.
       const { WysiwygEditor } = await import("./wysiwyg");
       this.editor = await WysiwygEditor.create(parent, this.synced, hooks, this.readOnly);
-    } else this.editor = new SourceEditor(parent, this.synced, this.kind, hooks, this.readOnly);
+    } else {
+      const lint = this.kind === "yaml-workflow" ? workflowLint(this.channel, this.tabId, () => this.flush()) : [];
+      this.editor = new SourceEditor(parent, this.synced, this.kind, hooks, this.readOnly, lint);
+    }
   }
 
   /** Pass unsent keystrokes on, then take the editor down. */
@@ -112,11 +116,12 @@ export class TabSync {
   }
 
   /**
-   * The `selection` tool asks (op `get` or `prepare`): pass on the selection and the keystrokes the app
+   * The app asks for the selection (op `get`), a prepared `selection.set` (`prepare`) or a prepared
+   * `document.write` (`load`, the editor's form of a full text): pass on the selection and the keystrokes the app
    * has not seen, then answer from the editor. A composition in progress is neither flushed nor
    * disturbed: `prepare` answers `composing` (the app says BUSY), `get` answers what is there.
    */
-  async answerSelection(op: string, content: string): Promise<Record<string, unknown>> {
+  async answerEditor(op: string, content: string): Promise<Record<string, unknown>> {
     if (!this.editor?.composing()) {
       await this.reportSelection();
       await this.flush();
@@ -132,6 +137,9 @@ export class TabSync {
       if (op === "get") {
         const { from, to, text } = editor.selection();
         answer = { ...base, from, to, text };
+      } else if (op === "load") {
+        if (!composing) answer = { ...base, result: editor.prepareLoad(content) };
+        else answer = base;
       } else if (!composing) {
         const { selection, replaced, text } = editor.prepareReplace(content);
         answer = { ...base, from: selection.from, to: selection.to, replaced, result: text };

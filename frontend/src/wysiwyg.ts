@@ -147,29 +147,48 @@ export class WysiwygEditor implements Editor {
   setText(text: string): void {
     const pending = this.pending;
     this.pending = null;
-    const view = this.view();
-    if (pending && pending.text === text && view.state.doc.eq(pending.base)) {
-      const tr = view.state.tr;
-      for (const step of pending.steps) tr.step(step);
-      const end = tr.doc.content.size;
-      const at = Math.min(tr.mapping.map(view.state.selection.to), end);
-      this.loadRemote(closeHistory(tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1))));
-      return;
+    const fits = pending !== null && pending.text === text && this.view().state.doc.eq(pending.base);
+    const tr = fits ? this.replay(pending) : this.loading(text);
+    if (tr) this.loadRemote(closeHistory(tr));
+  }
+
+  prepareLoad(content: string): string {
+    const tr = this.loading(content);
+    if (!tr) {
+      this.pending = null;
+      return this.getText();
     }
+    const text = this.milkdown.ctx.get(serializerCtx)(tr.doc);
+    this.pending = { base: this.view().state.doc, text, steps: tr.steps };
+    return text;
+  }
+
+  /** A prepared change, step by step, on the document it was prepared on; the cursor after it. */
+  private replay(pending: Pending): Transaction {
+    const { state } = this.view();
+    const tr = state.tr;
+    for (const step of pending.steps) tr.step(step);
+    const at = Math.min(tr.mapping.map(state.selection.to), tr.doc.content.size);
+    return tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1));
+  }
+
+  /** `text` parsed, as the one replacement of the span where it differs from the document (or null). */
+  private loading(text: string): Transaction | null {
+    const { state } = this.view();
     const next = this.milkdown.ctx.get(parserCtx)(text);
-    if (!next) return;
-    const current = view.state.doc;
+    if (!next) return null;
+    const current = state.doc;
     const start = current.content.findDiffStart(next.content);
-    if (start === null) return;
+    if (start === null) return null;
     const ends = current.content.findDiffEnd(next.content);
-    if (!ends) return;
+    if (!ends) return null;
     let { a: endA, b: endB } = ends;
     const overlap = start - Math.min(endA, endB);
     if (overlap > 0) {
       endA += overlap;
       endB += overlap;
     }
-    this.loadRemote(closeHistory(view.state.tr.replace(start, endA, next.slice(start, endB))));
+    return state.tr.replace(start, endA, next.slice(start, endB));
   }
 
   /** One transaction from elsewhere: one undoable step in the person's history, not their edit. */

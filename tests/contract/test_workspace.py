@@ -231,7 +231,7 @@ async def test_save_as_writes_a_new_file_when_auto_approved(
 ) -> None:
     _allow_save_as(vmark)
     tab = await open_tab(mcp, opened / "a.md")
-    text = "# Moved\r\nzwei Zeilen – ü\n"
+    text = "# Moved\nzwei Zeilen – ü\n"
     revision = await person.edit(tab, text)
     target = opened / "notes" / "moved.md"
     result = await ok(mcp, "workspace", "save_as", tabId=tab, filePath=str(target))

@@ -160,3 +160,36 @@ async def test_new_tab_and_switching_tabs_by_clicking(pages: Pages, vmark: Runni
     assert vmark.app.session.windows["main"].active_tab == first
     await page.click("#save-tab")  # a clean file saves as it is
     await expect(page.get_by_test_id("notifications")).to_contain_text(f"Saved {(workspace / 'a.md').resolve()}")
+
+
+async def test_a_write_into_the_wysiwyg_tab_is_the_editors_serialization(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    """What gets saved is what the editor holds: Milkdown's serialization of the agent's Markdown."""
+    page = await main_page(pages, workspace)
+    tab = await open_from_tree(page, "a.md")
+    await page.click("#mode-toggle")
+    await page.wait_for_selector(".ProseMirror")
+    serialized = "# Title\n\n* one\n* two\n"
+    async with make_client(vmark.data_dir) as agent:
+        out = await agent_write(agent, tab, "Title\n=====\n\n+ one\n+ two\n")
+        assert (out["applied"], out["saved"]) == (True, True)
+        assert (await ok(agent, "document", "read", tabId=tab))["content"] == serialized
+    assert (workspace / "a.md").read_bytes() == serialized.encode()
+    await expect(page.locator(".ProseMirror h1")).to_have_text("Title")
+    await expect(page.locator(".ProseMirror li")).to_have_count(2)
+    assert await editor_text(page) == serialized
+    # One undoable step: the person's undo brings their text back (an edit of theirs, not yet saved).
+    await page.locator(".ProseMirror li").first.click()
+    await page.keyboard.press("Control+z")
+    await wait_doc_text(vmark, tab, A)
+    assert (workspace / "a.md").read_bytes() == serialized.encode()
+
+
+async def test_a_write_into_a_source_tab_is_kept_verbatim(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+    page = await main_page(pages, workspace)
+    tab = await open_from_tree(page, "a.md")
+    async with make_client(vmark.data_dir) as agent:
+        await agent_write(agent, tab, "Title\n=====\n\n+ one\n")
+    assert (workspace / "a.md").read_bytes() == b"Title\n=====\n\n+ one\n"
+    await wait_editor_text(page, "Title\n=====\n\n+ one\n")

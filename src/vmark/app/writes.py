@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BUSY_COMPOSING = "The user is composing text with an input method; retry shortly"
+
 
 @dataclass
 class Inflight:
@@ -174,7 +176,7 @@ class Writer:
 
     def _check_turn(self, doc: Document, tab: Tab, window: Window, request: WriteRequest) -> None:
         if self.is_composing(doc):
-            raise DomainError("BUSY", "The user is composing text with an input method; retry shortly")
+            raise DomainError("BUSY", BUSY_COMPOSING)
         current = doc.state.revision
         if request.expected_revision is not None and request.expected_revision != current:
             raise DomainError("STALE", current_revision=current)

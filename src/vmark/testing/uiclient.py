@@ -2,7 +2,7 @@
 
 It attaches to a window like a UI page does, sends edits, composition and selection
 events, answers prompts, and replies to the app's ``flush`` / ``activate`` / ``focus`` /
-``selection`` requests. Keystrokes can be held back (``hold_edit``) to act as the editor's
+``editor`` requests. Keystrokes can be held back (``hold_edit``) to act as the editor's
 unflushed buffer: they are sent when the app asks the page to flush. For the ``selection``
 tool it acts as a page showing its window's active tab in source mode (``select``).
 """
@@ -35,7 +35,7 @@ class UIClient:
         self.events: list[dict[str, Any]] = []
         #: the source-mode selection per tab (code points of the text with ``\n`` line breaks)
         self.selections: dict[str, tuple[int, int]] = {}
-        #: answer ``selection`` requests with "no editor" (False) or not at all (None)
+        #: answer ``editor`` requests with "no editor" (False) or not at all (None)
         self.shows_editor: bool | None = True
         self.composing = False
         self._pump: asyncio.Task[None] | None = None
@@ -69,7 +69,7 @@ class UIClient:
             reply: dict[str, Any] = {"requestId": request_id, "ok": True}
             if name == "flush":
                 await self._flush()
-            elif name == "selection":
+            elif name == "editor":
                 if self.shows_editor is None:
                     continue
                 reply.update(await self._selection(event["payload"]))

@@ -1,14 +1,10 @@
 """``selection``: the focused editor's selection, read and replaced through the page that shows it.
 
 The selection is view state: only the page knows it, and in WYSIWYG mode only the page can turn a
-ProseMirror range into Markdown (and Markdown into nodes). So both actions ask the window's page
-(a ``selection`` request event, answered with ``ui.reply``):
-
-- ``get``: the page passes on its unsent keystrokes, then answers ``{tabId, mode, from, to, text, revision}``.
-- ``set``: in the document's write turn the page is asked to ``prepare``: it passes on its keystrokes
-  (so they count for ``STALE``) and answers the range; in WYSIWYG mode also the document it would
-  become (``result``, its serializer's text), which it keeps ready to load as one undoable step when the
-  app's ``doc`` event brings exactly that text. In source mode the app splices the raw text itself.
+ProseMirror range into Markdown (and Markdown into nodes). ``get`` asks the page (``editor_link``);
+``set`` asks it in the document's write turn to ``prepare`` the change, after passing on its
+keystrokes (so they count for ``STALE``). In source mode the app splices the raw text itself; in
+WYSIWYG mode the page's ``result`` (its serializer's text) is the new document.
 """
 
 from __future__ import annotations
@@ -17,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.document import normalize_line_endings
 from ...core.errors import DomainError
-from ...core.limits import UI_ROUND_TRIP_SECONDS
 from ...core.model import Document, Tab, Window
 from ..connection import Connection
-from ..writes import WriteRequest, check_text
+from ..editor_link import ask_editor
+from ..writes import BUSY_COMPOSING, WriteRequest, check_text
 
 if TYPE_CHECKING:
     from ..service import App, RequestContext
@@ -46,17 +42,6 @@ def _focused_editor(app: App, tab_id: str | None) -> tuple[Window, Tab, Connecti
     return window, active, pages[-1]
 
 
-async def _ask(page: Connection, tab: Tab, request: dict[str, Any]) -> dict[str, Any]:
-    answer = await page.ask("selection", {"tabId": tab.id, **request}, UI_ROUND_TRIP_SECONDS)
-    if answer is None:
-        raise DomainError("NO_EDITOR", "The editor did not answer in time")
-    if not answer.get("ok"):
-        raise DomainError("NO_EDITOR", str(answer.get("reason") or f"{tab.id} has no active editor"))
-    if answer.get("tabId") != tab.id:
-        raise DomainError("NO_EDITOR", f"The editor shows {answer.get('tabId')}, not the focused tab {tab.id}")
-    return answer
-
-
 def _offsets(answer: dict[str, Any]) -> tuple[int, int]:
     start, end = answer.get("from"), answer.get("to")
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:
@@ -66,7 +51,7 @@ def _offsets(answer: dict[str, Any]) -> tuple[int, int]:
 
 async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     _window, tab, page = _focused_editor(ctx.app, args.get("tabId"))
-    answer = await _ask(page, tab, {"op": "get"})
+    answer = await ask_editor(page, tab, {"op": "get"})
     start, end = _offsets(answer)
     tab.basis_seq = tab.doc.write_seq  # a read, like document.read
     text = str(answer.get("text", ""))
@@ -102,10 +87,10 @@ class _Prepared:
 
     async def __call__(self) -> None:
         if self._app.writer.is_composing(self._doc):
-            raise DomainError("BUSY", "The user is composing text with an input method; retry shortly")
-        self.answer = await _ask(self._page, self._tab, {"op": "prepare", "content": self._content})
+            raise DomainError("BUSY", BUSY_COMPOSING)
+        self.answer = await ask_editor(self._page, self._tab, {"op": "prepare", "content": self._content})
         if self.answer.get("composing"):
-            raise DomainError("BUSY", "The user is composing text with an input method; retry shortly")
+            raise DomainError("BUSY", BUSY_COMPOSING)
         _offsets(self.answer)
 
     @property
