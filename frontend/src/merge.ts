@@ -65,11 +65,15 @@ export function codePointOffset(text: string, utf16: number): number {
 
 /** Code point offset (what the app counts) to a UTF-16 offset into `text`. */
 export function utf16Offset(text: string, points: number): number {
-  // Most documents have no astral characters: then the two agree, and a regex scan is fast.
-  if (!/[\uD800-\uDFFF]/.test(text)) return points;
+  // Most documents have no astral characters: then the two agree.
+  if (!hasSurrogate(text)) return points;
   let i = 0;
   for (let n = 0; n < points && i < text.length; n++) {
     i += isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1)) ? 2 : 1;
   }
   return i;
+}
+
+export function hasSurrogate(text: string): boolean {
+  return /[\uD800-\uDFFF]/.test(text);
 }

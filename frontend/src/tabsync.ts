@@ -9,7 +9,7 @@
 // through the same merge. Everything for one tab runs in order on one promise chain.
 import type { Editor, EditorHooks } from "./editor";
 import { workflowLint } from "./lint";
-import { merge3, utf16Offset } from "./merge";
+import { hasSurrogate, merge3, utf16Offset } from "./merge";
 import type { Channel } from "./protocol";
 import { SourceEditor } from "./source";
 
@@ -42,7 +42,9 @@ interface EditAnswer {
 
 export class TabSync {
   editor: Editor | null = null;
-  private synced: string;
+  private syncedText = "";
+  /** Whether `synced` has no astral characters (null: not known yet); a 5 MB scan per change is too slow. */
+  private syncedBasic: boolean | null = null;
   private revision: string;
   private seen: string[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -176,14 +178,32 @@ export class TabSync {
 
   /** The app's one-span change on top of what we have, with nothing of ours unsent: no 5 MB diff. */
   private absorbSplice(revision: string, splice: Splice): void {
-    const from = utf16Offset(this.synced, splice.from);
-    const to = utf16Offset(this.synced, splice.to);
+    const from = this.offset16(splice.from);
+    const to = this.offset16(splice.to);
     const text = this.synced.slice(0, from) + splice.insert + this.synced.slice(to);
     if (this.editor instanceof SourceEditor) this.editor.replaceRange(from, to, splice.insert);
     else this.editor?.setText(text);
+    const basic = this.syncedBasic === true && !hasSurrogate(splice.insert);
     this.synced = text;
+    this.syncedBasic = basic;
     this.revision = revision;
     this.remember(revision);
+  }
+
+  /** A code point offset into `synced` in UTF-16 units; known equal while it has no astral character. */
+  private offset16(points: number): number {
+    this.syncedBasic ??= !hasSurrogate(this.synced);
+    return this.syncedBasic ? points : utf16Offset(this.synced, points);
+  }
+
+  /** The app's text at `revision`, as the editor shows it. */
+  private get synced(): string {
+    return this.syncedText;
+  }
+
+  private set synced(text: string) {
+    this.syncedText = text;
+    this.syncedBasic = null;
   }
 
   private hooks(): EditorHooks {

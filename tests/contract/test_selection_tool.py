@@ -7,6 +7,7 @@ The page here is the Python UI client acting as a source-mode editor (its select
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ from tests.contract.helpers import (
     wait_event,
 )
 from vmark.app.server import RunningApp
+from vmark.core.document import content_hash
+from vmark.storage.journal import BeforePatch
 from vmark.testing.uiclient import UIClient
 
 A = "# A\n\nalpha\n"  # the workspace's a.md; "alpha" is characters 5..10
@@ -102,7 +105,12 @@ async def test_set_replaces_only_the_selection_and_is_journaled(
     assert [(e["tool"], e["rev_before"], e["rev_after"], e["state"]) for e in entries] == [
         ("selection.set", got["revision"], out["revision"], "recorded")
     ]
-    assert entries[0]["before_text"] == A.encode()
+    # One span changed: the entry keeps that span, enough to restore the before-text from the after-text.
+    assert entries[0]["before_text"] is None
+    patch = json.loads(entries[0]["before_patch"])
+    assert patch == {"at": 5, "length": 6, "removed": "alpha"}
+    assert BeforePatch(**patch).restore(doc.state.text) == A
+    assert entries[0]["hash_before"] == content_hash(A)
 
 
 async def test_empty_content_deletes_and_a_collapsed_selection_inserts(

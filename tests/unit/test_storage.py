@@ -12,6 +12,7 @@ from vmark.storage.datadir import BridgeInfo, InstanceLock, read_bridge, write_b
 from vmark.storage.files import save_new, save_replace
 from vmark.storage.history import History
 from vmark.storage.journal import (
+    BeforePatch,
     Journal,
     JournalEntry,
     JournalRejected,
@@ -44,6 +45,33 @@ async def test_journal_records_durably(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "journal.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+async def test_a_journal_of_an_earlier_version_gains_before_patch(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE entries (id INTEGER PRIMARY KEY, time REAL NOT NULL, tool TEXT NOT NULL, principal TEXT,"
+        " tab TEXT, doc TEXT NOT NULL, file TEXT, rev_before TEXT, rev_after TEXT, hash_before TEXT,"
+        " hash_after TEXT, before_text BLOB, addresses TEXT NOT NULL DEFAULT '[]',"
+        " state TEXT NOT NULL DEFAULT 'recorded')"
+    )
+    old.execute("INSERT INTO entries (time, tool, doc, before_text) VALUES (1, 'document.write', '/w/a.md', x'6f6c64')")
+    old.commit()
+    old.close()
+    journal = Journal(path)
+    await journal.start()
+    try:
+        patch = BeforePatch(at=2, length=3, removed="é")
+        await journal.record(JournalEntry(tool="selection.set", doc="/w/a.md", before_patch=patch), timeout=5)
+        rows = await journal.entries("/w/a.md")
+        assert [(r["tool"], r["before_text"], r["before_patch"]) for r in rows] == [
+            ("document.write", b"old", None),
+            ("selection.set", None, '{"at": 2, "length": 3, "removed": "é"}'),
+        ]
+    finally:
+        journal.close()
+    assert patch.restore("a new b") == "a é b"
 
 
 async def test_journal_faults(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ from ..core.limits import (
     WRITE_QUEUE_WAIT_SECONDS,
 )
 from ..core.model import Document, Tab, Window
-from ..storage.journal import JournalEntry, JournalRejected, JournalTransient, JournalUnavailable
+from ..storage.journal import BeforePatch, JournalEntry, JournalRejected, JournalTransient, JournalUnavailable
 
 if TYPE_CHECKING:
     from .service import App, RequestContext
@@ -205,33 +205,19 @@ class Writer:
         await self._check_backlog(doc, request)
         current = doc.state.revision
         text = request.edit(doc.state.text)
-        if request.skip_unchanged:  # a computed text (document.write checked its content on arrival)
+        span = request.span() if request.span is not None else None
+        # A computed text is checked (document.write's content and a span's insert were, on arrival).
+        if request.skip_unchanged and span is None:
             check_text(text)
         if doc.kind == "markdown":
             text = normalize_line_endings(text, doc.line_ending)
         if request.skip_unchanged and text == doc.state.text:
             return {"revision": current, "applied": False, "durable": True}
-        revision = new_revision()
-        span = request.span() if request.span is not None else None
         change = Splice(current, *span) if span is not None else None
-        after = DocState(text, revision, change)  # its hash is computed once, for the journal and the next write
+        after = DocState(text, new_revision(), change)  # its hash is computed once, for the journal and the next write
         flight = Inflight(tab, window.label, request.implicit_tab, recording=True)
         self._inflight[id(doc)] = flight
-        recorded = await self.record(
-            JournalEntry(
-                tool=request.tool,
-                doc=doc.key,
-                principal=ctx.connection.principal,
-                tab=tab.id,
-                file=doc.path,
-                rev_before=current,
-                rev_after=revision,
-                hash_before=doc.state.content_hash,
-                hash_after=after.content_hash,
-                before_text=doc.state.text,
-                addresses=addresses,
-            ),
-        )
+        recorded = await self.record(self._entry(ctx, tab, request.tool, after, addresses))
         flight.recording = False
         if flight.aborted or tab not in window.tabs:
             reason = flight.aborted or "closed"
@@ -246,9 +232,9 @@ class Writer:
         failure = self.app.editor_faults.take()
         if failure is not None:
             return self._editor_failure(failure, doc, recorded)
-        self.app.background(self.app.history.add_ai_revision(doc.key, revision))
+        self.app.background(self.app.history.add_ai_revision(doc.key, after.revision))
         self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
-        result: dict[str, Any] = {"revision": revision, "applied": True, "durable": recorded.durable}
+        result: dict[str, Any] = {"revision": after.revision, "applied": True, "durable": recorded.durable}
         if request.save is None:
             return result
         if not request.save:
@@ -258,6 +244,29 @@ class Writer:
         else:
             result.update(await self.app.saver.save_after_write(ctx, window, tab, recorded, addresses))
         return result
+
+    @staticmethod
+    def _entry(ctx: RequestContext, tab: Tab, tool: str, after: DocState, addresses: tuple[str, ...]) -> JournalEntry:
+        """What the journal keeps to restore the before-text: all of it, or for one replaced span only
+        that span (a word changed in a 5 MB document is not a 5 MB entry)."""
+        before, change = tab.doc.state, after.change
+        patch = None
+        if change is not None:
+            patch = BeforePatch(change.start, len(change.insert), before.text[change.start : change.end])
+        return JournalEntry(
+            tool=tool,
+            doc=tab.doc.key,
+            principal=ctx.connection.principal,
+            tab=tab.id,
+            file=tab.doc.path,
+            rev_before=before.revision,
+            rev_after=after.revision,
+            hash_before=before.content_hash,
+            hash_after=after.content_hash,
+            before_text=before.text if patch is None else None,
+            before_patch=patch,
+            addresses=addresses,
+        )
 
     def _parent_is_stale(self, doc: Document, tab: Tab, window: Window) -> bool:
         if tab.basis_seq is None or doc.write_seq <= tab.basis_seq:

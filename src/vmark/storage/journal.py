@@ -17,7 +17,7 @@ import json
 import logging
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS entries (
     hash_before TEXT,
     hash_after TEXT,
     before_text BLOB,
+    before_patch TEXT,
     addresses TEXT NOT NULL DEFAULT '[]',
     state TEXT NOT NULL DEFAULT 'recorded'
 );
@@ -63,6 +64,16 @@ class JournalRejected(JournalError):
 
 
 @dataclass(frozen=True)
+class BeforePatch:
+    at: int
+    length: int
+    removed: str
+
+    def restore(self, after: str) -> str:
+        return after[: self.at] + self.removed + after[self.at + self.length :]
+
+
+@dataclass(frozen=True)
 class JournalEntry:
     tool: str
     doc: str
@@ -74,6 +85,9 @@ class JournalEntry:
     hash_before: str | None = None
     hash_after: str | None = None
     before_text: str | None = None
+    #: instead of ``before_text`` when the change replaced one span: the after-text with
+    #: ``[at, at + length)`` replaced by ``removed`` is the before-text (``hash_before`` checks it)
+    before_patch: BeforePatch | None = None
     addresses: tuple[str, ...] = ()
     time: float = field(default_factory=time.time)
 
@@ -104,6 +118,7 @@ class Journal:
 
     async def start(self) -> None:
         await self._db.start()
+        await self._db.run(_add_missing_columns)
         self._running = True
 
     def close(self) -> None:
@@ -199,6 +214,13 @@ def _fail_all(batch: list[tuple[JournalEntry, asyncio.Future[int]]], error: Jour
             future.set_exception(error)
 
 
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    """A journal written by an earlier version gains the columns added since."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(entries)")}
+    if "before_patch" not in present:
+        conn.execute("ALTER TABLE entries ADD COLUMN before_patch TEXT")
+
+
 def _insert_all(conn: sqlite3.Connection, entries: list[JournalEntry]) -> list[int]:
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -213,7 +235,7 @@ def _insert_all(conn: sqlite3.Connection, entries: list[JournalEntry]) -> list[i
 def _insert(conn: sqlite3.Connection, e: JournalEntry) -> int:
     cur = conn.execute(
         "INSERT INTO entries (time, tool, principal, tab, doc, file, rev_before, rev_after,"
-        " hash_before, hash_after, before_text, addresses) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        " hash_before, hash_after, before_text, before_patch, addresses) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             e.time,
             e.tool,
@@ -226,6 +248,7 @@ def _insert(conn: sqlite3.Connection, e: JournalEntry) -> int:
             e.hash_before,
             e.hash_after,
             None if e.before_text is None else e.before_text.encode("utf-8", "surrogatepass"),
+            None if e.before_patch is None else json.dumps(asdict(e.before_patch), ensure_ascii=False),
             json.dumps(list(e.addresses)),
         ),
     )
