@@ -239,6 +239,7 @@ class Page {
     const view = tab ? this.view(tab.tabId) : undefined;
     const toggle = byId<HTMLButtonElement>("mode-toggle");
     toggle.disabled = !tab || tab.kind !== "markdown";
+    byId<HTMLButtonElement>("cjk-format").disabled = !tab || tab.kind !== "markdown" || tab.readOnly;
     toggle.textContent = tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG";
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
     byId("divergence").hidden = !view?.divergent;

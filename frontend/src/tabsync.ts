@@ -54,7 +54,7 @@ export class TabSync {
   private edits = 0;
   readonly kind: string;
   mode: "source" | "wysiwyg";
-  private readOnly: boolean;
+  readonly readOnly: boolean;
   onError: (err: unknown) => void = () => {};
 
   constructor(

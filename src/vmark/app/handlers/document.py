@@ -11,7 +11,12 @@ from ..editor_link import EditorLoad
 from ..writes import WriteRequest, check_text
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..service import App, RequestContext
+
+
+def user_cjk_rules(app: App) -> CjkRules:
+    """The person's CJK rules, as the settings say now (``document.transform`` and format selection)."""
+    return CjkRules.from_settings({key: app.settings.get(key) for key in SETTING_KEYS})
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -51,8 +56,7 @@ async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     window, tab = ctx.app.session.resolve_tab(tab_id)
     if tab.doc.kind != "markdown":
         raise ArgumentError(f"document.transform works on Markdown tabs; {tab.id} is {tab.doc.kind}")
-    settings = ctx.app.settings
-    rules = CjkRules.from_settings({key: settings.get(key) for key in SETTING_KEYS})
+    rules = user_cjk_rules(ctx.app)
     kind: str = args["kind"]
     request = WriteRequest(
         tool="document.transform",

@@ -20,7 +20,8 @@ from ...storage.files import SaveError, save_new, save_replace
 from ...storage.pathscope import PathScope, ScopeError
 from ...storage.settings import SETTINGS, SettingsError
 from ..state import canonical_or_invalid
-from . import ui_read, ui_workspace
+from . import ui_read, ui_tools, ui_workspace
+from .args import require_str
 from .workspace import load_tab, new_untitled
 
 if TYPE_CHECKING:
@@ -28,15 +29,8 @@ if TYPE_CHECKING:
     from ..service import App, RequestContext
 
 
-def _str(args: dict[str, Any], name: str) -> str:
-    value = args.get(name)
-    if not isinstance(value, str):
-        raise ArgumentError(f"argument {name!r} must be a string")
-    return value
-
-
 def _tab(ctx: RequestContext, args: dict[str, Any]) -> Any:
-    return ctx.app.session.find_tab(_str(args, "tabId"))
+    return ctx.app.session.find_tab(require_str(args, "tabId"))
 
 
 async def attach(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -68,7 +62,7 @@ async def focus(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def open_file(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """The person may open any file of a supported kind: the scope binds agents."""
     window = ctx.app.page_window(ctx.connection)
-    real = canonical_or_invalid(_str(args, "path"))
+    real = canonical_or_invalid(require_str(args, "path"))
     tab, _ = await load_tab(ctx.app, window, PathScope.of([real.rsplit("/", 1)[0] or "/"]), real, activate=True)
     window.active_tab = tab.id
     ctx.app.session.changed()
@@ -77,7 +71,7 @@ async def open_file(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
 
 async def open_folder(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     window = ctx.app.page_window(ctx.connection)
-    folder = canonical_or_invalid(_str(args, "path"))
+    folder = canonical_or_invalid(require_str(args, "path"))
     wsi = ctx.app.session.open_workspace(window, folder)
     return {"workspaceInstanceId": wsi.id}
 
@@ -128,7 +122,7 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """The person's full text. With ``baseRevision`` (a page) it applies only on top of that revision:
     otherwise the page gets the current text back to merge its keystrokes into, and nothing changes."""
     _window, tab = _tab(ctx, args)
-    text = _str(args, "text")
+    text = require_str(args, "text")
     doc = tab.doc
     base = args.get("baseRevision")
     if base is not None and base != doc.state.revision:
@@ -184,7 +178,7 @@ async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """The person may save anywhere, as a file of a supported kind, but never over an existing file."""
     _, tab = _tab(ctx, args)
     doc = tab.doc
-    real = canonical_or_invalid(_str(args, "path"))
+    real = canonical_or_invalid(require_str(args, "path"))
     if real == doc.path:  # "Save as" onto the document's own file is a save
         return await _person_save(ctx.app, doc, real)
     kind = kind_for_path(real)
@@ -249,7 +243,7 @@ async def resolve_divergence(ctx: RequestContext, args: dict[str, Any]) -> dict[
 
 
 async def reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return {"accepted": ctx.connection.reply(_str(args, "requestId"), args)}
+    return {"accepted": ctx.connection.reply(require_str(args, "requestId"), args)}
 
 
 async def approvals_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -257,7 +251,7 @@ async def approvals_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
 
 
 async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    approval_id = _str(args, "id")
+    approval_id = require_str(args, "id")
     allow = args.get("allow")
     if not isinstance(allow, bool):
         raise ArgumentError("allow must be a boolean")
@@ -342,7 +336,7 @@ async def settings_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
 
 async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Store one setting; a refused value changes nothing (a plain argument error)."""
-    key = _str(args, "key")
+    key = require_str(args, "key")
     if "value" not in args:
         raise ArgumentError("argument 'value' is required")
     try:
@@ -398,4 +392,5 @@ ACTIONS = {
     "test.fault": test_fault,
     **ui_read.ACTIONS,
     **ui_workspace.ACTIONS,
+    **ui_tools.ACTIONS,
 }
