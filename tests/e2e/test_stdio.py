@@ -23,6 +23,7 @@ ANNOTATIONS = {
     "workspace": (False, True, False, False),
     "document": (False, True, False, False),
     "workflow": (False, True, True, False),
+    "selection": (False, True, False, False),
 }
 
 
