@@ -31,6 +31,7 @@ interface TabView {
   mode: "source" | "wysiwyg";
   pinned: boolean;
   divergent: boolean;
+  divergenceKept: boolean;
   readOnly: boolean;
   workspaceInstanceId: string | null;
 }
@@ -242,7 +243,7 @@ class Page {
     byId<HTMLButtonElement>("cjk-format").disabled = !tab || tab.kind !== "markdown" || tab.readOnly;
     toggle.textContent = tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG";
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
-    byId("divergence").hidden = !view?.divergent;
+    byId("divergence").hidden = !view?.divergent || view.divergenceKept;
     byId("empty").hidden = Boolean(tab);
     this.historyPanel.refresh();
   }

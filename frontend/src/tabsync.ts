@@ -50,6 +50,8 @@ export class TabSync {
   private chain: Promise<void> = Promise.resolve();
   private editTimer: number | undefined;
   private selectionTimer: number | undefined;
+  /** The selection the app last heard of (or will, after the debounce). */
+  private reported: [number, number] | null = null;
   /** Keystrokes counted since the page last knew the app had them all. */
   private edits = 0;
   readonly kind: string;
@@ -220,6 +222,9 @@ export class TabSync {
         if (state === "end") this.schedule();
       },
       onSelection: (from, to) => {
+        // A key that leaves the cursor where it was (Ctrl+End at the end) is no selection move.
+        if (this.reported?.[0] === from && this.reported[1] === to) return;
+        this.reported = [from, to];
         window.clearTimeout(this.selectionTimer);
         this.selectionTimer = window.setTimeout(() => {
           this.selectionTimer = undefined;

@@ -17,18 +17,8 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from vmark.app.server import RunningApp
+from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 DIST_INDEX = Path(__file__).resolve().parents[2] / "src" / "vmark" / "ui" / "dist" / "index.html"
 #: every page records the Content-Security-Policy violations it sees: there must be none

@@ -187,7 +187,7 @@ class App:
             doc.saved_revision, doc.disk = doc.state.revision, stamp
             doc.divergent = False
         else:
-            doc.divergent = True
+            doc.divergent = doc.divergence_kept = True
         self.session.changed()
 
     async def _check_disk(self) -> None:
@@ -209,7 +209,7 @@ class App:
                 doc.saved_revision = doc.state.revision if not doc.dirty else doc.saved_revision
                 continue
             if doc.dirty:
-                doc.divergent = True
+                doc.divergent, doc.divergence_kept = True, False  # a new outside change asks again
                 await self.session.notify("divergent", {"filePath": doc.path})
             else:
                 doc.state = DocState(text)

@@ -247,6 +247,7 @@ def _view(window: Window) -> dict[str, Any]:
                 "mode": t.mode,
                 "pinned": t.pinned,
                 "divergent": t.doc.divergent,
+                "divergenceKept": t.doc.divergence_kept,
                 "readOnly": t.doc.read_only,
                 "workspaceInstanceId": t.workspace_instance,
             }

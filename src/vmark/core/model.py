@@ -37,6 +37,8 @@ class Document:
     disk: DiskStamp | None = None
     read_only: bool = False
     divergent: bool = False
+    #: the person answered the divergence with "keep mine": still divergent (closing says so), no banner
+    divergence_kept: bool = False
     composing: bool = False
     composition_ended_at: float = 0.0
     composing_mode: Mode | None = None
