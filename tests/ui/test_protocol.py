@@ -146,6 +146,7 @@ async def test_state_names_the_connected_agents_and_the_views(
                 "mode": "source",
                 "pinned": True,
                 "divergent": False,
+                "divergenceKept": False,
                 "readOnly": False,
                 "workspaceInstanceId": wsi.id,
             }
