@@ -27,6 +27,14 @@ export interface Replacement {
   text: string | null;
 }
 
+/** A comment thread's anchor: code points `from..to` of the app's text, and the thread's quote. */
+export interface CommentAnchor {
+  id: string;
+  from: number;
+  to: number;
+  quote: string;
+}
+
 export interface Editor {
   readonly mode: "source" | "wysiwyg";
   selection(): SelectionInfo;
@@ -44,6 +52,8 @@ export interface Editor {
   /** Load a text from elsewhere as one undoable step, keeping the selection where it can. */
   setText(text: string): void;
   composing(): boolean;
+  /** Highlight these comment anchors (replacing the ones shown); they follow edits until the next call. */
+  setAnchors(anchors: CommentAnchor[]): void;
   focus(): void;
   destroy(): void;
 }

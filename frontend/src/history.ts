@@ -1,6 +1,7 @@
 // The history sidebar of the active tab: the document's snapshots (AI saves labelled "(mcp)"), how many
 // AI revisions wait for the person's review, a line diff of a chosen snapshot against the current text,
 // "Revert to this" (the person's edit, not saved) and "Mark reviewed".
+import { shortQuote } from "./comments";
 import { byId, el, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
 import type { TabSync } from "./tabsync";
@@ -15,6 +16,14 @@ interface Snapshot {
   time: number;
   principal: string | null;
   addresses: string[];
+  /** The comments this revision answered, as they are now (state "deleted" for a deleted one). */
+  addressed?: Addressed[];
+}
+
+interface Addressed {
+  comment: string;
+  quote: string;
+  state: string;
 }
 
 interface Listing {
@@ -108,7 +117,8 @@ export class HistoryPanel {
       el("span", { class: "snapshot-time" }, new Date(snap.time * 1000).toLocaleString()),
     );
     if (snap.principal) pick.append(el("span", { class: "snapshot-who" }, snap.principal));
-    if (snap.addresses.length > 0) {
+    if (snap.addressed?.length) pick.append(addressedList(snap.addressed));
+    else if (snap.addresses.length > 0) {
       pick.append(el("span", { class: "snapshot-addresses" }, `addresses ${snap.addresses.join(", ")}`));
     }
     pick.addEventListener("click", () =>
@@ -185,6 +195,21 @@ export class HistoryPanel {
       toast(errorText(err), "error");
     }
   }
+}
+
+/** Which comments a revision addressed: each with its quote and state, a deleted one named as such. */
+function addressedList(addressed: Addressed[]): HTMLElement {
+  return el(
+    "ul",
+    { class: "snapshot-addressed" },
+    ...addressed.map((a) =>
+      el(
+        "li",
+        { class: "addressed", "data-comment-id": a.comment, "data-state": a.state },
+        a.state === "deleted" ? "deleted comment" : `“${shortQuote(a.quote)}” (${a.state})`,
+      ),
+    ),
+  );
 }
 
 // --- the line diff -----------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 import "./style.css";
 import { type Approval, ApprovalDialog } from "./approvals";
 import { wireCjkFormat } from "./cjkformat";
+import { CommentsPanel } from "./comments";
 import { byId, el, toast } from "./dom";
 import { HistoryPanel } from "./history";
 import { type AppEvent, Channel, errorText } from "./protocol";
@@ -58,6 +59,7 @@ class Page {
   private showing: Promise<void> = Promise.resolve();
   private approvals: ApprovalDialog;
   private historyPanel: HistoryPanel;
+  private commentsPanel: CommentsPanel;
   private editorHost = byId("editor");
 
   constructor(private channel: Channel) {
@@ -66,6 +68,7 @@ class Page {
       if (this.state) this.render(this.state);
     };
     this.historyPanel = new HistoryPanel(channel, () => this.current);
+    this.commentsPanel = new CommentsPanel(channel, () => this.current);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
@@ -122,7 +125,12 @@ class Page {
           const text = typeof payload.text === "string" ? payload.text : null;
           await this.current.remote(String(payload.revision), text, (payload.splice as Splice | undefined) ?? null);
           this.historyPanel.refresh();
+          this.commentsPanel.refresh();
         }
+        break;
+      case "comments":
+        this.commentsPanel.onEvent(payload);
+        this.historyPanel.refresh(); // it names the comments each revision addressed, with their state
         break;
       case "prompt":
       case "folder_picker":
@@ -243,9 +251,11 @@ class Page {
     byId<HTMLButtonElement>("cjk-format").disabled = !tab || tab.kind !== "markdown" || tab.readOnly;
     toggle.textContent = tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG";
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
+    byId<HTMLButtonElement>("comment-add").disabled = !tab;
     byId("divergence").hidden = !view?.divergent || view.divergenceKept;
     byId("empty").hidden = Boolean(tab);
     this.historyPanel.refresh();
+    this.commentsPanel.refresh();
   }
 
   // --- the active tab ----------------------------------------------------------------------------

@@ -4,7 +4,8 @@ import { markdown } from "@codemirror/lang-markdown";
 import { yaml } from "@codemirror/lang-yaml";
 import { Annotation, type ChangeSet, EditorState, type Extension, type Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import { codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
+import { sourceAnchorEffect, sourceAnchors } from "./anchors";
+import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
 import { codePointOffset, diffSpan } from "./merge";
 
 const fromElsewhere = Annotation.define<boolean>();
@@ -46,6 +47,7 @@ export class SourceEditor implements Editor {
           EditorState.readOnly.of(readOnly),
           listener,
           composition,
+          sourceAnchors,
           ...extra,
         ],
       }),
@@ -85,6 +87,10 @@ export class SourceEditor implements Editor {
 
   composing(): boolean {
     return this.view.composing;
+  }
+
+  setAnchors(anchors: CommentAnchor[]): void {
+    this.view.dispatch({ effects: sourceAnchorEffect(anchors, () => this.getText()) });
   }
 
   focus(): void {

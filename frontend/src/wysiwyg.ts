@@ -12,6 +12,7 @@ import type { EditorView } from "@milkdown/kit/prose/view";
 import { $prose } from "@milkdown/kit/utils";
 import "@milkdown/kit/prose/view/style/prosemirror.css";
 import {
+  type CommentAnchor,
   codePoints,
   compositionHandlers,
   type Editor,
@@ -19,6 +20,7 @@ import {
   type Replacement,
   type SelectionInfo,
 } from "./editor";
+import { anchorPlugin, anchorTransaction } from "./pmanchors";
 
 const key = new PluginKey("vmark-page");
 
@@ -66,6 +68,7 @@ export class WysiwygEditor implements Editor {
       .use(gfm)
       .use(history)
       .use(watch)
+      .use($prose(anchorPlugin))
       .create();
     self = new WysiwygEditor(milkdown);
     return self;
@@ -203,6 +206,10 @@ export class WysiwygEditor implements Editor {
 
   composing(): boolean {
     return this.view().composing;
+  }
+
+  setAnchors(anchors: CommentAnchor[]): void {
+    this.view().dispatch(anchorTransaction(this.view().state, anchors));
   }
 
   focus(): void {

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .core.errors import parse_wire_error
 from .storage.datadir import data_dir, lock_is_held, read_bridge
 from .storage.principals import PrincipalError, Principals
 from .storage.settings import Settings, SettingsError
@@ -61,7 +62,26 @@ def _parser() -> argparse.ArgumentParser:
     for verb in ("allow", "deny"):
         v = ap_sub.add_parser(verb)
         v.add_argument("id")
+    _comments_parser(sub)
     return p
+
+
+def _comments_parser(sub: Any) -> None:
+    cm = sub.add_parser("comments", help="review comments on a document, as the person")
+    cm_sub = cm.add_subparsers(dest="comments_command", required=True)
+    add = cm_sub.add_parser("add", help="comment on a quoted span of FILE; prints the new comment id")
+    add.add_argument("file", type=Path)
+    add.add_argument("--quote", required=True, help="the text the comment is about (it must occur in FILE)")
+    add.add_argument("--body", required=True)
+    add.add_argument("--json", action="store_true")
+    lst = cm_sub.add_parser("list", help="every thread of FILE, oldest first")
+    lst.add_argument("file", type=Path)
+    lst.add_argument("--json", action="store_true")
+    reply = cm_sub.add_parser("reply", help="answer a thread; prints the new reply id")
+    reply.add_argument("id")
+    reply.add_argument("--body", required=True)
+    for verb in ("resolve", "reopen", "delete"):
+        cm_sub.add_parser(verb, help=f"{verb} a thread").add_argument("id")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         "url": _cmd_url,
         "settings": _cmd_settings,
         "approvals": _cmd_approvals,
+        "comments": _cmd_comments,
     }[args.command]
     try:
         return handler(args)
@@ -220,3 +241,60 @@ def _cmd_approvals(args: argparse.Namespace) -> int:
         for a in items:
             print(f"{a['id']}\t{a['kind']}\t{a['state']}\t{a['requester']}\t{a['subject']}\texpires {a['expires']}")
     return 0
+
+
+def _cmd_comments(args: argparse.Namespace) -> int:
+    command = args.comments_command
+    if command in ("add", "list"):
+        # The canonical path names the document, open in a tab or not; the app resolves links.
+        file_path = os.path.abspath(args.file)
+        if command == "add":
+            payload = {"filePath": file_path, "quote": args.quote, "body": args.body}
+            response = _person_request("comments.add", payload)
+        else:
+            response = _person_request("comments.threads", {"filePath": file_path})
+    elif command == "reply":
+        response = _person_request("comments.person_reply", {"commentId": args.id, "body": args.body})
+    else:
+        response = _person_request(f"comments.{command}", {"commentId": args.id})
+    if not response.get("success"):
+        print(f"vmark: {_error_text(response.get('error'))}", file=sys.stderr)
+        return 1
+    data = response["data"]
+    if command == "add":
+        print(json.dumps(data) if args.json else data["comment"])
+    elif command == "list":
+        if args.json:
+            print(json.dumps(data))
+        else:
+            sys.stdout.write(_threads_text(data["threads"]))
+    elif command == "reply":
+        print(data["reply"])
+    else:
+        print(f"{data['comment']}\t{data['state']}")
+    return 0
+
+
+def _error_text(error: Any) -> str:
+    """A refusal as one line: ``CODE: message`` for an envelope, the plain string otherwise."""
+    parsed = parse_wire_error(str(error))
+    if isinstance(parsed, dict):
+        message = parsed.get("message")
+        return f"{parsed['error']}: {message}" if message else str(parsed["error"])
+    return parsed
+
+
+def _threads_text(threads: list[dict[str, Any]]) -> str:
+    """One block per thread: id, state (orphaned marked), quote, the first body, then each reply."""
+    blocks = []
+    for t in threads:
+        state = f"{t['state']} (orphaned)" if t.get("orphaned") else t["state"]
+        lines = [f"{t['comment']}\t{state}\t{t['author']}", f"  > {_one_line(t['quote'])}", f"  {_one_line(t['body'])}"]
+        lines += [f"  - {r['id']} {r['author']}: {_one_line(r['body'])}" for r in t.get("replies", [])]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def _one_line(text: str) -> str:
+    """Line breaks shown as ``\\n`` so each part of a thread stays on its line."""
+    return text.replace("\r\n", "\n").replace("\n", "\\n")

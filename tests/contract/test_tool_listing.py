@@ -18,6 +18,7 @@ EXPECTED_ACTIONS = {
     "workspace": ["new", "open", "open_workspace", "save", "save_as", "close", "switch_tab", "focus_window"],
     "document": ["read", "write", "transform"],
     "workflow": ["apply_patch", "validate"],
+    "comments": ["list", "reply", "mark_addressed"],
 }
 EXPECTED_FIELDS: dict[str, dict[str, str]] = {
     "session": {},
@@ -38,6 +39,13 @@ EXPECTED_FIELDS: dict[str, dict[str, str]] = {
         "kind": "string",
     },
     "workflow": {"tabId": "string", "patches": "array", "expected_revision": "string", "addresses": "array"},
+    "comments": {
+        "tabId": "string",
+        "cursor": "string",
+        "commentId": "string",
+        "body": "string",
+        "expectedCommentGen": "string",
+    },
 }
 
 
@@ -50,13 +58,14 @@ ANNOTATIONS = {
     "workspace": (False, True),
     "document": (False, True),
     "workflow": (False, True),
+    "comments": (False, False),
 }
 
 
 async def test_tools_annotations_and_instructions(mcp: Client) -> None:
     tools = await _tools(mcp)
     # exactly the registered tools
-    assert sorted(tools) == ["document", "selection", "session", "workflow", "workspace"]
+    assert sorted(tools) == ["comments", "document", "selection", "session", "workflow", "workspace"]
     for name, (read_only, destructive) in ANNOTATIONS.items():
         annotations = tools[name].annotations
         assert annotations.read_only_hint is read_only, name
@@ -65,6 +74,7 @@ async def test_tools_annotations_and_instructions(mcp: Client) -> None:
         assert tools[name].description, name
     assert tools["session"].annotations.idempotent_hint is True
     assert tools["workflow"].annotations.idempotent_hint is True  # a patch applied twice is a no-op
+    assert tools["comments"].annotations.idempotent_hint is True  # a repeated reply returns the first result
     # Server-level instructions carry the recommended workflow.
     text = mcp.instructions
     assert text
@@ -115,6 +125,10 @@ ARGUMENT_ERRORS: list[tuple[str, dict[str, Any], str]] = [
     ("workspace", {"action": "switch_tab"}, "tabId"),
     ("workspace", {"action": "focus_window"}, "windowLabel"),
     ("workspace", {"action": "save", "filePath": "/tmp/x.md"}, "filePath"),
+    ("comments", {"action": "resolve", "commentId": "c-0000000000"}, "resolve"),
+    ("comments", {"action": "reply", "commentId": "c-0000000000", "body": "b"}, "expectedCommentGen"),
+    ("comments", {"action": "mark_addressed", "expectedCommentGen": "g"}, "commentId"),
+    ("comments", {"action": "list", "cursor": 3}, "cursor"),
 ]
 
 

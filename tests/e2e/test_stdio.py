@@ -24,6 +24,7 @@ ANNOTATIONS = {
     "document": (False, True, False, False),
     "workflow": (False, True, True, False),
     "selection": (False, True, False, False),
+    "comments": (False, False, True, False),
 }
 
 

@@ -58,6 +58,7 @@ async def test_list_get_and_revert_as_the_persons_edit(vmark: RunningApp, person
         "time": manual["time"],
         "principal": None,
         "addresses": [],
+        "addressed": [],
         "label": "",
     }
     assert ai == {

@@ -26,9 +26,10 @@ from ..storage.settings import Settings
 from ..text import SETTING_KEYS as CJK_SETTING_KEYS
 from ..text import setting_error as cjk_setting_error
 from .approvals import Approval, Approvals
+from .comments import CommentService
 from .connection import Connection
 from .faults import EditorFaults
-from .handlers import document, person, selection, session, workflow, workspace
+from .handlers import comments, document, person, selection, session, workflow, workspace
 from .saver import Saver
 from .saves import SaveQueue
 from .state import Session
@@ -42,6 +43,7 @@ TOOL_HANDLERS = {
     "document": document.ACTIONS,
     "workflow": workflow.ACTIONS,
     "selection": selection.ACTIONS,
+    "comments": comments.ACTIONS,
 }
 
 settings_table.register(CJK_SETTING_KEYS, cjk_setting_error)
@@ -66,6 +68,7 @@ class App:
         self.saves = SaveQueue()
         self.saver = Saver(self)
         self.writer = Writer(self)
+        self.comments = CommentService(self)
         self.editor_faults = EditorFaults()
         self.folder_grants: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
@@ -75,6 +78,7 @@ class App:
     async def start(self, folder: str | None = None) -> None:
         await self.journal.start()
         await self.history.start()
+        await self.comments.start()
         if folder is not None:
             self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
         self._tasks = [
@@ -89,6 +93,7 @@ class App:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await asyncio.gather(*self._background, return_exceptions=True)  # history writes land before close
+        await self.comments.close()
         self.journal.close()
         self.history.close()
 
@@ -147,16 +152,13 @@ class App:
             log.error("background job failed", exc_info=task.exception())
 
     # --- shared operations ------------------------------------------------------------
-    def comment_exists(self, comment_id: str) -> bool:
-        """Comments arrive with the comments tool; until then no id is known."""
-        return False
-
     def page_window(self, conn: Connection) -> Window:
         if conn.window is None:
             raise ArgumentError("attach to a window first (ui.attach)")
         return self.session.windows[conn.window]
 
     def document_changed(self, doc: Document, origin: str) -> None:
+        self.comments.document_changed(doc)
         self.session.changed()
 
     def activate(self, window: Window, tab: Tab) -> bool:

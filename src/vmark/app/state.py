@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..core.errors import ArgumentError, DomainError
@@ -36,6 +36,8 @@ class Session:
         self._pushed: dict[str, str] = {}
         self._pushed_seq: dict[str, int] = {}
         self._origins: dict[str, tuple[str, str, str | None]] = {}
+        #: called with (old key, new key) when a document moves: what is keyed by documents moves too
+        self.rekey_listeners: list[Callable[[str, str], None]] = []
 
     # --- routing -------------------------------------------------------------------
     def window(self, label: str | None = None) -> Window:
@@ -121,6 +123,7 @@ class Session:
         return [(w, t) for w, t in self.tabs() if t.doc is doc]
 
     def rekey(self, doc: Document, real_path: str, kind: Kind) -> None:
+        old = doc.key
         self.docs.pop(doc.key, None)
         self._forget_doc(doc.key)
         doc.key, doc.path, doc.kind = real_path, real_path, kind
@@ -129,6 +132,8 @@ class Session:
         for window, tab in self.tabs_of(doc):
             wsi = self.workspace_for(window, real_path)
             tab.workspace_instance = wsi.id if wsi else None
+        for listener in self.rekey_listeners:
+            listener(old, real_path)
         self.changed()
 
     def open_workspace(self, window: Window, root: str) -> WorkspaceInstance:

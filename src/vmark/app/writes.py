@@ -84,7 +84,11 @@ def check_addresses(addresses: list[str], known: Callable[[str], bool]) -> tuple
         raise DomainError("INVALID_ADDRESSES", "addresses names the same comment twice")
     unknown = [a for a in addresses if not known(a)]
     if unknown:
-        raise DomainError("INVALID_ADDRESSES", f"unknown comment ids: {', '.join(unknown)}", invalid=unknown)
+        raise DomainError(
+            "INVALID_ADDRESSES",
+            f"this edit cannot answer {', '.join(unknown)} (unknown, deleted, resolved or another document's)",
+            invalid=unknown,
+        )
     return tuple(addresses)
 
 
@@ -128,7 +132,8 @@ class Writer:
         return changed
 
     # --- the turn -------------------------------------------------------------------------
-    async def _turn(self, doc: Document, tab: Tab) -> asyncio.Lock:
+    async def turn(self, doc: Document, tab: Tab) -> asyncio.Lock:
+        """The document's write turn (held by one write, comment reply or mark at a time); release it after."""
         lock = self._locks.setdefault(id(doc), asyncio.Lock())
         flight = self._inflight.get(id(doc))
         if flight is not None and flight.recording and flight.tab is not tab:
@@ -164,10 +169,10 @@ class Writer:
     # --- document.write and friends ------------------------------------------------------
     async def write(self, ctx: RequestContext, window: Window, tab: Tab, request: WriteRequest) -> dict[str, Any]:
         doc = tab.doc
-        linked = check_addresses(list(request.addresses), self.app.comment_exists)
+        linked = check_addresses(list(request.addresses), self.app.comments.addressable(doc.key))
         if doc.read_only:
             raise DomainError("READ_ONLY", f"{doc.path or tab.title} is read-only")
-        lock = await self._turn(doc, tab)
+        lock = await self.turn(doc, tab)
         try:
             return await self._write_locked(ctx, window, tab, request, linked)
         finally:

@@ -43,6 +43,10 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
     "READ_ONLY": (ErrorShape.ENVELOPE, "The document is read-only"),
     "NO_EDITOR": (ErrorShape.ENVELOPE, "The focused tab has no active editor"),
     "INVALID_ADDRESSES": (ErrorShape.ENVELOPE, "addresses names comments that this edit cannot answer"),
+    "STALE_COMMENT": (ErrorShape.ENVELOPE, "The thread changed or was deleted since it was listed; list again"),
+    "INVALID_COMMENT": (ErrorShape.ENVELOPE, "The comment id is malformed or not a comment of this document"),
+    "COMMENT_NOT_ALLOWED": (ErrorShape.ENVELOPE, "The thread is resolved; only the user can reopen it"),
+    "COMMENT_LIMIT": (ErrorShape.ENVELOPE, "The thread has too many replies, the text is too long, or it is full"),
     "INTERNAL": (ErrorShape.ENVELOPE, "Unexpected handler error"),
 }
 

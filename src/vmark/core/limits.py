@@ -16,6 +16,15 @@ JOURNAL_RETRY_SECONDS = 1.0
 MAX_ADDRESSES = 64
 DEFAULT_REVIEW_BACKLOG_LIMIT = 50
 
+# Comments (DECISIONS.md "Comments")
+MAX_REPLIES = 200
+MAX_COMMENT_BODY_BYTES = 16 * 1024
+#: a quote is what the person selected; bounded so that a thread's first part always fits on a page
+MAX_QUOTE_BYTES = 1024
+#: changes one thread may take (each keeps an idempotence record); past it the thread can no longer change
+MAX_THREAD_CHANGES = 1000
+COMMENT_PAGE_BYTES = 32 * 1024
+
 # Approvals
 APPROVAL_TTL_SECONDS = 300.0
 

@@ -261,7 +261,43 @@ SELECTION = ToolSpec(
     },
 )
 
-TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT, WORKFLOW, SELECTION)}
+COMMENTS = ToolSpec(
+    name="comments",
+    description=(
+        "The user's review comments on a document. list -> {doc, generation, threads, nextCursor?}, oldest thread"
+        " first, in pages (call again with cursor = nextCursor while it is present); each thread has comment,"
+        " state (open/addressed/resolved/reopened), commentGen, quote, body (bodyBase64: its UTF-8 bytes in Base64"
+        " when it cannot fit a page as text), author, anchor, orphaned and replies; a thread split across pages"
+        " carries repliesFrom/repliesTotal, its later parts continued: true. reply and mark_addressed take the"
+        " thread's commentGen from list (STALE_COMMENT: list again); repeating the same call returns its first"
+        " result. Resolving, reopening and deleting are the user's decisions. To say an edit answers comments,"
+        " pass their ids as `addresses` to document.write, document.transform, workflow.apply_patch or"
+        " selection.set."
+    ),
+    annotations=Annotations(read_only=False, destructive=False, idempotent=True, open_world=False),
+    actions={
+        "list": ActionSpec("one page of the document's threads", optional=("tabId", "cursor")),
+        "reply": ActionSpec(
+            "add a reply to a thread -> {reply, commentGen, durable}",
+            required=("commentId", "body", "expectedCommentGen"),
+            optional=("tabId",),
+        ),
+        "mark_addressed": ActionSpec(
+            "mark a thread addressed (the user decides whether it is resolved) -> {comment, state, commentGen}",
+            required=("commentId", "expectedCommentGen"),
+            optional=("tabId",),
+        ),
+    },
+    fields={
+        "tabId": _TAB,
+        "cursor": FieldSpec("string", "nextCursor of the previous page"),
+        "commentId": FieldSpec("string", "A comment id from comments.list"),
+        "body": FieldSpec("string", "The reply's text (at most 16 KiB of UTF-8)"),
+        "expectedCommentGen": FieldSpec("string", "The thread's commentGen as comments.list returned it"),
+    },
+)
+
+TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT, WORKFLOW, SELECTION, COMMENTS)}
 
 
 def check_request(tool: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

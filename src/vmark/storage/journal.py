@@ -207,6 +207,15 @@ class Journal:
 
         return await self._db.run(query)
 
+    async def links(self, doc: str) -> list[tuple[str, str, str | None, str]]:
+        """``(tool, state, rev_after, addresses)`` of ``doc``'s entries, oldest first: without their texts."""
+
+        def query(c: sqlite3.Connection) -> list[tuple[str, str, str | None, str]]:
+            sql = "SELECT tool, state, rev_after, addresses FROM entries WHERE doc=? ORDER BY id"
+            return [tuple(row) for row in c.execute(sql, (doc,))]
+
+        return await self._db.run(query)
+
 
 def _fail_all(batch: list[tuple[JournalEntry, asyncio.Future[int]]], error: JournalError) -> None:
     for _, future in batch:

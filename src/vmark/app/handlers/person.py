@@ -20,7 +20,7 @@ from ...storage.files import SaveError, save_new, save_replace
 from ...storage.pathscope import PathScope, ScopeError
 from ...storage.settings import SETTINGS, SettingsError
 from ..state import canonical_or_invalid
-from . import ui_read, ui_tools, ui_workspace
+from . import ui_comments, ui_read, ui_tools, ui_workspace
 from .args import require_str
 from .workspace import load_tab, new_untitled
 
@@ -277,6 +277,7 @@ async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     if not isinstance(content, bool):
         raise ArgumentError("content must be a boolean")
     snaps = await ctx.app.history.snapshots(tab.doc.key, content)
+    await ctx.app.comments.annotate_history(tab.doc.key, snaps)
     return {
         "snapshots": [_labelled(s) for s in snaps],
         "unreviewed": await ctx.app.writer.unreviewed(tab.doc),
@@ -296,7 +297,9 @@ async def _snapshot_arg(ctx: RequestContext, doc: Document, args: dict[str, Any]
 async def history_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """One snapshot of the tab's document, with its text."""
     _, tab = _tab(ctx, args)
-    return _labelled(await _snapshot_arg(ctx, tab.doc, args))
+    snap = await _snapshot_arg(ctx, tab.doc, args)
+    await ctx.app.comments.annotate_history(tab.doc.key, [snap])
+    return _labelled(snap)
 
 
 async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -393,4 +396,5 @@ ACTIONS = {
     **ui_read.ACTIONS,
     **ui_workspace.ACTIONS,
     **ui_tools.ACTIONS,
+    **ui_comments.ACTIONS,
 }

@@ -1,0 +1,31 @@
+"""``comments``: an agent reads the person's review threads in pages, replies, and marks them addressed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..service import RequestContext
+
+
+async def list_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    _, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    ctx.app.comments.sync(tab.doc.key, tab.doc.path, tab.doc.state)
+    return ctx.app.comments.page(tab.doc.key, args.get("cursor"))
+
+
+async def reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    _, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    return await ctx.app.comments.agent_change(
+        ctx, tab, args["commentId"], "reply", args["expectedCommentGen"], args["body"]
+    )
+
+
+async def mark_addressed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    _, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    return await ctx.app.comments.agent_change(
+        ctx, tab, args["commentId"], "mark_addressed", args["expectedCommentGen"]
+    )
+
+
+ACTIONS = {"list": list_, "reply": reply, "mark_addressed": mark_addressed}

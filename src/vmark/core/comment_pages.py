@@ -1,0 +1,134 @@
+"""``comments.list`` in pages: each page's JSON text is at most :data:`COMMENT_PAGE_BYTES`.
+
+Sizes are counted exactly as the MCP server renders a result (compact JSON, UTF-8, no ASCII
+escaping). Threads come oldest first. A thread that fits on a fresh page is never split: it
+starts the next page instead. One that fits on no page is split between replies; its first part
+carries ``repliesFrom`` / ``repliesTotal``, its later parts only ``comment``, ``state``,
+``commentGen``, ``continued: true``, ``repliesFrom``, ``repliesTotal`` and the next replies.
+A body whose JSON text could not fit on any page travels as ``bodyBase64`` (its UTF-8 bytes);
+with quotes bounded by ``MAX_QUOTE_BYTES`` every first part and every single reply fits a page.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .comments import Reply, Thread
+from .limits import COMMENT_PAGE_BYTES
+
+#: room kept for ``nextCursor``; a cursor is far shorter (see ``app.comments``)
+CURSOR_ROOM = 160
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a page starts: thread ``thread`` (an index), from reply ``reply``; ``continued``: its first
+    part is already on an earlier page."""
+
+    thread: int
+    reply: int = 0
+    continued: bool = False
+
+
+def size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def _body(item: dict[str, Any], body: str, fits: bool) -> None:
+    if fits:
+        item["body"] = body
+    else:
+        item["bodyBase64"] = base64.b64encode(body.encode("utf-8")).decode("ascii")
+
+
+class Pager:
+    def __init__(self, header: dict[str, Any], budget: int = COMMENT_PAGE_BYTES) -> None:
+        self.header = header
+        self.budget = budget
+        #: the page with no thread yet (and room for a cursor)
+        self.base = size({**header, "threads": [], "nextCursor": "x" * CURSOR_ROOM})
+
+    # --- items ---------------------------------------------------------------------------
+    def first_part(self, thread: Thread, split: bool, replies: Sequence[Reply] = ()) -> dict[str, Any]:
+        item: dict[str, Any] = {
+            "comment": thread.id,
+            "state": thread.state,
+            "commentGen": thread.gen,
+            "quote": thread.quote,
+            "author": thread.author,
+            "created": thread.created,
+            "anchor": None if thread.anchor is None else {"from": thread.anchor[0], "to": thread.anchor[1]},
+            "orphaned": thread.anchor is None,
+        }
+        probe = {**item, "body": thread.body, "replies": [], "repliesFrom": 0, "repliesTotal": len(thread.replies)}
+        _body(item, thread.body, self.base + size(probe) <= self.budget)
+        if split:
+            item.update(repliesFrom=0, repliesTotal=len(thread.replies))
+        item["replies"] = [self.reply(thread, r) for r in replies]
+        return item
+
+    def later_part(self, thread: Thread, start: int) -> dict[str, Any]:
+        return {
+            **thread.status(),
+            "continued": True,
+            "repliesFrom": start,
+            "repliesTotal": len(thread.replies),
+            "replies": [],
+        }
+
+    def reply(self, thread: Thread, reply: Reply) -> dict[str, Any]:
+        item: dict[str, Any] = {"id": reply.id, "author": reply.author, "created": reply.created}
+        probe = {**self.later_part(thread, len(thread.replies)), "replies": [{**item, "body": reply.body}]}
+        _body(item, reply.body, self.base + size(probe) <= self.budget)
+        return item
+
+    # --- packing -------------------------------------------------------------------------
+    def page(self, threads: Sequence[Thread], at: Position) -> tuple[list[dict[str, Any]], Position | None]:
+        """The threads of one page from ``at``, and where the next page starts (None: this is the last)."""
+        items: list[dict[str, Any]] = []
+        used = self.base
+        index, start, continued = at.thread, at.reply, at.continued
+        while index < len(threads):
+            thread = threads[index]
+            comma = 1 if items else 0
+            if not continued and start == 0:
+                whole = self.first_part(thread, False, thread.replies)
+                whole_size = size(whole)
+                if used + comma + whole_size <= self.budget:
+                    items.append(whole)
+                    used += comma + whole_size
+                    index += 1
+                    continue
+                if items and self.base + whole_size <= self.budget:
+                    return items, Position(index)  # fits a fresh page: do not split it
+                part = self.first_part(thread, True)
+            else:
+                part = self.later_part(thread, start)
+            part_size = size(part)
+            taken = self._fill(part, thread, start, self.budget - used - comma - part_size)
+            if items and not taken and (continued or start or thread.replies):
+                return items, Position(index, start, continued)  # only a bare header would fit here
+            items.append(part)
+            used += comma + size(part)
+            start += taken
+            if start < len(thread.replies):
+                return items, Position(index, start, True)
+            index, start, continued = index + 1, 0, False
+        return items, None
+
+    def _fill(self, part: dict[str, Any], thread: Thread, start: int, room: int) -> int:
+        """Put as many replies from ``start`` into ``part`` as ``room`` bytes hold; return how many."""
+        taken = 0
+        for reply in thread.replies[start:]:
+            item = self.reply(thread, reply)
+            cost = size(item) + (1 if taken else 0)
+            if cost > room:
+                break
+            part["replies"].append(item)
+            room -= cost
+            taken += 1
+        return taken
