@@ -3,7 +3,7 @@
 // reopen / delete: the person's alone), orphaned threads in a section of their own, and the anchors
 // highlighted in the editor. Threads are asked for again on the app's `comments` event, on a
 // change of the text and on a tab switch; the highlights show whether the sidebar is open or not.
-import { byId, el, toast } from "./dom";
+import { act, byId, el, toast } from "./dom";
 import type { CommentAnchor } from "./editor";
 import { type Channel, errorText } from "./protocol";
 import type { TabSync } from "./tabsync";
@@ -270,7 +270,7 @@ export class CommentsPanel {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (input.value.trim() === "") return;
-      void this.act(async () => {
+      void act(async () => {
         await this.channel.request("comments.person_reply", { commentId: thread.comment, body: input.value });
         this.replyDrafts.delete(thread.comment);
         await this.load();
@@ -282,7 +282,7 @@ export class CommentsPanel {
   private actions(thread: Thread): HTMLElement {
     const button = (verb: string, label: string): HTMLButtonElement => {
       const b = el("button", { type: "button", class: `thread-${verb}` }, label);
-      b.addEventListener("click", () => void this.act(() => this.change(thread, verb)));
+      b.addEventListener("click", () => void act(() => this.change(thread, verb)));
       return b;
     };
     const bar = el("div", { class: "thread-actions" });
@@ -298,13 +298,6 @@ export class CommentsPanel {
     await this.load();
   }
 
-  private async act(job: () => Promise<unknown>): Promise<void> {
-    try {
-      await job();
-    } catch (err) {
-      toast(errorText(err), "error");
-    }
-  }
 }
 
 /** What the editors highlight: placed threads that are not resolved yet. */

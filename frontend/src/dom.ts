@@ -1,4 +1,5 @@
 // Small DOM helpers: no framework, no inline styles or scripts (the page's CSP forbids them).
+import { errorText } from "./protocol";
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -27,4 +28,13 @@ export function toast(message: string, level = "info"): HTMLElement {
   byId("toasts").append(item);
   window.setTimeout(() => item.remove(), TOAST_MS);
   return item;
+}
+
+/** Run what a click asked for; a failure becomes an error toast (nothing a person does throws). */
+export async function act(job: () => Promise<unknown>): Promise<void> {
+  try {
+    await job();
+  } catch (err) {
+    toast(errorText(err), "error");
+  }
 }

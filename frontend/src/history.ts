@@ -2,8 +2,8 @@
 // AI revisions wait for the person's review, a line diff of a chosen snapshot against the current text,
 // "Revert to this" (the person's edit, not saved) and "Mark reviewed".
 import { shortQuote } from "./comments";
-import { byId, el, toast } from "./dom";
-import { type Channel, errorText } from "./protocol";
+import { act, byId, el, toast } from "./dom";
+import type { Channel } from "./protocol";
 import type { TabSync } from "./tabsync";
 
 export type HistoryTab = Pick<TabSync, "tabId" | "flush" | "editor">;
@@ -57,21 +57,21 @@ export class HistoryPanel {
     private active: () => HistoryTab | null,
   ) {
     this.toggleButton.addEventListener("click", () => this.toggle());
-    this.revertButton.addEventListener("click", () => void this.act(() => this.revert()));
-    this.reviewButton.addEventListener("click", () => void this.act(() => this.markReviewed()));
+    this.revertButton.addEventListener("click", () => void act(() => this.revert()));
+    this.reviewButton.addEventListener("click", () => void act(() => this.markReviewed()));
   }
 
   /** Something changed (the active tab, its text, the app's state): show it again shortly, if open. */
   refresh(): void {
     if (this.panel.hidden) return;
     window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => void this.act(() => this.load()), REFRESH_MS);
+    this.timer = window.setTimeout(() => void act(() => this.load()), REFRESH_MS);
   }
 
   private toggle(): void {
     this.panel.hidden = !this.panel.hidden;
     this.toggleButton.setAttribute("aria-pressed", String(!this.panel.hidden));
-    if (!this.panel.hidden) void this.act(() => this.load());
+    if (!this.panel.hidden) void act(() => this.load());
   }
 
   /** One load at a time, in order: a later one always shows the later state. */
@@ -122,7 +122,7 @@ export class HistoryPanel {
       pick.append(el("span", { class: "snapshot-addresses" }, `addresses ${snap.addresses.join(", ")}`));
     }
     pick.addEventListener("click", () =>
-      void this.act(async () => {
+      void act(async () => {
         this.selected = snap.id;
         await this.load();
       }),
@@ -188,13 +188,6 @@ export class HistoryPanel {
     await this.load();
   }
 
-  private async act(job: () => Promise<unknown>): Promise<void> {
-    try {
-      await job();
-    } catch (err) {
-      toast(errorText(err), "error");
-    }
-  }
 }
 
 /** Which comments a revision addressed: each with its quote and state, a deleted one named as such. */

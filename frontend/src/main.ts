@@ -3,7 +3,7 @@ import "./style.css";
 import { type Approval, ApprovalDialog } from "./approvals";
 import { wireCjkFormat } from "./cjkformat";
 import { CommentsPanel } from "./comments";
-import { byId, el, toast } from "./dom";
+import { act, byId, el, toast } from "./dom";
 import { HistoryPanel } from "./history";
 import { type AppEvent, Channel, errorText } from "./protocol";
 import { SaveAsDialog } from "./saveas";
@@ -221,16 +221,16 @@ class Page {
           const pin = el("button", { class: "pin", type: "button", title: view?.pinned ? "Unpin" : "Pin" }, "⚑");
           pin.addEventListener("click", (e) => {
             e.stopPropagation();
-            void this.act(() => this.channel.request("ui.pin", { tabId: tab.id, pinned: !view?.pinned }));
+            void act(() => this.channel.request("ui.pin", { tabId: tab.id, pinned: !view?.pinned }));
           });
           const close = el("button", { class: "close", type: "button", title: "Close" }, "×");
           close.addEventListener("click", (e) => {
             e.stopPropagation();
-            void this.act(() => this.close(tab));
+            void act(() => this.close(tab));
           });
           const marker = el("span", { class: "dirty-marker", "aria-label": tab.dirty ? "unsaved" : "" }, tab.dirty ? "●" : "");
           item.append(pin, el("span", { class: "title" }, tab.title), marker, close);
-          item.addEventListener("click", () => void this.act(() => this.switchTo(tab.id)));
+          item.addEventListener("click", () => void act(() => this.switchTo(tab.id)));
           return item;
         }),
     );
@@ -305,31 +305,31 @@ class Page {
   // --- controls ----------------------------------------------------------------------------------
   private wireControls(): void {
     byId("new-tab").addEventListener("click", () =>
-      void this.act(async () => {
+      void act(async () => {
         const { tabId } = await this.channel.request<{ tabId: string }>("ui.new", { kind: "markdown" });
         await this.show(tabId);
       }),
     );
-    byId("save-tab").addEventListener("click", () => void this.act(() => this.save()));
+    byId("save-tab").addEventListener("click", () => void act(() => this.save()));
     byId("mode-toggle").addEventListener("click", () =>
-      void this.act(async () => {
+      void act(async () => {
         const tab = this.current;
         if (!tab || tab.kind !== "markdown") return;
         await tab.switchMode(this.editorHost, tab.mode === "wysiwyg" ? "source" : "wysiwyg");
         this.renderActiveControls();
       }),
     );
-    byId("keep-mine").addEventListener("click", () => void this.act(() => this.resolve("mine")));
-    byId("keep-disk").addEventListener("click", () => void this.act(() => this.resolve("disk")));
+    byId("keep-mine").addEventListener("click", () => void act(() => this.resolve("mine")));
+    byId("keep-disk").addEventListener("click", () => void act(() => this.resolve("disk")));
     byId("open-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const which = ((event as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? "file";
-      void this.act(() => this.openPath(byId<HTMLInputElement>("open-path").value.trim(), which));
+      void act(() => this.openPath(byId<HTMLInputElement>("open-path").value.trim(), which));
     });
     document.addEventListener("keydown", (event) => {
       if ((event.ctrlKey || event.metaKey) && event.key === "s") {
         event.preventDefault();
-        void this.act(() => this.save());
+        void act(() => this.save());
       }
     });
     window.addEventListener("focus", () => this.reportFocus());
@@ -368,13 +368,6 @@ class Page {
     await this.show(tabId);
   }
 
-  private async act(job: () => Promise<unknown>): Promise<void> {
-    try {
-      await job();
-    } catch (err) {
-      toast(errorText(err), "error");
-    }
-  }
 
   // --- the file tree -------------------------------------------------------------------------------
   private async loadTree(): Promise<void> {
@@ -400,7 +393,7 @@ class Page {
         );
         pick.setAttribute("aria-pressed", String(w.active));
         pick.addEventListener("click", () =>
-          void this.act(async () => {
+          void act(async () => {
             await this.current?.flush();
             await this.channel.request("ui.switch_workspace", { workspaceInstanceId: w.workspaceInstanceId });
           }),
@@ -428,7 +421,7 @@ class Page {
       const cut = file.path.lastIndexOf("/");
       const link = el("button", { type: "button", class: "file", "data-path": file.path }, file.path.slice(cut + 1));
       link.addEventListener("click", () =>
-        void this.act(async () => {
+        void act(async () => {
           const { tabId } = await this.channel.request<{ tabId: string }>("ui.open", {
             path: `${listing.root}/${file.path}`,
           });
