@@ -6,22 +6,26 @@ links, inline code, lists, block quotes, tables, fenced code, and some Japanese 
 the same text: VMark runs every rule of ``cjk-format`` with the Markdown protection, pangu
 (``pangu.space_text``, the spacing rule alone on plain text) has no notion of Markdown.
 
-Usage: ``.venv/bin/python bench/text/bench_cjk.py [--size BYTES] [--repeat N] [--seed S] [--profile]``.
-It prints the timings per MB and the ratio, and, for reference, the time markdown-it-py's block parse alone
-takes (the floor of any engine built on it); it asserts nothing.
+Usage: ``.venv/bin/python bench/text/bench_cjk.py [--size BYTES] [--repeat N] [--seed S] [--profile]
+[--baseline DIR]``. It prints the timings per MB and the ratio, and, for reference, the time markdown-it-py's block
+parse alone takes (the floor of any engine built on it); it asserts nothing. ``--baseline`` times another copy of
+the engine too (a ``vmark/text`` folder, e.g. one extracted with ``git archive <commit> src/vmark/text | tar -x -C
+/tmp/old``), on the same text, in the same rounds, and checks that it gives the same result. See ``README.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib.util
 import pstats
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
-
-import pangu
+from pathlib import Path
+from types import ModuleType
 
 from vmark.text import CjkRules, transform
 from vmark.text.blocks import block_parser
@@ -120,13 +124,23 @@ def make_document(size: int = 1_000_000, seed: int = 20260601) -> str:
     return "\n".join(sections)
 
 
-def _times(run: Callable[[], object], repeat: int) -> list[float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return times
+def _time(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def _baseline(folder: Path) -> ModuleType:
+    """Another copy of ``vmark.text`` (its modules import each other relatively), under its own name."""
+    spec = importlib.util.spec_from_file_location(
+        "vmark_text_baseline", folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no engine in {folder}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def main() -> None:
@@ -135,38 +149,55 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7, help="timed runs of each engine")
     parser.add_argument("--seed", type=int, default=20260601)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one cjk-format run")
+    parser.add_argument("--baseline", type=Path, help="a vmark/text folder to time side by side")
+    parser.add_argument(
+        "--only", choices=["vmark", "pangu", "baseline"], help="just run this engine --repeat times, print nothing"
+    )
     args = parser.parse_args()
+
+    import pangu  # the peer; imported here so that the document generator needs nothing but vmark
 
     document = make_document(args.size, args.seed)
     megabytes = len(document.encode()) / 1_000_000
     rules = CjkRules()
     formatted = transform(document, "cjk-format", rules)  # warm-up (compiles the regular expressions)
     pangu.space_text(document)
+    md = block_parser()
+    md.disable(["inline", "footnote_tail", "text_join"])
+    engines: dict[str, Callable[[], object]] = {
+        "vmark cjk-format (all rules)": lambda: transform(document, "cjk-format", rules),
+        "pangu.space_text (spacing only)": lambda: pangu.space_text(document),
+        "  of vmark: markdown-it block parse": lambda: md.parse(document, {}),
+    }
+    if args.baseline is not None:
+        baseline = _baseline(args.baseline)
+        baseline_rules = baseline.CjkRules()
+        if baseline.transform(document, "cjk-format", baseline_rules) != formatted:
+            raise SystemExit(f"the baseline in {args.baseline} gives another result")
+        engines["baseline cjk-format (all rules)"] = lambda: baseline.transform(document, "cjk-format", baseline_rules)
+    if args.only is not None:  # e.g. under valgrind --tool=callgrind, for instruction counts (see README.md)
+        run = next(run for name, run in engines.items() if name.startswith(args.only))
+        for _ in range(args.repeat):
+            run()
+        return
 
-    parser = block_parser()
-    parser.disable(["inline", "footnote_tail", "text_join"])
-    vmark_times: list[float] = []
-    pangu_times: list[float] = []
-    parse_times: list[float] = []
+    times: dict[str, list[float]] = {name: [] for name in engines}
     for _ in range(args.repeat):  # interleaved, so that machine noise hits all alike
-        vmark_times += _times(lambda: transform(document, "cjk-format", rules), 1)
-        pangu_times += _times(lambda: pangu.space_text(document), 1)
-        parse_times += _times(lambda: parser.parse(document, {}), 1)
+        for name, run in engines.items():
+            times[name].append(_time(run))
 
     changed = sum(1 for a, b in zip(document.splitlines(), formatted.splitlines(), strict=False) if a != b)
     print(f"document: {megabytes:.3f} MB, {document.count(chr(10)) + 1} lines ({changed} changed by cjk-format)")
     print(f"{'engine':<38}{'best s/MB':>12}{'median s/MB':>14}")
-    engines = (
-        ("vmark cjk-format (all rules)", vmark_times),
-        ("pangu.space_text (spacing only)", pangu_times),
-        ("  of vmark: markdown-it block parse", parse_times),
-    )
-    for name, times in engines:
-        print(f"{name:<38}{min(times) / megabytes:>12.4f}{statistics.median(times) / megabytes:>14.4f}")
-    ratio_best = min(vmark_times) / min(pangu_times)
-    ratio_median = statistics.median(vmark_times) / statistics.median(pangu_times)
-    print(f"ratio vmark/pangu: best {ratio_best:.2f}x, median {ratio_median:.2f}x (target: at most 1.5x)")
-    parse_ratio = statistics.median(parse_times) / statistics.median(pangu_times)
+    for name, measured in times.items():
+        print(f"{name:<38}{min(measured) / megabytes:>12.4f}{statistics.median(measured) / megabytes:>14.4f}")
+    pangu_times = times["pangu.space_text (spacing only)"]
+    for label, name in (("vmark", "vmark cjk-format (all rules)"), ("baseline", "baseline cjk-format (all rules)")):
+        if name in times:
+            best = min(times[name]) / min(pangu_times)
+            median = statistics.median(times[name]) / statistics.median(pangu_times)
+            print(f"ratio {label}/pangu: best {best:.2f}x, median {median:.2f}x (target: at most 1.5x)")
+    parse_ratio = statistics.median(times["  of vmark: markdown-it block parse"]) / statistics.median(pangu_times)
     print(f"ratio markdown-it block parse alone/pangu: median {parse_ratio:.2f}x")
 
     if args.profile:

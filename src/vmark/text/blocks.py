@@ -16,8 +16,7 @@ import functools
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -28,8 +27,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from .chars import RESERVED_RE
 
 
-@dataclass(frozen=True, slots=True)
-class LineSpan:
+class LineSpan(NamedTuple):
     """One line of a block's content: ``content_line[skip:]`` is ``source[start:start + length]``.
 
     ``skip`` leading characters of the content line (indentation markdown-it kept or synthesised) have no
@@ -41,16 +39,21 @@ class LineSpan:
     length: int
 
 
-@dataclass(frozen=True, slots=True)
-class TextBlock:
+#: Where a block's lines lie for markdown-it's block rules: ``paragraph`` (paragraphs and setext headings: every
+#: line of the content starts where block syntax could start), ``heading`` (the text of an ATX heading, after its
+#: ``#`` run), ``cell`` (a table cell after a pipe on its line), ``first-cell`` (a table cell that starts its line).
+BlockKind = Literal["paragraph", "heading", "cell", "first-cell"]
+
+
+class TextBlock(NamedTuple):
     content: str
     lines: tuple[LineSpan, ...]
     #: the source after the content on its last line, up to the line end (trailing spaces live there)
     tail: tuple[int, int] | None
+    kind: BlockKind
 
 
-@dataclass(frozen=True, slots=True)
-class Parsed:
+class Parsed(NamedTuple):
     blocks: list[TextBlock]
     #: link reference labels (normalized) and footnote labels defined in the document
     references: frozenset[str]
@@ -84,18 +87,19 @@ def parse(text: str, wanted: Callable[[str], bool]) -> Parsed:
     locator = _Locator(text)
     blocks: list[TextBlock] = []
     row: list[Token] = []
-    for index, token in enumerate(tokens):
-        if token.type == "tr_close":
-            blocks.extend(block for block in locator.row(row) if wanted(block.content))
+    for previous, token in itertools.pairwise(tokens):  # the first token opens a block: it is neither of these
+        kind = token.type
+        if kind == "inline" and token.map is not None:
+            if previous.type in ("th_open", "td_open"):
+                row.append(token)
+            elif token.content and wanted(token.content):
+                block = locator.block(token, previous)
+                if block is not None:
+                    blocks.append(block)
+        elif kind == "tr_close":
+            if any(wanted(cell.content) for cell in row):  # else none of its cells is wanted: no need to locate them
+                blocks.extend(block for block in locator.row(row) if wanted(block.content))
             row = []
-        elif token.type != "inline" or token.map is None:
-            continue
-        elif tokens[index - 1].type in ("th_open", "td_open"):
-            row.append(token)
-        elif token.content and wanted(token.content):
-            block = locator.block(token, tokens[index - 1])
-            if block is not None:
-                blocks.append(block)
     footnotes = env.get("footnotes", {}).get("refs", {})
     return Parsed(blocks, frozenset(env.get("references", {})), frozenset(label[1:] for label in footnotes))
 
@@ -125,6 +129,17 @@ class _Locator:
     def _paragraph(self, content: str, first: int, end: int) -> TextBlock | None:
         """Paragraphs and setext headings: every content line ends its source line (the last one before
         trailing whitespace), so it is located from the right."""
+        if "\n" not in content:  # the common case, without the loop below
+            if first + 1 > min(end, len(self.lines)):
+                return None
+            line = self.lines[first]
+            body = line.rstrip()
+            core = content.lstrip(" \t")
+            if not body.endswith(core):
+                return None
+            start = self.starts[first] + len(body) - len(core)
+            span = LineSpan(start, len(content) - len(core), len(core))
+            return TextBlock(content, (span,), (start + len(core), self.starts[first] + len(line)), "paragraph")
         parts = content.split("\n")
         if first + len(parts) > min(end, len(self.lines)):
             return None
@@ -138,7 +153,7 @@ class _Locator:
                 return None
             spans.append(LineSpan(self.starts[first + k] + len(body) - len(core), len(part) - len(core), len(core)))
         line_end = self.starts[first + last] + len(self.lines[first + last])
-        return TextBlock(content, tuple(spans), (spans[-1].start + spans[-1].length, line_end))
+        return TextBlock(content, tuple(spans), (spans[-1].start + spans[-1].length, line_end), "paragraph")
 
     def _atx_heading(self, content: str, line_no: int) -> TextBlock | None:
         """An ATX heading, possibly inside list items or block quotes: the content is the last occurrence of
@@ -150,7 +165,7 @@ class _Locator:
             return None
         start = self.starts[line_no] + column
         line_end = self.starts[line_no] + len(line)
-        return TextBlock(content, (LineSpan(start, 0, len(content)),), (start + len(content), line_end))
+        return TextBlock(content, (LineSpan(start, 0, len(content)),), (start + len(content), line_end), "heading")
 
     def row(self, cells: list[Token]) -> list[TextBlock]:
         """The cells of one table row, located by searching the row from the right, each one up to the cell
@@ -171,7 +186,8 @@ class _Locator:
                 break
             if not _CELL_GAP.fullmatch(line, column + len(content), bound):
                 break
-            located.append(TextBlock(content, (LineSpan(self.starts[line_no] + column, 0, len(content)),), None))
+            span = LineSpan(self.starts[line_no] + column, 0, len(content))
+            located.append(TextBlock(content, (span,), None, "cell" if "|" in line[:column] else "first-cell"))
             bound = column
         located.reverse()
         return located

@@ -25,11 +25,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from markdown_it.common.entities import entities
 from markdown_it.common.html_re import HTML_TAG_RE
 from markdown_it.common.normalize_url import validateLink
-from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace, normalizeReference
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace, normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 from markdown_it.rules_inline.entity import DIGITAL_RE, NAMED_RE
@@ -41,6 +42,9 @@ Piece = tuple[str, str]
 # where a construct can start: ``!`` and ``^`` only before ``[``
 _SPECIAL = re.compile(r"[\\`<&$*_~\[]|[!^]\[")
 _AUTOLINK_SPAN = re.compile(r"<([^<>]*)>")
+# a link destination without ``<``, parentheses, escapes, spaces or control characters: parseLinkDestination
+# takes all of it and stops right after it (unless a parenthesis or a backslash follows)
+_PLAIN_DESTINATION = re.compile(r"[^\x00-\x20\x7f()\\<][^\x00-\x20\x7f()\\]*")
 #: markdown-it's ``maxNesting``: deeper links are left alone, deeper label lookahead gives up
 _MAX_NESTING = 20
 
@@ -133,6 +137,8 @@ class _Scanner:
             text_from = pos = found[0]
         if text_from < end:
             items.append(("T", src[text_from:end]))
+        if not delimiters:  # then every item is a piece
+            return cast(list[Piece], items)
         _balance(delimiters)
         return [(item.kind, item.text) if isinstance(item, _Delimiter) else item for item in items]
 
@@ -349,16 +355,17 @@ class _Scanner:
         pos = _skip_space(src, paren + 1, end)
         if pos >= end:
             return None
-        result = parseLinkDestination(src, pos, end)
-        if result.ok and validateLink(result.str):
-            pos = result.pos
-        if not result.ok and title_needs_destination:
+        ok, after, url = _link_destination(src, pos, end)
+        if ok and validateLink(url):
+            pos = after
+        if not ok and title_needs_destination:
             return pos
         before_title = pos
         pos = _skip_space(src, pos, end)
-        title = parseLinkTitle(src, pos, end)
-        if pos < end and before_title != pos and title.ok:
-            pos = _skip_space(src, title.pos, end)
+        if pos < end and before_title != pos and src[pos] in "\"'(":
+            title = parseLinkTitle(src, pos, end)
+            if title.ok:
+                pos = _skip_space(src, title.pos, end)
         return pos
 
     def _reference(
@@ -417,6 +424,16 @@ class _Scanner:
         return pos + 1, [("S", src[at : pos + 1])]
 
 
+def _link_destination(src: str, pos: int, end: int) -> tuple[bool, int, str]:
+    """markdown-it's ``parseLinkDestination``: (ok, end, unescaped destination); the common plain destination
+    without a Python loop over its characters."""
+    plain = _PLAIN_DESTINATION.match(src, pos, end)
+    if plain is not None and (plain.end() == end or src[plain.end()] not in "(\\"):
+        return True, plain.end(), unescapeAll(plain.group())
+    result = parseLinkDestination(src, pos, end)
+    return result.ok, result.pos, result.str
+
+
 def _skip_space(src: str, pos: int, end: int) -> int:
     while pos < end and src[pos] in " \t\n":
         pos += 1
@@ -434,6 +451,7 @@ def _is_punct(char: str) -> bool:
     return isMdAsciiPunct(ord(char)) or isPunctChar(char)
 
 
+@functools.lru_cache(maxsize=4096)
 def _flanking(last: str, following: str, can_split_word: bool) -> tuple[bool, bool]:
     """markdown-it's ``scanDelims``: whether a delimiter run between ``last`` and ``following`` can open
     and can close emphasis."""

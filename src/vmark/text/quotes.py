@@ -16,8 +16,7 @@ import re
 
 from .chars import CJK, CLOSE, FW_CLOSING, FW_OPENING, FW_STOPS, HAN_RE, MARKS, OPEN, SEP, replace_characters
 
-_QUOTE = re.compile(f"[\"'“”‘’{SEP}]")
-_HAS_QUOTE = re.compile("[\"'“”‘’]")
+_QUOTE = re.compile("[\"'“”‘’]")
 _CJK = re.compile(f"[{CJK}]")
 _LETTER = re.compile("[A-Za-z\u00c0-\u024f]")
 _OPENS_AFTER = set(" \t\n([{<" + FW_OPENING + FW_STOPS + "“‘«‹—" + OPEN + SEP)
@@ -32,7 +31,7 @@ _GLYPHS: dict[str, tuple[str, str, str, str]] = {
 
 def convert_quotes(text: str, style: str) -> str:
     """``text`` with the CJK quote pairs in ``style``; blocks are separated by :data:`SEP` lines."""
-    if not _HAS_QUOTE.search(text):
+    if not _QUOTE.search(text):
         return text
     replacements: dict[int, str] = {}
     for opener, closer in _pairs(text):
@@ -45,13 +44,15 @@ def _pairs(text: str) -> list[tuple[int, int]]:
     """The (opener, closer) positions of the quote pairs, per block."""
     pairs: list[tuple[int, int]] = []
     stacks: dict[bool, list[int]] = {True: [], False: []}
+    block_end = -1  # where the block of the last quote ends (a SEP, or the end of the text)
     for match in _QUOTE.finditer(text):
         at = match.start()
         char = match.group()
-        if char == SEP:
+        if at > block_end:
             stacks[True].clear()
             stacks[False].clear()
-            continue
+            found = text.find(SEP, at)
+            block_end = len(text) if found < 0 else found
         double = char in '"“”'
         role = _role(text, at, char, bool(stacks[double]))
         if role == "open":

@@ -13,6 +13,7 @@ walks its matches in Python.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable
 
@@ -59,7 +60,7 @@ _TECH_RE = re.compile(
     "|(?<![A-Za-z0-9]):[a-z0-9_+-]++:(?!/)"  # emoji shortcode
 )
 # every technical run contains one of these: a separator between word characters, or a shortcode colon
-_TECH_ANCHOR = re.compile(r"[.:@,](?<=[A-Za-z0-9_%+-][.:@,])(?=[A-Za-z0-9/])|:(?=[a-z0-9_+-]+:)")
+_TECH_ANCHOR = re.compile(r"[.:@,](?:(?<=[A-Za-z0-9_%+-][.:@,])(?=[A-Za-z0-9/])|(?<=:)(?=[a-z0-9_+-]+:))")
 _WORD_BEFORE = re.compile(f"[^{_URL_STOP}]*")
 _WORD_AFTER = re.compile(f"{_URL_CHAR}*")
 
@@ -75,13 +76,14 @@ def protect_technical(text: str) -> tuple[str, list[str]]:
     :data:`TECH` placeholders, and the runs they stand for, in order.
 
     Only the words around an anchor (``.``, ``:``, ``@`` or ``,`` between word characters) are examined."""
-    if _TECH_ANCHOR.search(text) is None:
+    anchor = _TECH_ANCHOR.search(text)
+    if anchor is None:
         return text, []
     reverse = text[::-1]
     runs: list[str] = []
     parts: list[str] = []
-    done = pos = 0
-    while (anchor := _TECH_ANCHOR.search(text, pos)) is not None:
+    done = 0
+    while anchor is not None:
         at = anchor.start()
         word_start = max(done, at - _extent(_WORD_BEFORE, reverse, len(text) - at))
         word_end = at + _extent(_WORD_AFTER, text, at)
@@ -90,7 +92,7 @@ def protect_technical(text: str) -> tuple[str, list[str]]:
             parts.append(TECH)
             runs.append(match.group())
             done = match.end()
-        pos = max(word_end, at + 1)
+        anchor = _TECH_ANCHOR.search(text, max(word_end, at + 1))
     parts.append(text[done:])
     return "".join(parts), runs
 
@@ -207,7 +209,7 @@ def brackets(text: str) -> str:
     return replace_characters(text, changes)
 
 
-_DASH_RE = re.compile(r"[ \t]*(?:-{2,}|——)[ \t]*")
+_DASH_RE = re.compile(r"(?=[ \t\-—])[ \t]*(?:-{2,}|——)[ \t]*")
 _TIGHT_BEFORE_DASH = frozenset(FW_CLOSING + FW_STOPS + CURLY_CLOSING)
 _TIGHT_AFTER_DASH = frozenset(FW_OPENING + CURLY_OPENING)
 
@@ -234,7 +236,7 @@ def dash(text: str) -> str:
 # a run of half-width marks, spaces between them included; a period only alone (not in ``...``) and not before
 # a letter or digit (``.js``)
 _MARK = r"(?:[,!?:;]|(?<!\.)\.(?![.A-Za-z0-9]))"
-_PUNCTUATION_RE = re.compile(f"(?P<lead>[ \\t]*)(?P<run>{_MARK}(?:[ \\t]*{_MARK})*)(?P<trail>[ \\t]*)")
+_PUNCTUATION_RE = re.compile(f"(?=[ \\t,!?:;.])(?P<lead>[ \\t]*)(?P<run>{_MARK}(?:[ \\t]*{_MARK})*)(?P<trail>[ \\t]*)")
 _SPACES = re.compile(r"[ \t]+")
 
 
@@ -242,14 +244,18 @@ def _touches_fullwidth_stop(text: str, at: int) -> bool:
     return at > 0 and text[at - 1] in _FULLWIDTH_STOPS
 
 
+def _fullwidth(run: str) -> str:
+    return (run if len(run) == 1 else _SPACES.sub("", run)).translate(PUNCTUATION_TO_FULLWIDTH)
+
+
 def _fullwidth_run(match: re.Match[str]) -> str:
     text = match.string
     lead, run, trail = match.group("lead", "run", "trail")
-    converted = _SPACES.sub("", run).translate(PUNCTUATION_TO_FULLWIDTH)
-    if (not lead or _touches_fullwidth_stop(text, match.start())) and cjk_before(text, match.start()):
-        return converted + (trail if _line_end(text, match.end()) else "")
+    start = match.start()
+    if (not lead or _touches_fullwidth_stop(text, start)) and cjk_before(text, start):
+        return _fullwidth(run) + (trail if _line_end(text, match.end()) else "")
     if not trail and cjk_after(text, match.end()):
-        return (lead if _line_start(text, match.start()) else "") + converted
+        return (lead if _line_start(text, start) else "") + _fullwidth(run)
     return match.group()
 
 
@@ -274,18 +280,23 @@ def punctuation_limit(text: str, limit: int) -> str:
 
 # -- cleanup before spacing -------------------------------------------------------------------------------------
 
-_CURRENCY_RE = re.compile(r"([$€£¥₹])[ \t]+(?=[0-9])")
-_SLASH_RE = re.compile(r"[ \t](?<=[^\s/][ \t])[ \t]*/[ \t]*(?=[^\s/])|/(?<=[^\s/]/)[ \t]+(?=[^\s/])")
+_CURRENCY = "$€£¥₹"
+# the spaces after a currency sign, before a digit
+_CURRENCY_RE = re.compile(f"[ \\t](?<=[{_CURRENCY}][ \\t])[ \\t]*(?=[0-9])")
+# both alternatives start with one character class (spaces before a slash, or a slash with spaces after it)
+_SLASH_RE = re.compile(r"[ \t/](?:(?<=[^\s/][ \t])[ \t]*/[ \t]*(?=[^\s/])|(?<=[^\s/]/)[ \t]+(?=[^\s/]))")
 
 
 def currency(text: str) -> str:
     """A currency sign binds to its amount: ``$ 100`` -> ``$100``."""
-    return _CURRENCY_RE.sub("\\1", text)
+    if not any(sign in text for sign in _CURRENCY):
+        return text  # (looking for each sign is faster than running the pattern over the text)
+    return _CURRENCY_RE.sub("", text)
 
 
 def slash(text: str) -> str:
     """No spaces around a slash between words: ``A / B`` -> ``A/B`` (``//`` is left alone)."""
-    return _SLASH_RE.sub("/", text)
+    return _SLASH_RE.sub("/", text) if "/" in text else text
 
 
 # -- spacing ----------------------------------------------------------------------------------------------------
@@ -301,15 +312,19 @@ _KOREAN_ATTACHED = (
     f"(?=[{HANGUL_SYLLABLE}])(?:(?:{_COUNTERS})(?:{_PARTICLES})*|(?:{_PARTICLES})+)(?![{HANGUL_SYLLABLE}])"
 )
 _START = f"[{LATIN}{LATIN_ATOMS}]"
-_AFTER_CJK = f"(?:(?<=[{CJK}].)|(?<=[{CJK}][{CLOSE}].))"
+# Both patterns start with one character class, which lets the regular expression engine skip quickly to the
+# places where they can match, then look at the neighbour that rules out most of them (a Latin letter inside a
+# word); lookbehinds then tell which character it was.
 # CJK, then Latin: matches the first character after the gap (an opening marker, a letter, a currency sign)
 _CJK_LATIN_RE = re.compile(
-    f"[{OPEN}](?:(?<=[{CJK}][{OPEN}])|(?<=[{CJK}][{CLOSE}][{OPEN}]))(?={_START}|[$€£¥₹][0-9])"
-    f"|{_START}{_AFTER_CJK}|[$€£¥₹](?=[0-9]){_AFTER_CJK}"
+    f"[{OPEN}{LATIN}{LATIN_ATOMS}{_CURRENCY}](?<=[{CJK}{CLOSE}].)"
+    f"(?:(?<=[{OPEN}])(?={_START}|[{_CURRENCY}][0-9])|(?<={_START})|(?<=[{_CURRENCY}])(?=[0-9]))"
+    f"(?:(?<=[{CJK}].)|(?<=[{CJK}][{CLOSE}].))"
 )
 # Latin, then CJK: matches the last character before the gap (a letter, a unit, ``C++``, a closing marker)
+_LATIN_UNIT = f"{LATIN}{LATIN_ATOMS}%‰℃℉°"
 _LATIN_CJK_RE = re.compile(
-    f"(?:[{LATIN}{LATIN_ATOMS}%‰℃℉°]|[+#](?:(?<=[A-Za-z].)|(?<=[A-Za-z][+#].)))[{CLOSE}]?"
+    f"[{_LATIN_UNIT}+#](?=[{CLOSE}]?[{OPEN}]?[{CJK}])(?:(?<=[{_LATIN_UNIT}])|(?<=[A-Za-z][+#])|(?<=[A-Za-z][+#][+#]))[{CLOSE}]?"
     f"(?=[{OPEN}]?[{CJK}])(?![{OPEN}]?{_KOREAN_ATTACHED})"
 )
 
@@ -322,21 +337,19 @@ def spacing(text: str) -> str:
     gaps.update(match.end() for match in _LATIN_CJK_RE.finditer(text))
     if not gaps:
         return text
-    parts: list[str] = []
-    done = 0
-    for gap in sorted(gaps):
-        parts.append(text[done:gap])
-        done = gap
-    parts.append(text[done:])
-    return " ".join(parts)
+    bounds = [0, *sorted(gaps), len(text)]
+    return " ".join([text[start:end] for start, end in itertools.pairwise(bounds)])
 
 
 # -- space cleanup ----------------------------------------------------------------------------------------------
 
-_SPACE_AFTER_FULLWIDTH_RE = re.compile(f"([{FW_STOPS}{FW_CLOSING}])[ \\t]+(?=\\S)")
+_SPACE_AFTER_FULLWIDTH_RE = re.compile(f"[ \\t](?<=[{FW_STOPS}{FW_CLOSING}][ \\t])[ \\t]*(?=\\S)")
 # spaces before full-width punctuation, and trailing whitespace unless it is a hard break (two or more spaces)
+# (each alternative after the first space or tab: spaces before full-width punctuation; a tab, or a tab and a
+# space, or a run of spaces and tabs ending so, before the line end; a single space before the line end)
 _SPACE_DROP_RE = re.compile(
-    f"[ \\t](?<=\\S[ \\t])[ \\t]*(?=[{FW_STOPS}{FW_OPENING}])|[ \\t]*\\t ?(?=\\n)| (?<=[^ \\t] )(?=\\n)"
+    f"[ \\t](?:(?<=\\S[ \\t])[ \\t]*(?=[{FW_STOPS}{FW_OPENING}])"
+    "|(?<=\\t) ?(?=\\n)|[ \\t]*\\t ?(?=\\n)|(?<=[^ \\t] )(?=\\n))"
 )
 _COLLAPSE_RE = re.compile(r"  (?<=\S  ) *(?=\S)")
 
@@ -344,7 +357,7 @@ _COLLAPSE_RE = re.compile(r"  (?<=\S  ) *(?=\S)")
 def spaces(text: str) -> str:
     """No spaces around full-width punctuation; runs of spaces inside a line collapsed to one; trailing
     whitespace removed unless it is a hard line break (two or more spaces)."""
-    text = _SPACE_AFTER_FULLWIDTH_RE.sub("\\1", text)
+    text = _SPACE_AFTER_FULLWIDTH_RE.sub("", text)
     text = _SPACE_DROP_RE.sub("", text)
     return _COLLAPSE_RE.sub(" ", text)
 

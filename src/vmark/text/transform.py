@@ -2,10 +2,12 @@
 
 The document is parsed (:mod:`vmark.text.blocks`, :mod:`vmark.text.inline`); the text of every block that
 contains CJK goes through the rules (:mod:`vmark.text.rules`) with syntax and protected runs replaced by
-placeholders; the changed lines are written back into the source at their exact offsets. Nothing else is
-re-rendered: every character outside a changed run, line ends included, stays byte for byte as it was.
+placeholders (:mod:`vmark.text.passes`); the changed lines are written back into the source at their exact
+offsets. Nothing else is re-rendered: every character outside a changed run, line ends included, stays byte for
+byte as it was.
 
-Running a transform on its own result changes nothing.
+Running a transform on its own result changes nothing: the passes run to their fixed point, the passes after the
+first on the changed blocks only (:mod:`vmark.text.structure` says when the document must be parsed again).
 
 Protected, never changed: fenced and indented code, inline code, link and image destinations and titles,
 autolinks, raw HTML, front matter, math, entities, and backslash escapes. An escape stays in the source:
@@ -21,28 +23,18 @@ import bisect
 import difflib
 import itertools
 import re
-from dataclasses import dataclass
 
-from . import blocks, inline, rules
-from .chars import CJK_BLOCK_RE, CLOSE, CODE, OPEN, SEP_LINE, STOP
+from . import blocks, passes
+from .chars import CJK_BLOCK_RE
 from .cjk import CjkRules
+from .passes import Edit
+from .passes import line_edits as _line_edits  # noqa: F401 (the scanner's tests edit blocks with it)
 
 #: the transform kinds of ``document.transform``
 KINDS: tuple[str, ...] = ("cjk-format", "cjk-spacing", "cjk-punctuation")
 
-_PLACEHOLDER = {"O": OPEN, "X": CLOSE, "C": CODE, "S": STOP}
-_SCANNER_PLACEHOLDERS = re.compile(f"[{OPEN}{CLOSE}{CODE}{STOP}]")
 _LINE_BREAK = re.compile(r"\r\n?")
 _ANY_LINE_BREAK = re.compile(r"\r\n?|\n")
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Edit:
-    """Replace ``markdown[start:end]`` by ``text``."""
-
-    start: int
-    end: int
-    text: str
 
 
 def rules_for_kind(kind: str, person_rules: CjkRules) -> CjkRules:
@@ -65,11 +57,35 @@ def transform(markdown: str, kind: str, rules: CjkRules) -> str:
     """``markdown`` formatted by ``kind`` (see :data:`KINDS`) with the person's ``rules``: running it again
     changes nothing."""
     active = rules_for_kind(kind, rules)
-    text = markdown
+    if "\r" not in markdown:
+        return _fixed_point(markdown, active)
+    # the edits never touch a line end: format the text with \n line ends, then give it back its own
+    normalized = _LINE_BREAK.sub("\n", markdown)
+    formatted = _fixed_point(normalized, active)
+    if formatted == normalized:
+        return markdown
+    breaks = [*_ANY_LINE_BREAK.findall(markdown), ""]
+    return "".join(line + end for line, end in zip(formatted.split("\n"), breaks, strict=True))
+
+
+def _fixed_point(text: str, rules: CjkRules, reuse: bool = True) -> str:
+    """Passes of the rules over ``text`` (``\n`` line ends) until one changes nothing, at most
+    :data:`MAX_PASSES`. The first pass parses the document; a later one formats only the blocks the pass before
+    it changed, where they now are, unless an edit may have changed the block structure
+    (:func:`vmark.text.structure.keeps_structure`): then it parses the document again. Blocks a pass left as they
+    were would come out of the next one the same way (the rules see each block on its own), so either way every
+    pass gives the edits a pass over the whole document parsed again would give (``reuse=False`` parses it
+    again for every pass, for the tests that check this)."""
+    todo: passes.Todo | None = None
     for _ in range(MAX_PASSES):
-        changes = edits(text, active)
+        if not rules.enabled or not CJK_BLOCK_RE.search(text):
+            break
+        if todo is None:
+            todo = passes.Todo.every_block(blocks.parse(text, passes.wanted))
+        outcomes, changes = passes.format_blocks(text, todo, rules)
         if not changes:
             break
+        todo = passes.next_todo(todo.parsed, outcomes, changes) if reuse else None
         text = apply_edits(text, changes)
     return text
 
@@ -91,7 +107,7 @@ def transform_range(markdown: str, start: int, end: int, kind: str, rules: CjkRu
 
 
 def edits(markdown: str, rules: CjkRules) -> list[Edit]:
-    """The changes the rules make to ``markdown``: sorted, not overlapping, each within one line."""
+    """The changes the rules make to ``markdown`` in one pass: sorted, not overlapping, each within one line."""
     if not rules.enabled or not CJK_BLOCK_RE.search(markdown):
         return []
     if "\r" not in markdown:
@@ -115,88 +131,9 @@ def apply_edits(markdown: str, changes: list[Edit]) -> str:
     return "".join(parts)
 
 
-# a paragraph starting like a link reference definition (``[label]: ...``) that is not one: removing a space
-# could turn it into one, so it is left alone
-_LIKE_DEFINITION = re.compile(r"\[[^\n]*\]:")
-
-
-def _wanted(content: str) -> bool:
-    return CJK_BLOCK_RE.search(content) is not None and _LIKE_DEFINITION.match(content) is None
-
-
 def _edits(text: str, person_rules: CjkRules) -> list[Edit]:
-    parsed = blocks.parse(text, _wanted)
-    scans = [inline.scan(block.content, parsed.references, parsed.footnotes) for block in parsed.blocks]
-    results = _format(scans, person_rules)
-    changes: list[Edit] = []
-    for block, pieces, result in zip(parsed.blocks, scans, results, strict=True):
-        if result != block.content and _same_syntax(pieces, result, parsed):
-            changes.extend(_line_edits(block, result))
-        if person_rules.cleanup and block.tail is not None:
-            changes.extend(_tail_edit(text, block.tail))
-    changes.sort()
-    return changes
-
-
-def _format(scans: list[list[inline.Piece]], person_rules: CjkRules) -> list[str]:
-    """The new content of every block: all blocks go through the rules as one text, with placeholders for
-    everything but their text. A failure to put them back together leaves every block as it was."""
-    protected: list[str] = []
-    rule_texts = [_rule_text(pieces, protected) for pieces in scans]
-    unchanged = ["".join(text for _, text in pieces) for pieces in scans]
-    try:
-        formatted = rules.apply(SEP_LINE.join(rule_texts), person_rules)
-        formatted = rules.restore(formatted, _SCANNER_PLACEHOLDERS, protected)
-    except rules.PlaceholderError:
-        return unchanged
-    results = formatted.split(SEP_LINE)
-    return results if len(results) == len(scans) else unchanged
-
-
-def _rule_text(pieces: list[inline.Piece], protected: list[str]) -> str:
-    """The text of a block with everything but text replaced by placeholders (their texts go to ``protected``)."""
-    parts: list[str] = []
-    for kind, piece in pieces:
-        if kind == "T":
-            parts.append(piece)
-        else:
-            parts.append(_PLACEHOLDER[kind])
-            protected.append(piece)
-    return "".join(parts)
-
-
-def _same_syntax(pieces: list[inline.Piece], result: str, parsed: blocks.Parsed) -> bool:
-    """Whether the new text of a block has the inline structure of the old one. Changed spacing can make a
-    ``$`` or ``<`` in the text open math or an autolink, or emphasis markers pair differently; such a block
-    stays as it is. Only blocks with such characters in their text, or with emphasis, are parsed again."""
-    if not any(inline.has_syntax(text) if kind == "T" else kind in "OX" and text[0] in "*_~" for kind, text in pieces):
-        return True
-    before = [piece for piece in pieces if piece[0] != "T"]
-    after = [piece for piece in inline.scan(result, parsed.references, parsed.footnotes) if piece[0] != "T"]
-    return after == before
-
-
-def _line_edits(block: blocks.TextBlock, result: str) -> list[Edit]:
-    """One edit per changed line; none at all when the lines do not correspond (the block stays as it is)."""
-    old_lines = block.content.split("\n")
-    new_lines = result.split("\n")
-    if len(new_lines) != len(old_lines):
-        return []
-    changes: list[Edit] = []
-    for span, old, new in zip(block.lines, old_lines, new_lines, strict=True):
-        if old == new:
-            continue
-        if new[: span.skip] != old[: span.skip]:
-            return []
-        changes.append(Edit(span.start, span.start + span.length, new[span.skip :]))
-    return changes
-
-
-def _tail_edit(text: str, tail: tuple[int, int]) -> list[Edit]:
-    """Trailing spaces after the last line of a paragraph or heading (never a hard break there)."""
-    start, end = tail
-    kept = len(text[start:end].rstrip(" \t"))
-    return [Edit(start + kept, end, "")] if start + kept < end else []
+    parsed = blocks.parse(text, passes.wanted)
+    return passes.format_blocks(text, passes.Todo.every_block(parsed), person_rules)[1]
 
 
 def _fine_edits(markdown: str, edit: Edit) -> list[Edit]:
