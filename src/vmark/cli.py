@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import cli_coherence
 from .core.errors import parse_wire_error
 from .storage.datadir import data_dir, lock_is_held, read_bridge
 from .storage.principals import PrincipalError, Principals
@@ -63,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
         v = ap_sub.add_parser(verb)
         v.add_argument("id")
     _comments_parser(sub)
+    cli_coherence.add_parsers(sub)
     return p
 
 
@@ -95,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         "settings": _cmd_settings,
         "approvals": _cmd_approvals,
         "comments": _cmd_comments,
+        "coherence": cli_coherence.cmd_coherence,
+        "delegations": cli_coherence.cmd_delegations,
     }[args.command]
     try:
         return handler(args)

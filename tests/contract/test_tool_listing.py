@@ -19,6 +19,8 @@ EXPECTED_ACTIONS = {
     "document": ["read", "write", "transform"],
     "workflow": ["apply_patch", "validate"],
     "comments": ["list", "reply", "mark_addressed"],
+    "coherence": ["status", "edges", "claims", "contexts"],
+    "coherence_resolve": ["resolve"],
 }
 EXPECTED_FIELDS: dict[str, dict[str, str]] = {
     "session": {},
@@ -46,6 +48,14 @@ EXPECTED_FIELDS: dict[str, dict[str, str]] = {
         "body": "string",
         "expectedCommentGen": "string",
     },
+    "coherence": {"workspace_root": "string"},
+    "coherence_resolve": {
+        "workspace_root": "string",
+        "txf": "string",
+        "input": "integer",
+        "resolution": "string",
+        "reason": "string",
+    },
 }
 
 
@@ -59,13 +69,24 @@ ANNOTATIONS = {
     "document": (False, True),
     "workflow": (False, True),
     "comments": (False, False),
+    "coherence": (True, False),
+    "coherence_resolve": (False, True),
 }
 
 
 async def test_tools_annotations_and_instructions(mcp: Client) -> None:
     tools = await _tools(mcp)
     # exactly the registered tools
-    assert sorted(tools) == ["comments", "document", "selection", "session", "workflow", "workspace"]
+    assert sorted(tools) == [
+        "coherence",
+        "coherence_resolve",
+        "comments",
+        "document",
+        "selection",
+        "session",
+        "workflow",
+        "workspace",
+    ]
     for name, (read_only, destructive) in ANNOTATIONS.items():
         annotations = tools[name].annotations
         assert annotations.read_only_hint is read_only, name
@@ -91,7 +112,7 @@ def _check_schema(name: str, schema: dict[str, Any]) -> None:
     fields = {key: value["type"] for key, value in properties.items() if key != "action"}
     assert fields == EXPECTED_FIELDS[name]
     for value in properties.values():
-        assert value["type"] in ("string", "boolean", "array")  # flat: no nested objects
+        assert value["type"] in ("string", "boolean", "integer", "array")  # flat: no nested objects
 
 
 async def test_input_schemas_are_a_flat_action_enum_plus_optional_fields(mcp: Client) -> None:

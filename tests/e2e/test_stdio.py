@@ -25,6 +25,8 @@ ANNOTATIONS = {
     "workflow": (False, True, True, False),
     "selection": (False, True, False, False),
     "comments": (False, False, True, False),
+    "coherence": (True, False, True, False),
+    "coherence_resolve": (False, True, False, False),
 }
 
 

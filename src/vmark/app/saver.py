@@ -6,6 +6,7 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
+from ..coherence.kernel import Actor
 from ..core.errors import DomainError
 from ..core.kinds import kind_for_path
 from ..core.model import Tab, Window
@@ -23,7 +24,9 @@ class Saver:
     def __init__(self, app: App) -> None:
         self.app = app
 
-    async def _land(self, window: Window, tab: Tab, real_path: str, ticket: int, new_file: bool) -> str:
+    async def _land(
+        self, ctx: RequestContext, window: Window, tab: Tab, real_path: str, ticket: int, new_file: bool
+    ) -> str:
         """Put the tab's current text at ``real_path`` through the file's save queue."""
         doc = tab.doc
 
@@ -38,8 +41,9 @@ class Saver:
                     "INVALID_PATH", f"{real_path!r} left the permitted scope: {exc}", filePath=real_path
                 ) from exc
             state = doc.state
+            text = self.app.coherence.text_to_save(real, state.text)
             try:
-                data = state.text.encode("utf-8")
+                data = text.encode("utf-8")
             except UnicodeEncodeError as exc:
                 raise SaveError("the text holds characters that cannot be saved as UTF-8") from exc
             writer = save_new if new_file else save_replace
@@ -57,6 +61,7 @@ class Saver:
             if doc.path == real or new_file:
                 doc.saved_revision = state.revision
             self.app.session.changed()
+            await self.app.coherence.saved(real, text, Actor("agent", ctx.connection.principal))
             return state.revision
 
         return await self.app.saves.run(real_path, ticket, put)
@@ -74,7 +79,7 @@ class Saver:
     ) -> dict[str, Any]:
         assert tab.doc.path is not None
         try:
-            await self._land(window, tab, tab.doc.path, self.app.saves.ticket(), new_file=False)
+            await self._land(ctx, window, tab, tab.doc.path, self.app.saves.ticket(), new_file=False)
         except SaveError as exc:
             return {"saved": False, "save_error": str(exc)}
         except DomainError as exc:
@@ -108,7 +113,7 @@ class Saver:
             raise DomainError("READ_ONLY", f"{doc.path} is read-only")
         ticket = self.app.saves.ticket()
         try:
-            revision = await self._land(window, tab, doc.path, ticket, new_file=False)
+            revision = await self._land(ctx, window, tab, doc.path, ticket, new_file=False)
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=doc.path) from exc
         journaled = await self._journal_save(ctx, tab, "workspace.save")
@@ -146,7 +151,7 @@ class Saver:
             )
         ticket = self.app.saves.ticket()
         try:
-            revision = await self._land(window, tab, real, ticket, new_file=True)
+            revision = await self._land(ctx, window, tab, real, ticket, new_file=True)
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
         self.app.session.rekey(doc, real, kind)

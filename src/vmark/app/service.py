@@ -26,10 +26,11 @@ from ..storage.settings import Settings
 from ..text import SETTING_KEYS as CJK_SETTING_KEYS
 from ..text import setting_error as cjk_setting_error
 from .approvals import Approval, Approvals
+from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
 from .faults import EditorFaults
-from .handlers import comments, document, person, selection, session, workflow, workspace
+from .handlers import coherence, comments, document, person, selection, session, workflow, workspace
 from .saver import Saver
 from .saves import SaveQueue
 from .state import Session
@@ -44,6 +45,8 @@ TOOL_HANDLERS = {
     "workflow": workflow.ACTIONS,
     "selection": selection.ACTIONS,
     "comments": comments.ACTIONS,
+    "coherence": coherence.ACTIONS,
+    "coherence_resolve": coherence.RESOLVE_ACTIONS,
 }
 
 settings_table.register(CJK_SETTING_KEYS, cjk_setting_error)
@@ -69,6 +72,7 @@ class App:
         self.saver = Saver(self)
         self.writer = Writer(self)
         self.comments = CommentService(self)
+        self.coherence = CoherenceService(self)
         self.editor_faults = EditorFaults()
         self.folder_grants: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
@@ -207,7 +211,7 @@ class App:
             if self.saves.busy(doc.path) or doc.key not in self.session.docs:
                 continue
             doc.disk, doc.read_only = stamp, read_only
-            if text == doc.state.text:
+            if text == doc.state.text or self.coherence.same_document(text, doc.state.text):
                 doc.saved_revision = doc.state.revision if not doc.dirty else doc.saved_revision
                 continue
             if doc.dirty:

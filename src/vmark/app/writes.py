@@ -234,6 +234,7 @@ class Writer:
                 reason=reason,
             )
         self._apply(doc, tab, window, after)
+        await self.app.coherence.wrote(ctx.connection, doc, request.tool, after)
         failure = self.app.editor_faults.take()
         if failure is not None:
             return self._editor_failure(failure, doc, recorded)

@@ -36,3 +36,7 @@ UI_ROUND_TRIP_SECONDS = 1.0
 
 # External changes
 DISK_POLL_SECONDS = 0.5
+
+# --- coherence ---
+#: a coherence / coherence_resolve call that has not finished by then answers TIMEOUT
+COHERENCE_TIMEOUT_SECONDS = 20.0

@@ -297,7 +297,62 @@ COMMENTS = ToolSpec(
     },
 )
 
-TOOLS: dict[str, ToolSpec] = {t.name: t for t in (SESSION, WORKSPACE, DOCUMENT, WORKFLOW, SELECTION, COMMENTS)}
+_WORKSPACE_ROOT = FieldSpec("string", "Absolute path of the workspace to query (see session.get_state's filePath)")
+
+COHERENCE = ToolSpec(
+    name="coherence",
+    description=(
+        "Read-only view of the workspace's coherence layer: which derived documents are stale relative to the"
+        " upstream documents they were generated from. status -> {initialized, objects, open_items, quarantined,"
+        " writer}; edges -> every live dependency edge that is no longer fresh: [{txf, input, upstream,"
+        " upstream_path, pinned, downstream, downstream_path, downstream_rev, state}] with state version-stale,"
+        " stale-valid, stale-contradicted, stale-unknown, waived, diverged, diverged-multi-head or unpinnable"
+        " (edges reconciles with the files first and may append provenance, never changes a document);"
+        " claims -> the canon claims [{claim, entryId, statement, maturity, invalidAt, visible}]; contexts ->"
+        " [{id, name, parent, enforcement, visibleClaims, errors}]. Resolving an edge is the user's decision"
+        " (or coherence_resolve, if the user delegated it to you)."
+    ),
+    annotations=Annotations(read_only=True, destructive=False, idempotent=True, open_world=False),
+    actions={
+        "status": ActionSpec("kernel counters of a workspace", required=("workspace_root",)),
+        "edges": ActionSpec("the coherence breakdown (live edges that are not fresh)", required=("workspace_root",)),
+        "claims": ActionSpec("the current canon claims", required=("workspace_root",)),
+        "contexts": ActionSpec("the contexts (the implicit default first)", required=("workspace_root",)),
+    },
+    fields={"workspace_root": _WORKSPACE_ROOT},
+)
+
+COHERENCE_RESOLVE = ToolSpec(
+    name="coherence_resolve",
+    description=(
+        "Resolve a live stale edge from coherence.edges as an explicitly delegated agent: accept-newer (the"
+        " downstream is fine with the upstream's current revision) or waive (reason required; never expires)."
+        " Only works when the user granted your client a live delegation covering that resolution; a refusal"
+        " means the grant is missing or expired: ask the user for one (Coherence panel, or `vmark delegations"
+        " grant --principal NAME --scope accept-newer,waive --expires 7d`) instead of retrying. Irreversible:"
+        " the resolution is recorded with the grant in the workspace's audit log."
+    ),
+    annotations=Annotations(read_only=False, destructive=True, idempotent=False, open_world=False),
+    actions={
+        "resolve": ActionSpec(
+            "accept-newer or waive one edge -> {txf, input, resolution, state, entry, grant, durable}",
+            required=("workspace_root", "txf", "input", "resolution"),
+            optional=("reason",),
+        ),
+    },
+    fields={
+        "workspace_root": _WORKSPACE_ROOT,
+        "txf": FieldSpec("string", "The edge's txf from coherence.edges"),
+        "input": FieldSpec("integer", "The edge's input slot from coherence.edges"),
+        "resolution": FieldSpec("string", "What to record", enum=("accept-newer", "waive")),
+        "reason": FieldSpec("string", "Why the edge may stay as it is (required for waive)"),
+    },
+)
+
+TOOLS: dict[str, ToolSpec] = {
+    t.name: t
+    for t in (SESSION, WORKSPACE, DOCUMENT, WORKFLOW, SELECTION, COMMENTS, COHERENCE, COHERENCE_RESOLVE)
+}
 
 
 def check_request(tool: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -114,3 +114,22 @@ def remove_bridge(directory: Path, token: str) -> None:
     data = read_json(bridge_path(directory))
     if isinstance(data, dict) and data.get("token") == token:
         bridge_path(directory).unlink(missing_ok=True)
+
+
+def installation_writer(directory: Path) -> str:
+    """This installation's coherence writer id: a UUID kept in ``writer-id`` (made on first use)."""
+    from ..coherence.records import uuid7
+
+    path = directory / "writer-id"
+    try:
+        text = path.read_text().strip()
+        if len(text) == 36:
+            return text
+    except OSError:
+        pass
+    writer = uuid7()
+    directory.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f"writer-id.{os.getpid()}.tmp")
+    temp.write_text(writer + "\n")
+    os.replace(temp, path)
+    return path.read_text().strip()  # two first uses at once: both keep the one that landed last

@@ -23,6 +23,7 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     _window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
     doc = tab.doc
     tab.basis_seq = doc.write_seq
+    ctx.app.coherence.note_read(ctx.connection, doc)
     return {
         "content": doc.state.text,
         "revision": doc.state.revision,

@@ -12,6 +12,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
+from ...coherence.kernel import PERSON
 from ...core.document import DocState, normalize_line_endings
 from ...core.errors import ArgumentError, DomainError
 from ...core.kinds import KINDS, MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, Kind, kind_for_path
@@ -20,7 +21,7 @@ from ...storage.files import SaveError, save_new, save_replace
 from ...storage.pathscope import PathScope, ScopeError
 from ...storage.settings import SETTINGS, SettingsError
 from ..state import canonical_or_invalid
-from . import ui_comments, ui_read, ui_tools, ui_workspace
+from . import ui_coherence, ui_comments, ui_read, ui_tools, ui_workspace
 from .args import require_str
 from .workspace import load_tab, new_untitled
 
@@ -215,8 +216,9 @@ async def _person_save(app: App, doc: Document, real: str, new_kind: Kind | None
 
     async def put() -> DocState:
         state = doc.state
+        text = app.coherence.text_to_save(real, state.text)
         try:
-            stamp = await asyncio.to_thread(write, real, state.text.encode("utf-8"), scope)
+            stamp = await asyncio.to_thread(write, real, text.encode("utf-8"), scope)
         except FileExistsError as exc:
             raise DomainError("INVALID_PATH", _EXISTS.format(path=real), filePath=real) from exc
         except (SaveError, ScopeError, UnicodeEncodeError) as exc:
@@ -225,6 +227,7 @@ async def _person_save(app: App, doc: Document, real: str, new_kind: Kind | None
             app.session.rekey(doc, real, new_kind)
             doc.read_only = False
         doc.disk, doc.saved_revision, doc.divergent = stamp, state.revision, False
+        await app.coherence.saved(real, text, PERSON)
         return state
 
     state = await app.saves.run(real, app.saves.ticket(), put)
@@ -363,6 +366,8 @@ async def test_fault(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
         app.editor_faults.fail = args["editor"]
     if "save_delay" in args:
         app.saves.delay_before_queue = float(args["save_delay"])
+    if "coherence_delay" in args:
+        app.coherence.delay = float(args["coherence_delay"])
     return {"ok": True}
 
 
@@ -397,4 +402,5 @@ ACTIONS = {
     **ui_workspace.ACTIONS,
     **ui_tools.ACTIONS,
     **ui_comments.ACTIONS,
+    **ui_coherence.ACTIONS,
 }

@@ -54,6 +54,7 @@ async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     answer = await ask_editor(page, tab, {"op": "get"})
     start, end = _offsets(answer)
     tab.basis_seq = tab.doc.write_seq  # a read, like document.read
+    ctx.app.coherence.note_read(ctx.connection, tab.doc)
     text = str(answer.get("text", ""))
     return {
         "text": text,

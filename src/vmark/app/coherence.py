@@ -1,0 +1,151 @@
+"""The app's side of the coherence layer: one kernel per tracked workspace, fed by saves and agent
+writes, asked by the ``coherence`` tools, the person's panel and the CLI.
+
+A workspace is tracked when it has ``.vmark/ledger``; a document belongs to the nearest tracked folder
+above it. Kernel calls do file I/O (fsync on append), so they run in a worker thread, and the tools
+bound them by :data:`COHERENCE_TIMEOUT_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..coherence.checker import checker_from_settings
+from ..coherence.identity import content_of
+from ..coherence.kernel import Actor, CoherenceError, Kernel, ReadPin
+from ..coherence.layout import VMARK_DIR
+from ..core.document import DocState
+from ..core.errors import ArgumentError
+from ..core.limits import COHERENCE_TIMEOUT_SECONDS
+from ..core.model import Document
+from ..storage.datadir import installation_writer
+from ..storage.delegations import Delegations
+from ..storage.settings import SETTINGS
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .service import App
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class CoherenceTimeout(Exception):
+    """A kernel call did not finish in time (it may still be running)."""
+
+
+class CoherenceService:
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.delegations = Delegations(app.data_dir / "delegations.json")
+        self.writer = installation_writer(app.data_dir)
+        self._kernels: dict[str, Kernel] = {}
+        self._reads: dict[str, dict[str, str]] = {}
+        self._turns: dict[str, asyncio.Lock] = {}
+        #: test hook: seconds every kernel call sleeps first (to reach TIMEOUT)
+        self.delay = 0.0
+
+    # --- kernels ---------------------------------------------------------------------------
+    def kernel(self, workspace_root: Any) -> Kernel:
+        """The kernel of a workspace named by an agent or the person (absolute directory, else an error)."""
+        if not isinstance(workspace_root, str) or not workspace_root:
+            raise ArgumentError("workspace_root is required: the absolute path of the workspace")
+        if not os.path.isabs(workspace_root):
+            raise ArgumentError(f"workspace_root must be an absolute path, got {workspace_root!r}")
+        if not os.path.isdir(workspace_root):
+            raise ArgumentError(f"workspace_root {workspace_root!r} is not a directory")
+        return self._kernel_at(os.path.realpath(workspace_root))
+
+    def _kernel_at(self, root: str) -> Kernel:
+        kernel = self._kernels.get(root)
+        if kernel is None:
+            kernel = self._kernels[root] = Kernel(root, self.writer)
+        kernel.checker = checker_from_settings(self._checker_settings())
+        return kernel
+
+    def turn(self, kernel: Kernel) -> asyncio.Lock:
+        """The workspace's write turn (resolutions one at a time, WRITE_BUSY after 3 s)."""
+        return self._turns.setdefault(str(kernel.root), asyncio.Lock())
+
+    def tracking(self, path: str) -> Kernel | None:
+        """The kernel of the nearest tracked folder holding ``path``, if any."""
+        folder = os.path.dirname(os.path.realpath(path))
+        while True:
+            if os.path.isdir(os.path.join(folder, VMARK_DIR, "ledger")):
+                return self._kernel_at(folder)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return None
+            folder = parent
+
+    def _checker_settings(self) -> dict[str, Any]:
+        return {key: self.app.settings.get(key) for key in SETTINGS if key.startswith("coherence.")}
+
+    async def run(self, call: Callable[[], T]) -> T:
+        """A kernel call in a worker thread, bounded; ``CoherenceTimeout`` if it overran."""
+
+        def timed() -> T:
+            if self.delay:
+                time.sleep(self.delay)
+            return call()
+
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(timed), COHERENCE_TIMEOUT_SECONDS)
+        except TimeoutError as exc:
+            raise CoherenceTimeout from exc
+
+    # --- recording ----------------------------------------------------------------------------
+    def note_read(self, conn: Connection, doc: Document) -> None:
+        """An agent read ``doc``: it becomes an input of that connection's next write."""
+        if doc.path is not None and self.tracking(doc.path) is not None:
+            self._reads.setdefault(conn.id, {})[doc.path] = doc.state.text
+
+    def forget(self, conn: Connection) -> None:
+        self._reads.pop(conn.id, None)
+
+    def text_to_save(self, path: str, text: str) -> str:
+        kernel = self.tracking(path)
+        return text if kernel is None else kernel.text_to_save(path, text)
+
+    async def saved(self, path: str, text: str, by: Actor) -> None:
+        kernel = self.tracking(path)
+        if kernel is not None:
+            await self._quietly(lambda: kernel.record_save(path, text, by))
+
+    async def wrote(self, conn: Connection, doc: Document, tool: str, state: DocState) -> None:
+        """An agent's write changed ``doc``: a transformation with the connection's reads as inputs."""
+        reads = self._reads.pop(conn.id, {})
+        if doc.path is None:
+            return
+        kernel = self.tracking(doc.path)
+        if kernel is None:
+            return
+        path = doc.path
+        pins = [ReadPin(p, t) for p, t in reads.items() if p != path]
+        by = Actor("agent", conn.principal)
+        await self._quietly(lambda: kernel.record_write(path, state.text, by, tool, pins))
+
+    async def _quietly(self, call: Callable[[], Any]) -> None:
+        """Recording must never fail the save or write it follows: a failure is logged."""
+        try:
+            await asyncio.to_thread(call)
+        except (OSError, CoherenceError, ValueError):
+            log.exception("coherence: recording failed")
+        else:
+            self.changed()
+
+    def changed(self) -> None:
+        """Tell the pages something in the coherence layer moved."""
+        if self.app.session.pages:
+            self.app.background(self.app.session.notify("coherence", {}))
+
+    @staticmethod
+    def same_document(a: str, b: str) -> bool:
+        """Two texts that differ only by identity front matter are the same document."""
+        return content_of(a) == content_of(b)
+

@@ -1,0 +1,1 @@
+"""The coherence layer: which documents were derived from which revisions, and what went stale."""
