@@ -325,3 +325,58 @@ async def test_resolve_waits_its_turn_then_write_busy(alice: Client, vmark: Runn
         lock.release()
     assert text == "WRITE_BUSY: waited 3 s behind another write; not executed, retry"
     assert [r["state"] for r in await edges(alice, tracked)] == ["version-stale"]
+
+
+# --- recording through the app ------------------------------------------------------------------
+async def test_the_persons_save_is_recorded_and_keeps_the_identity(
+    mcp: Client, tracked: Path, person: UIClient
+) -> None:
+    opened = await person.call("ui.open", path=str(tracked / "notes" / "c.md"))
+    tab = opened["tabId"]
+    text = (tracked / "notes" / "c.md").read_text()
+    assert text.startswith("---\nvmark: {id: ")
+    await person.edit(tab, text + "\nthe person wrote this\n")
+    await person.call("ui.save", tabId=tab)
+    on_disk = (tracked / "notes" / "c.md").read_text()
+    assert on_disk == text + "\nthe person wrote this\n"
+    saves = [r for r in ledger_records(tracked) if r["kind"] == "txf" and r["body"]["tool"] == "save"]
+    assert [r["body"]["agent"] for r in saves] == [{"kind": "person", "principal": None}]
+    # The tab shows no identity change as a divergence or a reload.
+    state = await person.call("ui.state")
+    assert not any(t.get("divergent") for w in state["windows"] for t in w["tabs"])
+
+
+async def test_an_untracked_new_file_gets_an_identity_when_saved(
+    mcp: Client, tracked: Path, vmark: RunningApp
+) -> None:
+    vmark.app.settings.set("auto_approve_save_as", True)
+    tab = (await ok(mcp, "workspace", "new"))["tabId"]
+    await ok(mcp, "document", "write", tabId=tab, content="# New\n")
+    await ok(mcp, "workspace", "save_as", tabId=tab, filePath=str(tracked / "new.md"))
+    text = (tracked / "new.md").read_text()
+    assert re.fullmatch(r"---\nvmark: \{id: [0-9a-f-]{36}\}\n---\n# New\n", text), text
+    objects = [r["body"]["path"] for r in ledger_records(tracked) if r["kind"] == "object"]
+    assert objects.count("new.md") == 1
+
+
+async def test_reads_count_per_connection_and_every_write_tool_records(
+    mcp: Client, alice: Client, tracked: Path
+) -> None:
+    up = await open_tab(alice, tracked / "a.md")
+    await ok(alice, "document", "read", tabId=up)  # alice's read is not mcp's input
+    down = await open_tab(mcp, tracked / "b.md")
+    await ok(mcp, "document", "write", tabId=down, content="# B\n\n中文English\n")
+    await ok(mcp, "document", "transform", tabId=down, kind="cjk-spacing")
+    assert (await ok(mcp, "document", "read", tabId=down))["content"] == "# B\n\n中文 English\n"
+    txfs = [r["body"] for r in ledger_records(tracked) if r["kind"] == "txf"]
+    assert [(t["tool"], t["inputs"], t["agent"]) for t in txfs] == [
+        ("document.write", [], {"kind": "agent", "principal": None}),
+        ("document.transform", [], {"kind": "agent", "principal": None}),
+    ]
+    await ok(alice, "document", "write", tabId=down, content="# B\n\nfrom alice\n")
+    txfs = [r["body"] for r in ledger_records(tracked) if r["kind"] == "txf"]
+    assert txfs[-1]["agent"] == {"kind": "agent", "principal": "alice"}
+    assert [i["path"] for i in txfs[-1]["inputs"]] == ["a.md"]
+    # Reads are spent by the write: the next write has no inputs.
+    await ok(alice, "document", "write", tabId=down, content="# B\n\nfrom alice, again\n")
+    assert [r["body"]["inputs"] for r in ledger_records(tracked) if r["kind"] == "txf"][-1] == []

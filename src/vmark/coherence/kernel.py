@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.kinds import MARKDOWN_SUFFIXES, kind_for_path
+from ..core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, kind_for_path
 from . import claims as _claims
 from .checker import Checker, CheckRequest
 from .contexts import load_contexts, validate_context
@@ -85,6 +85,7 @@ class _Projection:
     key: tuple[Any, ...]
     edges: list[EdgeView]
     valid_until: float
+    open_rows: list[dict[str, Any]] | None = None
 
 
 @dataclass
@@ -101,6 +102,10 @@ class _State:
     paths: dict[str, str] = field(default_factory=dict)
     duplicates: dict[str, list[str]] = field(default_factory=dict)
     by_content: dict[tuple[str, str], str] = field(default_factory=dict)
+    rev_content: dict[str, str] = field(default_factory=dict)
+    revised: set[str] = field(default_factory=set)
+    dirty_files: set[str] = field(default_factory=set)
+    dirty_current: set[str] = field(default_factory=set)
     version: int = 0
 
 
@@ -164,7 +169,9 @@ class Kernel:
             views = self._project()
             if self._run_checks(views):
                 views = self._project()
-            return [e.as_row() for e in views if include_fresh or e.open]
+            if include_fresh:
+                return [e.as_row() for e in views]
+            return self._open_rows()
 
     def claims(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -365,19 +372,30 @@ class Kernel:
         self._index_records()
         if first:
             self._load_index()
+        lost = {oid for oid, rev in st.current.items() if rev is not None and rev not in st.rev_content}
+        for oid in lost:  # the ledger no longer knows it (a checkout rolled it back): look at the file again
+            self._set_current(oid, None)
+        for rel in [rel for rel, f in st.files.items() if f.object in lost]:
+            del st.files[rel]
+            st.dirty_files.add(rel)
         self._loaded = True
         st.version += 1
 
     def _index_records(self) -> None:
         st = self._state
-        st.paths, st.by_content = {}, {}
+        st.paths, st.by_content, st.rev_content, st.revised = {}, {}, {}, set()
         for record in st.records:
-            body = record.body
-            if record.kind in ("object", "move"):
-                st.paths[body["object"]] = body["path"]
-            elif record.kind == "revision":
-                st.by_content[(body["object"], body["content"])] = body["rev"]
-                st.paths.setdefault(body["object"], body["path"])
+            self._index_record(record)
+
+    def _index_record(self, record: Record) -> None:
+        st, body = self._state, record.body
+        if record.kind in ("object", "move"):
+            st.paths[body["object"]] = body["path"]
+        elif record.kind == "revision":
+            st.by_content[(body["object"], body["content"])] = body["rev"]
+            st.rev_content[body["rev"]] = body["content"]
+            st.revised.add(body["object"])
+            st.paths.setdefault(body["object"], body["path"])
 
     def _graph(self) -> RevisionGraph:
         st = self._state
@@ -401,25 +419,35 @@ class Kernel:
                 db.close()
         except sqlite3.DatabaseError:
             st.files, st.current = {}, {}  # a damaged index is rebuilt by the next scan
-        known = self._graph()
-        for obj, rev in list(st.current.items()):
-            if rev is not None and not known.is_known(obj, rev):
-                del st.current[obj]
+            (self.vmark / "index.db").unlink(missing_ok=True)
+
+    def _set_file(self, rel: str, entry: _File) -> None:
+        self._state.files[rel] = entry
+        self._state.dirty_files.add(rel)
+
+    def _set_current(self, oid: str, rev: str | None) -> None:
+        self._state.current[oid] = rev
+        self._state.dirty_current.add(oid)
 
     def _save_index(self) -> None:
+        """Write what changed since the last save to ``index.db`` (a cache: a failure only costs a rescan)."""
         st = self._state
+        if not st.dirty_files and not st.dirty_current:
+            return
         path = self.vmark / "index.db"
+        files = [(p, st.files.get(p)) for p in st.dirty_files]
+        current = [(o, st.current.get(o)) for o in st.dirty_current]
+        st.dirty_files, st.dirty_current = set(), set()
         try:
             db = _connect(path)
             try:
                 db.execute("BEGIN")
-                db.execute("DELETE FROM files")
+                db.executemany("DELETE FROM files WHERE path = ?", [(p,) for p, f in files if f is None])
                 db.executemany(
-                    "INSERT INTO files VALUES (?, ?, ?, ?, ?)",
-                    [(p, f.size, f.mtime_ns, f.object, f.content) for p, f in st.files.items()],
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)",
+                    [(p, f.size, f.mtime_ns, f.object, f.content) for p, f in files if f is not None],
                 )
-                db.execute("DELETE FROM current")
-                db.executemany("INSERT INTO current VALUES (?, ?)", list(st.current.items()))
+                db.executemany("INSERT OR REPLACE INTO current VALUES (?, ?)", current)
                 db.execute("COMMIT")
             finally:
                 db.close()
@@ -432,17 +460,28 @@ class Kernel:
         st = self._state
         seen: dict[str, os.stat_result] = {}
         changed: list[str] = []
+        cached = 0
+        files = st.files
         for rel, stat in self._walk(only):
             seen[rel] = stat
-            old = st.files.get(rel)
-            if old is None or old.size != stat.st_size or old.mtime_ns != stat.st_mtime_ns:
+            old = files.get(rel)
+            if old is None:
                 changed.append(rel)
-        gone = [p for p in st.files if p not in seen and (only is None or p in only)]
+                continue
+            cached += 1
+            if old.size != stat.st_size or old.mtime_ns != stat.st_mtime_ns:
+                changed.append(rel)
+        gone: list[str] = []
+        if only is not None:
+            gone = [p for p in only if p in files and p not in seen]
+        elif cached != len(files):
+            gone = [p for p in files if p not in seen]
         if not changed and not gone:
             return
         records: list[Record] = []
         for rel in gone:
             del st.files[rel]
+            st.dirty_files.add(rel)
         for rel in sorted(changed):
             records.extend(self._capture(rel, seen[rel], seen))
         self._refresh_current(gone)
@@ -460,20 +499,30 @@ class Kernel:
                     continue
                 yield rel, stat
             return
-        stack = [""]
+        # The hot loop of a warm `edges` (every file of the workspace): plain calls, no per-file helpers.
+        stack = [(str(self.root), "")]
         while stack:
-            prefix = stack.pop()
+            folder, prefix = stack.pop()
             try:
-                entries = list(os.scandir(self.root / prefix if prefix else self.root))
+                entries = os.scandir(folder)
             except OSError:
                 continue
-            for entry in entries:
-                name = entry.name
-                rel = f"{prefix}/{name}" if prefix else name
-                if entry.is_dir(follow_symlinks=False):
-                    if (not name.startswith(".") or rel == ".github") and name not in _SKIP_DIRS:
-                        stack.append(rel)
-                elif _is_tracked(rel) and entry.is_file(follow_symlinks=False):
+            with entries:
+                for entry in entries:
+                    name = entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if (name[0] != "." or name == ".github") and name not in _SKIP_DIRS:
+                            stack.append((entry.path, prefix + name + "/"))
+                        continue
+                    dot = name.rfind(".")
+                    if dot <= 0:
+                        continue
+                    suffix = name[dot:].lower()
+                    rel = prefix + name
+                    if suffix not in MARKDOWN_SUFFIXES and (suffix not in WORKFLOW_SUFFIXES or not _is_tracked(rel)):
+                        continue
+                    if not entry.is_file(follow_symlinks=False):
+                        continue
                     try:
                         yield rel, entry.stat(follow_symlinks=False)
                     except OSError:
@@ -506,11 +555,11 @@ class Kernel:
                 st.duplicates.setdefault(oid, [original])
                 if rel not in st.duplicates[oid]:
                     st.duplicates[oid].append(rel)
-                st.files[rel] = _File(stat.st_size, stat.st_mtime_ns, None, content)
+                self._set_file(rel, _File(stat.st_size, stat.st_mtime_ns, None, content))
                 return []  # a copy: surfaced, never fixed behind the person's back
             records.append(Record("move", {"object": oid, "path": rel}, self.writer))
             st.paths[oid] = rel
-        st.files[rel] = _File(stat.st_size, stat.st_mtime_ns, oid, content)
+        self._set_file(rel, _File(stat.st_size, stat.st_mtime_ns, oid, content))
         return records + self._content_moved(oid, rel, text, content)
 
     def _capture_by_path(self, rel: str, text: str, stat: os.stat_result) -> list[Record]:
@@ -523,7 +572,7 @@ class Kernel:
             records.append(Record("object", {"object": oid, "path": rel}, self.writer, idem=f"object:{oid}"))
             st.paths[oid] = rel
         content = content_digest(text)
-        st.files[rel] = _File(stat.st_size, stat.st_mtime_ns, oid, content)
+        self._set_file(rel, _File(stat.st_size, stat.st_mtime_ns, oid, content))
         return records + self._content_moved(oid, rel, text, content)
 
     def _content_moved(self, oid: str, rel: str, text: str, content: str) -> list[Record]:
@@ -534,9 +583,9 @@ class Kernel:
             return []
         known = st.by_content.get((oid, content))
         if known is not None:
-            st.current[oid] = known  # navigation (checkout, reset, undo to a known text): no revision
+            self._set_current(oid, known)  # navigation (checkout, reset, undo to a known text): no revision
             return []
-        cause = "capture" if current is None and not self._graph_has(oid) else "external"
+        cause = "capture" if current is None and oid not in st.revised else "external"
         return self._revision_records(oid, rel, content_of(text), cause, UNKNOWN, "external-edit", ())
 
     def _write_identity(self, rel: str, text: str, stat: os.stat_result, oid: str) -> tuple[str, os.stat_result]:
@@ -565,7 +614,7 @@ class Kernel:
         for rel in gone:
             for oid, path in st.paths.items():
                 if path == rel and not any(f.object == oid for f in st.files.values()):
-                    st.current[oid] = None
+                    self._set_current(oid, None)
         for oid, paths in list(st.duplicates.items()):
             alive = [p for p in paths if p in st.files]
             if len(alive) > 1:
@@ -609,7 +658,7 @@ class Kernel:
         parents = [current] if current is not None else []
         rev = revision_id(content, parents)
         body = {"object": oid, "rev": rev, "content": content, "parents": parents, "path": rel, "cause": cause}
-        st.current[oid] = rev
+        self._set_current(oid, rev)
         st.by_content[(oid, content)] = rev
         revision = Record("revision", body, self.writer, idem=f"revision:{rev}")
         if cause == "capture":
@@ -643,7 +692,7 @@ class Kernel:
             stat = os.stat(self.root / rel)
         except OSError:
             return
-        self._state.files[rel] = _File(stat.st_size, stat.st_mtime_ns, oid, content)
+        self._set_file(rel, _File(stat.st_size, stat.st_mtime_ns, oid, content))
         self._save_index()
 
     def _append(self, records: list[Record]) -> list[Record]:
@@ -654,8 +703,7 @@ class Kernel:
             if record.id not in st.ids:
                 st.ids.add(record.id)
                 st.records.append(record)
-                if record.kind in ("object", "move"):
-                    st.paths[record.body["object"]] = record.body["path"]
+                self._index_record(record)
         st.fingerprint = ledger.fingerprint()
         st.graph = None
         st.version += 1
@@ -665,16 +713,22 @@ class Kernel:
     def _project(self) -> list[EdgeView]:
         st = self._state
         now = self._clock()
-        current_claims = _claims.current_claims(st.records, now)
-        digest = _claims.claims_digest(current_claims)
-        key = (st.version, len(st.records), digest)
+        key = (st.version, len(st.records))
         cached = self._projection
         if cached is not None and cached.key == key and now < cached.valid_until:
-            return cached.edges
+            return cached.edges  # nothing moved, and no waiver or claim lapsed since
+        digest = _claims.claims_digest(_claims.current_claims(st.records, now))
         paths = dict(st.paths)
         edges = project(st.records, self._graph(), st.current, paths, now, digest)
         self._projection = _Projection(key, edges, _next_expiry(st.records, now))
         return edges
+
+    def _open_rows(self) -> list[dict[str, Any]]:
+        projection = self._projection
+        assert projection is not None
+        if projection.open_rows is None:
+            projection.open_rows = [e.as_row() for e in projection.edges if e.open]
+        return [dict(row) for row in projection.open_rows]
 
     def _run_checks(self, views: list[EdgeView]) -> bool:
         if self.checker is None:
@@ -746,10 +800,7 @@ class Kernel:
         return next((oid for oid, path in self._state.paths.items() if path == rel), None)
 
     def _content(self, rev: str) -> str | None:
-        return self._graph().content_of(rev)
-
-    def _graph_has(self, oid: str) -> bool:
-        return bool(self._graph().heads(oid))
+        return self._state.rev_content.get(rev)
 
     def _text_of(self, rev: str | None) -> str | None:
         digest = self._content(rev) if rev else None
