@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import cli_coherence
+from . import cli_coherence, settings_keys  # noqa: F401  (settings_keys registers every setting)
 from .core.errors import parse_wire_error
 from .storage.datadir import data_dir, lock_is_held, read_bridge
 from .storage.principals import PrincipalError, Principals

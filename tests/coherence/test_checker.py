@@ -136,10 +136,8 @@ class FakeEndpoint:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 endpoint.requests.append((self.path, dict(self.headers), json.loads(body)))
                 time.sleep(endpoint.delay)
-                reply = endpoint.raw
-                if reply is None:
-                    reply = json.dumps({"choices": [{"message": {"role": "assistant", "content": endpoint.answer}}]})
-                    reply = reply.encode()
+                message = {"role": "assistant", "content": endpoint.answer}
+                reply = endpoint.raw or json.dumps({"choices": [{"message": message}]}).encode()
                 self.send_response(endpoint.status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(reply)))
@@ -276,7 +274,7 @@ def test_setting_declarations_and_checks() -> None:
         "coherence.checker_url": (str, ""),
         "coherence.checker_model": (str, ""),
         "coherence.checker_api_key_env": (str, ""),
-        "coherence.checker_timeout_s": (int, 60),
+        "coherence.checker_timeout_s": (int, 10),
     }
     assert expected == SETTING_KEYS
     for key, (_, default) in SETTING_KEYS.items():

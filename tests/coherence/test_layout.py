@@ -26,7 +26,9 @@ def test_init_creates_the_layout(tmp_path: Path) -> None:
         ".vmark/snapshots/",
         ".vmark/snapshots/sha256/",
     ]
-    assert (tmp_path / ".vmark/.gitignore").read_text() == "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n"
+    assert (tmp_path / ".vmark/.gitignore").read_text() == (
+        "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n.*.tmp\n"
+    )
     assert (tmp_path / ".vmark/.gitattributes").read_text() == (
         "ledger/*.jsonl merge=union\nledger/quarantine/* merge=union\n"
     )

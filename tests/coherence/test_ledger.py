@@ -82,6 +82,17 @@ def test_read_sorts_every_writer_by_time_then_id(vmark: Path) -> None:
     assert [r.id for r in Ledger(vmark, "c").read().records] == [rec(1).id, rec(3).id, "0", rec(5).id]
 
 
+def test_a_read_after_appends_merges_them_in_order(vmark: Path) -> None:
+    a, b = Ledger(vmark, "a"), Ledger(vmark, "b")
+    a.append([rec(2, "a"), rec(4, "a")])
+    assert a.read().records == [rec(2, "a"), rec(4, "a")]
+    a.append([rec(6, "a")])
+    assert a.read().records == [rec(2, "a"), rec(4, "a"), rec(6, "a")]
+    b.append([rec(5, "b"), rec(1, "b")])  # another writer's clock is behind: older than the newest
+    (vmark / "ledger/c.jsonl").write_bytes(line(rec(3, "c")) + line(rec(2, "a")))  # rec 2 again: once
+    assert [r.id for r in a.read().records] == [rec(i).id for i in range(1, 7)]
+
+
 def test_records_of_another_writer_are_refused(vmark: Path) -> None:
     with pytest.raises(ValueError, match="is by writer 'x', not 'w'"):
         Ledger(vmark, "w").append([rec(1, "x")])
@@ -465,9 +476,12 @@ def test_two_branches_merge_by_union(tmp_path: Path) -> None:
     vmark = init_layout(repo)
     a, b = Ledger(vmark, "a"), Ledger(vmark, "b")
     a.append([rec(0, "a")])
+    (vmark / "index.db").write_bytes(b"derived")
+    (vmark / "index.db-wal").write_bytes(b"derived")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "base")
     assert _git(repo, "check-attr", "merge", ".vmark/ledger/a.jsonl").strip() == ".vmark/ledger/a.jsonl: merge: union"
+    assert _git(repo, "ls-files").split() == [".vmark/.gitattributes", ".vmark/.gitignore", ".vmark/ledger/a.jsonl"]
 
     _git(repo, "checkout", "-q", "-b", "left")
     a.append([rec(1, "a"), rec(4, "a")])

@@ -11,20 +11,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import settings_keys  # noqa: F401  (registers every package's settings)
 from ..core.document import DocState
 from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, UI_ROUND_TRIP_SECONDS
 from ..core.model import DiskStamp, Document, Tab, Window
 from ..core.tools import check_request
-from ..storage import settings as settings_table
 from ..storage.files import disk_stamp, read_document
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.pathscope import PathScope, ScopeError
 from ..storage.principals import Principals
 from ..storage.settings import Settings
-from ..text import SETTING_KEYS as CJK_SETTING_KEYS
-from ..text import setting_error as cjk_setting_error
 from .approvals import Approval, Approvals
 from .coherence import CoherenceService
 from .comments import CommentService
@@ -48,8 +46,6 @@ TOOL_HANDLERS = {
     "coherence": coherence.ACTIONS,
     "coherence_resolve": coherence.RESOLVE_ACTIONS,
 }
-
-settings_table.register(CJK_SETTING_KEYS, cjk_setting_error)
 
 
 @dataclass

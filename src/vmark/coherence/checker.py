@@ -24,7 +24,8 @@ from .records import VERDICTS
 
 UNKNOWN = "unknown"
 CHECKER_MODES = ("off", "command", "openai")
-DEFAULT_TIMEOUT_S = 60
+#: Below the 20 s the `coherence` tool waits for a whole call (which may run a check or more).
+DEFAULT_TIMEOUT_S = 10
 MAX_TIMEOUT_S = 600
 #: An answer larger than this is not a one-word verdict; it is read no further.
 MAX_ANSWER_BYTES = 1024 * 1024

@@ -32,6 +32,8 @@ from .snapshots import SnapshotStore
 
 #: Semantic checks run per ``edges`` call at most (each may take the checker's whole timeout).
 MAX_CHECKS_PER_CALL = 8
+#: ... and stop starting new ones after this long (a check may take the checker's own timeout more)
+CHECK_BUDGET_SECONDS = 4.0
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__"})
 _IDENTITY_PROBE_BYTES = 4096
 _CONTEXT_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
@@ -189,7 +191,7 @@ class Kernel:
         with self._lock:
             self._require_initialized()
             self._load()
-            view = live_edge(self._state.records, self._graph(), self._state.current, txf, input_index)
+            view = self._live_edge(txf, input_index)
             if view is None:
                 raise EdgeNotLive("the edge is no longer live", None)
             current = self._state.current.get(view.upstream)
@@ -291,7 +293,7 @@ class Kernel:
             if resolution == "waive":
                 body.update(reason=reason, expires=expires)
             record = self._append([Record("ratify" if resolution == "accept-newer" else "waive", body, self.writer)])[0]
-            after = live_edge(self._state.records, self._graph(), self._state.current, txf, input_index)
+            after = self._live_edge(txf, input_index)
             return {
                 "txf": txf,
                 "input": input_index,
@@ -723,6 +725,14 @@ class Kernel:
         self._projection = _Projection(key, edges, _next_expiry(st.records, now))
         return edges
 
+    def _live_edge(self, txf: str, input_index: int) -> EdgeView | None:
+        st = self._state
+        now = self._clock()
+        digest = _claims.claims_digest(_claims.current_claims(st.records, now))
+        return live_edge(
+            st.records, self._graph(), st.current, txf, input_index, paths=st.paths, now=now, claims_digest=digest
+        )
+
     def _open_rows(self) -> list[dict[str, Any]]:
         projection = self._projection
         assert projection is not None
@@ -740,11 +750,12 @@ class Kernel:
         now = self._clock()
         current_claims = _claims.current_claims(st.records, now)
         digest = _claims.claims_digest(current_claims)
-        statements = [
-            c.statement for c in current_claims if c.maturity == "established" and c.valid and not c.superseded
-        ]
+        statements = [c.statement for c in current_claims if c.constraining]
         records = []
+        deadline = time.monotonic() + CHECK_BUDGET_SECONDS
         for view in due:
+            if time.monotonic() > deadline:
+                break  # the rest waits for the next call: the tool answers within its 20 s
             request = CheckRequest(
                 upstream_before=self._text_of(view.pinned),
                 upstream_after=self._text_of(str(st.current.get(view.upstream))) or "",
@@ -775,7 +786,7 @@ class Kernel:
         if not 0 <= input_index < len(record.body.get("inputs", [])):
             raise CoherenceError(f"transformation {txf!r} has no input {input_index}")
         self._projection = None
-        view = live_edge(st.records, self._graph(), st.current, txf, input_index)
+        view = self._live_edge(txf, input_index)
         if view is None:
             raise EdgeNotLive("the edge is no longer live (the downstream was generated again or moved away)", None)
         if not view.open:

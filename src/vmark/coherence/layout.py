@@ -14,7 +14,8 @@ from pathlib import Path
 
 VMARK_DIR = ".vmark"
 
-_GITIGNORE = "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n"
+# index.db is derived; .*.tmp are the temp files of atomic writes a crash left behind.
+_GITIGNORE = "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n.*.tmp\n"
 # Quarantine files are append-only too: two branches that quarantined different lines merge cleanly.
 _GITATTRIBUTES = "ledger/*.jsonl merge=union\nledger/quarantine/* merge=union\n"
 _DIRS = ("ledger", "ledger/quarantine", "snapshots/sha256", "contexts")

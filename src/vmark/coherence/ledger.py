@@ -19,12 +19,14 @@ appended since are parsed again.
 from __future__ import annotations
 
 import fcntl
+import gc
 import os
 import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
@@ -184,7 +186,7 @@ class _Files:
 
     def read(self) -> LedgerRead:
         """Every record of every writer, oldest first; malformed lines are quarantined on the way."""
-        with self.mutex:
+        with self.mutex, _collector_paused():
             quarantined = self.sync()
             if self.merged is None:
                 by_id: dict[str, Record] = {}
@@ -216,6 +218,10 @@ class _Files:
 
     def sync(self) -> int:
         """Bring the per-file parses up to date, repairing bad files; return lines quarantined."""
+        with _collector_paused():
+            return self._sync()
+
+    def _sync(self) -> int:
         quarantined = 0
         for _ in range(_SYNC_ROUNDS):
             stamp = self.fingerprint()
@@ -251,7 +257,7 @@ class _Files:
             with open(self.dir / name, "rb") as handle:
                 st = os.fstat(handle.fileno())
                 if old is None:
-                    old = self._renamed(name, st.st_ino, st.st_size)
+                    old = self._renamed(name, st.st_ino)
                 if old is not None and (old.ino, old.size, old.mtime_ns) == (st.st_ino, st.st_size, st.st_mtime_ns):
                     self.files[name] = old
                     return old
@@ -273,13 +279,8 @@ class _Files:
         before = old.edge if old is not None and not whole else b""
         parsed.edge = (before + data[max(0, cut - _EDGE) : cut])[-_EDGE:]
         parsed.torn = cut < len(data)
-        fresh: list[Record] = []
-        for line in data[:cut].split(b"\n")[:-1]:
-            record = _parse(line)
-            if record is None:
-                parsed.dirty = True
-            else:
-                fresh.append(record)
+        fresh, bad = _parse_lines(data[:cut])
+        parsed.dirty = parsed.dirty or bad
         parsed.records.extend(fresh)
         self.files[name] = parsed
         self.note_idem(fresh)
@@ -287,10 +288,10 @@ class _Files:
             self.pending.extend(fresh)
         return parsed
 
-    def _renamed(self, name: str, ino: int, size: int) -> _Parsed | None:
+    def _renamed(self, name: str, ino: int) -> _Parsed | None:
         """The parse of this file made under the name it had before a rotation, if any."""
         for other, parsed in list(self.files.items()):
-            if other != name and (parsed.ino, parsed.size) == (ino, size) and _inode(self.dir / other) != ino:
+            if other != name and parsed.ino == ino and _inode(self.dir / other) != ino:
                 del self.files[other]  # that name is gone, or is a new file now
                 return parsed
         return None
@@ -367,6 +368,38 @@ def _files_of(ledger_dir: Path) -> _Files:
         return _SHARED.setdefault(key, _Files(key))
 
 
+def _parse_lines(chunk: bytes) -> tuple[list[Record], bool]:
+    """The records of complete lines, and whether some line was not one."""
+    try:
+        lines: list[str] | list[bytes] = chunk.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        lines = chunk.split(b"\n")  # some line is not UTF-8: decode line by line to find it
+    lines.pop()  # the empty piece after the last newline
+    records = []
+    for line in lines:
+        record = _parse(line)
+        if record is not None:
+            records.append(record)
+    return records, len(records) < len(lines)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection meanwhile.
+
+    Reading makes hundreds of thousands of objects that all stay alive: the collector, run again
+    and again over the growing heap, would take a third of the time and find nothing.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _unglue(line: bytes) -> tuple[bytes, bytes] | None:
     """(torn fragment, record line) if a whole record was glued onto a fragment, else None.
 
@@ -381,9 +414,9 @@ def _unglue(line: bytes) -> tuple[bytes, bytes] | None:
     return None
 
 
-def _parse(line: bytes) -> Record | None:
+def _parse(line: str | bytes) -> Record | None:
     try:
-        return parse_line(line.decode("utf-8"))
+        return parse_line(line if isinstance(line, str) else line.decode("utf-8"))
     except (MalformedRecord, UnicodeDecodeError):
         return None
 
@@ -435,5 +468,5 @@ def _inode(path: Path) -> int | None:
         return None
 
 
-def _sort_key(record: Record) -> tuple[str, str]:
-    return record.sort_key
+# Record.sort_key, (time, id), read without a Python call per record: sorting 100k records is 4x faster.
+_sort_key = attrgetter("time", "id")

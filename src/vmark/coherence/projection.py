@@ -85,12 +85,12 @@ class _Txf(NamedTuple):
     sort_key: _SortKey
     outputs: tuple[tuple[str, str], ...]
     inputs: tuple[_Input, ...]
-    input_objects: frozenset[str]
+    first_input: str | None  # the object of the first well-formed input
+    mixed_inputs: bool  # inputs from more than one object
 
     def generates(self, downstream: str) -> bool:
         """Has an input other than ``downstream`` itself (else it is a plain save)."""
-        objects = self.input_objects
-        return len(objects) > 1 or (len(objects) == 1 and downstream not in objects)
+        return self.mixed_inputs or (self.first_input is not None and self.first_input != downstream)
 
 
 class _Index:
@@ -304,13 +304,15 @@ class _Projector:
             return pin, "unpinnable"
         # 2. the newest ratification to a revision we know moves the pin
         ratifies = index.ratifies.get((txf_id, item.slot)) if index.ratifies else None
+        if ratifies is None and pin == cu:
+            return pin, "fresh"  # the common case, decided without building anything
         ratified = [(key, rev) for key, rev in ratifies if graph.is_known(upstream, rev)] if ratifies else None
         effective = max(ratified)[1] if ratified else pin
         # 3. the pin is where the upstream is now
         if effective == cu:
             return effective, "ratified" if ratified else "fresh"
         # 4. someone accepted the upstream as it is now, and the waiver still runs
-        if index.waivers.get((txf_id, item.slot, cu), -math.inf) > self.now:
+        if index.waivers and index.waivers.get((txf_id, item.slot, cu), -math.inf) > self.now:
             return effective, "waived"
         # 5./6. the upstream forked, or moved somewhere that does not descend from the pin
         if len(graph.heads(upstream)) > 1:
@@ -325,10 +327,6 @@ class _Projector:
         return effective, "version-stale"
 
 
-def _path_of(paths: Mapping[str, str], graph: RevisionGraph, obj: str) -> str | None:
-    return paths.get(obj) or graph.latest_path(obj)
-
-
 def _parse_txf(record: Record) -> _Txf | None:
     outputs_raw, inputs_raw = record.body.get("outputs"), record.body.get("inputs")
     if type(outputs_raw) is not list or type(inputs_raw) is not list:
@@ -340,15 +338,19 @@ def _parse_txf(record: Record) -> _Txf | None:
             if type(obj) is str and type(rev) is str:
                 outputs.append((obj, rev))
     inputs = []
+    first: str | None = None
+    mixed = False
     for position, entry in enumerate(inputs_raw):
         # a malformed input slot is no edge, but the slots after it keep their index
         if type(entry) is dict:
             obj, rev, path = entry.get("object"), entry.get("rev"), entry.get("path")
             if type(obj) is str and type(rev) is str:
                 inputs.append(_Input(position, obj, rev, path if type(path) is str else None))
-    return _Txf(
-        record.id, (record.time, record.id), tuple(outputs), tuple(inputs), frozenset(item.object for item in inputs)
-    )
+                if first is None:
+                    first = obj
+                elif obj != first:
+                    mixed = True
+    return _Txf(record.id, (record.time, record.id), tuple(outputs), tuple(inputs), first, mixed)
 
 
 def _edge_of(body: Mapping[str, Any]) -> _EdgeKey | None:
