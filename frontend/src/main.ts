@@ -2,6 +2,7 @@
 import "./style.css";
 import { type Approval, ApprovalDialog } from "./approvals";
 import { wireCjkFormat } from "./cjkformat";
+import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
 import { HistoryPanel } from "./history";
@@ -60,6 +61,7 @@ class Page {
   private approvals: ApprovalDialog;
   private historyPanel: HistoryPanel;
   private commentsPanel: CommentsPanel;
+  private coherencePanel: CoherencePanel;
   private editorHost = byId("editor");
 
   constructor(private channel: Channel) {
@@ -69,6 +71,7 @@ class Page {
     };
     this.historyPanel = new HistoryPanel(channel, () => this.current);
     this.commentsPanel = new CommentsPanel(channel, () => this.current);
+    this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
@@ -131,6 +134,9 @@ class Page {
       case "comments":
         this.commentsPanel.onEvent(payload);
         this.historyPanel.refresh(); // it names the comments each revision addressed, with their state
+        break;
+      case "coherence":
+        this.coherencePanel.refresh();
         break;
       case "prompt":
       case "folder_picker":
@@ -378,6 +384,7 @@ class Page {
     tree.replaceChildren(...(shown.length ? shown : workspaces).map((w) => this.renderWorkspace(w)));
     tree.dataset.loaded = String(workspaces.length);
     this.renderRail(workspaces);
+    this.coherencePanel.refresh(); // the panel shows the window's active workspace
   }
 
   private renderRail(workspaces: Listing[]): void {

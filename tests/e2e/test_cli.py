@@ -15,9 +15,11 @@ import pytest
 
 from tests.e2e.conftest import StartApp
 from tests.e2e.helpers import Home, Result, bridge_client, cli, request, stdio_client
+from vmark import settings_keys  # noqa: F401  (every setting, as the CLI registers them)
 from vmark.core.limits import APPROVAL_TTL_SECONDS, DEFAULT_REVIEW_BACKLOG_LIMIT
 from vmark.mcp.bridge_client import BridgeUnavailable
 from vmark.storage.principals import Principals
+from vmark.storage.settings import SETTINGS
 
 TOKEN = re.compile(r"[0-9a-f]{64}")
 
@@ -76,7 +78,8 @@ async def test_principals_refusals(world: Home) -> None:
 
 # --- settings -----------------------------------------------------------------------------
 
-KNOWN_SETTINGS = "auto_approve_save_as, browser.allow_private_network, readable_roots, review_backlog_limit"
+#: the CLI knows every package's settings (the CJK rules, the coherence checker), like the app
+KNOWN_SETTINGS = ", ".join(sorted(SETTINGS))
 
 
 async def get_setting(env: dict[str, str], key: str) -> Any:

@@ -135,6 +135,7 @@ class Bridge:
 
     def _forget(self, conn: Connection) -> None:
         self.app.approvals.withdraw_connection(conn.id)
+        self.app.coherence.forget(conn)
         self.app.session.agent_left(conn)
         if conn.window is not None:
             pages = self.app.session.pages.get(conn.window, [])
