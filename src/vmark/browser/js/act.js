@@ -1,0 +1,325 @@
+// Locating and verifying the target of an act. The act itself is real input sent by the driver
+// (act.py); this side only answers "which element, is it safe to act on, and where".
+(() => {
+  'use strict';
+  const V = globalThis.__vmark;
+
+  // Every element (hidden ones included, so that matchedTotal counts them) with this exact
+  // role and accessible name.
+  function matches(role, name) {
+    const wanted = V.normalize(String(name));
+    const out = [];
+    V.walk((el) => {
+      if (V.roleOf(el) !== role) return undefined;
+      // the name of an element that is not rendered includes its hidden content (accname)
+      const hidden = !el.checkVisibility({ visibilityProperty: true });
+      if (V.nameOf(el, role, hidden) === wanted) out.push(el);
+      return undefined;
+    }, null);
+    return out;
+  }
+
+  function viewportOf(doc) {
+    const win = doc.defaultView;
+    return { left: 0, top: 0, right: win.innerWidth, bottom: win.innerHeight };
+  }
+
+  function intersect(a, b) {
+    return {
+      left: Math.max(a.left, b.left),
+      top: Math.max(a.top, b.top),
+      right: Math.min(a.right, b.right),
+      bottom: Math.min(a.bottom, b.bottom),
+    };
+  }
+
+  function empty(r) {
+    return r.right - r.left < 1 || r.bottom - r.top < 1;
+  }
+
+  // The inner (padding) box of a clipping element in its document's viewport coordinates.
+  function clipBox(el) {
+    const r = el.getBoundingClientRect();
+    const left = r.left + el.clientLeft;
+    const top = r.top + el.clientTop;
+    return { left, top, right: left + el.clientWidth, bottom: top + el.clientHeight };
+  }
+
+  // Where a frame's viewport starts in its parent document's viewport.
+  function frameOrigin(frame) {
+    const r = frame.getBoundingClientRect();
+    const cs = V.style(frame);
+    return {
+      x: r.left + frame.clientLeft + parseFloat(cs.paddingLeft),
+      y: r.top + frame.clientTop + parseFloat(cs.paddingTop),
+    };
+  }
+
+  // The part of the element a person can see, in top-level viewport coordinates (clipped by
+  // scrolling/overflow ancestors, frames and viewports), or null.
+  function visibleRect(el) {
+    const own = el.getBoundingClientRect();
+    let rect = { left: own.left, top: own.top, right: own.right, bottom: own.bottom };
+    let node = el;
+    let doc = el.ownerDocument;
+    for (;;) {
+      if (V.style(node).position !== 'fixed') {
+        for (let p = V.flatParent(node); p; p = V.flatParent(p)) {
+          const cs = V.style(p);
+          if (cs.display !== 'contents' && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible')) {
+            rect = intersect(rect, clipBox(p));
+          }
+          if (cs.position === 'fixed') break;
+        }
+      }
+      rect = intersect(rect, viewportOf(doc));
+      if (empty(rect)) return null;
+      if (doc === document) return rect;
+      const frame = doc.defaultView.frameElement;
+      const origin = frameOrigin(frame);
+      rect = { left: rect.left + origin.x, top: rect.top + origin.y, right: rect.right + origin.x, bottom: rect.bottom + origin.y };
+      rect = intersect(rect, clipBox(frame));
+      node = frame;
+      doc = frame.ownerDocument;
+    }
+  }
+
+  // elementFromPoint through open shadow roots and same-origin frames (top-level coordinates).
+  function deepHit(x, y) {
+    let doc = document;
+    let lx = x;
+    let ly = y;
+    for (;;) {
+      let hit = doc.elementFromPoint(lx, ly);
+      if (!hit) return null;
+      while (hit.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(lx, ly);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
+      if ((hit.localName === 'iframe' || hit.localName === 'frame') && hit.contentDocument) {
+        const origin = frameOrigin(hit);
+        lx -= origin.x;
+        ly -= origin.y;
+        doc = hit.contentDocument;
+        continue;
+      }
+      return hit;
+    }
+  }
+
+  function within(hit, el) {
+    for (let n = hit; n; n = V.composedParent(n)) {
+      if (n === el) return true;
+      if (n.localName === 'label' && n.control === el) return true;
+    }
+    return false;
+  }
+
+  function kindOf(el) {
+    const tag = el.localName;
+    if (tag === 'select') return 'select';
+    if (tag === 'textarea') return 'text';
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      const text = ['text', 'search', 'email', 'url', 'tel', 'password', 'number', ''].includes(type);
+      return text ? 'text' : 'other';
+    }
+    if (el.isContentEditable) return 'editable';
+    return 'other';
+  }
+
+  function refusal(reason, detail) {
+    return { ok: false, reason, detail };
+  }
+
+  // The checks before acting on one element; on success the point to click in top-level
+  // viewport coordinates.
+  function verify(el, op) {
+    if (el.localName === 'input' && el.type === 'file') {
+      return refusal('upload', 'a file input: uploads are never automated');
+    }
+    const hidden = V.notRendered(el);
+    if (hidden) return refusal('hidden', hidden);
+    if (V.inertOrModalOutside(el)) return refusal('disabled', 'inside an inert subtree');
+    if (el.matches(':disabled')) return refusal('disabled', 'the element is disabled');
+    if (V.ariaDisabled(el)) return refusal('disabled', 'aria-disabled');
+    if ((op === 'click' || op === 'type') && V.style(el).pointerEvents === 'none') {
+      return refusal('disabled', 'pointer-events: none');
+    }
+    const kind = kindOf(el);
+    if (op === 'type') {
+      if (kind === 'other') return refusal('not-editable', 'not a text field, select or contenteditable');
+      if (kind === 'text' && el.readOnly) return refusal('disabled', 'read-only');
+    }
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const rect = visibleRect(el);
+    if (!rect) return refusal('offscreen', 'cannot be scrolled into the viewport');
+    const x = (rect.left + rect.right) / 2;
+    const y = (rect.top + rect.bottom) / 2;
+    if (op === 'click' || op === 'type') {
+      const hit = deepHit(x, y);
+      if (!hit || !within(hit, el)) {
+        return refusal('covered', 'covered by ' + (hit ? V.describe(hit) : 'nothing at the click point'));
+      }
+    }
+    return { ok: true, x, y, kind };
+  }
+
+  function visibleMatches(found) {
+    return found.filter((el) => V.notRendered(el) === null);
+  }
+
+  // The matches of role + name in this world (the driver adds those of cross-origin frames,
+  // listed in `frames`, and then prepares the one target by ref).
+  V.actFind = function actFind(role, name) {
+    const found = matches(String(role), name === undefined || name === null ? '' : name);
+    return {
+      total: found.length,
+      visible: visibleMatches(found).map(V.refOf),
+      first: found.length ? V.refOf(found[0]) : null,
+      frames: V.S.unentered.map(V.frameIndexOf),
+    };
+  };
+
+  // Where a frame's viewport starts in top-level viewport coordinates.
+  function docOffset(doc) {
+    let x = 0;
+    let y = 0;
+    while (doc !== document) {
+      const frame = doc.defaultView.frameElement;
+      const origin = frameOrigin(frame);
+      x += origin.x;
+      y += origin.y;
+      doc = frame.ownerDocument;
+    }
+    return { x, y };
+  }
+
+  // A point of a cross-origin frame (in its viewport) -> the same point here, checked: inside
+  // the visible part of the frame element and (hitTest) not covered by anything of this page.
+  V.framePoint = function framePoint(index, x, y, hitTest) {
+    const frame = V.frameByIndex(index);
+    if (!frame) return refusal('hidden', 'its frame is gone');
+    const clip = visibleRect(frame);
+    if (!clip) return refusal('offscreen', 'its frame cannot be scrolled into the viewport');
+    const origin = frameOrigin(frame);
+    const offset = docOffset(frame.ownerDocument);
+    const px = x + origin.x + offset.x;
+    const py = y + origin.y + offset.y;
+    if (px < clip.left || px >= clip.right || py < clip.top || py >= clip.bottom) {
+      return refusal('offscreen', 'outside the visible part of its frame');
+    }
+    if (hitTest) {
+      const hit = deepHit(px, py);
+      if (hit !== frame) return refusal('covered', 'covered by ' + (hit ? V.describe(hit) : 'nothing at the click point'));
+    }
+    return { ok: true, x: px, y: py };
+  };
+
+  // Verify the element of a ref for an operation. -> {ok, reason?, detail?, matchedTotal,
+  // matchedVisible, ref, x?, y?, kind?} (the driver replaces the counters when it located the
+  // element by role + name through actFind).
+  V.actPrepare = function actPrepare(ref, op) {
+    const found = V.resolve(ref);
+    if (found.error) return { ok: false, reason: 'ref-' + found.error, matchedTotal: 0, matchedVisible: 0 };
+    const el = found.el;
+    const visible = V.notRendered(el) === null ? 1 : 0;
+    const result = verify(el, op);
+    result.matchedTotal = 1;
+    result.matchedVisible = visible;
+    result.ref = V.refOf(el);
+    return result;
+  };
+
+  function deepActive(doc) {
+    let active = doc.activeElement;
+    for (;;) {
+      if (active && active.shadowRoot && active.shadowRoot.activeElement) {
+        active = active.shadowRoot.activeElement;
+      } else if (active && (active.localName === 'iframe' || active.localName === 'frame') && active.contentDocument) {
+        active = active.contentDocument.activeElement;
+      } else {
+        return active;
+      }
+    }
+  }
+
+  V.focus = function focus(ref) {
+    const { el } = V.resolve(ref);
+    if (!el) return false;
+    if (deepActive(document) !== el) el.focus({ preventScroll: true });
+    return deepActive(document) === el;
+  };
+
+  // The value the field holds now (to compare with what was typed).
+  V.fieldValue = function fieldValue(ref) {
+    const { el } = V.resolve(ref);
+    if (!el) return null;
+    if (el.localName === 'input' || el.localName === 'textarea') return el.value;
+    return el.innerText.replace(/\u00a0/g, ' ').replace(/\n+$/, '');
+  };
+
+  // Choose the option of a <select> whose label (first) or value equals `choice`; the events
+  // are the ones a person's choice fires (input, change), dispatched from here.
+  V.selectOption = function selectOption(ref, choice) {
+    const { el } = V.resolve(ref);
+    if (!el) return { ok: false, reason: 'ref-gone' };
+    const options = Array.from(el.options);
+    const wanted = V.normalize(String(choice));
+    const option =
+      options.find((o) => V.normalize(o.label) === wanted) || options.find((o) => o.value === String(choice));
+    if (!option) {
+      const labels = options.slice(0, 20).map((o) => o.label);
+      return { ok: false, reason: 'no-such-option', detail: 'options: ' + JSON.stringify(labels) };
+    }
+    if (option.disabled) return { ok: false, reason: 'disabled', detail: 'the option is disabled' };
+    el.focus({ preventScroll: true });
+    option.selected = true;
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { ok: el.value === option.value, value: option.value, label: option.label };
+  };
+
+  // Key presses: remember what is focused and watch for a form submission, then report.
+  let armed = null;
+  V.keyArm = function keyArm() {
+    const active = deepActive(document);
+    const doc = active ? active.ownerDocument : document;
+    const state = { active, submitted: false, doc };
+    state.listener = () => {
+      state.submitted = true;
+    };
+    doc.addEventListener('submit', state.listener, true);
+    armed = state;
+    const form = active && active.form;
+    return { inForm: Boolean(form) };
+  };
+
+  V.keyResult = function keyResult() {
+    const state = armed;
+    armed = null;
+    if (!state) return { submitted: false, focusMoved: false };
+    state.doc.removeEventListener('submit', state.listener, true);
+    return { submitted: state.submitted, focusMoved: deepActive(document) !== state.active };
+  };
+
+  V.scrollTo = function scrollTo(ref) {
+    const { el } = V.resolve(ref);
+    if (!el) return false;
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    return visibleRect(el) !== null;
+  };
+
+  V.selectAllIn = function selectAllIn(ref) {
+    const { el } = V.resolve(ref);
+    if (!el) return false;
+    if (el.select) {
+      el.select();
+      return true;
+    }
+    const selection = el.ownerDocument.getSelection();
+    selection.selectAllChildren(el);
+    return true;
+  };
+})();

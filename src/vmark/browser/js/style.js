@@ -1,0 +1,43 @@
+// browser.style: change how elements look (dismiss an overlay, highlight a target). CSSOM
+// only (element.style, constructed style sheets), which a page's CSP does not block.
+(() => {
+  'use strict';
+  const V = globalThis.__vmark;
+
+  function targets(target) {
+    if (target.ref !== undefined && target.ref !== null) {
+      const found = V.resolve(target.ref);
+      return found.error ? { error: 'ref-' + found.error } : { elements: [found.el] };
+    }
+    try {
+      return { elements: Array.from(document.querySelectorAll(String(target.selector))) };
+    } catch (e) {
+      return { error: 'invalid-selector', message: String(e && e.message ? e.message : e) };
+    }
+  }
+
+  // op: {set: {prop: value}} | {addClasses: [..]} | {removeClasses: [..]} | {injectCss: text}
+  // -> {count} or {error, message?}
+  V.restyle = function restyle(target, op) {
+    if (typeof op.injectCss === 'string') {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(op.injectCss);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      return { count: 0, injected: true };
+    }
+    const found = targets(target);
+    if (found.error) return found;
+    for (const el of found.elements) {
+      if (op.set) {
+        for (const [prop, raw] of Object.entries(op.set)) {
+          const value = String(raw);
+          const important = /!\s*important\s*$/i.test(value);
+          el.style.setProperty(prop, value.replace(/!\s*important\s*$/i, '').trim(), important ? 'important' : '');
+        }
+      }
+      if (op.addClasses) el.classList.add(...op.addClasses.map(String));
+      if (op.removeClasses) el.classList.remove(...op.removeClasses.map(String));
+    }
+    return { count: found.elements.length };
+  };
+})();

@@ -1,0 +1,71 @@
+"""Fixtures for the in-page browser tests: the static test sites over http, Debian's Chromium.
+
+The sites (``sites/``) are served on 127.0.0.1 at a random port by a threading http.server;
+each test gets a fresh browser context and page.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from collections.abc import AsyncIterator, Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, async_playwright
+
+from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
+
+SITES = Path(__file__).parent / "sites"
+#: a second site for cross-site (out-of-process) frames: the name resolves to 127.0.0.1 only
+CROSS_SITE_HOST = "cross.test"
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """The base URL of the test sites, e.g. ``http://127.0.0.1:41234``."""
+    handler = functools.partial(_QuietHandler, directory=str(SITES))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop per module, so one Chromium serves a module's tests."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def chromium() -> AsyncIterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is absent (Debian's chromium package)")
+    async with async_playwright() as playwright:
+        args = [*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {CROSS_SITE_HOST} 127.0.0.1"]
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@pytest.fixture
+async def page(chromium: Browser) -> AsyncIterator[Page]:
+    context = await chromium.new_context(viewport={"width": 1000, "height": 700})
+    try:
+        yield await context.new_page()
+    finally:
+        await context.close()
