@@ -140,6 +140,7 @@ class Page {
         break;
       case "prompt":
       case "folder_picker":
+      case "browser_prompt":
         this.approvals.add(payload as unknown as Approval);
         break;
       case "notification":

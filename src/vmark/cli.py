@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     for verb in ("allow", "deny"):
         v = ap_sub.add_parser(verb)
         v.add_argument("id")
+        if verb == "allow":
+            v.add_argument("--site", action="store_true", help="a browser prompt: Allow on this site (else once)")
     _comments_parser(sub)
     cli_coherence.add_parsers(sub)
     return p
@@ -230,7 +232,10 @@ def _cmd_approvals(args: argparse.Namespace) -> int:
     if args.approvals_command == "list":
         response = _person_request("approvals.list", {})
     else:
-        response = _person_request("approvals.answer", {"id": args.id, "allow": args.approvals_command == "allow"})
+        payload: dict[str, Any] = {"id": args.id, "allow": args.approvals_command == "allow"}
+        if getattr(args, "site", False):
+            payload["decision"] = "site"
+        response = _person_request("approvals.answer", payload)
     if not response.get("success"):
         print(f"vmark: {response.get('error')}", file=sys.stderr)
         return 1

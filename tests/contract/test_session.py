@@ -30,6 +30,7 @@ async def test_fresh_app_has_main_unfocused_without_workspace(mcp: Client) -> No
     state = await get_state(mcp)
     assert state == {
         "windows": [{"label": "main", "focused": False, "activeWorkspaceInstanceId": None, "tabs": []}],
+        "browserTabs": [],
         "capabilities": CAPABILITIES,
     }
     # Focusing a window nobody has a page for routes there, but nobody is looking at it.
@@ -52,7 +53,8 @@ async def test_tabs_carry_exactly_the_reference_fields(mcp: Client, opened: Path
     workflow = await open_tab(mcp, opened / ".github/workflows/ci.yml")
     await person.edit(workflow, "name: changed\n")
     state = await get_state(mcp)
-    assert set(state) == {"windows", "capabilities"}
+    assert set(state) == {"windows", "browserTabs", "capabilities"}
+    assert state["browserTabs"] == []
     assert state["capabilities"] == CAPABILITIES
     main = window_of(state, "main")
     assert set(main) == {"label", "focused", "activeWorkspaceInstanceId", "tabs"}

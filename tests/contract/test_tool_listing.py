@@ -19,6 +19,8 @@ EXPECTED_ACTIONS = {
     "document": ["read", "write", "transform"],
     "workflow": ["apply_patch", "validate"],
     "comments": ["list", "reply", "mark_addressed"],
+    "browser": ["act", "open", "navigate", "close", "style", "execute_js", "console_clear"],
+    "browser_read": ["read", "screenshot", "query", "extract", "console", "wait", "wait_for"],
     "coherence": ["status", "edges", "claims", "contexts"],
     "coherence_resolve": ["resolve"],
 }
@@ -48,6 +50,38 @@ EXPECTED_FIELDS: dict[str, dict[str, str]] = {
         "body": "string",
         "expectedCommentGen": "string",
     },
+    "browser": {
+        "tabId": "string",
+        "operation": "string",
+        "ref": "string",
+        "role": "string",
+        "name": "string",
+        "text": "string",
+        "dy": "integer",
+        "key": "string",
+        "modifiers": "object",
+        "url": "string",
+        "timeoutMs": "integer",
+        "profile": "string",
+        "selector": "string",
+        "set": "object",
+        "addClasses": "array",
+        "removeClasses": "array",
+        "injectCss": "string",
+        "script": "string",
+    },
+    "browser_read": {
+        "tabId": "string",
+        "selector": "string",
+        "fields": "object",
+        "navigationId": "string",
+        "timeoutMs": "integer",
+        "ref": "string",
+        "role": "string",
+        "name": "string",
+        "text": "string",
+        "urlContains": "string",
+    },
     "coherence": {"workspace_root": "string"},
     "coherence_resolve": {
         "workspace_root": "string",
@@ -69,6 +103,8 @@ ANNOTATIONS = {
     "document": (False, True),
     "workflow": (False, True),
     "comments": (False, False),
+    "browser": (False, True),
+    "browser_read": (True, False),
     "coherence": (True, False),
     "coherence_resolve": (False, True),
 }
@@ -78,6 +114,8 @@ async def test_tools_annotations_and_instructions(mcp: Client) -> None:
     tools = await _tools(mcp)
     # exactly the registered tools
     assert sorted(tools) == [
+        "browser",
+        "browser_read",
         "coherence",
         "coherence_resolve",
         "comments",
@@ -91,7 +129,7 @@ async def test_tools_annotations_and_instructions(mcp: Client) -> None:
         annotations = tools[name].annotations
         assert annotations.read_only_hint is read_only, name
         assert annotations.destructive_hint is destructive, name
-        assert annotations.open_world_hint is False, name
+        assert annotations.open_world_hint is name.startswith("browser"), name
         assert tools[name].description, name
     assert tools["session"].annotations.idempotent_hint is True
     assert tools["workflow"].annotations.idempotent_hint is True  # a patch applied twice is a no-op
@@ -112,7 +150,7 @@ def _check_schema(name: str, schema: dict[str, Any]) -> None:
     fields = {key: value["type"] for key, value in properties.items() if key != "action"}
     assert fields == EXPECTED_FIELDS[name]
     for value in properties.values():
-        assert value["type"] in ("string", "boolean", "integer", "array")  # flat: no nested objects
+        assert value["type"] in ("string", "boolean", "integer", "array", "object")  # flat: no nested objects
 
 
 async def test_input_schemas_are_a_flat_action_enum_plus_optional_fields(mcp: Client) -> None:

@@ -25,6 +25,8 @@ ANNOTATIONS = {
     "workflow": (False, True, True, False),
     "selection": (False, True, False, False),
     "comments": (False, False, True, False),
+    "browser": (False, True, False, True),
+    "browser_read": (True, False, True, True),
     "coherence": (True, False, True, False),
     "coherence_resolve": (False, True, False, False),
 }

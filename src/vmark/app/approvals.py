@@ -7,16 +7,18 @@ the person allows the same record; there is no "remember".
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from ..core.ids import new_id
 from ..core.limits import APPROVAL_TTL_SECONDS
 
-ApprovalKind = Literal["open_workspace", "folder_access"]
+ApprovalKind = Literal["open_workspace", "folder_access", "browser"]
 ApprovalState = Literal["pending", "allowed", "denied", "used"]
 
 
@@ -35,9 +37,14 @@ class Approval:
     created: float
     expires: float
     state: ApprovalState = "pending"
+    #: what a browser prompt shows (site, action, element, value) and what the person chose
+    detail: dict[str, Any] = field(default_factory=dict)
+    decision: str | None = None
 
     def describe(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"detail": self.detail, "decision": self.decision} if self.kind == "browser" else {}
         return {
+            **extra,
             "id": self.id,
             "kind": self.kind,
             "requester": self.requester,
@@ -52,6 +59,7 @@ class Approval:
 class Approvals:
     def __init__(self, on_change: Callable[[Approval], None], clock: Callable[[], float] = time.time) -> None:
         self._items: dict[str, Approval] = {}
+        self._answered: dict[str, asyncio.Event] = {}
         self._on_change = on_change
         self._clock = clock
 
@@ -69,10 +77,22 @@ class Approvals:
     def pending_in(self, window: str, kind: ApprovalKind) -> list[Approval]:
         return [a for a in self._live() if a.window == window and a.kind == kind and a.state == "pending"]
 
-    def request(self, kind: ApprovalKind, connection: str, requester: str, subject: str, window: str) -> Approval:
+    def pending_of_kind(self, kind: ApprovalKind) -> list[Approval]:
+        return [a for a in self._live() if a.kind == kind and a.state == "pending"]
+
+    def request(
+        self,
+        kind: ApprovalKind,
+        connection: str,
+        requester: str,
+        subject: str,
+        window: str,
+        detail: dict[str, Any] | None = None,
+    ) -> Approval:
         now = self._clock()
         approval = Approval(
-            new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS
+            new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS,
+            detail=detail or {},
         )
         self._items[approval.id] = approval
         self._on_change(approval)
@@ -81,14 +101,29 @@ class Approvals:
     def get(self, approval_id: str) -> Approval | None:
         return next((a for a in self._live() if a.id == approval_id), None)
 
-    def answer(self, approval_id: str, allow: bool) -> Approval | None:
+    def answer(self, approval_id: str, allow: bool, decision: str | None = None) -> Approval | None:
+        """The person's answer; a browser prompt's ``decision`` is ``once`` (default) or ``site``."""
         approval = self.get(approval_id)
         if approval is None:
             return None
         approval.state = "allowed" if allow else "denied"
+        if approval.kind == "browser":
+            approval.decision = (decision if decision in ("once", "site") else "once") if allow else "deny"
         if allow:
             approval.expires = self._clock() + APPROVAL_TTL_SECONDS
         self._on_change(approval)
+        event = self._answered.pop(approval.id, None)
+        if event is not None:
+            event.set()
+        return approval
+
+    async def wait(self, approval: Approval, timeout: float) -> Approval:
+        """``approval`` once the person answered it, or still pending after ``timeout`` seconds."""
+        if approval.state != "pending":
+            return approval
+        event = self._answered.setdefault(approval.id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
         return approval
 
     def consume(self, approval: Approval) -> None:

@@ -24,11 +24,12 @@ from ..storage.pathscope import PathScope, ScopeError
 from ..storage.principals import Principals
 from ..storage.settings import Settings
 from .approvals import Approval, Approvals
+from .browser import BrowserService
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
 from .faults import EditorFaults
-from .handlers import coherence, comments, document, person, selection, session, workflow, workspace
+from .handlers import browser, coherence, comments, document, person, selection, session, workflow, workspace
 from .saver import Saver
 from .saves import SaveQueue
 from .state import Session
@@ -43,6 +44,8 @@ TOOL_HANDLERS = {
     "workflow": workflow.ACTIONS,
     "selection": selection.ACTIONS,
     "comments": comments.ACTIONS,
+    "browser": browser.ACTIONS,
+    "browser_read": browser.READ_ACTIONS,
     "coherence": coherence.ACTIONS,
     "coherence_resolve": coherence.RESOLVE_ACTIONS,
 }
@@ -69,6 +72,7 @@ class App:
         self.writer = Writer(self)
         self.comments = CommentService(self)
         self.coherence = CoherenceService(self)
+        self.browser = BrowserService(self)
         self.editor_faults = EditorFaults()
         self.folder_grants: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
@@ -94,6 +98,7 @@ class App:
                 await task
         await asyncio.gather(*self._background, return_exceptions=True)  # history writes land before close
         await self.comments.close()
+        await self.browser.stop()
         self.journal.close()
         self.history.close()
 
@@ -220,7 +225,7 @@ class App:
 
     def _approval_changed(self, approval: Approval) -> None:
         if approval.state == "pending" and self.session.pages:
-            event = "prompt" if approval.kind == "open_workspace" else "folder_picker"
+            event = {"open_workspace": "prompt", "folder_access": "folder_picker"}.get(approval.kind, "browser_prompt")
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)

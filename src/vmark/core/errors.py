@@ -14,6 +14,8 @@ from typing import Any
 class ErrorShape(Enum):
     ENVELOPE = "envelope"
     STRING = "string"
+    #: the browser tools: ``TOKEN: message`` as text, ``{error, message, data}`` as structuredContent
+    TOKEN = "token"
 
 
 #: Every code the surface can answer, with its shape and a default message.
@@ -48,6 +50,31 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
     "COMMENT_NOT_ALLOWED": (ErrorShape.ENVELOPE, "The thread is resolved; only the user can reopen it"),
     "COMMENT_LIMIT": (ErrorShape.ENVELOPE, "The thread has too many replies, the text is too long, or it is full"),
     "INTERNAL": (ErrorShape.ENVELOPE, "Unexpected handler error"),
+    # --- browser and browser_read (always token-shaped, see BrowserError) ---
+    "BROWSER_DISABLED": (ErrorShape.TOKEN, "The embedded browser is turned off in VMark's settings"),
+    "TAB_LIMIT": (ErrorShape.TOKEN, "At most 8 AI-owned browser tabs may be open; close one you are done with"),
+    "NO_BROWSER_TAB": (ErrorShape.TOKEN, "No such browser tab (or none is open): open one first"),
+    "TAB_NOT_AI_OWNED": (ErrorShape.TOKEN, "The tab is the user's; the AI cannot do this on it"),
+    "TAB_TEARDOWN_FAILED": (
+        ErrorShape.TOKEN,
+        "The tab entry was removed but closing its view could not be confirmed; do not retry, tell the user",
+    ),
+    "NOT_GRANTED": (ErrorShape.TOKEN, "The user has not allowed this on this site"),
+    "APPROVAL_PENDING": (ErrorShape.TOKEN, "Waiting for the user's decision in VMark; retry the same call later"),
+    "STALE_COMMAND": (ErrorShape.TOKEN, "The ref belongs to an older view of the page; read it again"),
+    "ACT_REJECTED": (ErrorShape.TOKEN, "The action was not performed: the target did not pass verification"),
+    "TARGET_REFUSED": (ErrorShape.TOKEN, "The URL is not a public http(s) address"),
+    "NAVIGATION_FAILED": (ErrorShape.TOKEN, "The navigation failed"),
+    "NAVIGATION_SUPERSEDED": (ErrorShape.TOKEN, "A newer navigation of the tab replaced this one"),
+    "EVAL_TIMEOUT": (
+        ErrorShape.TOKEN,
+        "The script did not answer in time; it may still have run: read the page before acting again",
+    ),
+    "EVAL_FAILED": (ErrorShape.TOKEN, "The script threw, or returned a value JSON cannot encode"),
+    "ATTACHMENT_ONCE_INSUFFICIENT": (
+        ErrorShape.TOKEN,
+        "An 'Allow once' attachment covers one read; ask the user for 'Allow until navigation'",
+    ),
 }
 
 
@@ -90,6 +117,22 @@ class DomainError(VMarkError):
         if self.shape is ErrorShape.STRING:
             return self.message if self.message.startswith(self.code) else f"{self.code}: {self.message}"
         return json.dumps(self.envelope(), ensure_ascii=False)
+
+
+class BrowserError(DomainError):
+    """An error of the browser tools: ``TOKEN: message`` with the token and ``data`` in structuredContent.
+
+    Any code may travel this way (a navigation ``TIMEOUT`` carries its ticket as data)."""
+
+    def __init__(self, code: str, message: str | None = None, **data: Any) -> None:
+        super().__init__(code, message, **data)
+        self.shape = ErrorShape.TOKEN
+
+    def envelope(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, "data": self.extra}
+
+    def wire(self) -> str:
+        return json.dumps({**self.envelope(), "shape": ErrorShape.TOKEN.value}, ensure_ascii=False)
 
 
 def parse_wire_error(error: str) -> dict[str, Any] | str:

@@ -40,3 +40,9 @@ DISK_POLL_SECONDS = 0.5
 # --- coherence ---
 #: a coherence / coherence_resolve call that has not finished by then answers TIMEOUT
 COHERENCE_TIMEOUT_SECONDS = 20.0
+
+# --- browser ---
+#: how long a browser act waits for the person's answer before it answers APPROVAL_PENDING
+BROWSER_PROMPT_WAIT_SECONDS = 20.0
+#: prompts waiting for the person at once, at most
+MAX_BROWSER_PROMPTS = 64

@@ -53,6 +53,8 @@ def bound(data: Any) -> tuple[str, Any]:
 def render(response: dict[str, Any]) -> types.CallToolResult:
     if response.get("success"):
         data = response.get("data")
+        if isinstance(data, dict) and set(data) == {"image", "text"}:
+            return _image(data)
         text, structured = bound(data)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
@@ -63,6 +65,13 @@ def render(response: dict[str, Any]) -> types.CallToolResult:
 
 def render_error(error: str) -> types.CallToolResult:
     parsed = parse_wire_error(error)
+    if isinstance(parsed, dict) and parsed.get("shape") == "token":
+        envelope = {key: parsed.get(key) for key in ("error", "message", "data")}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=f"{envelope['error']}: {envelope['message']}")],
+            structured_content=envelope,
+            is_error=True,
+        )
     if isinstance(parsed, dict):
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=_json(parsed))],
@@ -70,3 +79,14 @@ def render_error(error: str) -> types.CallToolResult:
             is_error=True,
         )
     return types.CallToolResult(content=[types.TextContent(type="text", text=parsed)], is_error=True)
+
+
+def _image(data: dict[str, Any]) -> types.CallToolResult:
+    """A screenshot: the image block, then the line naming the page."""
+    image = data["image"]
+    return types.CallToolResult(
+        content=[
+            types.ImageContent(type="image", data=image["data"], mime_type=image["mimeType"]),
+            types.TextContent(type="text", text=str(data["text"])),
+        ],
+    )

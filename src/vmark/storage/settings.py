@@ -16,6 +16,8 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "auto_approve_save_as": (bool, False),
     "readable_roots": (list, []),
     "review_backlog_limit": (int, DEFAULT_REVIEW_BACKLOG_LIMIT),
+    "browser.enabled": (bool, True),
+    "browser.posture": (str, "sandbox"),
     "browser.allow_private_network": (bool, False),
 }
 
@@ -30,6 +32,9 @@ def _positive(key: str, value: Any) -> str | None:
 
 
 _CHECKS["review_backlog_limit"] = _positive
+_CHECKS["browser.posture"] = lambda key, value: (
+    None if value in ("sandbox", "shared") else f"setting {key!r} must be 'sandbox' or 'shared', not {value!r}"
+)
 
 
 def register(keys: dict[str, tuple[type, Any]], check: Callable[[str, Any], str | None] | None = None) -> None:

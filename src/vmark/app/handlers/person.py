@@ -258,7 +258,10 @@ async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[st
     allow = args.get("allow")
     if not isinstance(allow, bool):
         raise ArgumentError("allow must be a boolean")
-    approval = ctx.app.approvals.answer(approval_id, allow)
+    decision = args.get("decision")
+    if decision not in (None, "once", "site"):
+        raise ArgumentError("decision must be 'once' or 'site' (a browser prompt's Allow once / Allow on this site)")
+    approval = ctx.app.approvals.answer(approval_id, allow, decision)
     if approval is None:
         raise ArgumentError(f"no pending approval {approval_id!r} (it may have expired)")
     if approval.kind == "folder_access" and allow:

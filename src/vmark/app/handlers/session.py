@@ -18,7 +18,11 @@ def capabilities() -> dict[str, Any]:
 
 
 async def get_state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return {"windows": ctx.app.session.describe(), "capabilities": capabilities()}
+    return {
+        "windows": ctx.app.session.describe(),
+        "browserTabs": await ctx.app.browser.listing(),  # URLs redacted: no query string or fragment
+        "capabilities": capabilities(),
+    }
 
 
 ACTIONS = {"get_state": get_state}
