@@ -28,11 +28,11 @@ from typing import Any
 from mcp import Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchlib import Stats, machine_line, save_results, table  # noqa: E402
+from benchlib import Stats, machine_line, save_results, table
 
-from vmark.app.server import RunningApp  # noqa: E402
-from vmark.mcp.bridge_client import BridgeClient  # noqa: E402
-from vmark.mcp.server import build_server  # noqa: E402
+from vmark.app.server import RunningApp
+from vmark.mcp.bridge_client import BridgeClient
+from vmark.mcp.server import build_server
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "readability"
 
