@@ -1,6 +1,7 @@
 // One page = one VMark window. `?window=LABEL` attaches to that window (or the app picks one).
 import "./style.css";
 import { type Approval, ApprovalDialog } from "./approvals";
+import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
@@ -62,6 +63,7 @@ class Page {
   private historyPanel: HistoryPanel;
   private commentsPanel: CommentsPanel;
   private coherencePanel: CoherencePanel;
+  private browserPanel: BrowserPanel;
   private editorHost = byId("editor");
 
   constructor(private channel: Channel) {
@@ -72,6 +74,7 @@ class Page {
     this.historyPanel = new HistoryPanel(channel, () => this.current);
     this.commentsPanel = new CommentsPanel(channel, () => this.current);
     this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
+    this.browserPanel = new BrowserPanel(channel);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
@@ -122,6 +125,16 @@ class Page {
     switch (event.event) {
       case "state":
         this.render(payload as unknown as PageState);
+        this.browserPanel.refresh(); // agents' tabs and grants change with it
+        break;
+      case "browser_frame":
+        await this.browserPanel.onFrame(payload);
+        break;
+      case "browser_crashed":
+        this.browserPanel.onCrashed(payload);
+        break;
+      case "browser_tabs":
+        this.browserPanel.refresh();
         break;
       case "doc":
         if (this.current && (payload.tabIds as string[]).includes(this.current.tabId)) {

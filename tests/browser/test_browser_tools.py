@@ -278,3 +278,44 @@ async def test_style_and_navigation_tickets(agent: Client, person: UIClient, sit
     assert text == "timeoutMs must be from 1 to 9000"
     refused = await token(agent, "browser", "navigate", url="file:///etc/passwd")
     assert refused["error"] == "TARGET_REFUSED" and refused["data"]["reason"] == "scheme"
+
+
+async def test_popups_are_blocked_and_reported(agent: Client, person: UIClient, site: str) -> None:
+    await ok(agent, "browser", "open", url=f"{site}/popup.html")
+    result, _ = await acted_with_answer(agent, person, True, "site", operation="click", role="button",
+                                       name="Open a window")
+    data = result.structured_content
+    assert data["ok"] is True and data["popup"] == {"url": f"{site}/other.html"}
+    assert [t["url"] for t in (await ok(agent, "session", "get_state"))["browserTabs"]] == [f"{site}/popup.html"]
+    # confirm() is dismissed by policy: the page sees "no".
+    asked, _ = await acted_with_answer(agent, person, True, operation="click", role="button", name="Ask")
+    assert asked.structured_content["ok"] is True and "popup" not in asked.structured_content
+    assert (await ok(agent, "browser_read", "wait_for", text="", timeoutMs=100))["matched"] is True
+    title = await ok(agent, "browser_read", "query", selector="title")
+    assert title["elements"][0]["text"] == "dismissed"
+
+
+async def test_a_script_that_never_answers_is_indeterminate(agent: Client, person: UIClient, site: str) -> None:
+    await ok(agent, "browser", "open", url=f"{site}/basic.html")
+    task = asyncio.ensure_future(call(agent, "browser", "execute_js", script="await new Promise(() => {})"))
+    await answer_next_prompt(person, True)
+    envelope = (await task).structured_content
+    assert envelope["error"] == "EVAL_TIMEOUT" and envelope["data"] == {"detail": {"indeterminate": True}}
+    # The page still answers afterwards.
+    assert (await ok(agent, "browser_read", "read"))["url"] == f"{site}/basic.html"
+
+
+async def test_a_named_profile_is_asked_for_every_time(
+    agent: Client, person: UIClient, vmark: RunningApp, site: str
+) -> None:
+    task = asyncio.ensure_future(call(agent, "browser", "open", url=f"{site}/basic.html", profile="work"))
+    prompt = await answer_next_prompt(person, True, "site")  # never standing
+    assert prompt["detail"]["action"] == "profile" and prompt["detail"]["value"] == "work"
+    opened = (await task).structured_content
+    assert opened["status"] == "loaded"
+    assert (vmark.data_dir / "browser" / "profiles" / "work").is_dir()
+    task = asyncio.ensure_future(call(agent, "browser", "open", url=f"{site}/basic.html", profile="work"))
+    await answer_next_prompt(person, False)
+    assert (await task).structured_content["error"] == "NOT_GRANTED"
+    text = await plain(agent, "browser", "open", url=f"{site}/basic.html", profile="../escape")
+    assert text.startswith("profile names are 1-64 of A-Z a-z 0-9 . _ -")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..browser.console import install_console
-from ..browser.driver import BrowserDriver, InvalidProfileName, Posture
+from ..browser.driver import PROFILE_NAME, BrowserDriver, InvalidProfileName, Posture
 from ..browser.grants import Decision, GrantRequest, GrantStore, Operation, key_chord
 from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, TargetRefused, UnknownNavigation
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
@@ -83,6 +83,8 @@ class BrowserService:
         """A new AI-owned tab at ``url``; a named profile (a persistent login) is asked for every time."""
         self.require_enabled()
         if profile is not None:
+            if not PROFILE_NAME.fullmatch(profile):
+                raise ArgumentError(f"profile names are 1-64 of A-Z a-z 0-9 . _ -, not {profile[:70]!r}")
             await self._authorize_profile(conn, profile)
         posture = "sandbox" if profile is not None else self.posture()
         try:
@@ -139,8 +141,9 @@ class BrowserService:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)
 
-    async def close(self, tab_id: str) -> dict[str, Any]:
-        tab = self.tab(tab_id, ai_only=True)
+    async def close(self, tab_id: str, *, ai_only: bool = True) -> dict[str, Any]:
+        """Close a tab (an agent: its own only; the person: any)."""
+        tab = self.tab(tab_id, ai_only=ai_only)
         self.navigator.forget_tab(tab.id)
         self.grants.lapse_tab(tab.id)
         self._refs.pop(tab.id, None)

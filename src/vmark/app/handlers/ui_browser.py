@@ -1,0 +1,103 @@
+"""The person's side of the embedded browser (the Browser panel, and the CLI): list tabs, open the
+person's own tabs, view any tab live and drive it with real input, close any tab, recover a crashed
+one, and review or revoke the site permissions granted to agents. None of this is reachable over MCP.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...browser.grants import OPERATIONS
+from ...browser.tabs import BrowserTab
+from ...core.errors import ArgumentError
+from ..browser_view import views_of
+from .args import require_str
+
+if TYPE_CHECKING:
+    from ..service import RequestContext
+
+
+def _tab(ctx: RequestContext, args: dict[str, Any]) -> BrowserTab:
+    return views_of(ctx.app).tab(require_str(args, "tabId"))
+
+
+async def tabs(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Every browser tab, the agents' and the person's, with redacted URLs."""
+    return {"tabs": await views_of(ctx.app).listing()}
+
+
+async def human_open(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    url = args.get("url")
+    if url is not None and not isinstance(url, str):
+        raise ArgumentError("argument 'url' must be a string")
+    return await views_of(ctx.app).open_human(url or None)
+
+
+async def view(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Start a screencast of the tab for this page: ``browser_frame`` events, each to be acknowledged."""
+    return await views_of(ctx.app).view(ctx.connection, _tab(ctx, args))
+
+
+async def unview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return views_of(ctx.app).unview(ctx.connection, require_str(args, "tabId"))
+
+
+async def frame_ack(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return views_of(ctx.app).frame_ack(ctx.connection, require_str(args, "tabId"))
+
+
+async def input_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return await views_of(ctx.app).input(ctx.connection, _tab(ctx, args), args)
+
+
+async def nav(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return await views_of(ctx.app).nav(_tab(ctx, args), args.get("op"), args.get("url"))
+
+
+async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return await views_of(ctx.app).close(_tab(ctx, args))
+
+
+async def reload_crashed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return await views_of(ctx.app).reload_crashed(_tab(ctx, args))
+
+
+async def permissions(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The standing grants ("Allow on this site"), one row per tab, site, operation and what it binds."""
+    return {
+        "permissions": [
+            {
+                "tabId": grant.tab,
+                "origin": grant.origin,
+                "operation": grant.operation,
+                "role": grant.role,
+                "name": grant.name,
+                "value": grant.value,
+            }
+            for grant in ctx.app.browser.grants.list_site_permissions()
+        ]
+    }
+
+
+async def revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    origin = require_str(args, "origin")
+    operation = require_str(args, "operation")
+    if operation not in OPERATIONS:
+        raise ArgumentError(f"operation must be one of {list(OPERATIONS)}")
+    ctx.app.browser.grants.revoke(origin, operation)
+    return {"origin": origin, "operation": operation, "revoked": True}
+
+
+ACTIONS = {
+    "browser.tabs": tabs,
+    "browser.human_open": human_open,
+    "browser.view": view,
+    "browser.unview": unview,
+    "browser.frame_ack": frame_ack,
+    "browser.input": input_,
+    "browser.nav": nav,
+    "browser.close": close,
+    "browser.reload_crashed": reload_crashed,
+    "browser.permissions": permissions,
+    "browser.revoke": revoke,
+}
