@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import json
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -33,19 +30,9 @@ from benchlib import Stats, machine_line, save_results, table
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
+from vmark.testing.sites import serving_directory
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "readability"
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-def _serve(root: Path) -> tuple[ThreadingHTTPServer, str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
 async def _call(client: Client, tool: str, action: str, **args: Any) -> tuple[float, Any]:
@@ -59,8 +46,7 @@ async def _call(client: Client, tool: str, action: str, **args: Any) -> tuple[fl
 
 async def measure(pages: int, opens: int) -> dict[str, Any]:
     names = sorted(p.name for p in CORPUS.iterdir() if (p / "source.html").exists())[:pages]
-    server, base = _serve(CORPUS)
-    with tempfile.TemporaryDirectory(prefix="vmark-bench-browser-") as tmp:
+    with serving_directory(CORPUS) as base, tempfile.TemporaryDirectory(prefix="vmark-bench-browser-") as tmp:
         app = RunningApp(Path(tmp), test_hooks=False)
         await app.start()
         app.app.settings.set("browser.allow_private_network", True)
@@ -91,7 +77,6 @@ async def measure(pages: int, opens: int) -> dict[str, Any]:
                     await _call(client, "browser", "close", tabId=result.structured_content["tabId"])
         finally:
             await app.stop()
-            server.shutdown()
     return {"ours_t": ours_t, "peer_t": peer_t, "ours_b": ours_b, "peer_b": peer_b, "cold": cold, "warm": warm,
             "skipped": skipped}
 

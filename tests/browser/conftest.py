@@ -6,41 +6,34 @@ each test gets a fresh browser context and page.
 
 from __future__ import annotations
 
-import functools
 import os
-import threading
 from collections.abc import AsyncIterator, Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
+from tests.browser.localsite import LocalSite
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
+from vmark.testing.sites import serving_directory
 
 SITES = Path(__file__).parent / "sites"
 #: a second site for cross-site (out-of-process) frames: the name resolves to 127.0.0.1 only
 CROSS_SITE_HOST = "cross.test"
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     """The base URL of the test sites, e.g. ``http://127.0.0.1:41234``."""
-    handler = functools.partial(_QuietHandler, directory=str(SITES))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving_directory(SITES) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def local() -> Iterator[LocalSite]:
+    """The driver and navigation tests' site (redirects, slow pages, popups, a steerable policy)."""
+    with LocalSite().running() as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -17,12 +17,6 @@ from vmark.browser.tabs import TAB_LIMIT, BrowserTab, TabLimit, TabRegistry, Tea
 from vmark.testing.chromium import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
-
-
-@pytest.fixture(scope="module")
-def local() -> Iterator[LocalSite]:
-    with LocalSite().running() as site:
-        yield site
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from urllib.parse import quote
 
 import pytest
@@ -24,12 +24,6 @@ from vmark.browser.tabs import BrowserTab, TabRegistry
 from vmark.testing.chromium import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
-
-
-@pytest.fixture(scope="module")
-def local() -> Iterator[LocalSite]:
-    with LocalSite().running() as site:
-        yield site
 
 
 @pytest.fixture(scope="module")

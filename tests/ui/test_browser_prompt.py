@@ -4,9 +4,7 @@ for both the VMark page and the agent's tab, a tiny local site, the official MCP
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import AsyncIterator, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -18,6 +16,7 @@ from tests.conftest import call, make_client, ok
 from tests.ui.conftest import Pages
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
+from vmark.testing.sites import serving_pages
 
 #: a button whose accessible name is markup: the prompt must show it as text
 MARKUP_NAME = "<img src=x data-evil=1>"
@@ -28,29 +27,10 @@ PAGE = (
 )
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        data = PAGE.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving_pages({"": PAGE}) as base:
+        yield base
 
 
 def _agent(vmark: RunningApp, principal: str) -> Client:

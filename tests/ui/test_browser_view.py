@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 from playwright.async_api import Page, expect
@@ -21,6 +18,7 @@ from tests.ui.conftest import Pages
 from vmark.app.server import RunningApp
 from vmark.browser.grants import GrantRequest
 from vmark.browser.tabs import BrowserTab
+from vmark.testing.sites import serving_pages
 from vmark.testing.uiclient import UIClient
 
 COLD_START_MS = 30_000
@@ -43,29 +41,10 @@ PASTE = """(canvas, text) => {
 SECOND = "<!doctype html><title>Second</title><p>second page</p>"
 
 
-class _Site(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        body = (SECOND if self.path.startswith("/second") else HOME).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving_pages({"/second": SECOND, "": HOME}) as base:
+        yield base
 
 
 @pytest.fixture
