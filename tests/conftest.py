@@ -25,6 +25,9 @@ hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
+# The embedded browser reaches nothing but this machine in tests (apps started as processes inherit it).
+os.environ["VMARK_BROWSER_LOOPBACK_ONLY"] = "1"
+
 
 @pytest.fixture
 def anyio_backend() -> str:

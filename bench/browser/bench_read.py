@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -82,6 +83,7 @@ async def measure(pages: int, opens: int) -> dict[str, Any]:
 
 
 def main() -> None:
+    os.environ["VMARK_BROWSER_LOOPBACK_ONLY"] = "1"  # corpus pages name other hosts: never look them up
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=40)
     parser.add_argument("--opens", type=int, default=10)

@@ -8,21 +8,26 @@ shows: the element (role + name) and, for type / key / scroll, the exact text, c
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from ..browser.console import install_console
 from ..browser.driver import PROFILE_NAME, BrowserDriver, InvalidProfileName, Posture
 from ..browser.grants import Decision, GrantRequest, GrantStore, Operation, key_chord
 from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, TargetRefused, UnknownNavigation
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
-from ..browser.urlpolicy import origin_of
+from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
 from ..core.errors import ArgumentError, BrowserError
 from ..core.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS
 
 if TYPE_CHECKING:
     from .connection import Connection
     from .service import App
+
+#: set to 1 by the test suite and the benchmarks: the browser may reach only 127.0.0.1 / localhost
+LOOPBACK_ONLY_ENV = "VMARK_BROWSER_LOOPBACK_ONLY"
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,11 @@ class Ask:
 class BrowserService:
     def __init__(self, app: App) -> None:
         self.app = app
-        self.driver = BrowserDriver(app.data_dir / "browser", allow_private=self._allow_private)
+        self.driver = BrowserDriver(
+            app.data_dir / "browser",
+            allow_private=self._allow_private,
+            check=self._loopback_only if os.environ.get(LOOPBACK_ONLY_ENV) == "1" else None,
+        )
         self.tabs = TabRegistry(self.driver)
         self.navigator = Navigator(self.driver)
         self.grants = GrantStore()
@@ -53,6 +62,15 @@ class BrowserService:
 
     def _allow_private(self) -> bool:
         return bool(self.app.settings.get("browser.allow_private_network"))
+
+    def _loopback_only(self, url: str) -> TargetVerdict:
+        """Tests and benchmarks: nothing but this machine is ever a target, not even a DNS lookup."""
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        if parts.scheme.lower() in ("http", "https") and host not in ("127.0.0.1", "localhost", "::1"):
+            detail = f"{host or url[:60]} is not this machine ({LOOPBACK_ONLY_ENV})"
+            return TargetVerdict(False, "unresolvable", "", detail)
+        return check_target(url, allow_private=self._allow_private())
 
     async def stop(self) -> None:
         await self.navigator.aclose()
