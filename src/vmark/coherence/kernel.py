@@ -501,34 +501,13 @@ class Kernel:
                     continue
                 yield rel, stat
             return
-        # The hot loop of a warm `edges` (every file of the workspace): plain calls, no per-file helpers.
-        stack = [(str(self.root), "")]
-        while stack:
-            folder, prefix = stack.pop()
-            try:
-                entries = os.scandir(folder)
-            except OSError:
-                continue
-            with entries:
-                for entry in entries:
-                    name = entry.name
-                    if entry.is_dir(follow_symlinks=False):
-                        if (name[0] != "." or name == ".github") and name not in _SKIP_DIRS:
-                            stack.append((entry.path, prefix + name + "/"))
-                        continue
-                    dot = name.rfind(".")
-                    if dot <= 0:
-                        continue
-                    suffix = name[dot:].lower()
-                    rel = prefix + name
-                    if suffix not in MARKDOWN_SUFFIXES and (suffix not in WORKFLOW_SUFFIXES or not _is_tracked(rel)):
-                        continue
-                    if not entry.is_file(follow_symlinks=False):
-                        continue
-                    try:
-                        yield rel, entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
+        # A warm `edges` stats every file of the workspace, like `git status` (threads do not help here:
+        # measured slower, the GIL serializes the per-entry work around each stat).
+        folders = [(str(self.root), "")]
+        while folders:
+            files, subfolders = _scan_folder(folders.pop())
+            yield from files
+            folders.extend(subfolders)
 
     def _capture(self, rel: str, stat: os.stat_result, seen: dict[str, os.stat_result]) -> list[Record]:
         st = self._state
@@ -867,6 +846,37 @@ def _next_expiry(records: Sequence[Record], now: float) -> float:
 def _is_markdown(name: str) -> bool:
     dot = name.rfind(".")
     return dot > 0 and name[dot:].lower() in MARKDOWN_SUFFIXES
+
+
+def _scan_folder(folder: tuple[str, str]) -> tuple[list[tuple[str, os.stat_result]], list[tuple[str, str]]]:
+    """The tracked files of one folder with their stats, and its subfolders (plain calls: the hot loop)."""
+    path, prefix = folder
+    files: list[tuple[str, os.stat_result]] = []
+    subfolders: list[tuple[str, str]] = []
+    try:
+        entries = os.scandir(path)
+    except OSError:
+        return files, subfolders
+    with entries:
+        for entry in entries:
+            name = entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if (name[0] != "." or name == ".github") and name not in _SKIP_DIRS:
+                    subfolders.append((entry.path, prefix + name + "/"))
+                continue
+            dot = name.rfind(".")
+            if dot <= 0:
+                continue
+            suffix = name[dot:].lower()
+            rel = prefix + name
+            if suffix not in MARKDOWN_SUFFIXES and (suffix not in WORKFLOW_SUFFIXES or not _is_tracked(rel)):
+                continue
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    files.append((rel, entry.stat(follow_symlinks=False)))
+            except OSError:
+                continue
+    return files, subfolders
 
 
 def _is_tracked(rel: str) -> bool:
