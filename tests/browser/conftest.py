@@ -11,9 +11,12 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from mcp import Client
 from playwright.async_api import Browser, Page, async_playwright
 
 from tests.browser.localsite import LocalSite
+from tests.conftest import make_client
+from vmark.app.server import RunningApp
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 from vmark.testing.sites import serving_directory
 
@@ -62,3 +65,11 @@ async def page(chromium: Browser) -> AsyncIterator[Page]:
         yield await context.new_page()
     finally:
         await context.close()
+
+
+@pytest.fixture
+async def agent(vmark: RunningApp) -> AsyncIterator[Client]:
+    """An agent (principal alice) of an in-process app that may browse this machine's test sites."""
+    vmark.app.settings.set("browser.allow_private_network", True)
+    async with make_client(vmark.data_dir, client_token=vmark.app.principals.add("alice")) as client:
+        yield client

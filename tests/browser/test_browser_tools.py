@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -17,13 +16,6 @@ from vmark.app.server import RunningApp
 from vmark.testing.uiclient import UIClient
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-async def agent(vmark: RunningApp) -> AsyncIterator[Client]:
-    vmark.app.settings.set("browser.allow_private_network", True)
-    async with make_client(vmark.data_dir, client_token=vmark.app.principals.add("alice")) as client:
-        yield client
 
 
 async def ok(client: Client, tool: str, action: str, **args: Any) -> dict[str, Any]:

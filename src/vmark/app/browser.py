@@ -162,6 +162,7 @@ class BrowserService:
     async def close(self, tab_id: str, *, ai_only: bool = True) -> dict[str, Any]:
         """Close a tab (an agent: its own only; the person: any)."""
         tab = self.tab(tab_id, ai_only=ai_only)
+        self.app.browser_runs.tab_closed(tab.id)
         self.navigator.forget_tab(tab.id)
         self.grants.lapse_tab(tab.id)
         self._refs.pop(tab.id, None)

@@ -124,6 +124,7 @@ class BrowserViews:
 
     # --- navigation -----------------------------------------------------------------------------------
     async def nav(self, tab: BrowserTab, op: Any, url: Any) -> dict[str, Any]:
+        self.app.browser_runs.person_took_over(tab.id)  # the person drives now: a run on the tab stops
         if op == "go":
             if not isinstance(url, str) or not url.strip():
                 raise ArgumentError("argument 'url' must be a non-empty string")
@@ -296,6 +297,7 @@ class BrowserViews:
 
     # --- input ----------------------------------------------------------------------------------------
     async def input(self, conn: Connection, tab: BrowserTab, args: dict[str, Any]) -> dict[str, Any]:
+        self.app.browser_runs.person_took_over(tab.id)
         if tab.id in self._crashed:
             raise BrowserError("NO_BROWSER_TAB", f"{tab.id} crashed: reload it first", tabId=tab.id)
         kind = args.get("kind")

@@ -25,11 +25,24 @@ from ..storage.principals import Principals
 from ..storage.settings import Settings
 from .approvals import Approval, Approvals
 from .browser import BrowserService
+from .browser_runs import Runs
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
 from .faults import EditorFaults
-from .handlers import browser, coherence, comments, document, person, selection, session, workflow, workspace
+from .handlers import (
+    browser,
+    browser_sessions,
+    browser_workflows,
+    coherence,
+    comments,
+    document,
+    person,
+    selection,
+    session,
+    workflow,
+    workspace,
+)
 from .saver import Saver
 from .saves import SaveQueue
 from .state import Session
@@ -44,8 +57,8 @@ TOOL_HANDLERS = {
     "workflow": workflow.ACTIONS,
     "selection": selection.ACTIONS,
     "comments": comments.ACTIONS,
-    "browser": browser.ACTIONS,
-    "browser_read": browser.READ_ACTIONS,
+    "browser": {**browser.ACTIONS, **browser_workflows.ACTIONS, **browser_sessions.ACTIONS},
+    "browser_read": {**browser.READ_ACTIONS, **browser_workflows.READ_ACTIONS},
     "coherence": coherence.ACTIONS,
     "coherence_resolve": coherence.RESOLVE_ACTIONS,
 }
@@ -73,6 +86,7 @@ class App:
         self.comments = CommentService(self)
         self.coherence = CoherenceService(self)
         self.browser = BrowserService(self)
+        self.browser_runs = Runs(self)
         self.editor_faults = EditorFaults()
         self.folder_grants: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
@@ -98,6 +112,7 @@ class App:
                 await task
         await asyncio.gather(*self._background, return_exceptions=True)  # history writes land before close
         await self.comments.close()
+        await self.browser_runs.aclose()
         await self.browser.stop()
         self.journal.close()
         self.history.close()

@@ -71,10 +71,17 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
         "The script did not answer in time; it may still have run: read the page before acting again",
     ),
     "EVAL_FAILED": (ErrorShape.TOKEN, "The script threw, or returned a value JSON cannot encode"),
+    "SESSION_NOT_FOUND": (ErrorShape.TOKEN, "No session is saved under this handle"),
+    "SESSION_ORIGIN_MISMATCH": (
+        ErrorShape.TOKEN,
+        "A saved session applies only to a page of the origin it was saved from",
+    ),
     "ATTACHMENT_ONCE_INSUFFICIENT": (
         ErrorShape.TOKEN,
         "An 'Allow once' attachment covers one read; ask the user for 'Allow until navigation'",
     ),
+    "RUN_ACTIVE": (ErrorShape.TOKEN, "A workflow is already running on this tab: wait for it or cancel it"),
+    "RUN_NOT_FOUND": (ErrorShape.TOKEN, "No such workflow run (unknown, or started by another agent)"),
 }
 
 

@@ -46,3 +46,19 @@ COHERENCE_TIMEOUT_SECONDS = 20.0
 BROWSER_PROMPT_WAIT_SECONDS = 20.0
 #: prompts waiting for the person at once, at most
 MAX_BROWSER_PROMPTS = 64
+
+# --- browser workflows ---
+MAX_WORKFLOW_STEPS = 25
+MAX_WORKFLOW_SOURCE_BYTES = 64 * 1024
+MAX_WORKFLOW_INPUTS = 64
+#: one input value, in UTF-8 bytes
+MAX_WORKFLOW_INPUT_BYTES = 4 * 1024
+#: a run's running time; the time it waits for the person does not count
+WORKFLOW_TIME_BUDGET_SECONDS = 120.0
+#: how long a click / type step waits for its element to show up before acting anyway
+WORKFLOW_STEP_READY_SECONDS = 5.0
+#: the Markdown an extract step keeps (status answers stay well inside the MCP output bound)
+WORKFLOW_EXTRACT_MAX_CHARS = 2000
+#: finished runs kept for workflow_status (the oldest go first), and jobs remembered for skipping
+MAX_WORKFLOW_RUNS_KEPT = 200
+MAX_WORKFLOW_JOBS_KEPT = 1000

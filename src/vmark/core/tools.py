@@ -395,6 +395,28 @@ BROWSER = ToolSpec(
             optional=("tabId",),
         ),
         "console_clear": ActionSpec("read and empty the console buffer -> {entries, url}", optional=("tabId",)),
+        "workflow_run": ActionSpec(
+            "run a workflow on an AI tab, asynchronously -> {runId, steps, firstStep}; poll"
+            " browser_read.workflow_status",
+            required=("source",),
+            optional=("tabId", "inputs", "allowRepeat", "resumeRunId"),
+        ),
+        "workflow_cancel": ActionSpec("stop a run (never needs approval)", required=("runId",), optional=("tabId",)),
+        "workflow_record": ActionSpec(
+            "record the user's own actions: start (asks every time) / stop -> {source, inputs, eventCount}",
+            required=("recordOp",),
+            optional=("tabId", "site"),
+        ),
+        "session_save": ActionSpec(
+            "save the tab's login (cookies, localStorage of its origin) by reference -> value-free counts",
+            required=("handle",),
+            optional=("tabId",),
+        ),
+        "session_load": ActionSpec(
+            "restore a saved login on a page of the same origin -> {loaded, handle}",
+            required=("handle",),
+            optional=("tabId",),
+        ),
     },
     fields={
         "tabId": _BROWSER_TAB,
@@ -415,6 +437,14 @@ BROWSER = ToolSpec(
         "removeClasses": FieldSpec("string[]", "Classes to remove"),
         "injectCss": FieldSpec("string", "A style sheet to add to the page"),
         "script": FieldSpec("string", "An async function body returning a JSON value; the user approves each call"),
+        "source": FieldSpec("string", "The workflow text (front matter with site, inputs, trigger; one step a line)"),
+        "inputs": FieldSpec("object", "{name: value} for the workflow's declared inputs (all of them)"),
+        "allowRepeat": FieldSpec("boolean", "Run write steps that already succeeded in this session again"),
+        "resumeRunId": FieldSpec("string", "A paused run to continue (its paused step counts as done)"),
+        "runId": FieldSpec("string", "A run id from workflow_run"),
+        "recordOp": FieldSpec("string", "start or stop", enum=("start", "stop")),
+        "site": FieldSpec("string", "The site id in the recorded workflow's front matter (default recording)"),
+        "handle": FieldSpec("string", "A saved session's name: [A-Za-z0-9._-], 1-128 characters"),
     },
 )
 
@@ -446,6 +476,12 @@ BROWSER_READ = ToolSpec(
             "until exactly one condition holds -> {matched, ref?}",
             optional=("tabId", "ref", "role", "name", "text", "urlContains", "timeoutMs"),
         ),
+        "workflow_status": ActionSpec(
+            "a run's progress -> {status, completedSteps, skippedSteps, stepCount, firstStep, pausedAt?,"
+            " pendingApproval?, reasonCode?, reason?, resumedFrom?, stepResults}",
+            required=("runId",),
+            optional=("tabId",),
+        ),
     },
     fields={
         "tabId": _BROWSER_TAB,
@@ -458,6 +494,7 @@ BROWSER_READ = ToolSpec(
         "name": _NAME,
         "text": FieldSpec("string", "A substring of the page's visible text"),
         "urlContains": FieldSpec("string", "A substring of the tab's redacted URL (no ? or #)"),
+        "runId": FieldSpec("string", "A run id from browser.workflow_run"),
     },
 )
 

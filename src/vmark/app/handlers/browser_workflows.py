@@ -1,0 +1,39 @@
+"""``browser.workflow_run`` / ``workflow_cancel`` and ``browser_read.workflow_status``: thin adapters over
+the workflow grammar (:mod:`vmark.browser.workflow`) and the run registry (:mod:`vmark.app.browser_runs`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...browser.workflow import WorkflowError, bind, parse
+from ...core.errors import ArgumentError
+
+if TYPE_CHECKING:
+    from ..service import RequestContext
+
+
+async def workflow_run(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    inputs = args.get("inputs") or {}
+    try:
+        workflow = parse(args["source"])
+        steps = bind(workflow, inputs)
+    except WorkflowError as exc:
+        raise ArgumentError(f"browser.workflow_run: {exc}") from exc
+    tab = ctx.app.browser.tab(args.get("tabId"), ai_only=True)
+    return ctx.app.browser_runs.start(
+        ctx, tab, workflow, steps, inputs, bool(args.get("allowRepeat")), args.get("resumeRunId")
+    )
+
+
+async def workflow_cancel(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    ctx.app.browser.require_enabled()
+    return await ctx.app.browser_runs.cancel(args["runId"], ctx.connection.requester, args.get("tabId"))
+
+
+async def workflow_status(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    ctx.app.browser.require_enabled()
+    return ctx.app.browser_runs.status(args["runId"], ctx.connection.requester, args.get("tabId"))
+
+
+ACTIONS = {"workflow_run": workflow_run, "workflow_cancel": workflow_cancel}
+READ_ACTIONS = {"workflow_status": workflow_status}
