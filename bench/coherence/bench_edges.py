@@ -91,7 +91,7 @@ def _git_status(root: Path) -> Callable[[], Any]:
 
 
 def measure(root: Path, rels: list[str], rounds: int) -> dict[str, Any]:
-    kernel = Kernel(root, WRITER)
+    kernel = Kernel(root, WRITER, watch=True)  # as the app keeps it: inotify tells it what changed
     cold_first, rows = _timed(kernel.edges)
     assert rows == [], f"a fresh workspace has no open edges, got {len(rows)}"
     status = _git_status(root)

@@ -406,3 +406,51 @@ def test_two_writers_ledgers_merge_by_union(repo: Path) -> None:
     git(repo, "merge", "-q", "--no-edit", "other")
     statements = sorted(c["statement"] for c in Kernel(repo, WRITER).claims())
     assert statements == ["from the other machine", "from this machine"]
+
+
+# --- a long-lived kernel's watch (inotify) ----------------------------------------------------------
+def test_a_watching_kernel_sees_every_kind_of_change(root: Path) -> None:
+    kernel = Kernel(root, WRITER, watch=True)
+    kernel.init()
+    derive(kernel, root)
+    assert states(kernel) == []
+    edit(root, "elena.md", "\nchanged while watched\n")
+    assert states(kernel) == [("chapter.md", "elena.md", "version-stale")]
+    (root / "new").mkdir()
+    (root / "new" / "deep").mkdir()
+    (root / "new" / "deep" / "late.md").write_text("# Late\n")
+    kernel.edges()
+    assert kernel.status()["objects"] == 4
+    assert identity_of((root / "new" / "deep" / "late.md").read_text()) is not None
+    os.rename(root / "notes", root / "moved")  # a folder moving away: the kernel walks everything again
+    kernel.edges()
+    moves = [r["body"]["path"] for r in ledger(root) if r["kind"] == "move"]
+    assert moves == ["moved/plot.md"]
+    shutil.rmtree(root / "new")
+    kernel.edges()
+    assert kernel.status()["objects"] == 4  # the object stays known; its file is gone
+    (root / "elena.md").unlink()
+    assert states(kernel) == [("chapter.md", "elena.md", "unpinnable")]
+    kernel.close()
+
+
+def test_a_quiet_watch_skips_the_walk(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kernel = Kernel(root, WRITER, watch=True)
+    kernel.init()
+    kernel.edges()
+    walked: list[int] = []
+    original = kernel._walk
+
+    def counting(only: set[str] | None) -> Any:
+        if only is None:
+            walked.append(1)
+        return original(only)
+
+    monkeypatch.setattr(kernel, "_walk", counting)
+    kernel.edges()
+    kernel.edges()
+    assert walked == []  # nothing changed: not one stat of the tree
+    edit(root, "chapter.md", "\nx\n")
+    kernel.edges()
+    assert walked == []  # one path changed: only it is looked at
+    kernel.close()

@@ -64,9 +64,13 @@ class CoherenceService:
     def _kernel_at(self, root: str) -> Kernel:
         kernel = self._kernels.get(root)
         if kernel is None:
-            kernel = self._kernels[root] = Kernel(root, self.writer)
+            kernel = self._kernels[root] = Kernel(root, self.writer, watch=True)
         kernel.checker = checker_from_settings(self._checker_settings())
         return kernel
+
+    def close(self) -> None:
+        for kernel in self._kernels.values():
+            kernel.close()
 
     def turn(self, kernel: Kernel) -> asyncio.Lock:
         """The workspace's write turn (resolutions one at a time, WRITE_BUSY after 3 s)."""

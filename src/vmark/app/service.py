@@ -112,6 +112,7 @@ class App:
                 await task
         await asyncio.gather(*self._background, return_exceptions=True)  # history writes land before close
         await self.comments.close()
+        self.coherence.close()
         await self.browser_runs.aclose()
         await self.browser.stop()
         self.journal.close()

@@ -29,6 +29,7 @@ from .ledger import Ledger
 from .projection import EdgeView, live_edge, project
 from .records import MATURITIES, Record, parse_time, utc_now, uuid7
 from .snapshots import SnapshotStore
+from .watch import FolderWatch
 
 #: Semantic checks run per ``edges`` call at most (each may take the checker's whole timeout).
 MAX_CHECKS_PER_CALL = 8
@@ -121,7 +122,10 @@ class Kernel:
         *,
         checker: Checker | None = None,
         clock: Callable[[], float] = time.time,
+        watch: bool = False,
     ) -> None:
+        """``watch``: a long-lived kernel (the app's) keeps inotify watches on the workspace's folders, so a
+        warm scan looks only at what changed (where the system has no inotify it walks every time)."""
         self.root = Path(os.path.realpath(root))
         self.vmark = self.root / VMARK_DIR
         self.writer = writer
@@ -131,6 +135,9 @@ class Kernel:
         self._state = _State()
         self._loaded = False
         self._projection: _Projection | None = None
+        self._watching = watch
+        self._watch: FolderWatch | None = None
+        self._watch_armed = False
 
     # --- public: reading ---------------------------------------------------------------
     @property
@@ -457,8 +464,39 @@ class Kernel:
             path.unlink(missing_ok=True)  # derived: better none than a broken one
 
     # --- scan-reconcile -------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            if self._watch is not None:
+                self._watch.close()
+                self._watch, self._watch_armed = None, False
+
     def _reconcile(self, only: set[str] | None = None) -> None:
         """Compare the Markdown files with the stat cache; capture what moved (like `git status`)."""
+        if only is None and self._watch_armed and self._watch is not None:
+            found = self._watch.changes()
+            if found is not None:
+                paths, folders = found
+                if paths or folders:
+                    self._reconcile_paths({p for p in paths if _is_tracked(p)} | self._scan_new_folders(folders))
+                return  # the watch vouches for every other file
+        self._reconcile_paths(only)
+        if only is None and self._watching:
+            self._watch_armed = self._watch is not None
+
+    def _scan_new_folders(self, folders: set[str]) -> set[str]:
+        """The tracked files of folders that appeared (watched from now on, with their subfolders)."""
+        found: set[str] = set()
+        pending = [(str(self.root / rel), rel + "/") for rel in folders]
+        while pending:
+            path, prefix = pending.pop()
+            if self._watch is not None:
+                self._watch.add(path, prefix)
+            files, subfolders = _scan_folder((path, prefix))
+            found.update(rel for rel, _ in files)
+            pending.extend(subfolders)
+        return found
+
+    def _reconcile_paths(self, only: set[str] | None) -> None:
         st = self._state
         seen: dict[str, os.stat_result] = {}
         changed: list[str] = []
@@ -503,11 +541,23 @@ class Kernel:
             return
         # A warm `edges` stats every file of the workspace, like `git status` (threads do not help here:
         # measured slower, the GIL serializes the per-entry work around each stat).
+        watch = self._arm_watch()
         folders = [(str(self.root), "")]
         while folders:
-            files, subfolders = _scan_folder(folders.pop())
+            folder = folders.pop()
+            if watch is not None:
+                watch.add(*folder)  # before its files are stat-ed: a change after that is an event
+            files, subfolders = _scan_folder(folder)
             yield from files
             folders.extend(subfolders)
+
+    def _arm_watch(self) -> FolderWatch | None:
+        if self._watching and self._watch is None:
+            try:
+                self._watch = FolderWatch()
+            except OSError:
+                self._watching = False  # no inotify here: every scan walks the tree
+        return self._watch
 
     def _capture(self, rel: str, stat: os.stat_result, seen: dict[str, os.stat_result]) -> list[Record]:
         st = self._state
