@@ -23,6 +23,8 @@ the frame's world and then, frame by frame, in the parents' (visible part, hit t
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any, Literal
 
 from playwright.async_api import Page, Request
@@ -261,14 +263,25 @@ async def _key(
     page.on("request", on_request)
     try:
         await page.keyboard.press(_chord(key, modifiers))
+        # The renderer handles the key after press() returns: Enter in a form may submit a moment later.
+        settle = time.monotonic() + KEY_SETTLE_SECONDS
+        while True:
+            try:
+                after = await focused.call("keyResult")
+            except EvalContextLost:
+                after = {"submitted": False, "focusMoved": False}
+            navigated = navigated or world.documents != documents
+            waiting = key == "Enter" and armed.get("inForm") and not (navigated or after["submitted"])
+            if not waiting or time.monotonic() >= settle:
+                break
+            await asyncio.sleep(0.05)
     finally:
         page.remove_listener("request", on_request)
-    try:
-        after = await focused.call("keyResult")
-    except EvalContextLost:
-        after = {"submitted": False, "focusMoved": False}
-    navigated = navigated or world.documents != documents
     return _answer(prepared, "trusted", defaultAction=_default_action(key, armed, after, navigated))
+
+
+#: how long a key act watches for the form submission an Enter may cause
+KEY_SETTLE_SECONDS = 0.5
 
 
 def _default_action(key: str, armed: dict[str, Any], after: dict[str, Any], navigated: bool) -> str:
