@@ -454,3 +454,14 @@ def test_a_quiet_watch_skips_the_walk(root: Path, monkeypatch: pytest.MonkeyPatc
     kernel.edges()
     assert walked == []  # one path changed: only it is looked at
     kernel.close()
+
+
+def test_a_watching_kernel_sees_a_copy_as_a_copy(root: Path) -> None:
+    kernel = Kernel(root, WRITER, watch=True)
+    kernel.init()
+    shutil.copy(root / "elena.md", root / "elena-copy.md")  # the watch reports only the new path
+    kernel.edges()
+    oid = identity_of((root / "elena.md").read_text())
+    assert kernel.status()["duplicates"] == [{"object": oid, "paths": ["elena-copy.md", "elena.md"]}]
+    assert [r for r in ledger(root) if r["kind"] == "move"] == []
+    kernel.close()

@@ -523,7 +523,7 @@ class Kernel:
             del st.files[rel]
             st.dirty_files.add(rel)
         for rel in sorted(changed):
-            records.extend(self._capture(rel, seen[rel], seen))
+            records.extend(self._capture(rel, seen[rel]))
         self._refresh_current(gone)
         if records:
             self._append(records)
@@ -559,7 +559,7 @@ class Kernel:
                 self._watching = False  # no inotify here: every scan walks the tree
         return self._watch
 
-    def _capture(self, rel: str, stat: os.stat_result, seen: dict[str, os.stat_result]) -> list[Record]:
+    def _capture(self, rel: str, stat: os.stat_result) -> list[Record]:
         st = self._state
         text = _read_text(self.root / rel)
         if text is None:
@@ -582,7 +582,8 @@ class Kernel:
             st.paths[oid] = rel
         elif st.paths[oid] != rel:
             original = st.paths[oid]
-            if original in seen and self._identity_at(original) == oid:
+            # The original may not be among the paths looked at (a watch reports only the copy): ask the file.
+            if self._identity_at(original) == oid:
                 st.duplicates.setdefault(oid, [original])
                 if rel not in st.duplicates[oid]:
                     st.duplicates[oid].append(rel)
