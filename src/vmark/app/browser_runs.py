@@ -35,12 +35,11 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
 from ..browser.act import act as page_act
-from ..browser.extract import extract as reader_extract
 from ..browser.isolated import EvalError
 from ..browser.navigation import MAX_TIMEOUT_MS
 from ..browser.snapshot import read_snapshot
 from ..browser.tabs import BrowserTab, UnknownTab
-from ..browser.urlpolicy import origin_of, redact_url
+from ..browser.urlpolicy import origin_of
 from ..browser.workflow import APP_KINDS, Step, Workflow
 from ..core.errors import ArgumentError, BrowserError
 from ..core.ids import new_id
@@ -53,7 +52,7 @@ from ..core.limits import (
     WORKFLOW_TIME_BUDGET_SECONDS,
 )
 from .browser import Ask, ask_for
-from .handlers.browser import EXTRACT_CAPTURE_CHARS, UNTRUSTED
+from .handlers.browser import reader_mode
 
 if TYPE_CHECKING:
     from .approvals import Approval
@@ -594,14 +593,7 @@ def _normalized(name: str) -> str:
 
 async def _extract(tab: BrowserTab) -> dict[str, Any]:
     """The page as reader-mode Markdown, as ``browser_read.extract`` reads it, kept short."""
-    html = await _content(tab)
-    page_url = tab.page.url
-    result = await asyncio.to_thread(
-        reader_extract, html[:EXTRACT_CAPTURE_CHARS], page_url, max_chars=WORKFLOW_EXTRACT_MAX_CHARS
-    )
-    data: dict[str, Any] = result.as_dict()
-    data.update(url=redact_url(page_url), truncated=bool(data["truncated"] or len(html) > EXTRACT_CAPTURE_CHARS))
-    return {**data, "untrusted": UNTRUSTED}
+    return await reader_mode(await _content(tab), tab.page.url, WORKFLOW_EXTRACT_MAX_CHARS)
 
 
 async def _content(tab: BrowserTab) -> str:

@@ -184,14 +184,15 @@ async def query(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def extract(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab = await ctx.app.browser.readable(ctx.connection, args.get("tabId"))
-    html = await tab.page.content()
-    cut = len(html) > EXTRACT_CAPTURE_CHARS
-    page_url = tab.page.url
-    result = await asyncio.to_thread(
-        reader_extract, html[:EXTRACT_CAPTURE_CHARS], page_url, max_chars=EXTRACT_MAX_CHARS
-    )
+    return await reader_mode(await tab.page.content(), tab.page.url, EXTRACT_MAX_CHARS)
+
+
+async def reader_mode(html: str, page_url: str, max_chars: int) -> dict[str, Any]:
+    """A captured page as reader-mode Markdown (parsed in the app, never in the page), bounded, marked
+    untrusted; ``truncated`` when the capture or the Markdown was cut."""
+    result = await asyncio.to_thread(reader_extract, html[:EXTRACT_CAPTURE_CHARS], page_url, max_chars=max_chars)
     data = result.as_dict()
-    data.update(url=redact_url(page_url), truncated=bool(data["truncated"] or cut))
+    data.update(url=redact_url(page_url), truncated=bool(data["truncated"] or len(html) > EXTRACT_CAPTURE_CHARS))
     return {**data, "untrusted": UNTRUSTED}
 
 
