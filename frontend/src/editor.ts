@@ -1,8 +1,16 @@
 // What a tab needs from an editor, whichever mode it shows.
+//
+// The Markdown text is the truth in both modes: an editor holds the document's exact text (every line
+// break shown as "\n") and reports each of the person's edits as a ChangeSet of that text, never as a
+// re-serialization. WYSIWYG is a view built from a parse of the text that keeps source ranges.
+import type { ChangeSet } from "@codemirror/state";
 
 export interface EditorHooks {
-  /** The person changed the text (not called for `setText`). */
-  onChange(): void;
+  /**
+   * The person changed the text: `changes` maps the text before (as `getText()` gave it) to the text
+   * after, in UTF-16 units. Not called for `applyRemote`.
+   */
+  onChange(changes: ChangeSet): void;
   /** An input method started or finished composing. */
   onComposition(state: "start" | "end"): void;
   /** The person moved the selection (positions in the mode's own units). */
@@ -14,7 +22,7 @@ export interface SelectionInfo {
   /** Source mode: code points (what the app counts); WYSIWYG: ProseMirror positions. */
   from: number;
   to: number;
-  /** The raw selected text (source) or the Markdown serialization of the selected excerpt (WYSIWYG). */
+  /** The raw selected text (source) or the Markdown of the selected excerpt (WYSIWYG). */
   text: string;
 }
 
@@ -23,8 +31,11 @@ export interface Replacement {
   selection: SelectionInfo;
   /** Code points of the text that was selected. */
   replaced: number;
-  /** WYSIWYG: the document it would become (the editor's serialization); source: null (the app splices). */
-  text: string | null;
+  /**
+   * WYSIWYG: the change of the text it makes (UTF-16 units of `getText()`), the agent's Markdown spliced
+   * in where the selection's source is; source: null (the app splices the raw text itself).
+   */
+  changes: ChangeSet | null;
 }
 
 /** A comment thread's anchor: code points `from..to` of the app's text, and the thread's quote. */
@@ -38,19 +49,17 @@ export interface CommentAnchor {
 export interface Editor {
   readonly mode: "source" | "wysiwyg";
   selection(): SelectionInfo;
-  /** The rules of `selection.set` for `content`; the editor keeps the result ready for `setText`. */
+  /** The rules of `selection.set` for `content`, computed, not applied (the app answers with a `doc` change). */
   prepareReplace(content: string): Replacement;
-  /**
-   * An agent's full text, as this editor would hold it: WYSIWYG answers its serialization of the parsed
-   * text (kept ready for `setText`), source answers null (the text is taken as it is).
-   */
-  prepareLoad(content: string): string | null;
-  /** The person's own replacement of the selection (reported as their edit), same rules. */
+  /** The person's own replacement of the selection (reported through `onChange`), same rules. */
   replaceSelection(content: string): void;
-  /** The text the app should have: the document, or the WYSIWYG editor's serialization of it. */
+  /** The document's text, exactly (line breaks as "\n"). */
   getText(): string;
-  /** Load a text from elsewhere as one undoable step, keeping the selection where it can. */
-  setText(text: string): void;
+  /**
+   * A change from elsewhere (an agent, another window, the disk) of the text `getText()` gives, as one
+   * undoable step; the selection is mapped through it. Not reported through `onChange`.
+   */
+  applyRemote(changes: ChangeSet): void;
   composing(): boolean;
   /** Highlight these comment anchors (replacing the ones shown); they follow edits until the next call. */
   setAnchors(anchors: CommentAnchor[]): void;
