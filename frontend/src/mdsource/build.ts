@@ -462,7 +462,8 @@ class Inlines {
     const close = tokens.findIndex((t, j) => j > i && t.type === "link_close" && t.level === token.level);
     const label = labelEnd(source);
     const tail = label >= 0 ? source.slice(label + 1) : null;
-    const text = label >= 0 ? source.slice(1, label) : null;
+    // A shortcut or collapsed reference names its definition by its text: kept to write it back if the text changes.
+    const text = label >= 0 && (tail === "" || tail === "[]") ? source.slice(1, label) : null;
     const [from] = this.range(token);
     this.builder.pushSegment(this.segments, this.map, from, from + 1, 0, false, this.marks);
     this.open("link", { href: token.attrGet("href") ?? "", title: token.attrGet("title"), tail, label: text });

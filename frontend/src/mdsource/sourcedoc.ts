@@ -165,7 +165,7 @@ export class SourceDoc {
     for (let k = oldEnd; k < outcome.to; k++) expected.push(this.blocks[k].node);
     const shown = expected.filter((n) => !isEmptyParagraph(n));
     const parsed = outcome.nodes.filter((b) => !(b.from === b.to && isEmptyParagraph(b.node)));
-    if (shown.length !== parsed.length || !shown.every((n, k) => n.eq(parsed[k].node))) return null;
+    if (shown.length !== parsed.length || !shown.every((n, k) => sameShown(n, parsed[k].node))) return null;
     // The view keeps its nodes (and the person's cursor); they take the parse's segments and ranges.
     const nodes: Block[] = [];
     let next = 0;
@@ -176,7 +176,7 @@ export class SourceDoc {
         continue;
       }
       const block = parsed[next++];
-      adoptSegments(node, block.node);
+      adoptSegments(node, block.node, block.from, text);
       nodes.push({ node, from: block.from, to: block.to });
       at = block.to;
     }
@@ -365,13 +365,62 @@ function sameAttrs(a: Node, b: Node): boolean {
   return JSON.stringify(a.attrs) === JSON.stringify(b.attrs);
 }
 
-/** The view's node keeps the parse's segments (the two are equal, so positions agree). */
-function adoptSegments(node: Node, parsed: Node): void {
+/**
+ * Whether the view's node shows what the parse gives, but for spaces the person just typed at a
+ * textblock's edge or before a line break (the source keeps them; a parse does not show them).
+ */
+export function sameShown(view: Node, parsed: Node): boolean {
+  if (view.eq(parsed)) return true;
+  if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null;
+  if (view.childCount !== parsed.childCount) return false;
+  for (let k = 0; k < view.childCount; k++) if (!sameShown(view.child(k), parsed.child(k))) return false;
+  return true;
+}
+
+/** The run of spaces `[at, at + length)` the view has and the parse does not (its only difference), or null. */
+function typedSpaces(view: Node, parsed: Node): [number, number] | null {
+  const start = parsed.content.findDiffStart(view.content);
+  const ends = parsed.content.findDiffEnd(view.content);
+  if (start === null || !ends) return null;
+  const length = ends.b - start;
+  if (ends.a !== start || length <= 0) return null;
+  return /^[ \t]+$/.test(view.textBetween(start, ends.b)) ? [start, length] : null;
+}
+
+/** The view's node keeps the parse's segments (the two are equal, so positions agree; typed spaces get theirs). */
+function adoptSegments(node: Node, parsed: Node, base: number, text: string): void {
   if (node === parsed) return;
   const segments = segmentsOf.get(parsed);
-  if (segments) segmentsOf.set(node, segments);
-  if (node.isTextblock) return;
-  node.forEach((child, _offset, index) => adoptSegments(child, parsed.child(index)));
+  if (node.isTextblock) {
+    if (segments) segmentsOf.set(node, node.eq(parsed) ? segments : withSpaces(node, parsed, segments, base, text));
+    return;
+  }
+  node.forEach((child, _offset, index) => adoptSegments(child, parsed.child(index), base, text));
+}
+
+function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: string): Segment[] {
+  const spaces = typedSpaces(node, parsed);
+  if (!spaces) return segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
+  const [at, length] = spaces;
+  const prev = [...segments].reverse().find((s) => s.pmEnd <= at && s.src >= 0);
+  const next = segments.find((s) => s.pm >= at && s.pmEnd > s.pm && s.src >= 0);
+  const candidates = [prev?.srcEnd, next ? next.src - length : undefined].filter((p): p is number => p !== undefined);
+  const src = candidates.find((p) => p >= 0 && /^[ \t]+$/.test(text.slice(base + p, base + p + length)) && text.slice(base + p, base + p + length).length === length);
+  const out: Segment[] = [];
+  for (const s of segments) {
+    if (s.pmEnd <= at && !(s.pm === at && s.pmEnd === at && next && s.src >= (src ?? 0) + length)) out.push(s);
+    else if (s.pm >= at) out.push({ ...s, pm: s.pm + length, pmEnd: s.pmEnd + length });
+    else {
+      const cut = at - s.pm;
+      out.push({ ...s, pmEnd: at, srcEnd: s.src + cut });
+      out.push({ ...s, pm: at + length, pmEnd: s.pmEnd + length, src: s.src + cut });
+    }
+  }
+  if (src === undefined) return out.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
+  const marks = node.resolve(Math.min(at + 1, node.content.size)).marks();
+  out.push({ pm: at, pmEnd: at + length, src, srcEnd: src + length, verbatim: true, marks });
+  return out.sort((a, b) => a.pm - b.pm || a.src - b.src);
 }
 
 /**
