@@ -46,6 +46,8 @@ function markdown(): MarkdownIt {
 
 export interface Env {
   references?: Record<string, unknown>;
+  /** The text parsed starts the document (it may have front matter). */
+  documentStart?: boolean;
 }
 
 /**

@@ -87,7 +87,9 @@ function pushRaw(state: StateBlock, type: string, start: number, end: number): v
 
 /** `---` on the first line, up to a closing `---` or `...`. */
 function frontMatter(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
-  if (startLine !== 0 || state.blkIndent !== 0 || state.tShift[0] !== 0) return false;
+  // Only a parse of the document from its first line (not of a region of it) has front matter.
+  if (startLine !== 0 || !(state.env as { documentStart?: boolean }).documentStart) return false;
+  if (state.blkIndent !== 0 || state.tShift[0] !== 0) return false;
   if (!/^---[ \t]*$/.test(lineText(state, 0).replace(/^\uFEFF/, ""))) return false;
   let line = 1;
   while (line < endLine && !/^(---|\.\.\.)[ \t]*$/.test(lineText(state, line))) line++;
@@ -96,7 +98,10 @@ function frontMatter(state: StateBlock, startLine: number, endLine: number, sile
   return true;
 }
 
-/** `$$` display math, up to the line that ends with `$$`. */
+/**
+ * `$$` display math, up to the line that ends with `$$`; unclosed, to the end (like a fence, so that
+ * a part of the document parses as the whole does).
+ */
 function mathBlock(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (state.sCount[startLine] - state.blkIndent >= 4) return false;
   const first = lineText(state, startLine);
@@ -105,10 +110,12 @@ function mathBlock(state: StateBlock, startLine: number, endLine: number, silent
   let closed = first.trimEnd().length >= 4 && first.trimEnd().endsWith("$$");
   while (!closed && line + 1 < endLine) {
     line++;
-    if (state.sCount[line] < state.blkIndent) return false;
+    if (!state.isEmpty(line) && state.sCount[line] < state.blkIndent) {
+      line--;
+      break;
+    }
     closed = lineText(state, line).trimEnd().endsWith("$$");
   }
-  if (!closed) return false;
   if (!silent) pushRaw(state, "math_block", startLine, line + 1);
   return true;
 }

@@ -56,7 +56,7 @@ export class SourceDoc {
   }
 
   private parseAll(): Block[] {
-    this.env = {};
+    this.env = { documentStart: true };
     const start = this.start;
     const { blocks } = parseBlocks(this.textValue.slice(start), start, this.env);
     return blocks.length ? blocks : [placeholder(this.textValue.length)];
@@ -198,12 +198,14 @@ export class SourceDoc {
       const start = from === 0 ? (text.startsWith(BOM) ? 1 : 0) : blocks[from].from;
       const end = to === blocks.length ? text.length : blocks[to - 1].to + delta;
       const touchesReferences = blocks.slice(from, to).some((b) => isReference(b.node)) || /^\s{0,3}\[[^\]]+\]:/m.test(span.insert);
-      if (touchesReferences && !whole) {
+      // Front matter ends at its closing line, wherever that is: only the whole text tells.
+      const frontMatter = from === 0 && /^\uFEFF?---/.test(text);
+      if ((touchesReferences || frontMatter) && !whole) {
         from = 0;
         to = blocks.length;
         continue;
       }
-      const env: Env = whole ? {} : { references: { ...this.env.references } };
+      const env: Env = whole ? { documentStart: true } : { references: { ...this.env.references }, documentStart: from === 0 };
       const parsed = parseBlocks(text.slice(start, end), start, env).blocks;
       if (parsed.some((b) => isReference(b.node)) && !whole) {
         from = 0;
