@@ -58,7 +58,7 @@ export class WysiwygEditor implements Editor {
     const before = this.view.state;
     let state = before.apply(tr);
     if (tr.docChanged) {
-      const length = this.source.text.length;
+      const length = this.source.length;
       const change = this.source.personEdit(before.doc, state.doc);
       if (change?.adopt) state = state.apply(replaceChildren(state, change.adopt).setMeta("addToHistory", false));
       this.view.updateState(state);
@@ -88,7 +88,7 @@ export class WysiwygEditor implements Editor {
     });
     if (plain) return doc.textBetween(from, to);
     const range = this.source.sourceRange(doc, from, to);
-    if (range) return this.source.text.slice(range[0], range[1]);
+    if (range) return this.source.slice(range[0], range[1]);
     if (content.firstChild?.isInline) return serializeInline(content);
     const blocks: string[] = [];
     content.forEach((node) => blocks.push(node.isTextblock ? serializeInline(node.content) : serializeBlock(node)));
@@ -100,7 +100,7 @@ export class WysiwygEditor implements Editor {
     const { state } = this.view;
     const tr = this.replacing(content);
     const span = this.source.preview(state.doc, tr.doc, this.agentSplice(content));
-    const changes = span ? ChangeSet.of([span], this.source.text.length) : ChangeSet.empty(this.source.text.length);
+    const changes = span ? ChangeSet.of([span], this.source.length) : ChangeSet.empty(this.source.length);
     return { selection, replaced: codePoints(selection.text), changes };
   }
 
