@@ -180,20 +180,20 @@ def shown_to_stored(stored: str, shown: str, spans: Spans, ending: str) -> tuple
     """
     new_shown = apply_spans(shown, spans)
     new_stored = normalize_line_endings(new_shown, ending)
-    if stored is shown:
-        return new_stored, spans
-    if normalize_line_endings(shown, ending) != stored:
+    plain = stored is shown and ending == "\n"  # nothing to map (most files)
+    if not plain and normalize_line_endings(shown, ending) != stored:
         return new_stored, None
     extra = len(ending) - 1
     mapped: list[Span] = []
     breaks, at = 0, 0
     for span in spans:
-        breaks += shown.count("\n", at, span.start)
+        if extra:
+            breaks += shown.count("\n", at, span.start)
         start = span.start + breaks * extra
-        breaks += shown.count("\n", span.start, span.end)
-        end = span.end + breaks * extra
+        if extra:
+            breaks += shown.count("\n", span.start, span.end)
+        mapped.append(Span(start, span.end + breaks * extra, normalize_line_endings(span.insert, ending)))
         at = span.end
-        mapped.append(Span(start, end, normalize_line_endings(span.insert, ending)))
     return new_stored, tuple(mapped)
 
 
