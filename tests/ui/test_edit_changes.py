@@ -141,7 +141,8 @@ async def test_a_stale_base_changes_nothing_and_answers_the_changes_since(
     assert current.revision == wrote["revision"]
     # Composed: the first edit and the agent's write, against `base`.
     stale = await _edit(person, tab, base, [[11, 11, "typed"]])
-    assert stale == {"applied": False, "revision": current.revision, "changes": [[0, 0, "> "], [11, 11, "by the agent\n"]]}
+    since_base = [[0, 0, "> "], [11, 11, "by the agent\n"]]
+    assert stale == {"applied": False, "revision": current.revision, "changes": since_base}
     assert doc_of(vmark, tab).state is current
     one_behind = await _edit(person, tab, first["revision"], [[0, 0, "x"]])
     assert one_behind == {"applied": False, "revision": current.revision, "changes": [[13, 13, "by the agent\n"]]}
