@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mcp import Client
-from playwright.async_api import Page, WebSocket
+from playwright.async_api import Page, WebSocket, WebSocketRoute
 
 from tests.conftest import call, make_client, ok
 from tests.contract.helpers import wait_until
@@ -25,7 +26,7 @@ class Sent:
     def __init__(self) -> None:
         self.frames: list[tuple[int, dict[str, Any]]] = []
 
-    def watch(self, page: Page) -> None:
+    async def watch(self, page: Page) -> None:
         page.on("websocket", self._watch)
 
     def _watch(self, ws: WebSocket) -> None:
@@ -203,3 +204,129 @@ async def wait_until_saved(path: Path, expected: bytes) -> None:
             return
         await asyncio.sleep(0.02)
     assert path.read_bytes() == expected
+
+
+Predicate = Callable[[dict[str, Any]], bool]
+
+
+class Wire:
+    """The page's WebSocket through Playwright's route: frames either way are recorded, and a frame matching
+    ``hold_sent`` (page to app) is held until ``release``; one matching ``drop_received`` (app to page) is lost."""
+
+    def __init__(self, hold_sent: Predicate | None = None, drop_received: Predicate | None = None) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+        self.held = asyncio.Event()
+        self.release = asyncio.Event()
+        self._hold, self._drop = hold_sent, drop_received
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def route(self, page: Page) -> None:
+        await page.route_web_socket("**/ui", self._connect)
+
+    def _connect(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            self.sent.append(frame)
+            if self._hold is not None and not self.held.is_set() and self._hold(frame):
+                self.held.set()
+                self._tasks.append(asyncio.ensure_future(self._forward_later(server, message)))
+            else:
+                server.send(message)
+
+        def from_app(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if self._drop is not None and self._drop(frame):
+                self._drop = None
+                return
+            self.received.append(frame)
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_app)
+
+    async def _forward_later(self, server: WebSocketRoute, message: str | bytes) -> None:
+        await self.release.wait()
+        server.send(message)
+
+    def edit_answers(self) -> list[dict[str, Any]]:
+        ids = {f["id"] for f in self.sent if f.get("type") == "ui.edit"}
+        return [f["data"] for f in self.received if f.get("type") == "response" and f.get("id") in ids]
+
+    def sent_of(self, kind: str) -> list[dict[str, Any]]:
+        return [f["payload"] for f in self.sent if f.get("type") == kind]
+
+
+def _is_edit(frame: dict[str, Any]) -> bool:
+    return frame.get("type") == "ui.edit"
+
+
+async def test_an_edit_on_a_stale_base_is_rebased_on_the_apps_changes_and_sent_again(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    wire = Wire(hold_sent=_is_edit)
+    page = await pages.open(before=wire.route)
+    await open_folder(page, workspace)
+    tab = await open_path(page, workspace / "a.md")
+    base = doc_of(vmark, tab).state.revision
+    await _caret_at_end(page)
+    await page.keyboard.type("x")
+    await asyncio.wait_for(wire.held.wait(), 10)  # the page's edit, on `base`, is on its way
+    async with make_client(vmark.data_dir) as agent:
+        wrote = await _agent_inserts(agent, tab, 5, "AGENT ")
+    await page.keyboard.type("y")  # typed while the first edit is answered
+    wire.release.set()
+    await wait_doc_text(vmark, tab, "# A\n\nAGENT alpha\nxy")
+    await wait_editor_text(page, "# A\n\nAGENT alpha\nxy")
+    edits = wire.sent_of("ui.edit")
+    assert edits[0] == {"tabId": tab, "baseRevision": base, "changes": [[11, 11, "x"]]}
+    # Refused with the app's change; ours (x, and y typed meanwhile) mapped over it and sent on its revision.
+    assert wire.edit_answers()[0] == {"applied": False, "revision": wrote["revision"], "changes": [[5, 5, "AGENT "]]}
+    assert edits[1] == {"tabId": tab, "baseRevision": wrote["revision"], "changes": [[17, 17, "xy"]]}
+    assert wire.edit_answers()[1]["applied"] is True and len(edits) == 2
+    assert wire.sent_of("ui.read") == [{"tabId": tab}]  # the open only: no whole text fetched to merge
+
+
+async def test_unsent_keystrokes_are_rebased_on_a_doc_event_without_fetching_the_text(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    wire = Wire()
+    page = await pages.open(before=wire.route)
+    await open_folder(page, workspace)
+    tab = await open_path(page, workspace / "a.md")
+    await _caret_at_end(page)
+    typed = "a long sentence typed without a pause while the agent writes"
+
+    async def agent_writes() -> None:
+        await asyncio.sleep(0.3)
+        async with make_client(vmark.data_dir) as agent:
+            await _agent_inserts(agent, tab, 0, "<!-- agent -->\n")
+
+    await asyncio.gather(page.keyboard.type(typed, delay=30), agent_writes())
+    expected = "<!-- agent -->\n# A\n\nalpha\n" + typed
+    await wait_doc_text(vmark, tab, expected)
+    await wait_editor_text(page, expected)
+    assert wire.sent_of("ui.read") == [{"tabId": tab}]
+    doc_events = [f["payload"] for f in wire.received if f.get("event") == "doc"]
+    assert [e["changes"]["spans"] for e in doc_events] == [[[0, 0, "<!-- agent -->\n"]]]
+
+
+async def test_a_page_that_missed_a_change_reads_the_text_and_takes_one_diff(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    wire = Wire(drop_received=lambda frame: frame.get("event") == "doc")
+    page = await pages.open(before=wire.route)
+    await open_folder(page, workspace)
+    tab = await open_path(page, workspace / "a.md")
+    async with make_client(vmark.data_dir) as agent:
+        await _agent_inserts(agent, tab, 5, "one\n")  # its doc event is lost on the way
+        await wait_until(lambda: wire._drop is None, "the first doc event to be dropped")
+        second = await _agent_inserts(agent, tab, 9, "two\n")  # based on a revision the page lacks
+    await wait_editor_text(page, "# A\n\none\ntwo\nalpha\n")
+    assert wire.sent_of("ui.read") == [{"tabId": tab}, {"tabId": tab}]
+    await _caret_at_end(page)
+    await page.keyboard.type("z")
+    await wait_doc_text(vmark, tab, "# A\n\none\ntwo\nalpha\nz")
+    assert wire.sent_of("ui.edit")[0]["baseRevision"] == second["revision"]
