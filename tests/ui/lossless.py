@@ -222,6 +222,21 @@ async def wysiwyg_paragraphs(page: Page) -> list[str]:
     return [squash(t) for t in texts]
 
 
+async def wait_paragraph_end(page: Page, index: int, end: str) -> None:
+    """Wait until top-level WYSIWYG paragraph ``index`` ends with ``end`` (the key typed at its end is shown)."""
+    shown: list[str] = []
+
+    async def ends() -> bool:
+        nonlocal shown
+        shown = await wysiwyg_paragraphs(page)
+        return index < len(shown) and shown[index].endswith(end)
+
+    try:
+        await wait_until(ends, f"WYSIWYG paragraph {index} to end with {end!r}", timeout=5)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; it reads {shown[index] if index < len(shown) else None!r}") from None
+
+
 async def source_caret_at_line_end(page: Page, line: int) -> None:
     """Put the source editor's caret at the end of 1-based ``line`` with CodeMirror's go-to-line (Ctrl+Alt+G).
 

@@ -35,6 +35,7 @@ from tests.ui.lossless import (
     save,
     source_caret_at_line_end,
     switch_mode,
+    wait_paragraph_end,
     wysiwyg_paragraphs,
 )
 from tests.ui.lossless import scene as scene  # the fixtures this module uses
@@ -119,9 +120,7 @@ async def test_wysiwyg_keystroke_changes_one_character(scene: Stage, source: Pat
     )
     await click_paragraph_end(scene.page, index)
     await scene.page.keyboard.type(KEY)
-    after = await wysiwyg_paragraphs(scene.page)
-    landed = after[index] if index < len(after) else None
-    assert landed is not None and landed.endswith(paragraph.suffix + KEY), f"the key missed the end: {landed!r}"
+    await wait_paragraph_end(scene.page, index, paragraph.suffix + KEY)
     await save(scene, path)
     assert_bytes(path, insert_at_line_end(original, paragraph.line), scene.errors)
 
