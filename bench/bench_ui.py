@@ -803,14 +803,16 @@ def main() -> int:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="a smoke run: one opening per way (WYSIWYG cut off after 10 s), 5 keys per measurement",
+        help="a smoke run: one opening per way (WYSIWYG cut off after 10 s), few keys per measurement",
     )
     args = parser.parse_args()
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
+    if args.keystrokes < BLOCK:
+        parser.error(f"--keystrokes: at least {BLOCK} (one quiet and one loaded block)")
     if not parts or parts - {"open", "latency", "saved"}:
         parser.error(f"--parts: choose among open, latency, saved (got {args.parts!r})")
     if args.quick:
-        plan = Plan(1, 1, 10.0, 5, 5, args.interval, parts)
+        plan = Plan(1, 1, 10.0, BLOCK, 5, args.interval, parts)  # one quiet and one loaded block
     else:
         plan = Plan(
             args.rounds,
