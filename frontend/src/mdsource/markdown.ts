@@ -27,6 +27,7 @@ export function createMarkdown(): MarkdownIt {
   md.inline.ruler.before("link", "footnote_ref", footnoteRef);
   // Escapes and entities stay tokens of their own: their text is not their source.
   md.inline.ruler2.disable("fragments_join");
+  md.core.ruler.disable("text_join");
   recordInlineRanges(md);
   return md;
 }

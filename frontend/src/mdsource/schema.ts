@@ -21,12 +21,15 @@ export const schema = new Schema({
     paragraph: {
       content: "inline*",
       group: "block",
+      // Soft line breaks are "\n" in the text and must stay so when the view reads typing back.
+      whitespace: "pre",
       parseDOM: [{ tag: "p" }],
       toDOM: () => ["p", 0],
     },
     heading: {
       content: "inline*",
       group: "block",
+      whitespace: "pre",
       defining: true,
       // markup: "#".."######" (ATX) or "=" / "-" (setext); underline: the setext underline as written
       attrs: { level: { default: 1 }, markup: { default: "#" }, underline: { default: "" } },
@@ -102,6 +105,7 @@ export const schema = new Schema({
     },
     table_cell: {
       content: "inline*",
+      whitespace: "pre",
       tableRole: "cell",
       isolating: true,
       attrs: { header: { default: false }, align: { default: "" } },
