@@ -188,11 +188,9 @@ def shown_to_stored(stored: str, shown: str, spans: Spans, ending: str) -> tuple
     Inserts get the file's line ending. Offsets move by the line breaks before them (``str.count`` between
     consecutive offsets: one pass over the text for the whole set).
     """
-    new_shown = apply_spans(shown, spans)
-    new_stored = normalize_line_endings(new_shown, ending)
     plain = stored is shown and ending == "\n"  # nothing to map (most files)
     if not plain and normalize_line_endings(shown, ending) != stored:
-        return new_stored, None
+        return normalize_line_endings(apply_spans(shown, spans), ending), None
     extra = len(ending) - 1
     mapped: list[Span] = []
     breaks, at = 0, 0
@@ -204,7 +202,8 @@ def shown_to_stored(stored: str, shown: str, spans: Spans, ending: str) -> tuple
             breaks += shown.count("\n", span.start, span.end)
         mapped.append(Span(start, span.end + breaks * extra, normalize_line_endings(span.insert, ending)))
         at = span.end
-    return new_stored, tuple(mapped)
+    stored_spans = tuple(mapped)
+    return apply_spans(stored, stored_spans), stored_spans
 
 
 def diff(old: str, new: str) -> Span | None:
