@@ -153,7 +153,8 @@ export class WysiwygEditor implements Editor {
     const state = this.view.state;
     const tr = state.tr;
     for (const step of pending.tr.steps) tr.step(step);
-    tr.setSelection(pending.tr.selection.map(tr.doc, tr.mapping));
+    const at = Math.min(tr.mapping.map(state.selection.to), tr.doc.content.size);
+    tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1));
     const next = state.apply(closeHistory(tr));
     const span = this.source.preview(state.doc, next.doc, pending.span);
     if (!span || !sameSpan(span, pending.span)) return false; // not what was prepared after all
