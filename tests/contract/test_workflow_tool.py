@@ -83,7 +83,7 @@ async def test_patch_list_is_atomic_and_names_the_index(mcp: Client, vmark: Runn
         "workflow.apply_patch: missing required argument 'patches'"
     )
     assert await fail(mcp, "workflow", "apply_patch", tabId=tab, patches={"kind": "x"}) == (
-        "workflow.apply_patch: argument 'patches' must be a array"
+        "workflow.apply_patch: argument 'patches' must be an array"
     )
 
 

@@ -89,8 +89,9 @@ def build_server(bridge: BridgeClient) -> Server[Any]:
 
 
 async def run_stdio(bridge: BridgeClient) -> None:
-    from mcp.server.stdio import stdio_server
+    """Serve over stdin/stdout through our own line reader (every line the client sends is answered)."""
+    from .stdio import stdio_transport
 
     server = build_server(bridge)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
