@@ -102,8 +102,10 @@ async def test_resolve_arguments_are_checked(mcp: Client, workspace: Path) -> No
     assert text == "coherence_resolve.resolve: argument 'input' must be an integer"
     # A client cannot claim a principal: there is no such argument.
     text = await raw_error(mcp, "coherence_resolve", {**base, "resolution": "waive", "principal": "alice"})
-    assert text == "coherence_resolve.resolve: argument 'principal' is not accepted"
+    assert text == (
+        "coherence_resolve.resolve: argument 'principal' is not accepted"
         " (coherence_resolve.resolve takes: workspace_root, txf, input, resolution, reason)"
+    )
 
 
 # --- status, claims, contexts --------------------------------------------------------------------

@@ -29,7 +29,7 @@ _JSON_TYPES: dict[str, dict[str, Any]] = {
 #: How an argument message names each type ("must be an array of strings").
 _PHRASES: dict[str, str] = {
     "string": "a string",
-    "boolean": "true or false",
+    "boolean": "a boolean",
     "integer": "an integer",
     "string[]": "an array of strings",
     "object[]": "an array of objects",
@@ -138,6 +138,11 @@ def _shape_problem(value: Any, *, text: bool) -> str | None:
         elif depth >= MAX_ARGUMENT_DEPTH:
             return f"is nested deeper than {MAX_ARGUMENT_DEPTH} levels of arrays and objects"
     return None
+
+
+def holds_lone_surrogate(value: Any) -> bool:
+    """Whether any string in ``value`` (a key, an item, nested) holds a lone surrogate: a text field's check."""
+    return any(isinstance(item, str) and has_lone_surrogate(item) for item, _depth in _walk(value))
 
 
 def _walk(value: Any) -> Iterator[tuple[Any, int]]:
