@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...core.errors import ArgumentError, DomainError
+from ...core.text_pages import page
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
 from ..editor_link import EditorLoad
@@ -20,17 +21,20 @@ def user_cjk_rules(app: App) -> CjkRules:
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The content, or the page of it from ``offset`` that fits one answer (``nextOffset`` while more remains).
+
+    A later page names the first page's revision as ``expected_revision``, so all pages are of one text.
+    """
     _window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
     doc = tab.doc
+    state = doc.state
+    expected = args.get("expected_revision")
+    if expected is not None and expected != state.revision:
+        raise DomainError("STALE", current_revision=state.revision)
     tab.basis_seq = doc.write_seq
     ctx.app.coherence.note_read(ctx.connection, doc)
-    return {
-        "content": doc.state.text,
-        "revision": doc.state.revision,
-        "filePath": doc.path,
-        "kind": doc.kind,
-        "dirty": doc.dirty,
-    }
+    fields = {"revision": state.revision, "filePath": doc.path, "kind": doc.kind, "dirty": doc.dirty}
+    return page(state.text, args.get("offset", 0), args.get("limit"), fields)
 
 
 async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
