@@ -32,7 +32,13 @@ async def test_edits_apply_in_order_as_one_revision_saved_and_journaled(
     before = await ok(mcp, "document", "read", tabId=tab)
     edits = _edits(("alpha", "beta gamma"), ("# A", "# Title"), ("gamma", "delta"))  # the third finds the first's text
     result = await ok(mcp, "document", "edit", tabId=tab, edits=edits, expected_revision=before["revision"])
-    assert result == {"revision": result["revision"], "applied": True, "durable": True, "saved": True, "journaled": "yes"}
+    assert result == {
+        "revision": result["revision"],
+        "applied": True,
+        "durable": True,
+        "saved": True,
+        "journaled": "yes",
+    }
     assert result["revision"] != before["revision"]
     text = "# Title\n\nbeta delta\n"
     assert (opened / "a.md").read_bytes() == text.encode()

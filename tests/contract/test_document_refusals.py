@@ -61,7 +61,9 @@ class WriteAsEdit:
         return getattr(self._client, name)
 
 
-@pytest.fixture(params=[("auto", "write"), ("legacy", "write"), ("auto", "edit")], ids=["write", "write-legacy", "edit"])
+@pytest.fixture(
+    params=[("auto", "write"), ("legacy", "write"), ("auto", "edit")], ids=["write", "write-legacy", "edit"]
+)
 async def mcp(vmark: RunningApp, request: pytest.FixtureRequest) -> AsyncIterator[Client]:
     mode, via = request.param
     async with make_client(vmark.data_dir, mode) as client:
