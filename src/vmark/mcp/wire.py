@@ -123,6 +123,8 @@ def _message(value: Any) -> types.JSONRPCMessage:
     request_id = _usable_id(value.get("id"))
     if value.get("jsonrpc") != "2.0":
         raise LineError(INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"', request_id)
+    if "method" in value and "id" in value and request_id is None:  # not a notification: a request with a bad id
+        raise LineError(INVALID_REQUEST, "Invalid Request: an id is a string or an integer")
     try:
         message: types.JSONRPCMessage = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except ValidationError:
