@@ -45,8 +45,9 @@ class FieldSpec:
     type: str
     description: str
     enum: tuple[str, ...] | None = None
-    #: integers: the smallest value accepted
+    #: integers: the smallest and the largest value accepted
     minimum: int | None = None
+    maximum: int | None = None
     #: a writing call's text (content, body, edits, patches): a lone surrogate in it is the handler's
     #: ``INVALID_TEXT`` and nothing changes; in any other argument it is an argument error
     text: bool = False
@@ -64,6 +65,8 @@ class FieldSpec:
             schema["enum"] = list(self.enum)
         if self.minimum is not None:
             schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
         if self.max_items is not None:
             schema["maxItems"] = self.max_items
         if self.item_strings:
@@ -100,8 +103,11 @@ class FieldSpec:
             if self.enum:
                 return f"must be one of: {', '.join(self.enum)}"
             return f"must be {_PHRASES[self.type]}"
-        if self.minimum is not None and value < self.minimum:
-            return f"must be an integer of at least {self.minimum}"
+        low, high = self.minimum, self.maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            if low is not None and high is not None:
+                return f"must be an integer from {low} to {high}"
+            return f"must be an integer of at least {low}" if low is not None else f"must be at most {high}"
         if self.max_items is not None and len(value) > self.max_items:
             return f"takes at most {self.max_items} items, got {len(value)}"
         return _items_problem(value, self.item_strings) or _shape_problem(value, text=self.text)
@@ -527,7 +533,7 @@ COHERENCE_RESOLVE = ToolSpec(
 )
 
 _BROWSER_TAB = FieldSpec("string", "Browser tab id (defaults to the focused browser tab)")
-_TIMEOUT_MS = FieldSpec("integer", "How long to wait, 1-9000 ms (default 9000)")
+_TIMEOUT_MS = FieldSpec("integer", "How long to wait, 1-9000 ms (default 9000)", minimum=1, maximum=9000)
 _REF = FieldSpec("string", "An element ref (e.g. e5) from browser_read.read of the current view")
 _ROLE = FieldSpec("string", "ARIA role of the target (with name)")
 _NAME = FieldSpec("string", "Accessible name of the target (exact)")
