@@ -454,8 +454,8 @@ COMMENTS = ToolSpec(
         " carries repliesFrom/repliesTotal, its later parts continued: true. reply and mark_addressed take the"
         " thread's commentGen from list (STALE_COMMENT: list again); repeating the same call returns its first"
         " result. Resolving, reopening and deleting are the user's decisions. To say an edit answers comments,"
-        " pass their ids as `addresses` to document.write, document.transform, workflow.apply_patch or"
-        " selection.set."
+        " pass their ids as `addresses` to document.write, document.edit, document.transform,"
+        " workflow.apply_patch or selection.set."
     ),
     annotations=Annotations(read_only=False, destructive=False, idempotent=True, open_world=False),
     actions={
