@@ -123,7 +123,7 @@ async def test_tools_state_document_round_trip_and_both_error_forms(world: Home,
             "document.write: argument 'content' must be a string"
         )
         assert await fail(client, "document", "erase") == (
-            "document: unknown action 'erase'; expected one of: read, write, transform"
+            "document: unknown action 'erase'; expected one of: read, write, edit, transform"
         )
     assert path.read_bytes() == content.encode("utf-8")
 
