@@ -165,6 +165,12 @@ async def test_tools_annotations_and_instructions(mcp: Client) -> None:
     assert text
     for needle in ("session.get_state", "document.read", "document.write", "expected_revision", "workspace"):
         assert needle in text, needle
+    # ... and how to read a long document page by page, and how to make a small change to it.
+    for needle in ("`offset` = `nextOffset`", "totalLength", "`document.edit`", "EDIT_NOT_FOUND", "EDIT_AMBIGUOUS"):
+        assert needle in text, needle
+    description = tools["document"].description
+    for needle in ("offset = nextOffset", "expected_revision", "edits [{old, new}]", "EDIT_AMBIGUOUS", "STALE"):
+        assert needle in description, needle
 
 
 def _check_schema(name: str, schema: dict[str, Any]) -> None:
