@@ -79,7 +79,11 @@ async def stdio_transport(
 
 @contextlib.contextmanager
 def _std_streams() -> Iterator[tuple[BinaryIO, BinaryIO]]:
-    """Private duplicates of fd 0 and 1 for the wire; meanwhile fd 0 reads /dev/null and fd 1 writes to stderr."""
+    """Private duplicates of fd 0 and 1 for the wire; meanwhile fd 0 reads /dev/null and fd 1 writes to stderr.
+
+    The duplicates are never closed: a worker thread may still be blocked reading the wire when the
+    server ends (closing under it could hand its descriptor number to another file).
+    """
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     try:
@@ -87,15 +91,12 @@ def _std_streams() -> Iterator[tuple[BinaryIO, BinaryIO]]:
         os.dup2(2, 1)
     finally:
         os.close(null)
-    reader = os.fdopen(os.dup(wire_in), "rb")
-    writer = os.fdopen(os.dup(wire_out), "wb")
+    writer = os.fdopen(wire_out, "wb", closefd=False)
     try:
-        yield reader, writer
+        yield os.fdopen(wire_in, "rb", closefd=False), writer
     finally:
-        for file in (reader, writer):
-            with contextlib.suppress(OSError, ValueError):
-                file.close()
+        with contextlib.suppress(OSError, ValueError):
+            writer.flush()
         for saved, fd in ((wire_in, 0), (wire_out, 1)):
             with contextlib.suppress(OSError):
                 os.dup2(saved, fd)
-            os.close(saved)
