@@ -206,3 +206,18 @@ def test_arguments_nested_too_deeply_get_a_plain_argument_error(world: Home, raw
     assert snapshot_tree(world.workspace) == before
     state = raw.call("session", {"action": "get_state"})
     assert state.get("isError") is not True and state["structuredContent"]["windows"][0]["label"] == "main"
+
+
+def test_a_request_with_params_the_method_cannot_take_answers_invalid_params(raw: RawStdio) -> None:
+    invalid = b'{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}'
+    lines = [
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call"}',
+        b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5}}',
+        b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"document","arguments":"x"}}',
+        b'{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":5}}',
+    ]
+    for number, line in enumerate(lines, 1):
+        assert raw.exchange(line) == invalid % number
+    assert raw.exchange(b'{"jsonrpc":"2.0","id":5,"method":"resources/list"}') == (
+        b'{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found","data":"resources/list"}}'
+    )
