@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BUSY_COMPOSING = "The user is composing text with an input method; retry shortly"
+#: the tools the review backlog can stop (REVIEW_BACKLOG_FULL)
+_BACKLOG_TOOLS = ("document.write", "document.edit")
 
 
 @dataclass
@@ -197,7 +199,7 @@ class Writer:
             raise DomainError("JOURNAL_DEGRADED")
 
     async def _check_backlog(self, doc: Document, request: WriteRequest) -> None:
-        if request.tool != "document.write":
+        if request.tool not in _BACKLOG_TOOLS:
             return
         limit = int(self.app.settings.get("review_backlog_limit"))
         if await self.unreviewed(doc) >= limit:

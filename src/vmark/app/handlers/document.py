@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...core.edits import Edit, Edited, apply_edits, parse_edits
+from ...core.errors import ArgumentError, DomainError
+from ...core.model import Document
+from ...core.text_pages import page
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
 from ..writes import WriteRequest, check_text
@@ -19,17 +22,20 @@ def user_cjk_rules(app: App) -> CjkRules:
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The content, or the page of it from ``offset`` that fits one answer (``nextOffset`` while more remains).
+
+    A later page names the first page's revision as ``expected_revision``, so all pages are of one text.
+    """
     _window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
     doc = tab.doc
+    state = doc.state
+    expected = args.get("expected_revision")
+    if expected is not None and expected != state.revision:
+        raise DomainError("STALE", current_revision=state.revision)
     tab.basis_seq = doc.write_seq
     ctx.app.coherence.note_read(ctx.connection, doc)
-    return {
-        "content": doc.state.text,
-        "revision": doc.state.revision,
-        "filePath": doc.path,
-        "kind": doc.kind,
-        "dirty": doc.dirty,
-    }
+    fields = {"revision": state.revision, "filePath": doc.path, "kind": doc.kind, "dirty": doc.dirty}
+    return page(state.text, args.get("offset", 0), args.get("limit"), fields)
 
 
 async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -41,6 +47,52 @@ async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     request = WriteRequest(
         tool="document.write",
         edit=lambda _current: content,
+        expected_revision=args.get("expected_revision"),
+        addresses=tuple(args.get("addresses", ())),
+        save=args.get("save", True),
+        implicit_tab=tab_id is None,
+    )
+    return await ctx.app.writer.write(ctx, window, tab, request)
+
+
+class _EditPlan:
+    """``document.edit``'s edits, applied to the text as it is in the document's write turn."""
+
+    def __init__(self, doc: Document, edits: tuple[Edit, ...]) -> None:
+        self._doc, self._edits = doc, edits
+        self._edited: Edited | None = None
+
+    def edit(self, current: str) -> str:
+        self._edited = apply_edits(current, self._edits)
+        return self._edited.text
+
+    def span(self) -> tuple[int, int, str] | None:
+        """The one span replaced, unless the writer's line-ending normalization will touch more than it."""
+        edited = self._edited
+        if edited is None:
+            return None
+        if self._doc.kind == "markdown" and (self._doc.line_ending != "\n" or "\r" in edited.text):
+            return None
+        return edited.start, edited.end, edited.insert
+
+
+async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Exact-match edits as one revision: journaled, checked, saved and answered like ``write``.
+
+    The text is computed from the document's text in its write turn; a page shows the result (in
+    WYSIWYG too, no editor round trip: every byte outside the edits stays as it was).
+    """
+    tab_id = args.get("tabId")
+    window, tab = ctx.app.session.resolve_tab(tab_id)
+    edits = parse_edits(args["edits"])
+    for item in edits:  # before anything else: nothing may change
+        check_text(item.old)
+        check_text(item.new)
+    plan = _EditPlan(tab.doc, edits)
+    request = WriteRequest(
+        tool="document.edit",
+        edit=plan.edit,
+        span=plan.span,
         expected_revision=args.get("expected_revision"),
         addresses=tuple(args.get("addresses", ())),
         save=args.get("save", True),
@@ -67,4 +119,4 @@ async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return await ctx.app.writer.write(ctx, window, tab, request)
 
 
-ACTIONS = {"read": read, "write": write, "transform": transform}
+ACTIONS = {"read": read, "write": write, "edit": edit, "transform": transform}
