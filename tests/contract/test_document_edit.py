@@ -55,7 +55,8 @@ async def test_edits_apply_in_order_as_one_revision_saved_and_journaled(
     assert entry["before_text"] is None and json.loads(entry["before_patch"]) is not None
     # The page showing the document gets the one span, from the first change to the last.
     event = await wait_event(person, "doc", lambda p: p.get("revision") == result["revision"])
-    assert event["splice"] == {"base": before["revision"], "from": 0, "to": 10, "insert": "# Title\n\nbeta delta"}
+    # (the shortest span: the characters the edits share with what they replaced are not resent)
+    assert event["changes"] == {"base": before["revision"], "spans": [[2, 9, "Title\n\nbeta delt"]]}
     assert "text" not in event
     assert [s["kind"] for s in await history(person, tab)][-1] == "mcp"
 
@@ -179,7 +180,7 @@ async def test_a_wysiwyg_tab_keeps_every_byte_outside_the_edit(
     assert doc_of(vmark, tab).state.text == expected
     assert len(person.events_named("editor")) == asked  # the editor only shows what the app holds
     event = await wait_event(person, "doc", lambda p: p.get("revision") == result["revision"])
-    assert event["splice"]["insert"] == "three" and "text" not in event
+    assert [span[2] for span in event["changes"]["spans"]] == ["hree"] and "text" not in event  # t(wo) -> t(hree)
 
 
 async def test_crlf_and_workflow_documents(mcp: Client, opened: Path, person: UIClient, vmark: RunningApp) -> None:
@@ -188,7 +189,8 @@ async def test_crlf_and_workflow_documents(mcp: Client, opened: Path, person: UI
     result = await ok(mcp, "document", "edit", tabId=tab, edits=_edits(("two", "2\nlines")))
     assert (opened / "crlf.md").read_bytes() == b"one\r\n2\r\nlines\r\n"  # the file keeps its line breaks
     event = await wait_event(person, "doc", lambda p: p.get("revision") == result["revision"])
-    assert event["text"] == "one\r\n2\r\nlines\r\n" and "splice" not in event
+    # Pages show every line break as "\n": the span is of that text.
+    assert event["changes"]["spans"] == [[4, 7, "2\nlines"]] and "text" not in event
     workflow = opened / ".github/workflows/ci.yml"
     tab = await open_tab(mcp, workflow)
     edited = await ok(mcp, "document", "edit", tabId=tab, edits=_edits(("name: ci", "name: ci # checked")))

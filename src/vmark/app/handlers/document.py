@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.edits import Edit, Edited, apply_edits, parse_edits
+from ...core.edits import Edit, apply_edits, parse_edits
 from ...core.errors import ArgumentError, DomainError
-from ...core.model import Document
 from ...core.text_pages import page
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
@@ -47,6 +46,7 @@ async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     request = WriteRequest(
         tool="document.write",
         edit=lambda _current: content,
+        whole_text=True,
         expected_revision=args.get("expected_revision"),
         addresses=tuple(args.get("addresses", ())),
         save=args.get("save", True),
@@ -56,24 +56,14 @@ async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 class _EditPlan:
-    """``document.edit``'s edits, applied to the text as it is in the document's write turn."""
+    """``document.edit``'s edits, applied to the text as it is in the document's write turn (the writer
+    finds the span they replaced: views get only that)."""
 
-    def __init__(self, doc: Document, edits: tuple[Edit, ...]) -> None:
-        self._doc, self._edits = doc, edits
-        self._edited: Edited | None = None
+    def __init__(self, edits: tuple[Edit, ...]) -> None:
+        self._edits = edits
 
     def edit(self, current: str) -> str:
-        self._edited = apply_edits(current, self._edits)
-        return self._edited.text
-
-    def span(self) -> tuple[int, int, str] | None:
-        """The one span replaced, unless the writer's line-ending normalization will touch more than it."""
-        edited = self._edited
-        if edited is None:
-            return None
-        if self._doc.kind == "markdown" and (self._doc.line_ending != "\n" or "\r" in edited.text):
-            return None
-        return edited.start, edited.end, edited.insert
+        return apply_edits(current, self._edits).text
 
 
 async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -88,11 +78,10 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     for item in edits:  # before anything else: nothing may change
         check_text(item.old)
         check_text(item.new)
-    plan = _EditPlan(tab.doc, edits)
+    plan = _EditPlan(edits)
     request = WriteRequest(
         tool="document.edit",
         edit=plan.edit,
-        span=plan.span,
         expected_revision=args.get("expected_revision"),
         addresses=tuple(args.get("addresses", ())),
         save=args.get("save", True),
