@@ -112,7 +112,7 @@ async def scene(stage: Stage, request: pytest.FixtureRequest) -> AsyncIterator[S
         ARTIFACTS.mkdir(exist_ok=True)
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
         try:
-            await stage.page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True, timeout=10_000)
+            await stage.page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), timeout=10_000)
         finally:
             await stage.context.close()
             await stage.new_page()
@@ -244,8 +244,22 @@ async def click_paragraph_end(page: Page, index: int) -> None:
 
 async def wysiwyg_paragraphs(page: Page) -> list[str]:
     """The text of every top-level paragraph of the WYSIWYG view, whitespace collapsed."""
-    texts = await page.evaluate("Array.from(document.querySelectorAll('.ProseMirror > p'), p => p.textContent)")
+    texts = await page.evaluate(_PARAGRAPH_TEXTS)
     return [squash(t) for t in texts]
+
+
+#: the text of each top-level paragraph, a hard break (``<br>``) read as a space, as the Python side reads it
+_PARAGRAPH_TEXTS = """
+() => Array.from(document.querySelectorAll(".ProseMirror > p"), (p) => {
+  let text = "";
+  const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE) text += node.data;
+    else if (node.nodeName === "BR") text += " ";
+  }
+  return text;
+})
+"""
 
 
 async def wait_paragraph_end(page: Page, index: int, end: str) -> None:
