@@ -49,6 +49,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint $(CHROMIUM)
+	$(NPM) test --prefix frontend
 	$(BIN)/pytest -q -p no:cacheprovider
 
 bench: setup

@@ -2,9 +2,9 @@
 // `pm-comment-anchor`). The app places anchors in the Markdown; the editor shows no Markdown, so each
 // quote is looked for in the document's text (text nodes, blocks apart by "\n"), as typed or with its
 // Markdown markers taken away, nearest to where the app placed it.
-import type { Node } from "@milkdown/kit/prose/model";
-import { type EditorState, Plugin, PluginKey, type Transaction } from "@milkdown/kit/prose/state";
-import { Decoration, DecorationSet } from "@milkdown/kit/prose/view";
+import type { Node } from "prosemirror-model";
+import { type EditorState, Plugin, PluginKey, type Transaction } from "prosemirror-state";
+import { Decoration, DecorationSet } from "prosemirror-view";
 import { nearestOccurrence, shownBreaks } from "./anchors";
 import type { CommentAnchor } from "./editor";
 

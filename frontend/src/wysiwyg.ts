@@ -1,222 +1,209 @@
-// WYSIWYG mode: Milkdown (ProseMirror) on CommonMark + GFM. What the app gets is Milkdown's
-// serialization of the document, so that is what gets saved once the person edits here.
-import { Editor as Milkdown, defaultValueCtx, editorViewCtx, editorViewOptionsCtx, parserCtx, rootCtx, serializerCtx } from "@milkdown/kit/core";
-import { history } from "@milkdown/kit/plugin/history";
-import { closeHistory } from "@milkdown/kit/prose/history";
-import { type Node, Slice } from "@milkdown/kit/prose/model";
-import { commonmark } from "@milkdown/kit/preset/commonmark";
-import { gfm } from "@milkdown/kit/preset/gfm";
-import { Plugin, PluginKey, TextSelection, type Transaction } from "@milkdown/kit/prose/state";
-import type { Step } from "@milkdown/kit/prose/transform";
-import type { EditorView } from "@milkdown/kit/prose/view";
-import { $prose } from "@milkdown/kit/utils";
-import "@milkdown/kit/prose/view/style/prosemirror.css";
-import {
-  type CommentAnchor,
-  codePoints,
-  compositionHandlers,
-  type Editor,
-  type EditorHooks,
-  type Replacement,
-  type SelectionInfo,
-} from "./editor";
+// WYSIWYG mode: ProseMirror as a view of the Markdown text (see mdsource/sourcedoc.ts).
+//
+// The editor holds the exact text. Each of the person's transactions is turned into one splice of it
+// (only the blocks it touched, typing spliced into their source) and reported as a ChangeSet; a change
+// from elsewhere re-parses the blocks it touched and replaces just those nodes.
+import { ChangeSet } from "@codemirror/state";
+import { baseKeymap, toggleMark } from "prosemirror-commands";
+import { closeHistory, history, redo, undo } from "prosemirror-history";
+import { keymap } from "prosemirror-keymap";
+import { Fragment, type Node, Slice } from "prosemirror-model";
+import { EditorState, Plugin, TextSelection, type Transaction } from "prosemirror-state";
+import { EditorView } from "prosemirror-view";
+import "prosemirror-view/style/prosemirror.css";
+import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
+import { parseBlocks } from "./mdsource/build";
+import { schema } from "./mdsource/schema";
+import { serializeBlock, serializeInline } from "./mdsource/serialize";
+import { SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
-
-const key = new PluginKey("vmark-page");
-
-/** A prepared `selection.set`: loaded as exactly these steps if the app's text is its result. */
-interface Pending {
-  base: Node;
-  text: string;
-  steps: readonly Step[];
-}
 
 export class WysiwygEditor implements Editor {
   readonly mode = "wysiwyg" as const;
-  private remote = false;
-  private pending: Pending | null = null;
+  private view: EditorView;
+  private source: SourceDoc;
 
-  private constructor(private milkdown: Milkdown) {}
-
-  static async create(parent: HTMLElement, text: string, hooks: EditorHooks, readOnly: boolean): Promise<WysiwygEditor> {
-    let self: WysiwygEditor | null = null;
-    const watch = $prose(
-      () =>
-        new Plugin({
-          key,
-          props: {
-            handleDOMEvents: compositionHandlers(hooks),
-          },
-          view: () => ({
-            update: (view, prev) => {
-              if (!self || self.remote) return;
-              if (!view.state.doc.eq(prev.doc)) hooks.onChange();
-              else if (!view.state.selection.eq(prev.selection)) {
-                hooks.onSelection(view.state.selection.from, view.state.selection.to);
-              }
-            },
-          }),
+  private constructor(parent: HTMLElement, text: string, private hooks: EditorHooks, readOnly: boolean) {
+    this.source = new SourceDoc(text);
+    const state = EditorState.create({
+      doc: this.source.doc(),
+      plugins: [
+        history(),
+        keymap({
+          "Mod-z": undo,
+          "Mod-y": redo,
+          "Shift-Mod-z": redo,
+          "Mod-b": toggleMark(schema.marks.strong),
+          "Mod-i": toggleMark(schema.marks.em),
+          "Mod-e": toggleMark(schema.marks.code),
         }),
-    );
-    const milkdown = await Milkdown.make()
-      .config((ctx) => {
-        ctx.set(rootCtx, parent);
-        ctx.set(defaultValueCtx, text);
-        ctx.update(editorViewOptionsCtx, (prev) => ({ ...prev, editable: () => !readOnly }));
-      })
-      .use(commonmark)
-      .use(gfm)
-      .use(history)
-      .use(watch)
-      .use($prose(anchorPlugin))
-      .create();
-    self = new WysiwygEditor(milkdown);
-    return self;
+        keymap(baseKeymap),
+        anchorPlugin(),
+        new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
+      ],
+    });
+    this.view = new EditorView(parent, {
+      state,
+      editable: () => !readOnly,
+      dispatchTransaction: (tr) => this.dispatch(tr),
+    });
   }
 
-  private view(): EditorView {
-    return this.milkdown.ctx.get(editorViewCtx);
+  static async create(parent: HTMLElement, text: string, hooks: EditorHooks, readOnly: boolean): Promise<WysiwygEditor> {
+    return new WysiwygEditor(parent, text, hooks, readOnly);
+  }
+
+  /** The person's transaction: the view takes it, the text takes its splice, the app hears of it. */
+  private dispatch(tr: Transaction): void {
+    const before = this.view.state;
+    let state = before.apply(tr);
+    if (tr.docChanged) {
+      const length = this.source.length;
+      const change = this.source.personEdit(before.doc, state.doc);
+      if (change?.adopt) state = state.apply(replaceChildren(state, change.adopt).setMeta("addToHistory", false));
+      this.view.updateState(state);
+      if (change) this.hooks.onChange(ChangeSet.of([change.span], length));
+      return;
+    }
+    this.view.updateState(state);
+    if (!state.selection.eq(before.selection)) this.hooks.onSelection(state.selection.from, state.selection.to);
   }
 
   getText(): string {
-    return this.milkdown.ctx.get(serializerCtx)(this.view().state.doc);
+    return this.source.text;
   }
 
   selection(): SelectionInfo {
-    const { from, to } = this.view().state.selection;
+    const { from, to } = this.view.state.selection;
     return { from, to, text: from === to ? "" : this.excerpt(from, to) };
   }
 
-  /** The Markdown of `from..to`; plain inline text stays literal (its spaces and markers as they are). */
+  /** The Markdown of `from..to`: its source where it maps to one, else the excerpt written as Markdown. */
   private excerpt(from: number, to: number): string {
-    const { doc, schema } = this.view().state;
+    const { doc } = this.view.state;
     const content = doc.slice(from, to).content;
     let plain = true;
     content.forEach((node) => {
       plain = plain && node.isText && node.marks.length === 0;
     });
     if (plain) return doc.textBetween(from, to);
-    try {
-      const body = content.firstChild?.isInline ? schema.nodes.paragraph.create(null, content) : content;
-      const excerpt = schema.topNodeType.createChecked(null, body);
-      return this.milkdown.ctx.get(serializerCtx)(excerpt).replace(/\n+$/, "");
-    } catch {
-      // A slice that is no valid document on its own (e.g. half a table): its text, blocks apart.
-      return doc.textBetween(from, to, "\n\n");
-    }
+    const range = this.source.sourceRange(doc, from, to);
+    if (range) return this.source.slice(range[0], range[1]);
+    if (content.firstChild?.isInline) return serializeInline(content);
+    const blocks: string[] = [];
+    content.forEach((node) => blocks.push(node.isTextblock ? serializeInline(node.content) : serializeBlock(node)));
+    return blocks.join("\n\n");
   }
 
   prepareReplace(content: string): Replacement {
     const selection = this.selection();
+    const { state } = this.view;
     const tr = this.replacing(content);
-    const text = this.milkdown.ctx.get(serializerCtx)(tr.doc);
-    this.pending = { base: this.view().state.doc, text, steps: tr.steps };
-    return { selection, replaced: codePoints(selection.text), text };
+    const span = this.source.preview(state.doc, tr.doc, this.agentSplice(content));
+    const changes = span ? ChangeSet.of([span], this.source.length) : ChangeSet.empty(this.source.length);
+    return { selection, replaced: codePoints(selection.text), changes };
+  }
+
+  /** An agent's Markdown spliced in as written, where the selection has a source range (checked like any splice). */
+  private agentSplice(content: string): Span | null {
+    const { doc, selection } = this.view.state;
+    if (isPlainInline(content)) return null;
+    const range = this.source.sourceRange(doc, selection.from, selection.to);
+    return range ? { from: range[0], to: range[1], insert: content } : null;
   }
 
   replaceSelection(content: string): void {
-    this.view().dispatch(this.replacing(content).scrollIntoView());
+    this.view.dispatch(this.replacing(content).scrollIntoView());
   }
 
   /** The rules of `selection.set`: literal plain text, Markdown as nodes, empty deletes. */
   private replacing(content: string): Transaction {
-    const { state } = this.view();
+    const { state } = this.view;
     const { from, to } = state.selection;
     const tr = state.tr;
     if (content === "") tr.delete(from, to);
-    else if (this.isPlainInline(content)) tr.insertText(content, from, to);
+    else if (isPlainInline(content)) tr.insertText(content, from, to);
     else {
-      const parsed = this.milkdown.ctx.get(parserCtx)(content);
+      const parsed = parseFragment(content);
       const only = parsed.childCount === 1 ? parsed.firstChild : null;
-      if (only?.type.name === "paragraph") tr.replaceWith(from, to, only.content);
-      else tr.replaceRange(from, to, new Slice(parsed.content, 0, 0));
+      if (only?.type === schema.nodes.paragraph) tr.replaceWith(from, to, only.content);
+      else tr.replaceRange(from, to, new Slice(parsed, 0, 0));
     }
     const end = Math.min(tr.mapping.map(to), tr.doc.content.size);
     return tr.setSelection(TextSelection.near(tr.doc.resolve(end), -1));
   }
 
-  /** One line whose Markdown parse is the same words without any marks or blocks. */
-  private isPlainInline(content: string): boolean {
-    if (content.includes("\n") || content.includes("\r")) return false;
-    const trimmed = content.trim();
-    if (trimmed === "") return true;
-    const parsed = this.milkdown.ctx.get(parserCtx)(trimmed);
-    const only = parsed.childCount === 1 ? parsed.firstChild : null;
-    if (only?.type.name !== "paragraph" || only.childCount !== 1) return false;
-    const node = only.firstChild;
-    return Boolean(node?.isText && node.marks.length === 0 && node.text === trimmed);
-  }
-
-  setText(text: string): void {
-    const pending = this.pending;
-    this.pending = null;
-    const fits = pending !== null && pending.text === text && this.view().state.doc.eq(pending.base);
-    const tr = fits ? this.replay(pending) : this.loading(text);
-    if (tr) this.loadRemote(closeHistory(tr));
-  }
-
-  prepareLoad(content: string): string {
-    const tr = this.loading(content);
-    if (!tr) {
-      this.pending = null;
-      return this.getText();
-    }
-    const text = this.milkdown.ctx.get(serializerCtx)(tr.doc);
-    this.pending = { base: this.view().state.doc, text, steps: tr.steps };
-    return text;
-  }
-
-  /** A prepared change, step by step, on the document it was prepared on; the cursor after it. */
-  private replay(pending: Pending): Transaction {
-    const { state } = this.view();
-    const tr = state.tr;
-    for (const step of pending.steps) tr.step(step);
-    const at = Math.min(tr.mapping.map(state.selection.to), tr.doc.content.size);
-    return tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1));
-  }
-
-  /** `text` parsed, as the one replacement of the span where it differs from the document (or null). */
-  private loading(text: string): Transaction | null {
-    const { state } = this.view();
-    const next = this.milkdown.ctx.get(parserCtx)(text);
-    if (!next) return null;
-    const current = state.doc;
-    const start = current.content.findDiffStart(next.content);
-    if (start === null) return null;
-    const ends = current.content.findDiffEnd(next.content);
-    if (!ends) return null;
-    let { a: endA, b: endB } = ends;
-    const overlap = start - Math.min(endA, endB);
-    if (overlap > 0) {
-      endA += overlap;
-      endB += overlap;
-    }
-    return state.tr.replace(start, endA, next.slice(start, endB));
-  }
-
-  /** One transaction from elsewhere: one undoable step in the person's history, not their edit. */
-  private loadRemote(tr: Transaction): void {
-    this.remote = true;
-    try {
-      this.view().dispatch(tr);
-    } finally {
-      this.remote = false;
-    }
+  applyRemote(changes: ChangeSet): void {
+    const spans: Span[] = [];
+    changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => spans.push({ from: fromA, to: toA, insert: inserted.toString() }));
+    const change = this.source.remoteEdit(spans);
+    if (!change) return;
+    const tr = replaceChildren(this.view.state, change).setMeta("addToHistory", true);
+    this.view.updateState(this.view.state.apply(closeHistory(tr)));
   }
 
   composing(): boolean {
-    return this.view().composing;
+    return this.view.composing;
   }
 
   setAnchors(anchors: CommentAnchor[]): void {
-    this.view().dispatch(anchorTransaction(this.view().state, anchors));
+    this.view.dispatch(anchorTransaction(this.view.state, anchors));
   }
 
   focus(): void {
-    this.view().focus();
+    this.view.focus();
   }
 
   destroy(): void {
-    void this.milkdown.destroy();
+    this.view.destroy();
   }
+}
+
+/** Children `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */
+function replaceChildren(state: EditorState, change: ViewChange): Transaction {
+  const doc = state.doc;
+  let start = 0;
+  for (let k = 0; k < change.from; k++) start += doc.child(k).nodeSize;
+  let end = start;
+  for (let k = change.from; k < change.to; k++) end += doc.child(k).nodeSize;
+  const fresh = Fragment.from(change.nodes);
+  const tr = state.tr.replaceWith(start, end, fresh);
+  // A cursor inside the replaced blocks stays at the same place of the text around it where it can.
+  const old = doc.slice(start, end).content;
+  const diffStart = old.findDiffStart(fresh);
+  const diffEnd = old.findDiffEnd(fresh);
+  const map = (pos: number): number => {
+    if (pos < start || pos > end) return tr.mapping.map(pos);
+    const offset = pos - start;
+    if (diffStart === null || offset <= diffStart) return start + offset;
+    if (diffEnd && offset >= diffEnd.a) return start + diffEnd.b + (offset - diffEnd.a);
+    return start + (diffEnd ? diffEnd.b : fresh.size);
+  };
+  const { anchor, head } = state.selection;
+  try {
+    const size = tr.doc.content.size;
+    const a = Math.min(map(anchor), size);
+    const h = Math.min(map(head), size);
+    tr.setSelection(TextSelection.between(tr.doc.resolve(a), tr.doc.resolve(h)));
+  } catch {
+    // The mapped selection has no valid place: ProseMirror's own mapping stands.
+  }
+  return tr;
+}
+
+/** Markdown parsed into nodes (for `selection.set`), not tied to the document's text. */
+function parseFragment(content: string): Fragment {
+  return Fragment.from(parseBlocks(content, 0).blocks.map((b) => b.node));
+}
+
+/** One line whose Markdown parse is the same words without any marks or blocks. */
+function isPlainInline(content: string): boolean {
+  if (content.includes("\n") || content.includes("\r")) return false;
+  const trimmed = content.trim();
+  if (trimmed === "") return true;
+  const parsed = parseFragment(trimmed);
+  const only = parsed.childCount === 1 ? parsed.firstChild : null;
+  if (only?.type !== schema.nodes.paragraph || only.childCount !== 1) return false;
+  const node: Node | null = only.firstChild;
+  return Boolean(node?.isText && node.marks.length === 0 && node.text === trimmed);
 }

@@ -279,12 +279,17 @@ async def test_pages_get_only_the_replaced_span(mcp: Client, person: UIClient, o
     out = await ok(mcp, "selection", "set", content="omega")
     event = await wait_event(person, "doc", lambda p: p["revision"] == out["revision"])
     assert "text" not in event
-    assert event["splice"] == {"base": before, "from": 5, "to": 10, "insert": "omega"}
+    assert event["changes"] == {"base": before, "spans": [[5, 10, "omega"]]}
 
 
-async def test_a_crlf_document_is_sent_whole(mcp: Client, person: UIClient, opened: Path) -> None:
+async def test_a_crlf_document_gets_spans_of_the_shown_text(
+    mcp: Client, person: UIClient, opened: Path, vmark: RunningApp
+) -> None:
     (opened / "w.md").write_bytes(b"# W\r\n\r\nalpha\r\n")
-    await _shown(person, opened, "w.md", (5, 10))
-    out = await ok(mcp, "selection", "set", content="omega")
+    tab = await _shown(person, opened, "w.md", (5, 10))
+    before = doc_of(vmark, tab).state.revision
+    out = await ok(mcp, "selection", "set", content="omega\nnext")
     event = await wait_event(person, "doc", lambda p: p["revision"] == out["revision"])
-    assert (event["text"], "splice" in event) == ("# W\r\n\r\nomega\r\n", False)
+    assert "text" not in event
+    assert event["changes"] == {"base": before, "spans": [[5, 10, "omega\nnext"]]}
+    assert doc_of(vmark, tab).state.text == "# W\r\n\r\nomega\r\nnext\r\n"

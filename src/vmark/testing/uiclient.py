@@ -99,7 +99,7 @@ class UIClient:
         answer["composing"] = self.composing
         if request["op"] == "get":
             return {**answer, "text": shown[start:end]}
-        return {**answer, "replaced": end - start, "result": None}
+        return {**answer, "replaced": end - start}
 
     # --- conveniences -------------------------------------------------------------------
     async def attach(self, window: str | None = None) -> str:

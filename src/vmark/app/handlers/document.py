@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ArgumentError
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
-from ..editor_link import EditorLoad
 from ..writes import WriteRequest, check_text
 
 if TYPE_CHECKING:
@@ -38,12 +37,10 @@ async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     window, tab = ctx.app.session.resolve_tab(tab_id)
     content: str = args["content"]
     check_text(content)  # before anything else: nothing may change
-    # Shown in WYSIWYG: the editor's serialization of the content is what the document holds and saves.
-    load = EditorLoad(ctx.app, tab, content)
+    # In either mode the document holds and saves exactly the agent's text; an editor only displays it.
     request = WriteRequest(
         tool="document.write",
-        edit=load.edit,
-        prepare=load.prepare if load.page is not None else None,
+        edit=lambda _current: content,
         expected_revision=args.get("expected_revision"),
         addresses=tuple(args.get("addresses", ())),
         save=args.get("save", True),

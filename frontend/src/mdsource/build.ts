@@ -1,0 +1,502 @@
+// From Markdown text to ProseMirror nodes that remember where they came from.
+//
+// `parseBlocks` parses a text and answers its top-level blocks, each a node with its source range.
+// Every textblock also gets its segments: which stretch of its content came from which source bytes,
+// and whether those bytes are the content itself (`verbatim`: plain text typed as it shows) or markup
+// (an escape, a soft break with its indentation, an atom). An edit inside verbatim text can then be
+// spliced into the source without re-serializing anything.
+import type MarkdownIt from "markdown-it";
+import type Token from "markdown-it/lib/token.mjs";
+import type { Mark, Node } from "prosemirror-model";
+import { createMarkdown, inlineRange } from "./markdown";
+import { schema } from "./schema";
+
+/** A stretch of a textblock's content: positions `pm..pmEnd` inside it, source `src..srcEnd` (block-relative). */
+export interface Segment {
+  pm: number;
+  pmEnd: number;
+  src: number;
+  srcEnd: number;
+  verbatim: boolean;
+  marks: readonly Mark[];
+}
+
+/** A top-level block: its node and its source `from..to` (the text's offsets; no trailing line break). */
+export interface Block {
+  node: Node;
+  from: number;
+  to: number;
+}
+
+export interface Parsed {
+  blocks: Block[];
+  /** Labels of the reference definitions found (a change to these re-resolves links everywhere). */
+  references: string[];
+}
+
+/** Segments of every textblock built here (offsets relative to its top-level block's `from`). */
+export const segmentsOf = new WeakMap<Node, Segment[]>();
+
+let md: MarkdownIt | null = null;
+
+function markdown(): MarkdownIt {
+  md ??= createMarkdown();
+  return md;
+}
+
+export interface Env {
+  references?: Record<string, unknown>;
+  /** The text parsed starts the document (it may have front matter). */
+  documentStart?: boolean;
+}
+
+/**
+ * The top-level blocks of `text` (its offsets shifted by `base`). `env.references` may hold the whole
+ * document's reference definitions, so that a part of it resolves its reference links as the whole does.
+ */
+export function parseBlocks(text: string, base: number, env: Env = {}): Parsed {
+  const known = new Set(Object.keys(env.references ?? {}));
+  const tokens = markdown().parse(text, env);
+  const lines = new Lines(text);
+  const blocks: Block[] = [];
+  const builder = new Builder(lines);
+  let i = 0;
+  while (i < tokens.length) {
+    const end = closing(tokens, i);
+    const token = tokens[i];
+    const map = token.map ?? [0, 0];
+    const from = lines.start(map[0]);
+    const to = lines.contentEnd(map[1]);
+    builder.base = from;
+    const node = builder.block(tokens, i, end);
+    blocks.push({ node, from: from + base, to: Math.max(from, to) + base });
+    i = end + 1;
+  }
+  const references = Object.keys(env.references ?? {}).filter((label) => !known.has(label));
+  return { blocks, references };
+}
+
+/** Index of the token closing the one at `i` (itself for a single token). */
+function closing(tokens: Token[], i: number): number {
+  if (tokens[i].nesting !== 1) return i;
+  let depth = 0;
+  for (let j = i; j < tokens.length; j++) {
+    depth += tokens[j].nesting;
+    if (depth === 0) return j;
+  }
+  return tokens.length - 1;
+}
+
+/** Line starts of a text. */
+class Lines {
+  private starts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) this.starts.push(at + 1);
+  }
+
+  start(line: number): number {
+    return line < this.starts.length ? this.starts[line] : this.text.length;
+  }
+
+  /** End of line `line`'s text (before its "\n"). */
+  end(line: number): number {
+    const next = line + 1 < this.starts.length ? this.starts[line + 1] - 1 : this.text.length;
+    return Math.max(this.start(line), next);
+  }
+
+  /** End of the last non-blank line before `endLine` (a block's map end is exclusive). */
+  contentEnd(endLine: number): number {
+    let line = Math.min(endLine, this.starts.length) - 1;
+    while (line > 0 && this.text.slice(this.start(line), this.end(line)).trim() === "") line--;
+    return line >= 0 ? this.end(line) : 0;
+  }
+
+  line(line: number): string {
+    return this.text.slice(this.start(line), this.end(line));
+  }
+}
+
+/**
+ * Content lines to source offsets: content line `j` starts at `content[j]` of the content string and
+ * at `source[j]` of the text (null where the line is not the source's bytes, e.g. an expanded tab).
+ */
+class ContentMap {
+  constructor(
+    private content: number[],
+    private lengths: number[],
+    private source: (number | null)[],
+  ) {}
+
+  /** The source offset of content offset `at`, or null. */
+  map(at: number): number | null {
+    let j = this.content.length - 1;
+    while (j > 0 && this.content[j] > at) j--;
+    const src = this.source[j];
+    if (src === null || at - this.content[j] > this.lengths[j]) return null;
+    return src + (at - this.content[j]);
+  }
+
+  /**
+   * Content lines aligned with source lines `first...`: each line is its source line's suffix (container
+   * prefixes and indentation removed), the last one also trimmed at its end (a paragraph's content).
+   */
+  static align(content: string, lines: Lines, first: number, trimmedEnd: boolean): ContentMap {
+    const parts = content.split("\n");
+    const starts: number[] = [];
+    const lengths: number[] = [];
+    const sources: (number | null)[] = [];
+    let at = 0;
+    parts.forEach((part, j) => {
+      starts.push(at);
+      lengths.push(part.length);
+      at += part.length + 1;
+      const line = lines.line(first + j);
+      const last = j === parts.length - 1;
+      const trailing = last && trimmedEnd ? line.length - line.replace(/[ \t]+$/, "").length : 0;
+      const offset = line.length - trailing - part.length;
+      const ok = offset >= 0 && line.startsWith(part, offset);
+      sources.push(ok ? lines.start(first + j) + offset : null);
+    });
+    return new ContentMap(starts, lengths, sources);
+  }
+
+  /** One content line found in source line `line` at or after column `from` (table cells). */
+  static within(content: string, lines: Lines, line: number, from: number): ContentMap {
+    const text = lines.line(line);
+    const found = content === "" ? -1 : text.indexOf(content, from);
+    return new ContentMap([0], [content.length], [found >= 0 ? lines.start(line) + found : null]);
+  }
+}
+
+class Builder {
+  base = 0;
+
+  constructor(private lines: Lines) {}
+
+  /** The node of tokens `start..end` (an open/close pair or one token). */
+  block(tokens: Token[], start: number, end: number): Node {
+    const token = tokens[start];
+    const map = token.map ?? [0, 0];
+    switch (token.type) {
+      case "paragraph_open":
+        return this.textblock(schema.nodes.paragraph, {}, tokens[start + 1], map[0], true);
+      case "heading_open":
+        return this.heading(tokens, start, map);
+      case "blockquote_open":
+        return schema.nodes.blockquote.create(null, this.children(tokens, start + 1, end));
+      case "bullet_list_open":
+      case "ordered_list_open":
+        return this.list(tokens, start, end);
+      case "list_item_open": {
+        const content = this.children(tokens, start + 1, end);
+        return schema.nodes.list_item.create(null, content.length ? content : [schema.nodes.paragraph.create()]);
+      }
+      case "fence":
+        return this.code(token, { info: token.info, fence: token.markup }, map[0] + 1);
+      case "code_block":
+        return this.code(token, { info: "", fence: "" }, map[0]);
+      case "hr":
+        return schema.nodes.horizontal_rule.create({ markup: this.lines.line(map[0]).trim() });
+      case "table_open":
+        return this.table(tokens, start, end);
+      default:
+        return this.raw(token, map);
+    }
+  }
+
+  private children(tokens: Token[], start: number, end: number): Node[] {
+    const nodes: Node[] = [];
+    let i = start;
+    while (i < end) {
+      const close = closing(tokens, i);
+      nodes.push(this.block(tokens, i, close));
+      i = close + 1;
+    }
+    return nodes;
+  }
+
+  private heading(tokens: Token[], start: number, map: [number, number]): Node {
+    const token = tokens[start];
+    const setext = token.markup === "=" || token.markup === "-";
+    const attrs = {
+      level: Number(token.tag.slice(1)),
+      markup: token.markup,
+      underline: setext ? this.lines.line(map[1] - 1) : "",
+    };
+    const inline = tokens[start + 1];
+    if (setext) return this.textblock(schema.nodes.heading, attrs, inline, map[0], true);
+    const line = this.lines.line(map[0]);
+    const after = line.indexOf(token.markup) + token.markup.length;
+    return this.inlineBlock(schema.nodes.heading, attrs, inline, ContentMap.within(inline.content, this.lines, map[0], after));
+  }
+
+  private list(tokens: Token[], start: number, end: number): Node {
+    const token = tokens[start];
+    const items = this.children(tokens, start + 1, end);
+    const tight = tokens.slice(start, end).some((t) => t.type === "paragraph_open" && t.hidden) || !tokens.slice(start, end).some((t) => t.type === "paragraph_open");
+    if (token.type === "bullet_list_open") return schema.nodes.bullet_list.create({ markup: token.markup, tight }, items);
+    const first = tokens[start + 1];
+    return schema.nodes.ordered_list.create({ start: Number(first?.info || token.attrGet("start") || 1), markup: token.markup, tight }, items);
+  }
+
+  private code(token: Token, attrs: Record<string, unknown>, firstLine: number): Node {
+    const content = token.content.endsWith("\n") ? token.content.slice(0, -1) : token.content;
+    return this.textContent(schema.nodes.code_block, attrs, content, ContentMap.align(content, this.lines, firstLine, false));
+  }
+
+  private raw(token: Token, map: [number, number]): Node {
+    const kinds: Record<string, string> = {
+      html_block: "html",
+      front_matter: "front_matter",
+      math_block: "math",
+      footnote_def: "footnote",
+      reference_def: "reference",
+    };
+    const kind = kinds[token.type] ?? "other";
+    let content = token.content.endsWith("\n") ? token.content.slice(0, -1) : token.content;
+    let contentMap = ContentMap.align(content, this.lines, map[0], false);
+    if (!(token.type in kinds)) {
+      // Something the view does not know: its lines as they are.
+      content = this.lines.text.slice(this.lines.start(map[0]), this.lines.contentEnd(map[1]));
+      contentMap = ContentMap.align(content, this.lines, map[0], false);
+    }
+    return this.textContent(schema.nodes.raw_block, { kind }, content, contentMap);
+  }
+
+  private table(tokens: Token[], start: number, end: number): Node {
+    const rows: Node[] = [];
+    const aligns: string[] = [];
+    for (let i = start + 1; i < end; i++) {
+      if (tokens[i].type !== "tr_open") continue;
+      const line = tokens[i].map?.[0] ?? 0;
+      const cells: Node[] = [];
+      let column = 0;
+      let cursor = 0;
+      for (let j = i + 1; tokens[j].type !== "tr_close"; j++) {
+        const cell = tokens[j];
+        if (cell.type !== "th_open" && cell.type !== "td_open") continue;
+        const style = cell.attrGet("style") ?? "";
+        const align = /text-align:(\w+)/.exec(style)?.[1] ?? "";
+        if (cell.type === "th_open") aligns[column] = align;
+        const inline = tokens[j + 1];
+        const cmap = ContentMap.within(inline.content, this.lines, line, cursor);
+        const found = cmap.map(0);
+        if (found !== null) cursor = found - this.lines.start(line) + inline.content.length;
+        cells.push(this.inlineBlock(schema.nodes.table_cell, { header: cell.type === "th_open", align }, inline, cmap));
+        column++;
+      }
+      rows.push(schema.nodes.table_row.create(null, cells));
+    }
+    return schema.nodes.table.create({ aligns }, rows);
+  }
+
+  /** A code or raw block: its content is one run of text, verbatim where its lines are. */
+  private textContent(type: typeof schema.nodes.code_block, attrs: Record<string, unknown>, content: string, map: ContentMap): Node {
+    const node = type.create(attrs, content ? schema.text(content) : null);
+    const segments: Segment[] = [];
+    let at = 0;
+    for (const part of content.split("\n")) {
+      this.pushSegment(segments, map, at, at + part.length, part.length, true, [], part);
+      if (at + part.length < content.length) this.pushSegment(segments, map, at + part.length, at + part.length + 1, 1, true, []);
+      at += part.length + 1;
+    }
+    segmentsOf.set(node, segments);
+    return node;
+  }
+
+  private textblock(type: typeof schema.nodes.paragraph, attrs: Record<string, unknown>, inline: Token, firstLine: number, trimmed: boolean): Node {
+    return this.inlineBlock(type, attrs, inline, ContentMap.align(inline.content, this.lines, firstLine, trimmed));
+  }
+
+  /** A textblock of inline tokens, with the segments saying where each piece came from. */
+  private inlineBlock(type: typeof schema.nodes.paragraph, attrs: Record<string, unknown>, inline: Token, map: ContentMap): Node {
+    const inlines = new Inlines(this, map);
+    inlines.add(inline.children ?? []);
+    const node = type.create(attrs, inlines.nodes);
+    segmentsOf.set(node, inlines.segments);
+    return node;
+  }
+
+  /** Record `[from, to)` of the content as `size` positions of the node; verbatim if the source is the same text. */
+  pushSegment(segments: Segment[], map: ContentMap, from: number, to: number, size: number, verbatim: boolean, marks: readonly Mark[], expect?: string): void {
+    const src = map.map(from);
+    const srcEnd = map.map(to);
+    const pm = segments.length ? segments[segments.length - 1].pmEnd : 0;
+    if (src === null || srcEnd === null) {
+      segments.push({ pm, pmEnd: pm + size, src: -1, srcEnd: -1, verbatim: false, marks });
+      return;
+    }
+    const exact = verbatim && srcEnd - src === size && (expect === undefined || this.lines.text.slice(src, srcEnd) === expect);
+    segments.push({ pm, pmEnd: pm + size, src: src - this.base, srcEnd: srcEnd - this.base, verbatim: exact, marks });
+  }
+
+  get text(): string {
+    return this.lines.text;
+  }
+}
+
+/** The inline content of one textblock being built. */
+class Inlines {
+  nodes: Node[] = [];
+  segments: Segment[] = [];
+  private marks: readonly Mark[] = [];
+
+  constructor(
+    private builder: Builder,
+    private map: ContentMap,
+  ) {}
+
+  add(tokens: Token[]): void {
+    for (let i = 0; i < tokens.length; i++) i = this.token(tokens, i);
+  }
+
+  private range(token: Token): [number, number] {
+    return inlineRange.get(token) ?? [0, 0];
+  }
+
+  private source(token: Token): string {
+    const [from, to] = this.range(token);
+    const a = this.map.map(from);
+    const b = this.map.map(to);
+    return a === null || b === null ? token.markup || token.content : this.builder.text.slice(a, b);
+  }
+
+  private text(text: string, from: number, to: number, verbatim: boolean): void {
+    if (text === "") return;
+    this.nodes.push(schema.text(text, this.marks));
+    this.builder.pushSegment(this.segments, this.map, from, to, text.length, verbatim, this.marks, text);
+  }
+
+  private atom(node: Node, token: Token): void {
+    const [from, to] = this.range(token);
+    this.nodes.push(node);
+    this.builder.pushSegment(this.segments, this.map, from, to, node.nodeSize, false, this.marks);
+  }
+
+  /** Markup that shows as nothing (an emphasis delimiter): a segment of no size. */
+  private markup(token: Token): void {
+    const [from, to] = this.range(token);
+    this.builder.pushSegment(this.segments, this.map, from, to, 0, false, this.marks);
+  }
+
+  /** Handle `tokens[i]`; answers the index of the last token it used. */
+  private token(tokens: Token[], i: number): number {
+    const token = tokens[i];
+    const [from, to] = this.range(token);
+    switch (token.type) {
+      case "text":
+        if (token.content === "") this.markup(token);
+        else this.text(token.content, from, to, true);
+        return i;
+      case "text_special":
+        this.text(token.content, from, to, false);
+        return i;
+      case "softbreak":
+        this.text("\n", from, to, false);
+        return i;
+      case "hardbreak":
+        this.atom(schema.nodes.hard_break.create({ raw: this.source(token) }), token);
+        return i;
+      case "code_inline":
+        this.code(token, from, to);
+        return i;
+      case "em_open":
+      case "strong_open":
+      case "s_open":
+        this.markup(token);
+        this.open(token.type === "em_open" ? "em" : token.type === "strong_open" ? "strong" : "strike", { markup: token.markup });
+        return i;
+      case "em_close":
+      case "strong_close":
+      case "s_close":
+        this.close(token.type === "em_close" ? "em" : token.type === "strong_close" ? "strong" : "strike");
+        this.markup(token);
+        return i;
+      case "link_open":
+        return this.link(tokens, i);
+      case "link_close":
+        this.close("link");
+        return i;
+      case "image":
+        this.atom(schema.nodes.image.create({ src: token.attrGet("src") ?? "", alt: token.content, title: token.attrGet("title"), raw: this.source(token) }), token);
+        return i;
+      case "html_inline":
+        this.atom(schema.nodes.raw_inline.create({ kind: "html", raw: token.content }), token);
+        return i;
+      case "math_inline":
+        this.atom(schema.nodes.raw_inline.create({ kind: "math", raw: token.markup }), token);
+        return i;
+      case "footnote_ref":
+        this.atom(schema.nodes.raw_inline.create({ kind: "footnote", raw: token.markup }), token);
+        return i;
+      default:
+        this.atom(schema.nodes.raw_inline.create({ kind: "other", raw: this.source(token) }), token);
+        return i;
+    }
+  }
+
+  private code(token: Token, from: number, to: number): void {
+    const markup = token.markup;
+    const inner = from + markup.length;
+    const source = this.source(token);
+    const body = source.slice(markup.length, source.length - markup.length);
+    this.marks = schema.marks.code.create({ markup }).addToSet(this.marks);
+    let start = inner;
+    if (body !== token.content && body === ` ${token.content} `) start = inner + 1;
+    const exact = body === token.content || body === ` ${token.content} `;
+    this.builder.pushSegment(this.segments, this.map, from, start, 0, false, this.marks.filter((m) => m.type !== schema.marks.code));
+    this.text(token.content, start, start + token.content.length, exact);
+    this.builder.pushSegment(this.segments, this.map, start + token.content.length, to, 0, false, this.marks.filter((m) => m.type !== schema.marks.code));
+    this.close("code");
+  }
+
+  private link(tokens: Token[], i: number): number {
+    const token = tokens[i];
+    const source = this.source(token);
+    if (token.markup === "autolink") {
+      const end = tokens.findIndex((t, j) => j > i && t.type === "link_close");
+      const text = tokens.slice(i + 1, end).map((t) => t.content).join("");
+      this.atom(schema.nodes.raw_inline.create({ kind: "autolink", raw: source, href: token.attrGet("href") ?? "", text }), token);
+      return end;
+    }
+    // The link's text ends where its children end; what follows the "]" is kept as written.
+    const close = tokens.findIndex((t, j) => j > i && t.type === "link_close" && t.level === token.level);
+    const label = labelEnd(source);
+    const tail = label >= 0 ? source.slice(label + 1) : null;
+    // A shortcut or collapsed reference names its definition by its text: kept to write it back if the text changes.
+    const text = label >= 0 && (tail === "" || tail === "[]") ? source.slice(1, label) : null;
+    const [from] = this.range(token);
+    this.builder.pushSegment(this.segments, this.map, from, from + 1, 0, false, this.marks);
+    this.open("link", { href: token.attrGet("href") ?? "", title: token.attrGet("title"), tail, label: text });
+    this.add(tokens.slice(i + 1, close));
+    this.close("link");
+    const [, to] = this.range(token);
+    this.builder.pushSegment(this.segments, this.map, label >= 0 ? from + label : to, to, 0, false, this.marks);
+    return close;
+  }
+
+  private open(name: "em" | "strong" | "strike" | "link" | "code", attrs: Record<string, unknown>): void {
+    this.marks = schema.marks[name].create(attrs).addToSet(this.marks);
+  }
+
+  private close(name: string): void {
+    this.marks = this.marks.filter((m) => m.type.name !== name);
+  }
+}
+
+/** Index of the "]" that closes a link's text `[...]` in its source (brackets nest, escapes count). */
+function labelEnd(source: string): number {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") i++;
+    else if (ch === "`") {
+      const run = /^`+/.exec(source.slice(i))?.[0] ?? "`";
+      const end = source.indexOf(run, i + run.length);
+      if (end > 0) i = end + run.length - 1;
+    } else if (ch === "[") depth++;
+    else if (ch === "]" && --depth === 0) return i;
+  }
+  return -1;
+}

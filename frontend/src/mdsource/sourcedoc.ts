@@ -1,0 +1,536 @@
+// The text is the truth; the ProseMirror document is a view of it, block by block.
+//
+// A SourceDoc holds the Markdown text and its top-level blocks, one per child of the view's document
+// (the same node objects). A person's edit in the view becomes a splice of the text: ProseMirror keeps
+// untouched nodes identical, so only the blocks whose nodes changed are written, and inside one changed
+// textblock typing is spliced straight into its source. Every candidate splice is checked by parsing
+// the changed region again: it must give back exactly the nodes the person now sees. A change of the
+// text from elsewhere re-parses only the blocks it touched.
+import { Text } from "@codemirror/state";
+import type { Fragment, Mark, Node } from "prosemirror-model";
+import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
+import { schema } from "./schema";
+import { escapeText, serializeBlock, serializeInline } from "./serialize";
+
+/** One replaced span of the text: `from..to` (UTF-16 offsets) became `insert`. */
+export interface Span {
+  from: number;
+  to: number;
+  insert: string;
+}
+
+/** What a person's edit did to the text, and, when the view must show the parse instead, what to show. */
+export interface PersonChange {
+  span: Span;
+  /** Children `from..to` of the edited document to replace with `nodes` (the text parsed otherwise). */
+  adopt: { from: number; to: number; nodes: Node[] } | null;
+}
+
+/** Children `from..to` of the old document became `nodes` (a change from elsewhere, parsed). */
+export interface ViewChange {
+  from: number;
+  to: number;
+  nodes: Node[];
+}
+
+const BOM = "\uFEFF";
+
+export class SourceDoc {
+  private blocks: Block[];
+  private env: Env = {};
+
+  /** The text as a rope of lines: a keystroke in a 5 MB document must not copy 5 MB. */
+  private textValue: Text;
+
+  constructor(text: string) {
+    this.textValue = Text.of(text.split("\n"));
+    this.flat = text;
+    this.blocks = this.parseAll(text);
+  }
+
+  private flat: string | null = null;
+
+  /** The whole text (made once per change, when asked). */
+  get text(): string {
+    this.flat ??= this.textValue.toString();
+    return this.flat;
+  }
+
+  get length(): number {
+    return this.textValue.length;
+  }
+
+  slice(from: number, to: number): string {
+    return this.textValue.sliceString(from, to);
+  }
+
+  /** The view's document: one child per block. */
+  doc(): Node {
+    return schema.nodes.doc.create(null, this.blocks.map((b) => b.node));
+  }
+
+  private get start(): number {
+    return this.textValue.sliceString(0, 1) === BOM ? 1 : 0;
+  }
+
+  private parseAll(text: string): Block[] {
+    this.env = { documentStart: true };
+    const start = this.start;
+    const { blocks } = parseBlocks(text.slice(start), start, this.env);
+    return blocks.length ? blocks : [placeholder(text.length)];
+  }
+
+  // --- the person's edits ---------------------------------------------------------------------
+
+  /** The splice that turns the text into what `after` shows (`before` is the document the blocks belong to). */
+  personEdit(before: Node, after: Node): PersonChange | null {
+    const plan = this.plan(before, after, null);
+    if (!plan) return null;
+    this.commit(plan.span, plan.outcome);
+    return { span: plan.span, adopt: plan.adopt };
+  }
+
+  /** The splice `personEdit` would make (with `preferred` tried first), changing nothing. */
+  preview(before: Node, after: Node, preferred: Span | null): Span | null {
+    return this.plan(before, after, preferred)?.span ?? null;
+  }
+
+  private plan(before: Node, after: Node, preferred: Span | null): Plan | null {
+    const [i, oldEnd, newEnd] = changedChildren(before.content, after.content);
+    if (i === oldEnd && i === newEnd) return null;
+    const fresh = after.content;
+    const candidates: Span[] = preferred ? [preferred] : [];
+    if (oldEnd - i === 1 && newEnd - i === 1) candidates.push(...this.textblockSpans(this.blocks[i], before.child(i), fresh.child(i)));
+    const whole = this.blockSpan(i, oldEnd, childrenOf(fresh, i, newEnd));
+    candidates.push(whole);
+    for (const span of candidates) {
+      const outcome = this.check(span, i, oldEnd, fresh, newEnd);
+      if (outcome) return { span, outcome, adopt: null };
+    }
+    // The text says otherwise than the view (e.g. the edit made new Markdown structure): the view follows it.
+    const outcome = this.reparse(applySpan(this.textValue, whole), whole, i, oldEnd);
+    // In the edited document, old blocks `oldEnd..outcome.to` follow the new ones.
+    const to = newEnd + (outcome.to - oldEnd);
+    return { span: whole, outcome, adopt: { from: outcome.from, to, nodes: outcome.nodes.map((b) => b.node) } };
+  }
+
+  /** Splices for a change inside one textblock: straight into its source, else its inline content rewritten. */
+  private textblockSpans(block: Block, before: Node, after: Node): Span[] {
+    const pair = changedTextblock(before, after);
+    if (!pair) return [];
+    const [old, fresh] = pair;
+    const segments = segmentsOf.get(old);
+    if (!segments || segments.some((s) => s.src < 0)) return [];
+    const spans: Span[] = [];
+    const direct = directSplices(old, fresh, segments, block.from, this.continuation(segments, block));
+    spans.push(...direct);
+    const inline = this.inlineSpan(old, fresh, segments, block);
+    if (inline) spans.push(inline);
+    return spans;
+  }
+
+  /** The textblock's inline content written anew, in place of its source. */
+  private inlineSpan(old: Node, fresh: Node, segments: Segment[], block: Block): Span | null {
+    if (segments.length === 0 || old.type.spec.code) return null;
+    const from = block.from + segments[0].src;
+    const to = block.from + segments[segments.length - 1].srcEnd;
+    const newline = `\n${this.continuation(segments, block)}`;
+    return { from, to, insert: serializeInline(fresh.content, newline) };
+  }
+
+  /** What follows a line break inside this textblock's source (container prefixes, indentation). */
+  private continuation(segments: Segment[], block: Block): string {
+    for (const s of segments) {
+      const src = this.textValue.sliceString(block.from + s.src, block.from + s.srcEnd);
+      if (s.pmEnd - s.pm === 1 && src.startsWith("\n")) return src.slice(1);
+    }
+    const first = block.from + (segments[0]?.src ?? 0);
+    const lineStart = this.textValue.lineAt(first).from;
+    return this.textValue.sliceString(lineStart, first).replace(/[-+*]|\d+[.)]/g, (m) => " ".repeat(m.length));
+  }
+
+  /** Old blocks `i..oldEnd` written anew as `nodes` (empty paragraphs are the view's, not the text's). */
+  private blockSpan(i: number, oldEnd: number, nodes: Node[]): Span {
+    const written = nodes.filter((n) => !isEmptyParagraph(n)).map(serializeBlock);
+    const insert = written.join("\n\n");
+    const blocks = this.blocks;
+    if (oldEnd === i || blocks.slice(i, oldEnd).every((b) => b.from === b.to && isEmptyParagraph(b.node))) {
+      // Only new blocks: after the block before them (or before the first one).
+      const at = i > 0 ? blocks[i - 1].to : i < blocks.length ? blocks[i].from : this.textValue.length;
+      if (insert === "") return { from: at, to: at, insert: "" };
+      const hasBefore = blocks.slice(0, i).some((b) => b.to > b.from);
+      const hasAfter = blocks.slice(oldEnd).some((b) => b.to > b.from);
+      if (hasBefore) return { from: at, to: at, insert: `\n\n${insert}` };
+      return { from: at, to: at, insert: hasAfter ? `${insert}\n\n` : insert };
+    }
+    const from = blocks[i].from;
+    const to = blocks[oldEnd - 1].to;
+    if (insert !== "") return { from, to, insert };
+    // Blocks removed: with the line breaks that kept them apart from the block before (or after).
+    const before = i > 0 ? blocks[i - 1].to : null;
+    if (before !== null) return { from: before, to, insert: "" };
+    const after = oldEnd < blocks.length ? blocks[oldEnd].from : this.textValue.length;
+    return { from, to: Math.max(to, after), insert: "" };
+  }
+
+  /** The blocks of the text after `span`, if they are exactly the nodes the view shows (else null). */
+  private check(span: Span, i: number, oldEnd: number, fresh: Fragment, newEnd: number): Reparsed | null {
+    const text = applySpan(this.textValue, span);
+    const outcome = this.reparse(text, span, i, oldEnd);
+    const expected: Node[] = [];
+    for (let k = outcome.from; k < i; k++) expected.push(this.blocks[k].node);
+    for (let k = i; k < newEnd; k++) expected.push(fresh.child(k));
+    for (let k = oldEnd; k < outcome.to; k++) expected.push(this.blocks[k].node);
+    const shown = expected.filter((n) => !isEmptyParagraph(n));
+    const parsed = outcome.nodes.filter((b) => !(b.from === b.to && isEmptyParagraph(b.node)));
+    if (shown.length !== parsed.length || !shown.every((n, k) => sameShown(n, parsed[k].node))) return null;
+    // The view keeps its nodes (and the person's cursor); they take the parse's segments and ranges.
+    const nodes: Block[] = [];
+    let next = 0;
+    let at = outcome.nodes.length ? outcome.nodes[0].from : span.from;
+    for (const node of expected) {
+      if (isEmptyParagraph(node)) {
+        nodes.push({ node, from: at, to: at });
+        continue;
+      }
+      const block = parsed[next++];
+      adoptSegments(node, block.node, block.from, text);
+      nodes.push({ node, from: block.from, to: block.to });
+      at = block.to;
+    }
+    return { ...outcome, nodes };
+  }
+
+  /**
+   * Parse the region of blocks `i..oldEnd` (and a neighbour on each side) of `text`, the text after
+   * `span`; widened until the block after the region parses as it did (an unclosed fence swallows
+   * what follows). A changed reference definition re-parses everything.
+   */
+  private reparse(text: Text, span: Span, i: number, oldEnd: number): Reparsed {
+    const delta = span.insert.length - (span.to - span.from);
+    const blocks = this.blocks;
+    let from = Math.max(0, i - 1);
+    let to = Math.min(blocks.length, oldEnd + 1);
+    for (;;) {
+      const whole = from === 0 && to === blocks.length;
+      const first = text.sliceString(0, 1) === BOM ? 1 : 0;
+      // Blocks before the region may be empty paragraphs of the view: the region starts the text if they are.
+      const start = from === 0 ? first : Math.max(first, blocks[from].from);
+      const documentStart = start === first;
+      const end = to === blocks.length ? text.length : blocks[to - 1].to + delta;
+      const touchesReferences = blocks.slice(from, to).some((b) => isReference(b.node)) || /^\s{0,3}\[[^\]]+\]:/m.test(span.insert);
+      // Front matter ends at its closing line, wherever that is: only the whole text tells.
+      const frontMatter = documentStart && /^\uFEFF?---/.test(text.sliceString(0, 4));
+      if ((touchesReferences || frontMatter) && !whole) {
+        from = 0;
+        to = blocks.length;
+        continue;
+      }
+      const env: Env = whole ? { documentStart: true } : { references: { ...this.env.references }, documentStart };
+      const parsed = parseBlocks(text.sliceString(start, end), start, env).blocks;
+      if (parsed.some((b) => isReference(b.node)) && !whole) {
+        from = 0;
+        to = blocks.length;
+        continue;
+      }
+      const last = parsed[parsed.length - 1];
+      const neighbour = to < blocks.length && to - 1 >= oldEnd ? blocks[to - 1] : null;
+      const stable = neighbour === null || to === blocks.length || (last && last.to === end && last.node.eq(neighbour.node));
+      if (stable || whole) {
+        if (whole) this.env = env;
+        return { from, to, nodes: parsed.length ? parsed : whole ? [placeholder(text.length)] : [], delta };
+      }
+      to = Math.min(blocks.length, to + Math.max(1, to - from));
+    }
+  }
+
+  private commit(span: Span, outcome: Reparsed): void {
+    this.textValue = applySpan(this.textValue, span);
+    this.flat = null;
+    const after = this.blocks.slice(outcome.to);
+    for (const block of after) {
+      block.from += outcome.delta;
+      block.to += outcome.delta;
+    }
+    this.blocks = [...this.blocks.slice(0, outcome.from), ...outcome.nodes, ...after];
+    if (this.blocks.length === 0) this.blocks = [placeholder(this.textValue.length)];
+  }
+
+  // --- changes from elsewhere -------------------------------------------------------------------
+
+  /** Apply a change of the text made elsewhere; answers which children of the view's document it replaced. */
+  remoteEdit(spans: readonly Span[]): ViewChange | null {
+    if (spans.length === 0) return null;
+    // One span covering them all: the blocks between separate changes are re-parsed too (still few).
+    const from = Math.min(...spans.map((s) => s.from));
+    const to = Math.max(...spans.map((s) => s.to));
+    let text = this.textValue;
+    for (const s of [...spans].sort((a, b) => b.from - a.from)) text = text.replace(s.from, s.to, Text.of(s.insert.split("\n")));
+    const delta = text.length - this.textValue.length;
+    const span: Span = { from, to, insert: text.sliceString(from, to + delta) };
+    const [i, oldEnd] = this.touched(span);
+    const outcome = this.reparse(text, span, i, oldEnd);
+    const change: ViewChange = { from: outcome.from, to: outcome.to, nodes: outcome.nodes.map((b) => b.node) };
+    this.commit(span, outcome);
+    return change;
+  }
+
+  /** Replace the whole text (a reload): the children that differ. */
+  reset(text: string): ViewChange {
+    const old = this.blocks.length;
+    this.textValue = Text.of(text.split("\n"));
+    this.flat = text;
+    this.blocks = this.parseAll(text);
+    return { from: 0, to: old, nodes: this.blocks.map((b) => b.node) };
+  }
+
+  /** Old block indices `i..end` whose source the span touches (a span in a gap touches none). */
+  private touched(span: Span): [number, number] {
+    const blocks = this.blocks;
+    let i = 0;
+    while (i < blocks.length && blocks[i].to < span.from) i++;
+    let end = i;
+    while (end < blocks.length && blocks[end].from <= span.to) end++;
+    if (end === i && i > 0 && blocks[i - 1].to === span.from) return [i - 1, i];
+    return [i, end];
+  }
+
+  // --- positions --------------------------------------------------------------------------------
+
+  /** The source range of view positions `from..to` (for a selection), or null where it has none. */
+  sourceRange(doc: Node, from: number, to: number): [number, number] | null {
+    const a = this.sourceAt(doc, from, -1);
+    const b = this.sourceAt(doc, to, 1);
+    return a !== null && b !== null && a <= b ? [a, b] : null;
+  }
+
+  private sourceAt(doc: Node, pos: number, bias: -1 | 1): number | null {
+    const $pos = doc.resolve(pos);
+    if ($pos.depth === 0) {
+      const index = $pos.index();
+      if (index >= this.blocks.length) return this.textValue.length;
+      return bias < 0 || index === 0 ? this.blocks[index].from : this.blocks[index - 1].to;
+    }
+    const block = this.blocks[$pos.index(0)];
+    if (!$pos.parent.isTextblock) return null;
+    const segments = segmentsOf.get($pos.parent);
+    if (!segments || !block) return null;
+    const offset = $pos.parentOffset;
+    for (const s of segments) {
+      if (s.src < 0) continue;
+      if (s.verbatim && offset > s.pm && offset < s.pmEnd) return block.from + s.src + (offset - s.pm);
+      if (s.pmEnd > s.pm && offset === s.pm) return block.from + s.src;
+      if (s.pmEnd > s.pm && offset === s.pmEnd && bias < 0) return block.from + s.srcEnd;
+    }
+    const last = [...segments].reverse().find((s) => s.src >= 0 && s.pmEnd === offset);
+    return last ? block.from + last.srcEnd : null;
+  }
+}
+
+interface Plan {
+  span: Span;
+  outcome: Reparsed;
+  adopt: PersonChange["adopt"];
+}
+
+interface Reparsed {
+  /** Old block indices `from..to` the region covered. */
+  from: number;
+  to: number;
+  nodes: Block[];
+  delta: number;
+}
+
+function placeholder(at: number): Block {
+  return { node: schema.nodes.paragraph.create(), from: at, to: at };
+}
+
+function isEmptyParagraph(node: Node): boolean {
+  return node.type === schema.nodes.paragraph && node.childCount === 0;
+}
+
+function isReference(node: Node): boolean {
+  return node.type === schema.nodes.raw_block && node.attrs.kind === "reference";
+}
+
+function applySpan(text: Text, span: Span): Text {
+  return text.replace(span.from, span.to, Text.of(span.insert.split("\n")));
+}
+
+function childrenOf(fragment: Fragment, from: number, to: number): Node[] {
+  const nodes: Node[] = [];
+  for (let k = from; k < to; k++) nodes.push(fragment.child(k));
+  return nodes;
+}
+
+/** `[first changed, old end, new end]`: children are compared by identity (untouched nodes are shared). */
+function changedChildren(a: Fragment, b: Fragment): [number, number, number] {
+  let i = 0;
+  while (i < a.childCount && i < b.childCount && a.child(i) === b.child(i)) i++;
+  let endA = a.childCount;
+  let endB = b.childCount;
+  while (endA > i && endB > i && a.child(endA - 1) === b.child(endB - 1)) {
+    endA--;
+    endB--;
+  }
+  return [i, endA, endB];
+}
+
+/** The one textblock that changed inside a block (the same structure around it), or null. */
+function changedTextblock(a: Node, b: Node): [Node, Node] | null {
+  if (a.type !== b.type || !sameAttrs(a, b)) return null;
+  if (a.isTextblock) return [a, b];
+  if (a.childCount !== b.childCount) return null;
+  const [i, endA] = changedChildren(a.content, b.content);
+  if (endA - i !== 1) return null;
+  return changedTextblock(a.child(i), b.child(i));
+}
+
+function sameAttrs(a: Node, b: Node): boolean {
+  return JSON.stringify(a.attrs) === JSON.stringify(b.attrs);
+}
+
+/**
+ * Whether the view's node shows what the parse gives, but for spaces the person just typed at a
+ * textblock's edge or before a line break (the source keeps them; a parse does not show them).
+ */
+export function sameShown(view: Node, parsed: Node): boolean {
+  if (view.eq(parsed)) return true;
+  if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null;
+  if (view.childCount !== parsed.childCount) return false;
+  for (let k = 0; k < view.childCount; k++) if (!sameShown(view.child(k), parsed.child(k))) return false;
+  return true;
+}
+
+/** The run of spaces `[at, at + length)` the view has and the parse does not (its only difference), or null. */
+function typedSpaces(view: Node, parsed: Node): [number, number] | null {
+  const start = parsed.content.findDiffStart(view.content);
+  const ends = parsed.content.findDiffEnd(view.content);
+  if (start === null || !ends) return null;
+  const length = ends.b - start;
+  if (ends.a !== start || length <= 0) return null;
+  return /^[ \t]+$/.test(view.textBetween(start, ends.b)) ? [start, length] : null;
+}
+
+/** The view's node keeps the parse's segments (the two are equal, so positions agree; typed spaces get theirs). */
+function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void {
+  if (node === parsed) return;
+  const segments = segmentsOf.get(parsed);
+  if (node.isTextblock) {
+    if (segments) segmentsOf.set(node, node.eq(parsed) ? segments : withSpaces(node, parsed, segments, base, text));
+    return;
+  }
+  node.forEach((child, _offset, index) => adoptSegments(child, parsed.child(index), base, text));
+}
+
+function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: Text): Segment[] {
+  const spaces = typedSpaces(node, parsed);
+  if (!spaces) return segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
+  const [at, length] = spaces;
+  const prev = [...segments].reverse().find((s) => s.pmEnd <= at && s.src >= 0);
+  const next = segments.find((s) => s.pm >= at && s.pmEnd > s.pm && s.src >= 0);
+  const candidates = [prev?.srcEnd, next ? next.src - length : undefined].filter((p): p is number => p !== undefined);
+  const spaced = (p: number) => base + p + length <= text.length && /^[ \t]+$/.test(text.sliceString(base + p, base + p + length));
+  const src = candidates.find((p) => p >= 0 && spaced(p));
+  const out: Segment[] = [];
+  for (const s of segments) {
+    if (s.pmEnd <= at && !(s.pm === at && s.pmEnd === at && next && s.src >= (src ?? 0) + length)) out.push(s);
+    else if (s.pm >= at) out.push({ ...s, pm: s.pm + length, pmEnd: s.pmEnd + length });
+    else {
+      const cut = at - s.pm;
+      out.push({ ...s, pmEnd: at, srcEnd: s.src + cut });
+      out.push({ ...s, pm: at + length, pmEnd: s.pmEnd + length, src: s.src + cut });
+    }
+  }
+  if (src === undefined) return out.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
+  const marks = node.resolve(Math.min(at + 1, node.content.size)).marks();
+  out.push({ pm: at, pmEnd: at + length, src, srcEnd: src + length, verbatim: true, marks });
+  return out.sort((a, b) => a.pm - b.pm || a.src - b.src);
+}
+
+/**
+ * Splices of a textblock change straight into its source: the deleted range of verbatim text (and the
+ * markup wholly inside it) removed, the typed text put where text with its marks is. Plain first, then
+ * escaped (the check tells which one reads back as typed). None if the change is not of that kind.
+ */
+function directSplices(old: Node, fresh: Node, segments: Segment[], base: number, continuation: string): Span[] {
+  const start = old.content.findDiffStart(fresh.content);
+  const ends = old.content.findDiffEnd(fresh.content);
+  if (start === null || !ends) return [];
+  let { a: endA, b: endB } = ends;
+  const overlap = start - Math.min(endA, endB);
+  if (overlap > 0) {
+    endA += overlap;
+    endB += overlap;
+  }
+  const inserted = fresh.content.cut(start, endB);
+  let typed = "";
+  let marks: readonly Mark[] | null = null;
+  let plain = true;
+  inserted.forEach((node) => {
+    if (!node.isText || (marks !== null && !sameMarks(marks, node.marks))) plain = false;
+    marks ??= node.marks;
+    typed += node.text ?? "";
+  });
+  if (!plain) return [];
+  const code = Boolean(old.type.spec.code) || (marks ?? []).some((m: Mark) => m.type.name === "code");
+  if (typed.includes("\n") && !old.type.spec.code) return [];
+  const breaks = (s: string) => s.replace(/\n/g, `\n${continuation}`);
+  const texts = [breaks(typed)];
+  if (!code) {
+    const escaped = breaks(escapeText(typed, "x"));
+    if (escaped !== texts[0]) texts.push(escaped);
+  }
+  let places: [number, number][];
+  if (endA > start) {
+    const from = srcOf(segments, start, "start");
+    const to = srcOf(segments, endA, "end");
+    if (from === null || to === null || to < from || !wholeSegments(segments, start, endA)) return [];
+    places = [[from, to]];
+  } else places = insertionPlaces(segments, start, marks ?? []).map((at) => [at, at]);
+  return places.flatMap(([from, to]) => texts.map((insert) => ({ from: base + from, to: base + to, insert })));
+}
+
+/** Whether `from..to` cuts no markup segment (an escape, a soft break, an atom) in two. */
+function wholeSegments(segments: Segment[], from: number, to: number): boolean {
+  return segments.every((s) => s.verbatim || s.pmEnd <= from || s.pm >= to || (s.pm >= from && s.pmEnd <= to));
+}
+
+/** The source offset (block-relative) of content position `at`, as the start or the end of a deletion. */
+function srcOf(segments: Segment[], at: number, role: "start" | "end"): number | null {
+  const inside = segments.find((s) => s.verbatim && s.pm < at && at < s.pmEnd);
+  if (inside) return inside.src + (at - inside.pm);
+  const sized = segments.filter((s) => s.pmEnd > s.pm);
+  const prev = [...sized].reverse().find((s) => s.pmEnd === at) ?? null;
+  const next = sized.find((s) => s.pm === at) ?? null;
+  if (role === "start") return next ? next.src : prev ? prev.srcEnd : null;
+  return prev ? prev.srcEnd : next ? next.src : null;
+}
+
+/**
+ * Where text with `marks` typed at content position `at` can go in the source: inside verbatim text with
+ * those marks, or at a boundary where those marks hold (before or after the markup there: a markup
+ * segment carries the marks outside it).
+ */
+function insertionPlaces(segments: Segment[], at: number, marks: readonly Mark[]): number[] {
+  const inside = segments.find((s) => s.verbatim && s.pm < at && at < s.pmEnd);
+  if (inside) return sameMarks(inside.marks, marks) ? [inside.src + (at - inside.pm)] : [];
+  const places: number[] = [];
+  const add = (pos: number, held: readonly Mark[]) => {
+    if (sameMarks(held, marks) && !places.includes(pos)) places.push(pos);
+  };
+  for (const s of segments) {
+    if (s.pmEnd === at && s.pmEnd > s.pm) add(s.srcEnd, s.marks);
+    if (s.pm === at && s.pmEnd === s.pm) {
+      add(s.src, s.marks);
+      add(s.srcEnd, s.marks);
+    }
+  }
+  for (const s of segments) if (s.pm === at && s.pmEnd > s.pm) add(s.src, s.marks);
+  return places;
+}
+
+function sameMarks(a: readonly Mark[], b: readonly Mark[]): boolean {
+  return a.length === b.length && a.every((m, i) => m.eq(b[i]));
+}
