@@ -244,6 +244,14 @@ async def click_after(page: Page, anchor: str, nth: int = 0, root: str = ".Prose
     await page.mouse.click(point["x"], point["y"])
 
 
+async def dblclick_word(page: Page, anchor: str, root: str = ".ProseMirror") -> None:
+    """Double-click the word that ends ``anchor``'s text (the browser selects that word)."""
+    point = await page.evaluate(_CLICK_AFTER, [root, anchor, 0])
+    assert point is not None, f"the editor shows no {anchor!r} in one piece"
+    assert "covered" not in point, f"{anchor!r} is covered on screen by {point['covered']}"
+    await page.mouse.dblclick(point["x"] - 2, point["y"])
+
+
 async def click_paragraph_end(page: Page, index: int) -> None:
     """Click on the end of top-level paragraph ``index`` of the WYSIWYG view, then End (its last line's end)."""
     point = await page.evaluate(_CLICK_PARAGRAPH_END, [index])
