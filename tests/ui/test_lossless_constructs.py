@@ -172,6 +172,14 @@ CASES = [
         EDIT + "Visit <https://example.com> or <me@example.com> or www.example.com to{I}day.\n",
         "to",
     ),
+    # also common in real files: fenced code, block quotes with lazy lines, entities
+    Case(
+        "fenced-code",
+        EDIT + "~~~python title=x\ndef f():\n    return co{I}de  \n~~~\n\n```\n\tplain\n```\n",
+        "return co",
+    ),
+    Case("blockquote", EDIT + "> quoted{I} line\nlazy continuation\n>\n> > nested\n", "quoted"),
+    Case("entities", EDIT + "Entities &copy; &amp; &#42; &nbsp; and wo{I}rds.\n", "and wo"),
     # line endings, BOM, final newline
     Case("crlf", "# Title\n\n" + EDIT + "- one\n- two{I}\n\n| a | b |\n|---|---|\n| c | d |\n", "two", crlf=True),
     Case("bom", "# Ti{I}tle\n\n" + EDIT + "Last.\n", "Ti", bom=True),
