@@ -102,7 +102,8 @@ async def test_a_keystroke_costs_the_same_on_a_5_kb_and_a_5_mb_document(
 
 
 async def _agent_inserts(agent: Client, tab: str, at: int, insert: str) -> dict[str, Any]:
-    """A careful agent: read, write the text with ``insert`` at ``at`` against that revision, again if STALE."""
+    """A careful agent: read, write the text with ``insert`` at ``at`` against that revision; again when the
+    document moved on (STALE) or the person typed while the write was recorded (ABORTED)."""
     while True:
         read = await ok(agent, "document", "read", tabId=tab)
         content = read["content"][:at] + insert + read["content"][at:]
@@ -110,7 +111,14 @@ async def _agent_inserts(agent: Client, tab: str, at: int, insert: str) -> dict[
         data = answer.structured_content or {}
         if not answer.is_error:
             return dict(data)
-        assert data.get("error") in ("STALE", "STALE_PARENT"), data
+        assert data.get("error") in ("STALE", "STALE_PARENT", "ABORTED"), data
+
+
+async def _words(page: Page, text: str, pause: float) -> None:
+    """Type ``text`` a word at a time with pauses past the page's debounce: edits go out while others type."""
+    for word in text.split(" "):
+        await page.keyboard.type(word + " ", delay=15)
+        await asyncio.sleep(pause)
 
 
 async def test_two_windows_typing_while_an_agent_writes_keep_every_keystroke(
@@ -125,9 +133,10 @@ async def test_two_windows_typing_while_an_agent_writes_keep_every_keystroke(
     await first.keyboard.press("Control+Home")
     for _ in range(2):
         await first.keyboard.press("ArrowDown")
-    await first.keyboard.press("End")  # after "alpha"
+    await first.keyboard.press("End")
+    await first.keyboard.type(" ")  # after "alpha "
     await _caret_at_end(second)  # the empty last line
-    one, two = " one two three four five six", "seven eight nine ten"
+    one, two = "one two three four five six", "seven eight nine ten eleven"
 
     async def agent_writes() -> None:
         async with make_client(vmark.data_dir) as agent:
@@ -135,12 +144,8 @@ async def test_two_windows_typing_while_an_agent_writes_keep_every_keystroke(
                 await _agent_inserts(agent, tab1, 5, f"agent {k}\n")
                 await asyncio.sleep(0.15)
 
-    await asyncio.gather(
-        first.keyboard.type(one, delay=25),
-        second.keyboard.type(two, delay=25),
-        agent_writes(),
-    )
-    expected = "# M\n\nagent 4\nagent 3\nagent 2\nagent 1\nalpha" + one + "\n\nomega\n" + two
+    await asyncio.gather(_words(first, one, 0.13), _words(second, two, 0.11), agent_writes())
+    expected = "# M\n\nagent 4\nagent 3\nagent 2\nagent 1\nalpha " + one + " \n\nomega\n" + two + " "
     await wait_doc_text(vmark, tab1, expected)
     await wait_editor_text(first, expected)
     await wait_editor_text(second, expected)

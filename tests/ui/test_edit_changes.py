@@ -198,3 +198,18 @@ async def test_a_disk_change_is_pushed_as_the_whole_text(vmark: RunningApp, pers
     base = pushed["revision"]
     stale = await _edit(person, tab, "rev-" + "0" * 8, [[0, 0, "x"]])
     assert stale == {"applied": False, "revision": base, "text": "changed on disk\n"}
+
+
+async def test_comment_anchors_follow_every_span_of_an_edit(vmark: RunningApp, person: UIClient, opened: Path) -> None:
+    (opened / "c.md").write_text("two two two four five\n", "utf-8")
+    tab = await person_open(person, opened / "c.md")
+    ids = {}
+    for name, quote, at in (("middle two", "two", 4), ("four", "four", 12), ("five", "five", 17)):
+        ids[name] = (await person.call("comments.add", tabId=tab, quote=quote, body="?", at=at))["comment"]
+    base = await _base(person, tab)
+    await _edit(person, tab, base, [[0, 0, "abcd"], [12, 16, ""], [21, 21, "!"]])
+    assert doc_of(vmark, tab).state.text == "abcdtwo two two  five!\n"
+    threads = {t["comment"]: t for t in (await person.call("comments.threads", tabId=tab))["threads"]}
+    anchors = {name: threads[ids[name]]["anchor"] for name in ids}
+    # The middle "two" moves by the insert before it (one diff over the whole edit would find the first "two").
+    assert anchors == {"middle two": {"from": 8, "to": 11}, "four": None, "five": {"from": 17, "to": 21}}

@@ -83,8 +83,8 @@ export class SourceDoc {
   // --- the person's edits ---------------------------------------------------------------------
 
   /** The splice that turns the text into what `after` shows (`before` is the document the blocks belong to). */
-  personEdit(before: Node, after: Node): PersonChange | null {
-    const plan = this.plan(before, after, null);
+  personEdit(before: Node, after: Node, preferred: Span | null = null): PersonChange | null {
+    const plan = this.plan(before, after, preferred);
     if (!plan) return null;
     this.commit(plan.span, plan.outcome);
     return { span: plan.span, adopt: plan.adopt };
@@ -397,10 +397,20 @@ function sameAttrs(a: Node, b: Node): boolean {
 export function sameShown(view: Node, parsed: Node): boolean {
   if (view.eq(parsed)) return true;
   if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
-  if (view.isTextblock) return typedSpaces(view, parsed) !== null;
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed);
   if (view.childCount !== parsed.childCount) return false;
   for (let k = 0; k < view.childCount; k++) if (!sameShown(view.child(k), parsed.child(k))) return false;
   return true;
+}
+
+/** A textblock's inline content without the spaces a parse drops (at its edges, before a line break). */
+function spacelessly(node: Node): string {
+  const items: unknown[] = [];
+  node.forEach((child) => items.push(child.isText ? [child.text, child.marks.map((m) => m.toJSON())] : child.toJSON()));
+  return JSON.stringify(items)
+    .replace(/^\[\["[ \t]+/, '[["')
+    .replace(/[ \t]+(",\[[^\]]*\]\]\])$/, "$1")
+    .replace(/[ \t]+\\n/g, "\\n");
 }
 
 /** The run of spaces `[at, at + length)` the view has and the parse does not (its only difference), or null. */

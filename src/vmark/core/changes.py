@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .document import DocState, Splice, has_lone_surrogate, normalize_line_endings
 from .ids import new_revision
@@ -37,7 +38,6 @@ class Span:
     @property
     def delta(self) -> int:
         return len(self.insert) - (self.end - self.start)
-
 
 
 Spans = tuple[Span, ...]
@@ -112,6 +112,16 @@ def covering(spans: Spans) -> tuple[int, int, int]:
     return spans[0].start, spans[-1].end, spans[-1].end + delta
 
 
+class _Interval(NamedTuple):
+    """An interval of the middle text of a composition: one of ``first``'s inserted runs, or one of the
+    ranges ``second`` replaces; ``which`` is the span's index in its set."""
+
+    start: int
+    end: int
+    of_second: bool
+    which: int
+
+
 def compose(first: Spans, second: Spans) -> Spans:
     """One change set doing ``first`` then ``second`` (whose offsets are of the text after ``first``).
 
@@ -119,22 +129,24 @@ def compose(first: Spans, second: Spans) -> Spans:
     form one span of the result: each point of such a group is either inserted by ``first`` (its text is
     known) or replaced by ``second``, so the group's insert is known without the texts.
     """
-    inserted = _inserted_runs(first)
-    # (start, end, which: 0 first's inserted run / 1 second's replaced range, index), in the middle text
-    items = sorted(
-        [(s, e, 0, i) for i, (s, e) in enumerate(inserted)] + [(b.start, b.end, 1, i) for i, b in enumerate(second)]
+    runs = _inserted_runs(first)
+    intervals = sorted(
+        [_Interval(s, e, False, i) for i, (s, e) in enumerate(runs)]
+        + [_Interval(span.start, span.end, True, i) for i, span in enumerate(second)]
     )
     result: list[Span] = []
     shift = 0  # first's delta before the current group
-    group: list[tuple[int, int, int, int]] = []
-    for item in items:
-        if group and item[0] > max(g[1] for g in group):
-            result.append(_group_span(group, first, second, inserted, shift))
-            shift += sum(first[g[3]].delta for g in group if g[2] == 0)
+    group: list[_Interval] = []
+    group_end = 0
+    for interval in intervals:
+        if group and interval.start > group_end:
+            result.append(_group_span(group, group_end, first, second, runs, shift))
+            shift += sum(first[g.which].delta for g in group if not g.of_second)
             group = []
-        group.append(item)
+        group_end = max(group_end, interval.end) if group else interval.end
+        group.append(interval)
     if group:
-        result.append(_group_span(group, first, second, inserted, shift))
+        result.append(_group_span(group, group_end, first, second, runs, shift))
     return tuple(result)
 
 
@@ -150,25 +162,23 @@ def _inserted_runs(spans: Spans) -> list[tuple[int, int]]:
 
 
 def _group_span(
-    group: list[tuple[int, int, int, int]], first: Spans, second: Spans, inserted: list[tuple[int, int]], shift: int
+    group: list[_Interval], end: int, first: Spans, second: Spans, runs: list[tuple[int, int]], shift: int
 ) -> Span:
-    start = group[0][0]
-    end = max(g[1] for g in group)
-    own_delta = sum(first[g[3]].delta for g in group if g[2] == 0)
-    runs = [(inserted[g[3]], first[g[3]].insert) for g in group if g[2] == 0]
+    """One group of touching intervals (middle text ``group[0].start..end``) as a span of the text before."""
+    inserted = [(runs[g.which], first[g.which].insert) for g in group if not g.of_second]
+    own_delta = sum(first[g.which].delta for g in group if not g.of_second)
 
     def middle_text(a: int, b: int) -> str:
         """The middle text ``a..b``: inside ``first``'s inserted runs by construction."""
-        return "".join(ins[max(a, s) - s : min(b, e) - s] for (s, e), ins in runs if s < b and e > a)
+        return "".join(ins[max(a, s) - s : min(b, e) - s] for (s, e), ins in inserted if s < b and e > a)
 
     pieces: list[str] = []
-    at = start
-    for g in (g for g in group if g[2] == 1):
-        span = second[g[3]]
-        pieces += (middle_text(at, span.start), span.insert)
-        at = span.end
+    at = group[0].start
+    for replaced in (second[g.which] for g in group if g.of_second):
+        pieces += (middle_text(at, replaced.start), replaced.insert)
+        at = replaced.end
     pieces.append(middle_text(at, end))
-    return Span(start - shift, end - shift - own_delta, "".join(pieces))
+    return Span(group[0].start - shift, end - shift - own_delta, "".join(pieces))
 
 
 def shown_to_stored(stored: str, shown: str, spans: Spans, ending: str) -> tuple[str, Spans | None]:
@@ -178,11 +188,9 @@ def shown_to_stored(stored: str, shown: str, spans: Spans, ending: str) -> tuple
     Inserts get the file's line ending. Offsets move by the line breaks before them (``str.count`` between
     consecutive offsets: one pass over the text for the whole set).
     """
-    new_shown = apply_spans(shown, spans)
-    new_stored = normalize_line_endings(new_shown, ending)
     plain = stored is shown and ending == "\n"  # nothing to map (most files)
     if not plain and normalize_line_endings(shown, ending) != stored:
-        return new_stored, None
+        return normalize_line_endings(apply_spans(shown, spans), ending), None
     extra = len(ending) - 1
     mapped: list[Span] = []
     breaks, at = 0, 0
@@ -194,7 +202,8 @@ def shown_to_stored(stored: str, shown: str, spans: Spans, ending: str) -> tuple
             breaks += shown.count("\n", span.start, span.end)
         mapped.append(Span(start, span.end + breaks * extra, normalize_line_endings(span.insert, ending)))
         at = span.end
-    return new_stored, tuple(mapped)
+    stored_spans = tuple(mapped)
+    return apply_spans(stored, stored_spans), stored_spans
 
 
 def diff(old: str, new: str) -> Span | None:

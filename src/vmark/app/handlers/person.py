@@ -132,18 +132,25 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise ArgumentError("baseRevision must be a string")
     if ("text" in args) == ("changes" in args):
         raise ArgumentError("ui.edit takes either text or changes")
-    spans = _spans_arg(args["changes"]) if "changes" in args else None
-    if spans is not None and base is None:
-        raise ArgumentError("changes need the baseRevision they were made on")
-    text = require_str(args, "text") if spans is None else None
-    if base is not None and base != doc.state.revision:
-        return _stale(doc, base, spans is not None)
-    if spans is not None:
-        state = splice_state(doc.state, _fitting(spans, len(doc.state.shown)), doc.line_ending)
+    as_changes = "changes" in args
+    if as_changes:
+        spans = _spans_arg(args["changes"])
+        if base is None:
+            raise ArgumentError("changes need the baseRevision they were made on")
+
+        def change() -> DocState:
+            return splice_state(doc.state, _fitting(spans, len(doc.state.shown)), doc.line_ending)
     else:
-        if has_lone_surrogate(text or ""):
+        text = require_str(args, "text")
+        if has_lone_surrogate(text):
             raise ArgumentError("text holds a lone UTF-16 surrogate")
-        state = replaced_state(doc.state, normalize_line_endings(text or "", doc.line_ending))
+
+        def change() -> DocState:
+            return replaced_state(doc.state, normalize_line_endings(text, doc.line_ending))
+
+    if base is not None and base != doc.state.revision:
+        return _stale(doc, base, as_changes)
+    state = change()
     if state.text != doc.state.text:
         _person_state(ctx.app, doc, state, ctx.connection)
     return {"revision": doc.state.revision, "applied": True}
