@@ -8,6 +8,7 @@ import { baseKeymap, toggleMark } from "prosemirror-commands";
 import { closeHistory, history, redo, undo } from "prosemirror-history";
 import { keymap } from "prosemirror-keymap";
 import { Fragment, type Node, Slice } from "prosemirror-model";
+import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-list";
 import { EditorState, Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
 import "prosemirror-view/style/prosemirror.css";
@@ -38,6 +39,10 @@ export class WysiwygEditor implements Editor {
           "Mod-b": toggleMark(schema.marks.strong),
           "Mod-i": toggleMark(schema.marks.em),
           "Mod-e": toggleMark(schema.marks.code),
+          // In a list, Enter starts the next item and Tab / Shift+Tab nest and unnest it.
+          Enter: splitListItem(schema.nodes.list_item),
+          Tab: sinkListItem(schema.nodes.list_item),
+          "Shift-Tab": liftListItem(schema.nodes.list_item),
         }),
         keymap(baseKeymap),
         anchorPlugin(),
@@ -153,7 +158,8 @@ export class WysiwygEditor implements Editor {
     const state = this.view.state;
     const tr = state.tr;
     for (const step of pending.tr.steps) tr.step(step);
-    tr.setSelection(pending.tr.selection.map(tr.doc, tr.mapping));
+    const at = Math.min(tr.mapping.map(state.selection.to), tr.doc.content.size);
+    tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1));
     const next = state.apply(closeHistory(tr));
     const span = this.source.preview(state.doc, next.doc, pending.span);
     if (!span || !sameSpan(span, pending.span)) return false; // not what was prepared after all

@@ -193,3 +193,31 @@ async def test_a_write_into_a_source_tab_is_kept_verbatim(pages: Pages, vmark: R
         await agent_write(agent, tab, "Title\n=====\n\n+ one\n")
     assert (workspace / "a.md").read_bytes() == b"Title\n=====\n\n+ one\n"
     await wait_editor_text(page, "Title\n=====\n\n+ one\n")
+
+
+async def test_an_agent_edit_shows_up_in_both_modes_and_keeps_every_other_byte(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    """``document.edit``: the app splices the text; the page shows it (a WYSIWYG page does not re-serialize)."""
+    text = "Title\n=====\n\n+ one\n+ two\n\n__bold__ and *em*\n"
+    (workspace / "rich.md").write_text(text, "utf-8")
+    page = await main_page(pages, workspace)
+    tab = await open_from_tree(page, "rich.md")
+    async with make_client(vmark.data_dir) as agent:
+        read = await ok(agent, "document", "read", tabId=tab)
+        edits = [{"old": "+ two", "new": "+ three"}]
+        out = await ok(agent, "document", "edit", tabId=tab, edits=edits, expected_revision=read["revision"])
+        text = text.replace("+ two", "+ three")
+        await wait_editor_text(page, text)
+        await page.click("#mode-toggle")
+        await page.wait_for_selector(".ProseMirror")
+        edits = [{"old": "+ one", "new": "+ first"}]
+        out = await ok(agent, "document", "edit", tabId=tab, edits=edits, expected_revision=out["revision"])
+        assert (out["applied"], out["saved"]) == (True, True)
+        text = text.replace("+ one", "+ first")
+        await expect(page.locator(".ProseMirror li").first).to_have_text("first")
+        await expect(page.locator(".ProseMirror li").nth(1)).to_have_text("three")
+        await page.wait_for_timeout(400)  # past the page's 120 ms debounce: a write-back would have arrived
+        assert doc_of(vmark, tab).state.text == text
+        assert (workspace / "rich.md").read_bytes() == text.encode()
+        assert (await ok(agent, "document", "read", tabId=tab))["revision"] == out["revision"]

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BUSY_COMPOSING = "The user is composing text with an input method; retry shortly"
+#: the tools the review backlog can stop (REVIEW_BACKLOG_FULL)
+_BACKLOG_TOOLS = ("document.write", "document.edit")
 
 
 @dataclass
@@ -65,6 +67,8 @@ class WriteRequest:
     #: Instead of ``edit``, when it gives a change set: the spans of the text as pages show it (every line
     #: break ``\n``), applied on the current state (``selection.set``: the editor's replacement).
     spans: Callable[[], Spans] | None = None
+    #: The call replaces the whole text (``document.write``): the journal keeps the whole before-text.
+    whole_text: bool = False
 
     def __post_init__(self) -> None:
         if (self.edit is None) == (self.spans is None):
@@ -197,7 +201,7 @@ class Writer:
             raise DomainError("JOURNAL_DEGRADED")
 
     async def _check_backlog(self, doc: Document, request: WriteRequest) -> None:
-        if request.tool != "document.write":
+        if request.tool not in _BACKLOG_TOOLS:
             return
         limit = int(self.app.settings.get("review_backlog_limit"))
         if await self.unreviewed(doc) >= limit:
@@ -268,12 +272,12 @@ class Writer:
     def _entry(
         ctx: RequestContext, tab: Tab, request: WriteRequest, after: DocState, addresses: tuple[str, ...]
     ) -> JournalEntry:
-        """What the journal keeps to restore the before-text: all of it for a whole-text write, or for a write
-        of spans only what they replaced, from the first to the last (a word changed in a 5 MB document is not
-        a 5 MB entry)."""
+        """What the journal keeps to restore the before-text: all of it for a whole-text write, or for a change
+        of known spans only what they replaced, from the first to the last (a word changed in a 5 MB document
+        is not a 5 MB entry)."""
         before, change = tab.doc.state, after.change
         patch = None
-        if request.spans is not None and change is not None and change.spans is not None:
+        if not request.whole_text and change is not None and change.spans is not None:
             start, old_end, new_end = covering(change.spans)
             patch = BeforePatch(start, new_end - start, before.text[start:old_end])
         return JournalEntry(

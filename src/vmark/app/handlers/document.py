@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...core.edits import Edit, apply_edits, parse_edits
+from ...core.errors import ArgumentError, DomainError
+from ...core.text_pages import page
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
 from ..writes import WriteRequest, check_text
@@ -19,17 +21,20 @@ def user_cjk_rules(app: App) -> CjkRules:
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The content, or the page of it from ``offset`` that fits one answer (``nextOffset`` while more remains).
+
+    A later page names the first page's revision as ``expected_revision``, so all pages are of one text.
+    """
     _window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
     doc = tab.doc
+    state = doc.state
+    expected = args.get("expected_revision")
+    if expected is not None and expected != state.revision:
+        raise DomainError("STALE", current_revision=state.revision)
     tab.basis_seq = doc.write_seq
     ctx.app.coherence.note_read(ctx.connection, doc)
-    return {
-        "content": doc.state.text,
-        "revision": doc.state.revision,
-        "filePath": doc.path,
-        "kind": doc.kind,
-        "dirty": doc.dirty,
-    }
+    fields = {"revision": state.revision, "filePath": doc.path, "kind": doc.kind, "dirty": doc.dirty}
+    return page(state.text, args.get("offset", 0), args.get("limit"), fields)
 
 
 async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -41,6 +46,42 @@ async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     request = WriteRequest(
         tool="document.write",
         edit=lambda _current: content,
+        whole_text=True,
+        expected_revision=args.get("expected_revision"),
+        addresses=tuple(args.get("addresses", ())),
+        save=args.get("save", True),
+        implicit_tab=tab_id is None,
+    )
+    return await ctx.app.writer.write(ctx, window, tab, request)
+
+
+class _EditPlan:
+    """``document.edit``'s edits, applied to the text as it is in the document's write turn (the writer
+    finds the span they replaced: views get only that)."""
+
+    def __init__(self, edits: tuple[Edit, ...]) -> None:
+        self._edits = edits
+
+    def edit(self, current: str) -> str:
+        return apply_edits(current, self._edits).text
+
+
+async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Exact-match edits as one revision: journaled, checked, saved and answered like ``write``.
+
+    The text is computed from the document's text in its write turn; a page shows the result (in
+    WYSIWYG too, no editor round trip: every byte outside the edits stays as it was).
+    """
+    tab_id = args.get("tabId")
+    window, tab = ctx.app.session.resolve_tab(tab_id)
+    edits = parse_edits(args["edits"])
+    for item in edits:  # before anything else: nothing may change
+        check_text(item.old)
+        check_text(item.new)
+    plan = _EditPlan(edits)
+    request = WriteRequest(
+        tool="document.edit",
+        edit=plan.edit,
         expected_revision=args.get("expected_revision"),
         addresses=tuple(args.get("addresses", ())),
         save=args.get("save", True),
@@ -67,4 +108,4 @@ async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return await ctx.app.writer.write(ctx, window, tab, request)
 
 
-ACTIONS = {"read": read, "write": write, "transform": transform}
+ACTIONS = {"read": read, "write": write, "edit": edit, "transform": transform}
