@@ -69,6 +69,18 @@ async def init(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await _run(ctx, kernel.init, changes=True)
 
 
+async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The person's "Add identities": each tracked document without one gets it in its front matter (saved
+    like any save; documents open with unsaved changes are skipped and get it when saved)."""
+    kernel = _kernel(ctx, args)
+    try:
+        return await ctx.app.coherence.add_identities(kernel)
+    except CoherenceTimeout as exc:
+        raise ArgumentError("the coherence kernel did not answer within 20 s; try again") from exc
+    except CoherenceError as exc:
+        raise ArgumentError(str(exc)) from exc
+
+
 async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
     txf, index = require_str(args, "txf"), _index(args)
@@ -166,6 +178,7 @@ async def delegations_revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[
 ACTIONS = {
     "coherence.overview": overview,
     "coherence.init": init,
+    "coherence.add_identities": add_identities,
     "coherence.resolve": resolve,
     "coherence.diff": diff,
     "coherence.claims": claims,
