@@ -10,11 +10,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ..core.atomic import write_atomic
 from . import claims as _claims
 from .contexts import load_contexts, validate_context
 from .errors import CoherenceError
 from .index import WorkspaceIndex
-from .layout import write_atomic
 from .records import MATURITIES, Record, parse_time, utc_now, uuid7
 
 _CONTEXT_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.atomic import write_text_atomic
+from ..core.ids import uuid7
 from .atomic_json import read_json, write_json
 
 
@@ -118,8 +120,6 @@ def remove_bridge(directory: Path, token: str) -> None:
 
 def installation_writer(directory: Path) -> str:
     """This installation's coherence writer id: a UUID kept in ``writer-id`` (made on first use)."""
-    from ..coherence.records import uuid7
-
     path = directory / "writer-id"
     try:
         text = path.read_text().strip()
@@ -129,7 +129,5 @@ def installation_writer(directory: Path) -> str:
         pass
     writer = uuid7()
     directory.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f"writer-id.{os.getpid()}.tmp")
-    temp.write_text(writer + "\n")
-    os.replace(temp, path)
+    write_text_atomic(path, writer + "\n")
     return path.read_text().strip()  # two first uses at once: both keep the one that landed last
