@@ -52,6 +52,7 @@ class BrowserService:
             app.data_dir / "browser",
             allow_private=self._allow_private,
             check=self._loopback_only if os.environ.get(LOOPBACK_ONLY_ENV) == "1" else None,
+            extra_args=app.chromium_args,
         )
         self.tabs = TabRegistry(self.driver)
         self.navigator = Navigator(self.driver)

@@ -10,7 +10,7 @@ import signal
 import socket
 import sys
 import webbrowser
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import uvicorn
@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
+from ..browser.launch import extra_args_from_env
 from ..core.ids import new_token
 from ..core.limits import MAX_FRAME_BYTES
 from ..storage.datadir import BridgeInfo, InstanceLock, bridge_path, remove_bridge, write_bridge
@@ -73,11 +74,14 @@ class RunningApp:
         *,
         test_hooks: bool = False,
         journal_fault: str | None = None,
+        chromium_args: Sequence[str] | None = None,
     ) -> None:
+        """``chromium_args``: extra Chromium launch flags; by default the machine's ``VMARK_CHROMIUM_ARGS``."""
         self.data_dir = data_dir
         self.folder = folder
         self.port = port
-        self.app = App(data_dir, test_hooks=test_hooks, journal_fault=journal_fault)
+        extra = extra_args_from_env() if chromium_args is None else chromium_args
+        self.app = App(data_dir, test_hooks=test_hooks, journal_fault=journal_fault, chromium_args=extra)
         self.token = new_token()
         self.ui_token = new_token()
         self.bridge = Bridge(self.app, self.token)

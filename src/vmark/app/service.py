@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,9 +71,18 @@ class RequestContext:
 
 
 class App:
-    def __init__(self, data_dir: Path, *, test_hooks: bool = False, journal_fault: str | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        test_hooks: bool = False,
+        journal_fault: str | None = None,
+        chromium_args: Sequence[str] = (),
+    ) -> None:
         self.data_dir = data_dir
         self.test_hooks = test_hooks
+        #: the machine's extra Chromium launch flags (``VMARK_CHROMIUM_ARGS``), added to the product's
+        self.chromium_args = tuple(chromium_args)
         self.session = Session()
         self.journal = Journal(data_dir / "journal.db", journal_fault)
         self.history = History(data_dir / "history.db")
