@@ -155,12 +155,14 @@ def _has_browser() -> bool:
 
 
 async def serve_forever(data_dir: Path, folder: str | None, port: int, *, open_browser: bool = False) -> None:
+    test_hooks = os.environ.get("VMARK_TEST_HOOKS") == "1"
     running = RunningApp(
         data_dir,
         folder,
         port,
-        test_hooks=os.environ.get("VMARK_TEST_HOOKS") == "1",
-        journal_fault=os.environ.get("VMARK_JOURNAL_FAULT"),
+        test_hooks=test_hooks,
+        # a fault for tests of an app process: only where its test hooks are on, never in a person's app
+        journal_fault=os.environ.get("VMARK_JOURNAL_FAULT") if test_hooks else None,
     )
     # Our handlers go in before bridge.json is written: whoever sees the file may signal us at once.
     stop = asyncio.Event()

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,8 @@ from .writes import Writer
 
 log = logging.getLogger(__name__)
 
-TOOL_HANDLERS = {
+#: tool -> action -> handler (each ``async (ctx, args) -> result``)
+TOOL_HANDLERS: dict[str, Mapping[str, Callable[..., Awaitable[Any]]]] = {
     "session": session.ACTIONS,
     "workspace": workspace.ACTIONS,
     "document": document.ACTIONS,

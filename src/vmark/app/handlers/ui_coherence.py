@@ -119,7 +119,7 @@ async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
 async def claim_update(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
     claim = require_str(args, "claim")
-    changes = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
+    changes: dict[str, Any] = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
     if not changes:
         raise ArgumentError("nothing to change: give statement, maturity or invalidAt")
     return await _run(ctx, lambda: kernel.update_claim(claim, changes), changes=True)
@@ -133,7 +133,7 @@ async def contexts(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def context_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
     context_id = require_str(args, "id")
-    data = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
+    data: dict[str, Any] = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
     return {"contexts": await _run(ctx, lambda: kernel.save_context(context_id, data), changes=True)}
 
 
