@@ -25,6 +25,7 @@ from ..core.ids import new_token
 from ..core.limits import MAX_FRAME_BYTES
 from ..storage.datadir import BridgeInfo, InstanceLock, bridge_path, remove_bridge, write_bridge
 from .bridge import Bridge
+from .browser import LOOPBACK_ONLY_ENV
 from .service import App
 from .ui_server import Guard, UIServer
 
@@ -75,13 +76,25 @@ class RunningApp:
         test_hooks: bool = False,
         journal_fault: str | None = None,
         chromium_args: Sequence[str] | None = None,
+        browser_loopback_only: bool | None = None,
     ) -> None:
-        """``chromium_args``: extra Chromium launch flags; by default the machine's ``VMARK_CHROMIUM_ARGS``."""
+        """``chromium_args``: extra Chromium launch flags, by default the machine's ``VMARK_CHROMIUM_ARGS``;
+        ``browser_loopback_only``: the embedded browser reaches only this machine (tests, benchmarks), by
+        default when ``VMARK_BROWSER_LOOPBACK_ONLY=1``. The environment is read here, at the composition
+        root, and nowhere below it."""
         self.data_dir = data_dir
         self.folder = folder
         self.port = port
         extra = extra_args_from_env() if chromium_args is None else chromium_args
-        self.app = App(data_dir, test_hooks=test_hooks, journal_fault=journal_fault, chromium_args=extra)
+        if browser_loopback_only is None:
+            browser_loopback_only = os.environ.get(LOOPBACK_ONLY_ENV) == "1"
+        self.app = App(
+            data_dir,
+            test_hooks=test_hooks,
+            journal_fault=journal_fault,
+            chromium_args=extra,
+            browser_loopback_only=browser_loopback_only,
+        )
         self.token = new_token()
         self.ui_token = new_token()
         self.bridge = Bridge(self.app, self.token)

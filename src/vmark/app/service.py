@@ -79,11 +79,14 @@ class App:
         test_hooks: bool = False,
         journal_fault: str | None = None,
         chromium_args: Sequence[str] = (),
+        browser_loopback_only: bool = False,
     ) -> None:
         self.data_dir = data_dir
         self.test_hooks = test_hooks
         #: the machine's extra Chromium launch flags (``VMARK_CHROMIUM_ARGS``), added to the product's
         self.chromium_args = tuple(chromium_args)
+        #: tests and benchmarks: the embedded browser reaches nothing but this machine
+        self.browser_loopback_only = browser_loopback_only
         self.session = Session()
         self.journal = Journal(data_dir / "journal.db", journal_fault)
         self.history = History(data_dir / "history.db")
