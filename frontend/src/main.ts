@@ -1,5 +1,6 @@
 // One page = one VMark window. `?window=LABEL` attaches to that window (or the app picks one).
 import "./style.css";
+import "./render.css";
 import { type Approval, ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
@@ -7,6 +8,7 @@ import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
 import { HistoryPanel } from "./history";
+import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, errorText } from "./protocol";
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
@@ -292,6 +294,7 @@ class Page {
       this.editorHost.replaceChildren();
       if (target) {
         const text = await this.channel.request<TabText>("ui.read", { tabId: target });
+        setRenderContext({ window: this.label, docPath: (text as TabText & { filePath?: string | null }).filePath ?? null });
         const sync = new TabSync(this.channel, target, text);
         sync.onError = (err) => toast(errorText(err), "error");
         // Current at once: a `doc` event after the read waits for the editor on the tab's chain.

@@ -16,6 +16,7 @@ import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
+import { nodeViews, viewPlugins } from "./mdsource/views";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
 
 export class WysiwygEditor implements Editor {
@@ -39,12 +40,14 @@ export class WysiwygEditor implements Editor {
         }),
         keymap(baseKeymap),
         anchorPlugin(),
+        ...viewPlugins(),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
       ],
     });
     this.view = new EditorView(parent, {
       state,
       editable: () => !readOnly,
+      nodeViews: nodeViews(),
       dispatchTransaction: (tr) => this.dispatch(tr),
     });
   }

@@ -1,0 +1,124 @@
+// What WYSIWYG shows beyond the schema's plain DOM: images from the workspace, math, task checkboxes,
+// code blocks with their language. Node views and decorations change only what is displayed; the one
+// edit they make (a task checkbox) is a transaction of exactly the characters it changes, which the
+// engine splices into the text like any other edit.
+import type { Node } from "prosemirror-model";
+import { Plugin, type EditorState } from "prosemirror-state";
+import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
+import { imageAddress } from "../renderctx";
+
+class ImageView implements NodeView {
+  dom: HTMLElement;
+
+  constructor(node: Node) {
+    const src = String(node.attrs.src);
+    const address = imageAddress(src);
+    const img = document.createElement("img");
+    img.className = "md-image";
+    img.alt = String(node.attrs.alt);
+    img.title = node.attrs.title ? String(node.attrs.title) : src;
+    img.dataset.src = src;
+    img.dataset.raw = String(node.attrs.raw);
+    img.draggable = false;
+    img.addEventListener("error", () => {
+      img.dataset.state = "broken";
+    });
+    img.addEventListener("load", () => {
+      img.dataset.state = "loaded";
+    });
+    if (address) img.src = address;
+    else img.dataset.state = "broken";
+    this.dom = img;
+  }
+
+  ignoreMutation(): boolean {
+    return true;
+  }
+}
+
+export function nodeViews(): Record<string, NodeViewConstructor> {
+  return {
+    image: (node) => new ImageView(node),
+  };
+}
+
+/** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
+export function viewPlugins(): Plugin[] {
+  return [taskPlugin()];
+}
+
+// --- task items ---------------------------------------------------------------------------------
+const TASK = /^\[([ xX])\] /;
+
+/** Every list item's first paragraph that starts with `[ ] ` / `[x] `: the position of the mark's inner character. */
+function tasks(doc: Node): { at: number; checked: boolean }[] {
+  const found: { at: number; checked: boolean }[] = [];
+  doc.descendants((node, pos) => {
+    if (node.type.name !== "list_item") return true;
+    const first = node.firstChild;
+    if (first?.type.name === "paragraph") {
+      const lead = first.firstChild;
+      const match = lead?.isText && lead.marks.length === 0 ? TASK.exec(lead.text ?? "") : null;
+      // pos: the item; +1 its content; +1 the paragraph's content; +1 past "["
+      if (match) found.push({ at: pos + 3, checked: match[1] !== " " });
+    }
+    return true;
+  });
+  return found;
+}
+
+function taskDecorations(state: EditorState): DecorationSet {
+  const decorations: Decoration[] = [];
+  for (const task of tasks(state.doc)) {
+    const start = task.at - 1;
+    decorations.push(
+      Decoration.widget(start, (view) => checkbox(view, task.at, task.checked), { side: -1, key: `task-${task.checked}` }),
+      Decoration.inline(start, start + 4, { class: "md-task-marker" }),
+    );
+    const item = state.doc.resolve(start).node(-1);
+    if (item.type.name === "list_item") {
+      const itemStart = state.doc.resolve(start).before(-1);
+      decorations.push(Decoration.node(itemStart, itemStart + item.nodeSize, { class: `md-task${task.checked ? " done" : ""}` }));
+    }
+  }
+  return DecorationSet.create(state.doc, decorations);
+}
+
+function checkbox(view: EditorView, at: number, checked: boolean): HTMLElement {
+  const box = document.createElement("span");
+  box.className = "md-task-box";
+  box.setAttribute("role", "checkbox");
+  box.setAttribute("aria-checked", String(checked));
+  box.setAttribute("aria-label", checked ? "Done: uncheck" : "To do: check");
+  box.tabIndex = -1;
+  box.contentEditable = "false";
+  box.textContent = checked ? "✓" : "";
+  const toggle = (event: Event): void => {
+    event.preventDefault();
+    event.stopPropagation();
+    if (!view.editable) return;
+    const current = view.state.doc.textBetween(at, at + 1);
+    if (current !== " " && current.toLowerCase() !== "x") return;
+    // Exactly the character inside the brackets changes.
+    view.dispatch(view.state.tr.insertText(current === " " ? "x" : " ", at, at + 1));
+  };
+  box.addEventListener("mousedown", toggle);
+  box.addEventListener("keydown", (event) => {
+    if (event.key === " " || event.key === "Enter") toggle(event);
+  });
+  return box;
+}
+
+function taskPlugin(): Plugin {
+  return new Plugin({
+    state: {
+      init: (_config, state) => taskDecorations(state),
+      apply: (tr, old, _before, state) => (tr.docChanged ? taskDecorations(state) : old),
+    },
+    props: {
+      decorations(state) {
+        return this.getState(state);
+      },
+    },
+  });
+}
