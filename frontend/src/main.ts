@@ -1,6 +1,7 @@
 // One page = one VMark window. `?window=LABEL` attaches to that window (or the app picks one).
 import "./style.css";
 import "./render.css";
+import "./theme.css";
 import { type Approval, ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
@@ -8,6 +9,7 @@ import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
 import { HistoryPanel } from "./history";
+import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, errorText } from "./protocol";
 import { SaveAsDialog } from "./saveas";
@@ -67,6 +69,7 @@ class Page {
   private coherencePanel: CoherencePanel;
   private browserPanel: BrowserPanel;
   private editorHost = byId("editor");
+  readonly keys: Keys;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -80,6 +83,7 @@ class Page {
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
+    this.keys = new Keys(channel, this.commands());
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
       byId("connection").textContent = "disconnected: reload the page";
@@ -119,6 +123,33 @@ class Page {
 
   activeMode(): string | null {
     return this.current?.editor?.mode ?? null;
+  }
+
+  /** What the keys, the palette and the panels ask of the page. */
+  commands(): AppCommands {
+    return {
+      tabs: () =>
+        (this.window()?.tabs ?? [])
+          .filter((t) => t.visible)
+          .map((t) => ({ id: t.id, title: t.title, filePath: t.filePath, active: t.id === this.current?.tabId })),
+      mode: () => this.current?.editor?.mode ?? null,
+      switchTo: (tabId) => this.switchTo(tabId),
+      closeTab: async (tabId) => {
+        const tab = this.window()?.tabs.find((t) => t.id === tabId);
+        if (tab) await this.close(tab);
+      },
+      newTab: async () => {
+        const { tabId } = await this.channel.request<{ tabId: string }>("ui.new", { kind: "markdown" });
+        await this.show(tabId);
+      },
+      save: () => this.save(),
+      files: async () => {
+        const { workspaces } = await this.channel.request<{ workspaces: Listing[] }>("ui.files");
+        const shown = workspaces.filter((w) => w.active);
+        return (shown.length ? shown : workspaces).flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })));
+      },
+      open: (filePath) => this.openPath(filePath, "file"),
+    };
   }
 
   // --- the app's events and requests ---------------------------------------------------------
@@ -368,6 +399,10 @@ class Page {
   private async save(): Promise<void> {
     const tab = this.current;
     if (!tab) return;
+    if (this.window()?.tabs.find((t) => t.id === tab.tabId)?.filePath == null) {
+      byId("save-as-open").click(); // an untitled document: ask where it goes
+      return;
+    }
     await tab.flush();
     const saved = await this.channel.request<{ filePath: string }>("ui.save", { tabId: tab.tabId });
     toast(`Saved ${saved.filePath}`);

@@ -5,7 +5,9 @@
 import type { Node } from "prosemirror-model";
 import { Plugin, type EditorState } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
+import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
+import { findPlugin } from "./find";
 
 class ImageView implements NodeView {
   dom: HTMLElement;
@@ -44,7 +46,26 @@ export function nodeViews(): Record<string, NodeViewConstructor> {
 
 /** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
 export function viewPlugins(): Plugin[] {
-  return [taskPlugin()];
+  return [taskPlugin(), findPlugin(), livePlugin()];
+}
+
+/** The view registers itself for the panels that act on it (outline, status bar, find). */
+function livePlugin(): Plugin {
+  return new Plugin({
+    view(view) {
+      live.pm = view;
+      editorUpdated();
+      return {
+        update: (_view, before) => {
+          if (before.doc !== view.state.doc || !before.selection.eq(view.state.selection)) editorUpdated();
+        },
+        destroy: () => {
+          if (live.pm === view) live.pm = null;
+          editorUpdated();
+        },
+      };
+    },
+  });
 }
 
 // --- task items ---------------------------------------------------------------------------------

@@ -1,0 +1,3 @@
+"""The file tree's operations (filled in below)."""
+
+ACTIONS: dict[str, object] = {}
