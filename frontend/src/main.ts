@@ -8,6 +8,7 @@ import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
+import { FileTree } from "./filetree";
 import { HistoryPanel } from "./history";
 import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
@@ -70,6 +71,7 @@ class Page {
   private browserPanel: BrowserPanel;
   private editorHost = byId("editor");
   readonly keys: Keys;
+  private fileTree: FileTree;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -84,6 +86,11 @@ class Page {
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
+    this.fileTree = new FileTree(channel, {
+      open: (filePath) => this.openPath(filePath, "file"),
+      reload: () => this.loadTree(),
+      activePath: () => this.window()?.tabs.find((t) => t.id === this.current?.tabId)?.filePath ?? null,
+    });
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
       byId("connection").textContent = "disconnected: reload the page";
@@ -307,6 +314,12 @@ class Page {
     byId<HTMLButtonElement>("comment-add").disabled = !tab;
     byId("divergence").hidden = !view?.divergent || view.divergenceKept;
     byId("empty").hidden = Boolean(tab);
+    const activePath = this.window()?.tabs.find((t) => t.id === tab?.tabId)?.filePath ?? null;
+    for (const file of document.querySelectorAll<HTMLElement>("#tree button.file")) {
+      const root = file.closest<HTMLElement>("section.workspace")?.dataset.root;
+      if (`${root}/${file.dataset.path}` === activePath) file.setAttribute("aria-current", "true");
+      else file.removeAttribute("aria-current");
+    }
     this.historyPanel.refresh();
     this.commentsPanel.refresh();
   }
@@ -463,41 +476,7 @@ class Page {
   }
 
   private renderWorkspace(listing: Listing): HTMLElement {
-    const root = el("ul", { class: "files" });
-    const folders = new Map<string, HTMLElement>([["", root]]);
-    const folder = (path: string): HTMLElement => {
-      const known = folders.get(path);
-      if (known) return known;
-      const cut = path.lastIndexOf("/");
-      const list = el("ul", { class: "files" });
-      folder(cut < 0 ? "" : path.slice(0, cut)).append(
-        el("li", { class: "folder" }, el("span", {}, path.slice(cut + 1) + "/"), list),
-      );
-      folders.set(path, list);
-      return list;
-    };
-    for (const file of listing.files) {
-      const cut = file.path.lastIndexOf("/");
-      const link = el("button", { type: "button", class: "file", "data-path": file.path }, file.path.slice(cut + 1));
-      link.addEventListener("click", () =>
-        void act(async () => {
-          const { tabId } = await this.channel.request<{ tabId: string }>("ui.open", {
-            path: `${listing.root}/${file.path}`,
-          });
-          await this.show(tabId);
-        }),
-      );
-      folder(cut < 0 ? "" : file.path.slice(0, cut)).append(el("li", {}, link));
-    }
-    const name = listing.root.split("/").pop() || listing.root;
-    const section = el(
-      "section",
-      { class: `workspace${listing.active ? " active" : ""}`, "data-root": listing.root },
-      el("h3", { title: listing.root }, name),
-      root,
-    );
-    if (listing.truncated) section.append(el("p", { class: "hint" }, "(more files not listed)"));
-    return section;
+    return this.fileTree.render(listing);
   }
 }
 

@@ -71,6 +71,7 @@ async def test_ui_files_lists_what_vmark_opens(vmark: RunningApp, person: UIClie
                     {"path": ".github/workflows/ci.yml", "kind": "yaml-workflow"},
                     {"path": "notes/c.md", "kind": "markdown"},
                 ],
+                "folders": [".github", "notes", ".github/workflows"],
                 "truncated": False,
             }
         ]
