@@ -10,6 +10,8 @@ import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
 import { FileTree } from "./filetree";
 import { HistoryPanel } from "./history";
+import { Outline } from "./outline";
+import { StatusBar } from "./statusbar";
 import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, errorText } from "./protocol";
@@ -72,6 +74,7 @@ class Page {
   private editorHost = byId("editor");
   readonly keys: Keys;
   private fileTree: FileTree;
+  private statusBar: StatusBar;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -86,6 +89,8 @@ class Page {
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
+    new Outline();
+    this.statusBar = new StatusBar(() => this.current?.editor?.mode ?? null);
     this.fileTree = new FileTree(channel, {
       open: (filePath) => this.openPath(filePath, "file"),
       reload: () => this.loadTree(),
@@ -338,14 +343,19 @@ class Page {
       this.editorHost.replaceChildren();
       if (target) {
         const text = await this.channel.request<TabText>("ui.read", { tabId: target });
-        setRenderContext({ window: this.label, docPath: (text as TabText & { filePath?: string | null }).filePath ?? null });
+        const facts = text as TabText & { filePath?: string | null; lineEnding?: string; encoding?: string };
+        setRenderContext({ window: this.label, docPath: facts.filePath ?? null });
+        this.statusBar.setFacts({ lineEnding: facts.lineEnding ?? "\n", encoding: facts.encoding ?? "UTF-8" });
         const sync = new TabSync(this.channel, target, text);
         sync.onError = (err) => toast(errorText(err), "error");
         // Current at once: a `doc` event after the read waits for the editor on the tab's chain.
         this.current = sync;
         this.editorHost.dataset.tabId = target;
         await sync.mount(this.editorHost);
-      } else delete this.editorHost.dataset.tabId;
+      } else {
+        delete this.editorHost.dataset.tabId;
+        this.statusBar.setFacts(null);
+      }
       this.renderActiveControls();
     });
     return this.showing.catch((err) => {

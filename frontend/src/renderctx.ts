@@ -41,3 +41,26 @@ export function imageAddress(src: string, ctx: RenderContext = context): string 
   if (!ctx.window) return null;
   return `/files/${encodeURIComponent(ctx.window)}/${parts.map(encodeURIComponent).join("/")}`;
 }
+
+/** What the WYSIWYG engine answers about where a view position is in the text. */
+interface SourceMap {
+  sourceRange(doc: never, from: number, to: number): [number, number] | null;
+}
+
+const sources = new WeakMap<object, () => SourceMap>();
+
+/** The WYSIWYG editor names the SourceDoc behind its view (for the status bar's line and column). */
+export function registerSource(view: object, source: () => SourceMap): void {
+  sources.set(view, source);
+}
+
+/** The text offset (UTF-16) of view position `pos`, or null where the view has no source there. */
+export function sourceOffset(view: { state: { doc: unknown } }, pos: number): number | null {
+  const source = sources.get(view);
+  if (!source) return null;
+  try {
+    return source().sourceRange(view.state.doc as never, pos, pos)?.[0] ?? null;
+  } catch {
+    return null;
+  }
+}

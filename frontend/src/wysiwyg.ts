@@ -17,6 +17,7 @@ import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { nodeViews, viewPlugins } from "./mdsource/views";
+import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
 
 export class WysiwygEditor implements Editor {
@@ -50,6 +51,7 @@ export class WysiwygEditor implements Editor {
       nodeViews: nodeViews(),
       dispatchTransaction: (tr) => this.dispatch(tr),
     });
+    registerSource(this.view, () => this.source);
   }
 
   static async create(parent: HTMLElement, text: string, hooks: EditorHooks, readOnly: boolean): Promise<WysiwygEditor> {

@@ -33,6 +33,8 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         "filePath": doc.path,
         "divergent": doc.divergent,
         "readOnly": doc.read_only,
+        "lineEnding": doc.line_ending,
+        "encoding": "UTF-8 with BOM" if doc.state.text.startswith("\ufeff") else "UTF-8",
     }
 
 
