@@ -12,6 +12,8 @@ import { FileTree } from "./filetree";
 import { HistoryPanel } from "./history";
 import { Outline } from "./outline";
 import { StatusBar } from "./statusbar";
+import { AutoSave } from "./autosave";
+import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, errorText } from "./protocol";
@@ -75,6 +77,8 @@ class Page {
   readonly keys: Keys;
   private fileTree: FileTree;
   private statusBar: StatusBar;
+  private autoSave: AutoSave;
+  private themeSwitch: ThemeSwitch;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -90,6 +94,10 @@ class Page {
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
     new Outline();
+    this.themeSwitch = new ThemeSwitch(channel);
+    this.autoSave = new AutoSave(channel, async (tabId) => {
+      if (this.current?.tabId === tabId) await this.current.flush();
+    });
     this.statusBar = new StatusBar(() => this.current?.editor?.mode ?? null);
     this.fileTree = new FileTree(channel, {
       open: (filePath) => this.openPath(filePath, "file"),
@@ -117,6 +125,7 @@ class Page {
     byId("connection").textContent = "connected";
     byId("connection").dataset.state = "open";
     this.wireControls();
+    await Promise.all([this.themeSwitch.load(), this.autoSave.load()]);
     this.reportFocus();
     this.render(await this.channel.request<PageState>("ui.state"));
     await this.loadTree();
@@ -254,6 +263,7 @@ class Page {
     const win = this.window();
     if (!win) return;
     this.renderTabs(win);
+    this.autoSave.consider(win.tabs);
     this.renderAgents(state.agents);
     const active = win.tabs.find((t) => t.active && t.visible);
     if (!this.approvals.isOpen()) void this.show(active ? active.id : null);
@@ -299,6 +309,7 @@ class Page {
           return item;
         }),
     );
+    strip.querySelector(".tab.active")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   private renderAgents(agents: PageState["agents"]): void {

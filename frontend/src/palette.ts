@@ -268,7 +268,10 @@ export class WorkspaceSearch {
     this.input.addEventListener("input", () => this.later());
     this.matchCase.addEventListener("change", () => void this.run());
     this.input.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
+      if (event.key === "Escape") {
+        event.preventDefault(); // a search field would only clear itself: Escape closes the dialog
+        this.dialog.close();
+      } else if (event.key === "Enter") {
         event.preventDefault();
         void this.run();
       } else if (event.key === "ArrowDown") {
