@@ -2,12 +2,13 @@
 // code blocks with their language. Node views and decorations change only what is displayed; the one
 // edit they make (a task checkbox) is a transaction of exactly the characters it changes, which the
 // engine splices into the text like any other edit.
-import type { Node } from "prosemirror-model";
+import { type DOMOutputSpec, DOMSerializer, type Node } from "prosemirror-model";
 import { Plugin, type EditorState } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
 import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
 import { findPlugin } from "./find";
+import { CodeBlockView, InlineMathView, MathBlockView, richPlugin } from "./rich";
 
 class ImageView implements NodeView {
   dom: HTMLElement;
@@ -38,15 +39,31 @@ class ImageView implements NodeView {
   }
 }
 
+/** The schema's own rendering of a node (for the kinds without a view of their own). */
+function plainInline(node: Node): NodeView {
+  const spec = node.type.spec.toDOM?.(node);
+  const { dom } = DOMSerializer.renderSpec(document, spec as DOMOutputSpec);
+  return { dom: dom as HTMLElement, ignoreMutation: () => true };
+}
+
+function plainBlock(node: Node): NodeView {
+  const spec = node.type.spec.toDOM?.(node);
+  const { dom, contentDOM } = DOMSerializer.renderSpec(document, spec as DOMOutputSpec);
+  return { dom: dom as HTMLElement, contentDOM: contentDOM as HTMLElement | undefined };
+}
+
 export function nodeViews(): Record<string, NodeViewConstructor> {
   return {
     image: (node) => new ImageView(node),
+    raw_inline: (node) => (node.attrs.kind === "math" ? new InlineMathView(node) : plainInline(node)),
+    raw_block: (node) => (node.attrs.kind === "math" ? new MathBlockView(node) : plainBlock(node)),
+    code_block: (node) => new CodeBlockView(node),
   };
 }
 
 /** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
 export function viewPlugins(): Plugin[] {
-  return [taskPlugin(), findPlugin(), livePlugin()];
+  return [taskPlugin(), findPlugin(), richPlugin(), livePlugin()];
 }
 
 /** The view registers itself for the panels that act on it (outline, status bar, find). */
@@ -93,7 +110,7 @@ function taskDecorations(state: EditorState): DecorationSet {
   for (const task of tasks(state.doc)) {
     const start = task.at - 1;
     decorations.push(
-      Decoration.widget(start, (view) => checkbox(view, task.at, task.checked), { side: -1, key: `task-${task.checked}` }),
+      Decoration.widget(start, (view) => checkbox(view, task.at, task.checked), { side: -1, key: `task-${task.at}-${task.checked}` }),
       Decoration.inline(start, start + 4, { class: "md-task-marker" }),
     );
     const item = state.doc.resolve(start).node(-1);
@@ -122,6 +139,7 @@ function checkbox(view: EditorView, at: number, checked: boolean): HTMLElement {
     if (current !== " " && current.toLowerCase() !== "x") return;
     // Exactly the character inside the brackets changes.
     view.dispatch(view.state.tr.insertText(current === " " ? "x" : " ", at, at + 1));
+    view.focus(); // the keys go on to the editor (Ctrl+Z takes the toggle back)
   };
   box.addEventListener("mousedown", toggle);
   box.addEventListener("keydown", (event) => {
