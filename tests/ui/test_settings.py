@@ -169,7 +169,8 @@ async def test_a_refused_value_is_shown_and_nothing_is_stored(pages: Pages, data
     await expect(row).to_have_attribute("data-state", "error")
     await expect(row.locator(".setting-status")).to_have_text("setting 'cjk.punctuation_limit' takes 0..9, not 12")
     style = page.locator(".setting[data-key='cjk.quote_style'] select")  # a choice: no other value can be typed
-    assert await style.locator("option").evaluate_all("os => os.map(o => o.value)") == ["curly", "corner", "guillemets"]
+    values = await style.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert values == ["curly", "corner", "guillemets"]
     limit = page.locator(".setting[data-key=review_backlog_limit]")
     await limit.locator("input").fill("2.5")
     await limit.locator("input").press("Tab")
