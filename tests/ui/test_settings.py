@@ -124,7 +124,8 @@ async def test_the_dialog_is_generated_from_the_table_and_stores_each_change(
         "Sandbox (a separate, empty profile)",
         "Shared (your signed-in profile)",
     ]
-    assert await page.locator(".setting[data-key='cjk.spacing'] label").inner_text() == "Space between CJK and Latin text"
+    spacing = page.locator(".setting[data-key='cjk.spacing'] label")
+    assert await spacing.inner_text() == "Space between CJK and Latin text"
     assert await page.locator(".setting[data-key='cjk.spacing'] .setting-key").inner_text() == "cjk.spacing"
     assert await page.locator(".setting[data-key='editor.save_automatically'] [role=switch]").count() == 1
     await expect(page.locator(".setting[data-key='editor.save_automatically'] input")).not_to_be_checked()
