@@ -264,6 +264,9 @@ class Page {
     if (!win) return;
     this.renderTabs(win);
     this.autoSave.consider(win.tabs);
+    // A rename or move of the shown file: its images resolve against its new folder.
+    const shownTab = win.tabs.find((t) => t.id === this.current?.tabId);
+    if (shownTab) setRenderContext({ window: this.label, docPath: shownTab.filePath });
     this.renderAgents(state.agents);
     const active = win.tabs.find((t) => t.active && t.visible);
     if (!this.approvals.isOpen()) void this.show(active ? active.id : null);
