@@ -1,7 +1,7 @@
-"""The editor UI in a real Chromium: opening a 5 MB Markdown file, and keystroke-to-saved latency.
+"""The editor UI in a real Chromium: large files opened, keystrokes to screen (and bytes sent), keystrokes to disk.
 
 The app runs in this process (``RunningApp``, as the tests start it) and Debian's Chromium is
-driven by Playwright with the UI tests' launch. Two measurements:
+driven by Playwright with the UI tests' launch. Three measurements:
 
 1. **Open 5 MB.** The person clicks the file in the tree; the clock stops when the editor shows
    the document's first heading ("shown"), and again when a character the person then types
@@ -17,11 +17,21 @@ driven by Playwright with the UI tests' launch. Two measurements:
    process, like a real client) writes ANOTHER document of the same window every 100 ms with
    ``document.write`` (journaled, applied, saved).
 
+3. **Keystroke to screen** (issue 14), source and WYSIWYG side by side, in a 20 KB and a 1 MB document: the
+   person types into the document's first heading at a steady pace (one key every ``--interval`` seconds).
+   The clock runs inside the page: from the ``keydown`` event's timestamp to the first animation frame after a
+   ``MutationObserver`` saw the character in the heading's DOM (``performance.now()``); median and p95 over
+   ``--latency-keystrokes`` keys after a few uncounted ones. **Bytes per keystroke** is the sum of the payloads
+   of every WebSocket frame the page sent to the app while typing them (Playwright's ``framesent``, including
+   the debounced edits sent after the last key), divided by the keys.
+
 The Markdown is generated deterministically (a seeded PRNG): headings, paragraphs with inline
 markup, bullet and ordered lists, fenced code blocks, tables, block quotes. Nothing asserts on
 a timing; the target is printed beside the figures.
 
-    .venv/bin/python bench/bench_ui.py [--rounds 3] [--keystrokes 40]
+    .venv/bin/python bench/bench_ui.py [--rounds 3] [--keystrokes 40] [--latency-keystrokes 40]
+    .venv/bin/python bench/bench_ui.py --quick              # a smoke run: one round of everything, few keys
+    .venv/bin/python bench/bench_ui.py --parts latency      # only some parts: open, latency, saved
 """
 
 from __future__ import annotations
@@ -197,6 +207,18 @@ def realistic_markdown(size: int, seed: int = 7) -> str:
 
 # --- the stage: app, browser, page, agent ------------------------------------------------------------
 @dataclass
+class Wire:
+    """The payload bytes of the WebSocket frames the page sent to the app (every socket it opened)."""
+
+    sent: int = 0
+    frames: int = 0
+
+    def count(self, payload: str | bytes) -> None:
+        self.sent += len(payload.encode() if isinstance(payload, str) else payload)
+        self.frames += 1
+
+
+@dataclass
 class Stage:
     app: RunningApp
     folder: Path
@@ -205,11 +227,12 @@ class Stage:
     agent: Client
     #: the person's side without a browser, for what the page has no control for (a tab's mode before it shows)
     operator: UIClient
+    wire: Wire
 
     async def new_page(self) -> None:
         """Replace the page by a fresh one (a new browser context): nothing of an earlier opening stays behind."""
         await self.page.context.close()
-        self.page = await open_page(self.browser, self.app, self.folder)
+        self.page = await open_page(self.browser, self.app, self.folder, self.wire)
 
 
 @contextlib.asynccontextmanager
@@ -226,10 +249,12 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-async def open_page(browser: Browser, app: RunningApp, folder: Path) -> Page:
+async def open_page(browser: Browser, app: RunningApp, folder: Path, wire: Wire | None = None) -> Page:
     """A page on the app's UI with the workspace's tree loaded (it shows the window's active tab, if any)."""
     context = await browser.new_context(viewport={"width": 1200, "height": 800})
     page = await context.new_page()
+    if wire is not None:
+        page.on("websocket", lambda ws: ws.on("framesent", wire.count))
     await page.goto(app.ui_url + "&window=main")
     await page.wait_for_selector("body[data-ready=true]")
     await page.wait_for_selector(f"section.workspace[data-root='{folder}']")
@@ -251,8 +276,9 @@ async def stage(tmp: Path, files: dict[str, str]) -> AsyncIterator[Stage]:
                 stdio_client_for(vmark_mcp_params(home), errlog) as agent,
                 UIClient(home) as operator,
             ):
-                page = await open_page(browser, app, folder.resolve())
-                s = Stage(app, folder.resolve(), browser, page, agent, operator)
+                wire = Wire()
+                page = await open_page(browser, app, folder.resolve(), wire)
+                s = Stage(app, folder.resolve(), browser, page, agent, operator, wire)
                 try:
                     yield s
                 except BaseException:
@@ -309,6 +335,10 @@ class Plan:
     #: a WYSIWYG opening not interactive after this long is cut off (reported as "> timeout")
     wysiwyg_timeout: float
     keystrokes: int
+    latency_keystrokes: int = 40
+    #: seconds between two keys of the keystroke-to-screen measurement
+    interval: float = 0.15
+    parts: frozenset[str] = frozenset({"open", "latency", "saved"})
 
     def rounds_of(self, way: Opening) -> int:
         return self.wysiwyg_rounds if way.mode == "wysiwyg" else self.rounds
@@ -468,6 +498,171 @@ def progress(line: str) -> None:
     print(f"  {line}", file=sys.stderr, flush=True)
 
 
+# --- 3. keystroke to screen, and the bytes a keystroke sends ------------------------------------------------------
+LATENCY_SIZES = (("20 KB", NOTES_BYTES), ("1 MB", 1_000_000))
+LATENCY_MODES = ("source", "wysiwyg")
+LATENCY_WARMUP = 3
+#: after the last key: the page's debounced edit (and anything else it sends for the keys) goes out meanwhile
+LATENCY_SETTLE_SECONDS = 1.0
+KEY_TIMEOUT_MS = 10_000
+OPEN_TIMEOUT_SECONDS = 60.0
+
+#: installed once per page: `arm(text)` before a key, `wait(ms)` after it gives {dom, frame} ms since its keydown
+KEY_PROBE = """
+() => {
+  if (window.__keyProbe) return;
+  let armed = null, t0 = 0, seenAt = 0, result = null;
+  const waiters = [];
+  const finish = (value) => {
+    result = value;
+    armed = null;
+    for (const resolve of waiters.splice(0)) resolve(value);
+  };
+  window.addEventListener("keydown", (e) => { if (armed !== null && t0 === 0) t0 = e.timeStamp; }, true);
+  const shows = (node) => {
+    const element = node.nodeType === 1 ? node : node.parentElement;
+    const block = element && element.closest(".cm-line, .ProseMirror > *");
+    return Boolean(block && block.textContent.includes(armed));
+  };
+  new MutationObserver((records) => {
+    if (armed === null || t0 === 0 || seenAt) return;
+    for (const r of records) {
+      if (shows(r.target) || Array.from(r.addedNodes).some(shows)) {
+        seenAt = performance.now();
+        const start = t0, dom = seenAt - start;
+        requestAnimationFrame(() => finish({ dom, frame: performance.now() - start }));
+        return;
+      }
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  window.__keyProbe = {
+    arm: (text) => { armed = text; t0 = 0; seenAt = 0; result = null; },
+    wait: (ms) => new Promise((resolve) => {
+      if (result) return resolve(result);
+      waiters.push(resolve);
+      setTimeout(() => resolve(null), ms);
+    }),
+  };
+}
+"""
+
+
+def typing_name(mode: str, size: int) -> tuple[str, str]:
+    return f"typing-{mode}-{size}.md", f"Typing in {mode} {size}"
+
+
+def typing_files() -> dict[str, str]:
+    files = {}
+    for _, size in LATENCY_SIZES:
+        body = realistic_markdown(size, seed=5)
+        for mode in LATENCY_MODES:
+            name, title = typing_name(mode, size)
+            files[name] = f"# {title}\n\n{body}"
+    return files
+
+
+async def latency_round(s: Stage, mode: str, size: int, plan: Plan) -> dict[str, Any]:
+    """Type ``plan.latency_keystrokes`` keys (after a few uncounted ones) into the first heading of a document."""
+    name, title = typing_name(mode, size)
+    tab = await agent_open(s, name)
+    await s.operator.call("ui.set_mode", tabId=tab, mode=mode)
+    await click_file(s.page, name)
+    shown = heading(s.page, mode, title)
+    await shown.wait_for(timeout=OPEN_TIMEOUT_SECONDS * 1000)
+    await shown.click()
+    await s.page.keyboard.press("End")
+    await s.page.evaluate(KEY_PROBE)
+    await asyncio.sleep(LATENCY_SETTLE_SECONDS)  # what opening and clicking sent is not the keys'
+    typed, frames, doms, lost = "", [], [], 0
+    sent_before = frames_before = 0
+    for n in range(LATENCY_WARMUP + plan.latency_keystrokes):
+        if n == LATENCY_WARMUP:
+            sent_before, frames_before = s.wire.sent, s.wire.frames
+        key = "abcdefghijklmnopqrstuvwxyz"[n % 26]
+        typed += key
+        line = HEADING[mode][1].format(title + typed)
+        await s.page.evaluate("(text) => window.__keyProbe.arm(text)", line)
+        await s.page.keyboard.press(key)
+        got = await s.page.evaluate("(ms) => window.__keyProbe.wait(ms)", KEY_TIMEOUT_MS)
+        if n >= LATENCY_WARMUP:
+            if got is None:
+                lost += 1
+            else:
+                frames.append(got["frame"] / 1000)
+                doms.append(got["dom"] / 1000)
+        await asyncio.sleep(plan.interval)
+    await asyncio.sleep(LATENCY_SETTLE_SECONDS)
+    sent, sent_frames = s.wire.sent - sent_before, s.wire.frames - frames_before
+    await check_typed(s, name, f"# {title}{typed}")
+    await s.operator.call("ui.close", tabId=tab, force=True)
+    await s.new_page()  # the next document starts on a page that never held a large one
+    await heading(s.page, "source", "Home").wait_for()
+    return {
+        "mode": mode,
+        "bytes": size,
+        "frame": summary(frames) if frames else {"n": 0},
+        "dom": summary(doms) if doms else {"n": 0},
+        "lost": lost,
+        "sent_bytes_per_key": sent / plan.latency_keystrokes,
+        "sent_frames_per_key": sent_frames / plan.latency_keystrokes,
+    }
+
+
+async def check_typed(s: Stage, name: str, line: str) -> None:
+    """The keys reached the app's document (its first line is the heading with every key typed)."""
+    doc = s.app.app.session.doc_by_path(str(s.folder / name))
+    if doc is None:
+        raise BenchError(f"{name} is not open in the app")
+    await wait_for(lambda: doc.state.text.startswith(line + "\n"), f"the typed keys to reach {name}", 30.0)
+
+
+async def bench_latency(s: Stage, plan: Plan) -> list[dict[str, Any]]:
+    rounds = []
+    for label, size in LATENCY_SIZES:
+        for mode in LATENCY_MODES:
+            got = await latency_round(s, mode, size, plan)
+            frame = got["frame"]
+            median = f"{frame['median_ms']:.1f} ms" if frame["n"] else "none"
+            progress(
+                f"keystroke to screen, {mode}, {label}: median {median}, "
+                f"{got['sent_bytes_per_key']:,.0f} bytes sent per key, {got['lost']} lost"
+            )
+            rounds.append({"label": label, **got})
+    return rounds
+
+
+def render_latency(rounds: list[dict[str, Any]], plan: Plan) -> str:
+    rows = []
+    by = {(r["label"], r["mode"]): r for r in rounds}
+    for label, _ in LATENCY_SIZES:
+        for mode in LATENCY_MODES:
+            r = by[(label, mode)]
+            f, d = r["frame"], r["dom"]
+            cells = [f"{f[k]:.1f}" if f["n"] else "-" for k in ("median_ms", "p95_ms", "max_ms")]
+            dom = f"{d['median_ms']:.1f}" if d["n"] else "-"
+            rows.append([label, mode, str(f["n"]), *cells, dom, str(r["lost"]), f"{r['sent_bytes_per_key']:,.0f}"])
+        src, wys = by[(label, "source")], by[(label, "wysiwyg")]
+        rows.append([label, "wysiwyg/source", "", *ratio_cells(src, wys), "", "", bytes_ratio(src, wys)])
+    head = ["document", "mode", "n", "median ms", "p95 ms", "max ms", "dom median ms", "lost", "bytes sent/key"]
+    return (
+        f"Keystroke to screen: keydown to the first frame after the character is in the DOM (in the page), one key "
+        f"every {plan.interval * 1000:.0f} ms into the first heading; bytes = WebSocket payload the page sent per key "
+        f"(target: WYSIWYG p95 < 50 ms at 1 MB)\n{table(head, rows)}"
+    )
+
+
+def ratio_cells(src: dict[str, Any], wys: dict[str, Any]) -> list[str]:
+    if not (src["frame"]["n"] and wys["frame"]["n"]):
+        return ["-", "-", "-"]
+    return [f"{wys['frame'][k] / src['frame'][k]:.2f}" for k in ("median_ms", "p95_ms", "max_ms")]
+
+
+def bytes_ratio(src: dict[str, Any], wys: dict[str, Any]) -> str:
+    if not src["sent_bytes_per_key"]:
+        return "-"
+    return f"{wys['sent_bytes_per_key'] / src['sent_bytes_per_key']:.2f}"
+
+
 # --- figures -------------------------------------------------------------------------------------------------
 def p95(samples: list[float]) -> float:
     if len(samples) < 2:
@@ -487,7 +682,8 @@ def summary(samples: list[float]) -> dict[str, float | int]:
 
 async def run(plan: Plan) -> dict[str, Any]:
     files = {
-        **big_files(plan),
+        **(big_files(plan) if "open" in plan.parts else {}),
+        **(typing_files() if "latency" in plan.parts else {}),
         "home.md": HOME_TEXT,
         "notes.md": "# Notes\n\n" + realistic_markdown(NOTES_BYTES, seed=3),
         "other.md": "# Other\n",
@@ -496,21 +692,28 @@ async def run(plan: Plan) -> dict[str, Any]:
         async with stage(tmp, files) as s:
             await click_file(s.page, "home.md")
             await heading(s.page, "source", "Home").wait_for()
-            opening = await bench_open(s, plan)
-            typing = await bench_keystrokes(s, plan.keystrokes)
+            opening = await bench_open(s, plan) if "open" in plan.parts else None
+            latency = await bench_latency(s, plan) if "latency" in plan.parts else None
+            typing = await bench_keystrokes(s, plan.keystrokes) if "saved" in plan.parts else None
+    results: dict[str, Any] = {"machine": machine_line()}
+    if opening is not None:
+        ways = {}
+        for way in OPENINGS:
+            got = opening[way.label]
+            ways[way.label] = {
+                "mode": way.mode,
+                "bytes": len(files[big_name(way, 0)[0]].encode()),
+                "timeout_seconds": plan.timeout_of(way),
+                **{what: finished(got[what]) for what in ("shown", "interactive")},
+            }
+        results["open"] = {"target_source_seconds": TARGET_SOURCE_SECONDS, "ways": ways}
+    if latency is not None:
+        results["latency"] = {"interval_ms": plan.interval * 1000, "rounds": latency}
+    if typing is None:
+        return results
     quiet, loaded = typing["samples"]["quiet"], typing["samples"]["loaded"]
-    ways = {}
-    for way in OPENINGS:
-        got = opening[way.label]
-        ways[way.label] = {
-            "mode": way.mode,
-            "bytes": len(files[big_name(way, 0)[0]].encode()),
-            "timeout_seconds": plan.timeout_of(way),
-            **{what: finished(got[what]) for what in ("shown", "interactive")},
-        }
     return {
-        "machine": machine_line(),
-        "open": {"target_source_seconds": TARGET_SOURCE_SECONDS, "ways": ways},
+        **results,
         "keystroke": {
             "document_bytes": len(files["notes.md"].encode()),
             "agent_period_ms": AGENT_PERIOD_SECONDS * 1000,
@@ -536,8 +739,18 @@ def fmt_open(d: dict[str, Any], timeout: float) -> str:
     return fmt(d) + (f"; {d['cut_off']} {cut}" if cut else "")
 
 
-def render(results: dict[str, Any]) -> str:
-    op = results["open"]
+def render(results: dict[str, Any], plan: Plan) -> str:
+    parts = []
+    if "open" in results:
+        parts.append(render_open(results["open"]))
+    if "latency" in results:
+        parts.append(render_latency(results["latency"]["rounds"], plan))
+    if "keystroke" in results:
+        parts.append(render_saved(results["keystroke"]))
+    return "\n\n".join(parts)
+
+
+def render_open(op: dict[str, Any]) -> str:
     target = op["target_source_seconds"]
     rows = []
     for label, way in op["ways"].items():
@@ -545,7 +758,14 @@ def render(results: dict[str, Any]) -> str:
         shown, ready = (fmt_open(way[what], way["timeout_seconds"]) for what in ("shown", "interactive"))
         rows.append([label, f"{way['bytes']:,}", str(ready and way["interactive"]["n"]), shown, ready, goal])
     opening = table(["opening", "bytes", "n", "shown ms", "interactive ms", ""], rows)
-    ks = results["keystroke"]
+    return (
+        "Open a large Markdown file from the tree, ms median (min–max): shown = its first heading on screen, "
+        "interactive = a key typed into that heading on screen\n"
+        f"{opening}"
+    )
+
+
+def render_saved(ks: dict[str, Any]) -> str:
     rows = [
         [name, str(ks[name]["n"]), f"{ks[name]['median_ms']:.1f}", f"{ks[name]['p95_ms']:.1f}", fmt(ks[name])]
         for name in ("quiet", "loaded")
@@ -553,9 +773,6 @@ def render(results: dict[str, Any]) -> str:
     rows.append(["loaded/quiet", "", f"{ks['ratio_median']:.2f}", f"{ks['ratio_p95']:.2f}", ""])
     typing = table(["agent", "n", "median ms", "p95 ms", "median (min–max)"], rows)
     return (
-        "Open a large Markdown file from the tree, ms median (min–max): shown = its first heading on screen, "
-        "interactive = a key typed into that heading on screen\n"
-        f"{opening}\n\n"
         f"One key + Ctrl+S until the {ks['document_bytes'] / 1000:.0f} KB file on disk holds it; loaded = an agent "
         f"writes another document every {ks['agent_period_ms']:.0f} ms ({ks['agent_writes']} writes in all)\n"
         f"{typing}"
@@ -573,12 +790,42 @@ def main() -> int:
     parser.add_argument(
         "--wysiwyg-timeout", type=float, default=30.0, help="seconds before a WYSIWYG opening is cut off"
     )
-    parser.add_argument("--keystrokes", type=int, default=40, help="counted keystrokes per condition")
+    parser.add_argument("--keystrokes", type=int, default=40, help="counted keystrokes per condition (to saved)")
+    parser.add_argument(
+        "--latency-keystrokes", type=int, default=40, help="counted keystrokes per mode and size (to screen)"
+    )
+    parser.add_argument("--interval", type=float, default=0.15, help="seconds between keys (to screen)")
+    parser.add_argument(
+        "--parts",
+        default="open,latency,saved",
+        help="which measurements, comma-separated: open (large files), latency (to screen), saved (to disk)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: one opening per way (WYSIWYG cut off after 10 s), few keys per measurement",
+    )
     args = parser.parse_args()
-    plan = Plan(args.rounds, args.wysiwyg_rounds, args.wysiwyg_timeout, args.keystrokes)
+    parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
+    if args.keystrokes < BLOCK:
+        parser.error(f"--keystrokes: at least {BLOCK} (one quiet and one loaded block)")
+    if not parts or parts - {"open", "latency", "saved"}:
+        parser.error(f"--parts: choose among open, latency, saved (got {args.parts!r})")
+    if args.quick:
+        plan = Plan(1, 1, 10.0, BLOCK, 5, args.interval, parts)  # one quiet and one loaded block
+    else:
+        plan = Plan(
+            args.rounds,
+            args.wysiwyg_rounds,
+            args.wysiwyg_timeout,
+            args.keystrokes,
+            args.latency_keystrokes,
+            args.interval,
+            parts,
+        )
     results = run_async(run, plan)
     print(results["machine"])
-    print(render(results))
+    print(render(results, plan))
     print(f"figures saved to {save_results('ui', results)}")
     return 0
 

@@ -36,7 +36,7 @@ def document_lines(doc: dict[str, Any]) -> list[str]:
         for op in ("read", "write"):
             r = entry[op]
             target = f"  target ≤ {r['target_ratio']}" if r["target_ratio"] else ""
-            cut = "  (vmark's answer cut to 75,000 B)" if op == "read" and entry["vmark_truncated"] else ""
+            cut = "  (vmark's answer: the first page, 75,000 B)" if op == "read" and entry["vmark_paged"] else ""
             vmark, peer = r["vmark"]["median_ms"], r["peer"]["median_ms"]
             lines.append(
                 f"document.{op:<5} {size:>5}: vmark {vmark:8.1f} ms  peer {peer:8.1f} ms"

@@ -19,7 +19,7 @@ import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, errorText } from "./protocol";
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
-import { type Splice, type TabText, TabSync } from "./tabsync";
+import { type DocChanges, type TabText, TabSync } from "./tabsync";
 
 interface TabInfo {
   id: string;
@@ -193,7 +193,8 @@ class Page {
       case "doc":
         if (this.current && (payload.tabIds as string[]).includes(this.current.tabId)) {
           const text = typeof payload.text === "string" ? payload.text : null;
-          await this.current.remote(String(payload.revision), text, (payload.splice as Splice | undefined) ?? null);
+          const changes = (payload.changes as DocChanges | undefined) ?? null;
+          await this.current.remote(String(payload.revision), text, changes);
           this.historyPanel.refresh();
           this.commentsPanel.refresh();
         }

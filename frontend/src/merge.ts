@@ -1,6 +1,12 @@
-// Text-level helpers: the one changed span between two texts, and a three-way merge of the
-// page's unsent keystrokes with a change that came from elsewhere (an agent, another window).
+// Change sets between the page and the app. Editors count UTF-16 units, the app counts code points:
+// a change travels as spans `[from, to, insert]` in code points of the text it applies to, sorted and
+// non-overlapping, all relative to that text (CodeMirror's ChangeSet semantics). Converting costs
+// nothing on a text known to hold no astral character (most documents); the knowledge follows each
+// change (`applyChanges`), so a keystroke never scans a 5 MB document.
 import { ChangeSet, Text } from "@codemirror/state";
+
+/** `[from, to, insert]`: code points `from..to` of the text before became `insert`. */
+export type WireSpan = [number, number, string];
 
 export interface Span {
   from: number;
@@ -29,29 +35,18 @@ export function diffSpan(a: string, b: string): Span | null {
   return { from: start, to: endA, insert: b.slice(start, endB) };
 }
 
+/** The change from `a` to `b` as one span: the fallback when the app sends a whole text. */
+export function diffChanges(a: string, b: string): ChangeSet {
+  const span = diffSpan(a, b);
+  return ChangeSet.of(span ? [span] : [], a.length);
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-function changesOf(base: string, other: string): ChangeSet {
-  const span = diffSpan(base, other);
-  return ChangeSet.of(span ? [span] : [], base.length);
-}
-
-/**
- * `local` and `remote` both started from `base`: the remote change mapped over the local one,
- * applied to `local`. Keystrokes the app has not seen yet survive an agent's write elsewhere.
- */
-export function merge3(base: string, local: string, remote: string): string {
-  if (local === base) return remote;
-  if (remote === base || remote === local) return local;
-  const mine = changesOf(base, local);
-  const theirs = changesOf(base, remote).map(mine);
-  return theirs.apply(Text.of(local.split("\n"))).toString();
 }
 
 /** UTF-16 offset (what editors count) to a code point offset (what the app counts). */
@@ -74,6 +69,106 @@ export function utf16Offset(text: string, points: number): number {
   return i;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 export function hasSurrogate(text: string): boolean {
-  return /[\uD800-\uDFFF]/.test(text);
+  return SURROGATE.test(text);
+}
+
+/** Texts known to hold no astral characters: there UTF-16 offsets are code point offsets. */
+const basicPlane = new WeakMap<Text, boolean>();
+
+/** Whether `doc` holds no astral character (scanned once per text not derived by `inheritBasicPlane`). */
+export function isBasicPlane(doc: Text): boolean {
+  let known = basicPlane.get(doc);
+  if (known === undefined) {
+    known = true;
+    for (const iter = doc.iter(); !iter.next().done; ) {
+      if (SURROGATE.test(iter.value)) {
+        known = false;
+        break;
+      }
+    }
+    basicPlane.set(doc, known);
+  }
+  return known;
+}
+
+/** `after` is `before` with `changes` applied: it is basic when `before` was and nothing astral came in. */
+export function inheritBasicPlane(before: Text, changes: ChangeSet, after: Text): void {
+  if (basicPlane.get(before) !== true || basicPlane.has(after)) return;
+  let basic = true;
+  changes.iterChanges((_fa, _ta, _fb, _tb, inserted) => {
+    if (basic && SURROGATE.test(inserted.toString())) basic = false;
+  });
+  basicPlane.set(after, basic);
+}
+
+/** `changes` applied to `doc` (a tree edit, no copy of the text), keeping what is known of its plane. */
+export function applyChanges(doc: Text, changes: ChangeSet): Text {
+  if (changes.empty) return doc;
+  const after = changes.apply(doc);
+  inheritBasicPlane(doc, changes, after);
+  return after;
+}
+
+/** A text as editors hold it (every line break "\n"). */
+export function textOf(text: string): Text {
+  return Text.of(text.split("\n"));
+}
+
+/** `changes` of `doc` as the app's spans: code points of `doc`, in order. */
+export function toSpans(doc: Text, changes: ChangeSet): WireSpan[] {
+  const basic = isBasicPlane(doc);
+  const points = new PointCounter(doc);
+  const spans: WireSpan[] = [];
+  changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => {
+    const from = basic ? fromA : points.at(fromA);
+    const to = basic ? toA : points.at(toA);
+    spans.push([from, to, inserted.toString()]);
+  });
+  return spans;
+}
+
+/** The app's spans (code points of `doc`, in order) as a ChangeSet of `doc`. */
+export function fromSpans(doc: Text, spans: WireSpan[]): ChangeSet {
+  const basic = isBasicPlane(doc);
+  const units = new UnitCounter(doc);
+  const specs = spans.map(([from, to, insert]) => ({
+    from: basic ? from : units.at(from),
+    to: basic ? to : units.at(to),
+    insert,
+  }));
+  return ChangeSet.of(specs, doc.length);
+}
+
+/** Code points before increasing UTF-16 offsets of a text: each slice counted once. */
+class PointCounter {
+  private unit = 0;
+  private point = 0;
+
+  constructor(private doc: Text) {}
+
+  at(unit: number): number {
+    this.point += codePointOffset(this.doc.sliceString(this.unit, unit), unit - this.unit);
+    this.unit = unit;
+    return this.point;
+  }
+}
+
+/** UTF-16 offsets of increasing code point offsets of a text: each slice read once. */
+class UnitCounter {
+  private unit = 0;
+  private point = 0;
+
+  constructor(private doc: Text) {}
+
+  at(point: number): number {
+    const ahead = point - this.point;
+    // `ahead` code points take at most twice as many UTF-16 units.
+    const slice = this.doc.sliceString(this.unit, Math.min(this.doc.length, this.unit + 2 * ahead));
+    this.unit += utf16Offset(slice, ahead);
+    this.point = point;
+    return this.unit;
+  }
 }

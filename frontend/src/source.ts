@@ -6,7 +6,7 @@ import { Annotation, type ChangeSet, EditorState, type Extension, type Text } fr
 import { EditorView } from "@codemirror/view";
 import { sourceAnchorEffect, sourceAnchors } from "./anchors";
 import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
-import { codePointOffset, diffSpan } from "./merge";
+import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
 import { sourceKeys } from "./sourcekeys";
 
 const fromElsewhere = Annotation.define<boolean>();
@@ -19,7 +19,7 @@ export class SourceEditor implements Editor {
 
   constructor(
     parent: HTMLElement,
-    text: string,
+    text: Text,
     kind: string,
     hooks: EditorHooks,
     readOnly: boolean,
@@ -29,7 +29,7 @@ export class SourceEditor implements Editor {
       if (update.docChanged) inheritBasicPlane(update.startState.doc, update.changes, update.state.doc);
       const remote = update.transactions.some((tr) => tr.annotation(fromElsewhere));
       if (remote) return;
-      if (update.docChanged) hooks.onChange();
+      if (update.docChanged) hooks.onChange(update.changes);
       if (update.selectionSet) {
         const { from, to } = selectionIn(update.state);
         hooks.onSelection(from, to);
@@ -66,25 +66,15 @@ export class SourceEditor implements Editor {
 
   prepareReplace(_content: string): Replacement {
     const selection = this.selection();
-    return { selection, replaced: codePoints(selection.text), text: null };
-  }
-
-  prepareLoad(_content: string): null {
-    return null;
+    return { selection, replaced: codePoints(selection.text), changes: null };
   }
 
   replaceSelection(content: string): void {
     this.view.dispatch(this.view.state.replaceSelection(content));
   }
 
-  setText(text: string): void {
-    const span = diffSpan(this.getText(), text);
-    if (span) this.replaceRange(span.from, span.to, span.insert);
-  }
-
-  /** A change from elsewhere of UTF-16 units `from..to`: no diff of the whole text. */
-  replaceRange(from: number, to: number, insert: string): void {
-    this.view.dispatch({ changes: { from, to, insert }, annotations: fromElsewhere.of(true) });
+  applyRemote(changes: ChangeSet): void {
+    this.view.dispatch({ changes, annotations: fromElsewhere.of(true) });
   }
 
   composing(): boolean {
@@ -102,36 +92,6 @@ export class SourceEditor implements Editor {
   destroy(): void {
     this.view.destroy();
   }
-}
-
-/** Documents known to hold no astral characters: there UTF-16 offsets are code point offsets. */
-const basicPlane = new WeakMap<Text, boolean>();
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-function isBasicPlane(doc: Text): boolean {
-  let known = basicPlane.get(doc);
-  if (known === undefined) {
-    known = true;
-    for (const iter = doc.iter(); !iter.next().done; ) {
-      if (SURROGATE.test(iter.value)) {
-        known = false;
-        break;
-      }
-    }
-    basicPlane.set(doc, known);
-  }
-  return known;
-}
-
-/** A keystroke must not cost a scan of a 5 MB document: the answer follows from the change. */
-function inheritBasicPlane(before: Text, changes: ChangeSet, after: Text): void {
-  if (basicPlane.get(before) !== true || basicPlane.has(after)) return;
-  let basic = true;
-  changes.iterChanges((_fa, _ta, _fb, _tb, inserted) => {
-    if (basic && SURROGATE.test(inserted.toString())) basic = false;
-  });
-  basicPlane.set(after, basic);
 }
 
 /** The main selection in code points (the app's unit; CodeMirror counts UTF-16 units). */

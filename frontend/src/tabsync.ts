@@ -1,15 +1,17 @@
-// One open tab in the page: its editor and how its text travels to and from the app.
+// One open tab in the page: its editor and how its changes travel to and from the app.
 //
-// Edits go to the app as `ui.edit` with the FULL text and the revision they were typed on
-// (`baseRevision`), debounced briefly. Full text keeps the first version simple and obviously
-// correct (the app replaces, never patches); per-keystroke transactions are a later step.
-// If the app's revision moved on meanwhile (an agent wrote, another window typed), it answers
-// `applied: false` with its text: the page merges its unsent keystrokes into that text (one
-// span each, mapped with CodeMirror's ChangeSet) and sends again. `doc` events from the app go
-// through the same merge. Everything for one tab runs in order on one promise chain.
+// Edits go to the app as change sets: `ui.edit {tabId, baseRevision, changes}`, the person's unsent
+// changes composed into one ChangeSet of the text at `baseRevision` (`synced`), sent as code point
+// spans `[from, to, insert]` after a short debounce. A keystroke costs the same on a 5 KB and a 5 MB
+// document: no whole text is serialized or sent. If the app's revision moved on meanwhile (an agent
+// wrote, another window typed), it answers `applied: false` with its changes since our base (or its
+// whole text when it no longer has them): the page rebases (their changes mapped over ours go to the
+// editor, ours mapped over theirs are sent again). `doc` events from the app (`changes: {base, spans}`,
+// or `text`) go through the same rebase. Everything for one tab runs in order on one promise chain.
+import { ChangeSet, type Text } from "@codemirror/state";
 import type { Editor, EditorHooks } from "./editor";
 import { workflowLint } from "./lint";
-import { hasSurrogate, merge3, utf16Offset } from "./merge";
+import { applyChanges, diffChanges, fromSpans, textOf, toSpans, type WireSpan } from "./merge";
 import type { Channel } from "./protocol";
 import { SourceEditor } from "./source";
 
@@ -26,34 +28,33 @@ export interface TabText {
   readOnly: boolean;
 }
 
-/** A `doc` event's span: `from..to` (code points of revision `base`) became `insert`. */
-export interface Splice {
+/** A `doc` event's changes: spans in code points of revision `base`'s text. */
+export interface DocChanges {
   base: string;
-  from: number;
-  to: number;
-  insert: string;
+  spans: WireSpan[];
 }
 
 interface EditAnswer {
   applied?: boolean;
   revision: string;
+  /** `applied: false`: the app's changes from our base to `revision`, or else its whole text. */
+  changes?: WireSpan[];
   text?: string;
 }
 
 export class TabSync {
   editor: Editor | null = null;
-  private syncedText = "";
-  /** Whether `synced` has no astral characters (null: not known yet); a 5 MB scan per change is too slow. */
-  private syncedBasic: boolean | null = null;
+  /** The app's text at `revision`, as the editor shows it. */
+  private synced: Text;
   private revision: string;
+  /** The person's changes the app has not taken yet, composed: a ChangeSet of `synced`. */
+  private unsent: ChangeSet;
   private seen: string[] = [];
   private chain: Promise<void> = Promise.resolve();
   private editTimer: number | undefined;
   private selectionTimer: number | undefined;
   /** The selection the app last heard of (or will, after the debounce). */
   private reported: [number, number] | null = null;
-  /** Keystrokes counted since the page last knew the app had them all. */
-  private edits = 0;
   readonly kind: string;
   mode: "source" | "wysiwyg";
   readonly readOnly: boolean;
@@ -64,7 +65,8 @@ export class TabSync {
     readonly tabId: string,
     initial: TabText,
   ) {
-    this.synced = shownText(initial.text);
+    this.synced = textOf(shownText(initial.text));
+    this.unsent = ChangeSet.empty(this.synced.length);
     this.revision = initial.revision;
     this.kind = initial.kind;
     this.mode = initial.kind === "markdown" ? initial.mode : "source";
@@ -81,13 +83,14 @@ export class TabSync {
     parent.replaceChildren();
     parent.dataset.mode = this.mode;
     const hooks = this.hooks();
+    const text = this.shown();
     if (this.mode === "wysiwyg") {
-      // Milkdown loads on first use: a page in source mode starts without it.
+      // The WYSIWYG editor loads on first use: a page in source mode starts without it.
       const { WysiwygEditor } = await import("./wysiwyg");
-      this.editor = await WysiwygEditor.create(parent, this.synced, hooks, this.readOnly);
+      this.editor = await WysiwygEditor.create(parent, text.toString(), hooks, this.readOnly);
     } else {
       const lint = this.kind === "yaml-workflow" ? workflowLint(this.channel, this.tabId, () => this.flush()) : [];
-      this.editor = new SourceEditor(parent, this.synced, this.kind, hooks, this.readOnly, lint);
+      this.editor = new SourceEditor(parent, text, this.kind, hooks, this.readOnly, lint);
     }
   }
 
@@ -120,10 +123,10 @@ export class TabSync {
   }
 
   /**
-   * The app asks for the selection (op `get`), a prepared `selection.set` (`prepare`) or a prepared
-   * `document.write` (`load`, the editor's form of a full text): pass on the selection and the keystrokes the app
-   * has not seen, then answer from the editor. A composition in progress is neither flushed nor
-   * disturbed: `prepare` answers `composing` (the app says BUSY), `get` answers what is there.
+   * The app asks for the selection (op `get`) or a prepared `selection.set` (`prepare`): pass on the selection
+   * and the changes the app has not seen, then answer from the editor. A composition in progress is neither
+   * flushed nor disturbed: `prepare` answers `composing` (the app says BUSY), `get` answers what is there.
+   * WYSIWYG's `prepare` carries the `changes` its replacement makes (code points of the text at `revision`).
    */
   async answerEditor(op: string, content: string): Promise<Record<string, unknown>> {
     if (!this.editor?.composing()) {
@@ -135,18 +138,16 @@ export class TabSync {
       const editor = this.editor;
       if (!editor) return;
       const composing = editor.composing();
-      // Keystrokes still unsent: the range would not fit the app's text at `revision`.
-      const revision = this.edits > 0 && !composing ? null : this.revision;
+      // Changes still unsent: the range would not fit the app's text at `revision`.
+      const revision = this.unsent.empty || composing ? this.revision : null;
       const base = { ok: true, tabId: this.tabId, mode: editor.mode, revision, composing };
       if (op === "get") {
         const { from, to, text } = editor.selection();
         answer = { ...base, from, to, text };
-      } else if (op === "load") {
-        if (!composing) answer = { ...base, result: editor.prepareLoad(content) };
-        else answer = base;
       } else if (!composing) {
-        const { selection, replaced, text } = editor.prepareReplace(content);
-        answer = { ...base, from: selection.from, to: selection.to, replaced, result: text };
+        const { selection, replaced, changes } = editor.prepareReplace(content);
+        answer = { ...base, from: selection.from, to: selection.to, replaced };
+        if (changes) answer.changes = toSpans(this.shown(), changes);
       } else answer = base;
     });
     return answer;
@@ -161,57 +162,50 @@ export class TabSync {
     await this.channel.request("ui.selection", { tabId: this.tabId, from, to }).catch(() => {});
   }
 
-  /** A `doc` event: the document changed elsewhere (its full text, or one span of the revision we have). */
-  remote(revision: string, text: string | null, splice: Splice | null = null): Promise<void> {
+  /**
+   * A `doc` event: the document changed elsewhere. Changes on top of our revision are rebased on (no text
+   * fetched, unsent changes kept); otherwise the app's whole text (given, or read) is taken as one diff.
+   */
+  remote(revision: string, text: string | null, changes: DocChanges | null = null): Promise<void> {
     return this.enqueue(async () => {
       if (this.seen.includes(revision)) return;
-      if (text === null && splice && splice.base === this.revision && this.edits === 0) {
-        this.absorbSplice(revision, splice);
-        return;
+      let theirs: ChangeSet;
+      if (changes && changes.base === this.revision) theirs = fromSpans(this.synced, changes.spans);
+      else {
+        if (text === null) {
+          const read = await this.channel.request<TabText>("ui.read", { tabId: this.tabId });
+          [revision, text] = [read.revision, read.text];
+          if (this.seen.includes(revision)) return;
+        }
+        theirs = diffChanges(this.synced.toString(), shownText(text));
       }
-      if (text === null) {
-        // A span of a revision we do not have: take the whole current text instead.
-        const read = await this.channel.request<TabText>("ui.read", { tabId: this.tabId });
-        [revision, text] = [read.revision, read.text];
-      }
-      if (this.absorb(revision, text) && this.edits > 0) this.schedule();
+      this.rebase(revision, theirs);
+      if (!this.unsent.empty) this.schedule();
     });
   }
 
-  /** The app's one-span change on top of what we have, with nothing of ours unsent: no 5 MB diff. */
-  private absorbSplice(revision: string, splice: Splice): void {
-    const from = this.offset16(splice.from);
-    const to = this.offset16(splice.to);
-    const text = this.synced.slice(0, from) + splice.insert + this.synced.slice(to);
-    if (this.editor instanceof SourceEditor) this.editor.replaceRange(from, to, splice.insert);
-    else this.editor?.setText(text);
-    const basic = this.syncedBasic === true && !hasSurrogate(splice.insert);
-    this.synced = text;
-    this.syncedBasic = basic;
+  /**
+   * The app's `theirs` (a ChangeSet of `synced`) made `revision`: the editor gets it mapped over our unsent
+   * changes, and those are mapped over it (theirs came first: at one position their insert goes first).
+   */
+  private rebase(revision: string, theirs: ChangeSet): void {
+    const ours = this.unsent;
+    this.editor?.applyRemote(theirs.map(ours, true));
+    this.unsent = ours.map(theirs);
+    this.synced = applyChanges(this.synced, theirs);
     this.revision = revision;
     this.remember(revision);
   }
 
-  /** A code point offset into `synced` in UTF-16 units; known equal while it has no astral character. */
-  private offset16(points: number): number {
-    this.syncedBasic ??= !hasSurrogate(this.synced);
-    return this.syncedBasic ? points : utf16Offset(this.synced, points);
-  }
-
-  /** The app's text at `revision`, as the editor shows it. */
-  private get synced(): string {
-    return this.syncedText;
-  }
-
-  private set synced(text: string) {
-    this.syncedText = text;
-    this.syncedBasic = null;
+  /** The text the editor shows: `synced` with our unsent changes. */
+  private shown(): Text {
+    return applyChanges(this.synced, this.unsent);
   }
 
   private hooks(): EditorHooks {
     return {
-      onChange: () => {
-        this.edits++;
+      onChange: (changes) => {
+        this.unsent = this.unsent.compose(changes);
         if (!this.editor?.composing()) this.schedule();
       },
       onComposition: (state) => {
@@ -249,44 +243,34 @@ export class TabSync {
   }
 
   private async send(attempt: number): Promise<void> {
-    const editor = this.editor;
-    if (!editor || this.edits === 0) return;
-    const counted = this.edits;
-    const text = editor.getText();
-    if (text === this.synced) {
-      this.edits -= counted;
-      return;
+    if (!this.editor || this.unsent.empty) return;
+    // What the person types while this is under way gathers in a new `unsent` (a ChangeSet of `sending`'s result).
+    const sending = this.unsent;
+    this.unsent = ChangeSet.empty(sending.newLength);
+    let answer: EditAnswer;
+    try {
+      answer = await this.channel.request<EditAnswer>("ui.edit", {
+        tabId: this.tabId,
+        baseRevision: this.revision,
+        changes: toSpans(this.synced, sending),
+      });
+    } catch (err) {
+      this.unsent = sending.compose(this.unsent);
+      throw err;
     }
-    const answer = await this.channel.request<EditAnswer>("ui.edit", {
-      tabId: this.tabId,
-      text,
-      baseRevision: this.revision,
-    });
     if (answer.applied !== false) {
-      this.synced = text;
+      this.synced = applyChanges(this.synced, sending);
       this.revision = answer.revision;
       this.remember(answer.revision);
-      this.edits -= counted;
       return;
     }
-    // Someone else changed the document first: merge our keystrokes into theirs and try again.
-    this.absorb(answer.revision, answer.text ?? "");
+    // Someone else changed the document first: rebase ours on theirs and send again.
+    this.unsent = sending.compose(this.unsent);
+    const theirs = answer.changes
+      ? fromSpans(this.synced, answer.changes)
+      : diffChanges(this.synced.toString(), shownText(answer.text ?? ""));
+    this.rebase(answer.revision, theirs);
     if (attempt < MAX_RETRIES) await this.send(attempt + 1);
-  }
-
-  /** Take the app's text at `revision`, keeping unsent keystrokes; false if already known. */
-  private absorb(revision: string, appText: string): boolean {
-    if (this.seen.includes(revision)) return false;
-    const text = shownText(appText);
-    const editor = this.editor;
-    if (editor) {
-      const next = this.edits > 0 ? merge3(this.synced, editor.getText(), text) : text;
-      editor.setText(next);
-    }
-    this.synced = text;
-    this.revision = revision;
-    this.remember(revision);
-    return true;
   }
 
   private remember(revision: string): void {

@@ -8,6 +8,7 @@ import { baseKeymap, toggleMark } from "prosemirror-commands";
 import { closeHistory, history, redo, undo } from "prosemirror-history";
 import { keymap } from "prosemirror-keymap";
 import { Fragment, type Node, Slice } from "prosemirror-model";
+import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-list";
 import { EditorState, Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
 import "prosemirror-view/style/prosemirror.css";
@@ -24,6 +25,8 @@ export class WysiwygEditor implements Editor {
   readonly mode = "wysiwyg" as const;
   private view: EditorView;
   private source: SourceDoc;
+  /** A prepared `selection.set`: shown as exactly its transaction when the app's change is its span. */
+  private pending: { base: Node; tr: Transaction; span: Span } | null = null;
 
   private constructor(parent: HTMLElement, text: string, private hooks: EditorHooks, readOnly: boolean) {
     this.source = new SourceDoc(text);
@@ -38,6 +41,10 @@ export class WysiwygEditor implements Editor {
           "Mod-b": toggleMark(schema.marks.strong),
           "Mod-i": toggleMark(schema.marks.em),
           "Mod-e": toggleMark(schema.marks.code),
+          // In a list, Enter starts the next item and Tab / Shift+Tab nest and unnest it.
+          Enter: splitListItem(schema.nodes.list_item),
+          Tab: sinkListItem(schema.nodes.list_item),
+          "Shift-Tab": liftListItem(schema.nodes.list_item),
         }),
         keymap(baseKeymap),
         anchorPlugin(),
@@ -63,7 +70,7 @@ export class WysiwygEditor implements Editor {
     const before = this.view.state;
     let state = before.apply(tr);
     if (tr.docChanged) {
-      const length = this.source.text.length;
+      const length = this.source.length;
       const change = this.source.personEdit(before.doc, state.doc);
       if (change?.adopt) state = state.apply(replaceChildren(state, change.adopt).setMeta("addToHistory", false));
       this.view.updateState(state);
@@ -93,7 +100,7 @@ export class WysiwygEditor implements Editor {
     });
     if (plain) return doc.textBetween(from, to);
     const range = this.source.sourceRange(doc, from, to);
-    if (range) return this.source.text.slice(range[0], range[1]);
+    if (range) return this.source.slice(range[0], range[1]);
     if (content.firstChild?.isInline) return serializeInline(content);
     const blocks: string[] = [];
     content.forEach((node) => blocks.push(node.isTextblock ? serializeInline(node.content) : serializeBlock(node)));
@@ -105,7 +112,8 @@ export class WysiwygEditor implements Editor {
     const { state } = this.view;
     const tr = this.replacing(content);
     const span = this.source.preview(state.doc, tr.doc, this.agentSplice(content));
-    const changes = span ? ChangeSet.of([span], this.source.text.length) : ChangeSet.empty(this.source.text.length);
+    this.pending = span ? { base: state.doc, tr, span } : null;
+    const changes = span ? ChangeSet.of([span], this.source.length) : ChangeSet.empty(this.source.length);
     return { selection, replaced: codePoints(selection.text), changes };
   }
 
@@ -141,10 +149,29 @@ export class WysiwygEditor implements Editor {
   applyRemote(changes: ChangeSet): void {
     const spans: Span[] = [];
     changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => spans.push({ from: fromA, to: toA, insert: inserted.toString() }));
+    const pending = this.pending;
+    this.pending = null;
+    if (pending && spans.length === 1 && sameSpan(spans[0], pending.span) && this.view.state.doc === pending.base && this.replay(pending)) return;
     const change = this.source.remoteEdit(spans);
     if (!change) return;
     const tr = replaceChildren(this.view.state, change).setMeta("addToHistory", true);
     this.view.updateState(this.view.state.apply(closeHistory(tr)));
+  }
+
+  /** The prepared transaction, shown as the app's change (its splice is the one the app applied). */
+  private replay(pending: { base: Node; tr: Transaction; span: Span }): boolean {
+    const state = this.view.state;
+    const tr = state.tr;
+    for (const step of pending.tr.steps) tr.step(step);
+    const at = Math.min(tr.mapping.map(state.selection.to), tr.doc.content.size);
+    tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1));
+    const next = state.apply(closeHistory(tr));
+    const span = this.source.preview(state.doc, next.doc, pending.span);
+    if (!span || !sameSpan(span, pending.span)) return false; // not what was prepared after all
+    const change = this.source.personEdit(state.doc, next.doc, pending.span);
+    if (!change) return false;
+    this.view.updateState(change.adopt ? next.apply(replaceChildren(next, change.adopt).setMeta("addToHistory", false)) : next);
+    return true;
   }
 
   composing(): boolean {
@@ -194,6 +221,10 @@ function replaceChildren(state: EditorState, change: ViewChange): Transaction {
     // The mapped selection has no valid place: ProseMirror's own mapping stands.
   }
   return tr;
+}
+
+function sameSpan(a: Span, b: Span): boolean {
+  return a.from === b.from && a.to === b.to && a.insert === b.insert;
 }
 
 /** Markdown parsed into nodes (for `selection.set`), not tied to the document's text. */

@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { joinBackward, splitBlock } from "prosemirror-commands";
+import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-list";
 import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection, type Transaction } from "prosemirror-state";
+import { schema } from "../src/mdsource/schema";
 import { sameShown, SourceDoc } from "../src/mdsource/sourcedoc";
 
 const CORPUS = join(import.meta.dirname, "../../../shared/corpora/markdown");
@@ -54,14 +56,26 @@ const corpus = readdirSync(CORPUS)
   .filter((name) => name.endsWith(".md"))
   .map((name) => readFileSync(join(CORPUS, name), "utf8").replace(/\r\n?/g, "\n"));
 
-type Op = { kind: "insert"; text: string } | { kind: "delete"; length: number } | { kind: "enter" } | { kind: "join" };
+type Op =
+  | { kind: "insert"; text: string }
+  | { kind: "delete"; length: number }
+  | { kind: "enter" }
+  | { kind: "join" }
+  | { kind: "list"; command: "split" | "sink" | "lift" };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom("a", " ", "*", "_", "`", "#", "[", "]", "\\", "1.", "-", "|", "$", "<", "é", "😀", "x y").map((text) => ({ kind: "insert" as const, text })) },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 5 }).map((length) => ({ kind: "delete" as const, length })) },
   { weight: 1, arbitrary: fc.constant({ kind: "enter" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "join" as const }) },
+  { weight: 1, arbitrary: fc.constantFrom("split", "sink", "lift").map((command) => ({ kind: "list" as const, command: command as "split" | "sink" | "lift" })) },
 );
+
+const LIST_COMMANDS = {
+  split: splitListItem(schema.nodes.list_item),
+  sink: sinkListItem(schema.nodes.list_item),
+  lift: liftListItem(schema.nodes.list_item),
+};
 
 function textPositions(doc: Node): number[] {
   const positions: number[] = [];
@@ -84,7 +98,8 @@ function transaction(state: EditorState, at: number, edit: Op): Transaction | nu
     const end = Math.min(at + edit.length, placed.doc.resolve(at).end());
     return end > at ? placed.tr.delete(at, end) : null;
   }
-  if (edit.kind === "enter") splitBlock(placed, take);
+  if (edit.kind === "list") LIST_COMMANDS[edit.command](placed, take);
+  else if (edit.kind === "enter") splitBlock(placed, take);
   else if (placed.doc.resolve(at).parentOffset === 0) joinBackward(placed, take);
   return tr;
 }

@@ -265,9 +265,12 @@ async def test_style_and_navigation_tickets(agent: Client, person: UIClient, sit
     waited = await ok(agent, "browser_read", "wait", navigationId=opened["navigationId"], timeoutMs=100)
     assert waited == {k: opened[k] for k in waited}
     text = await plain(agent, "browser_read", "wait", navigationId="nav-nope")
-    assert text == f"no navigation 'nav-nope' on {opened['tabId']}"
+    assert text == (
+        f"no navigation 'nav-nope' on {opened['tabId']}: give a navigationId that open or navigate answered"
+        " for this tab, or none for its newest"
+    )
     text = await plain(agent, "browser", "navigate", url=f"{site}/basic.html", timeoutMs=0)
-    assert text == "timeoutMs must be from 1 to 9000"
+    assert text == "browser.navigate: argument 'timeoutMs' must be an integer from 1 to 9000"
     refused = await token(agent, "browser", "navigate", url="file:///etc/passwd")
     assert refused["error"] == "TARGET_REFUSED" and refused["data"]["reason"] == "scheme"
 
@@ -310,4 +313,4 @@ async def test_a_named_profile_is_asked_for_every_time(
     await answer_next_prompt(person, False)
     assert (await task).structured_content["error"] == "NOT_GRANTED"
     text = await plain(agent, "browser", "open", url=f"{site}/basic.html", profile="../escape")
-    assert text.startswith("profile names are 1-64 of A-Z a-z 0-9 . _ -")
+    assert text.startswith("argument 'profile' must be 1-64 characters of A-Z a-z 0-9 . _ -")

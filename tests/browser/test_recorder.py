@@ -191,7 +191,7 @@ async def test_the_session_limit(
 async def test_recording_is_for_ai_tabs_and_checks_its_site(agent: Client, vmark: RunningApp, site: str) -> None:
     await ok(agent, "browser", "open", url=f"{site}/rec-many.html")
     text = await plain(agent, "browser", "workflow_record", recordOp="start", site="two\nlines")
-    assert text == "site must be one line of 1-200 printable characters"
+    assert text == "argument 'site' must be one line of 1-200 printable characters"
     human = await vmark.app.browser.open_human_tab()
     refused = await token(agent, "browser", "workflow_record", recordOp="start", tabId=human.id)
     assert refused["error"] == "TAB_NOT_AI_OWNED"

@@ -84,7 +84,7 @@ async def test_unknown_handles_and_bad_ones(agent: Client, vmark: RunningApp, si
     assert missing["error"] == "SESSION_NOT_FOUND" and missing["data"] == {"handle": "nothing-here"}
     for bad in ("", "a/b", "x" * 129, "sp ace"):
         text = await plain(agent, "browser", "session_save", handle=bad)
-        assert text == f"handle must be 1-128 of A-Z a-z 0-9 . _ -, not {bad[:70]!r}"
+        assert text == f"argument 'handle' must be 1-128 characters of A-Z a-z 0-9 . _ -, not {bad[:70]!r}"
     human = await vmark.app.browser.open_human_tab()
     assert (await token(agent, "browser", "session_save", handle="a", tabId=human.id))["error"] == "TAB_NOT_AI_OWNED"
 

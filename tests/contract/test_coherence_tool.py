@@ -93,16 +93,19 @@ async def test_workspace_root_must_be_an_absolute_directory(mcp: Client, workspa
 async def test_resolve_arguments_are_checked(mcp: Client, workspace: Path) -> None:
     base = {"action": "resolve", "workspace_root": str(workspace), "txf": "x", "input": 0}
     text = await raw_error(mcp, "coherence_resolve", {**base, "resolution": "delete"})
-    assert text == "coherence_resolve.resolve: argument 'resolution' must be one of ['accept-newer', 'waive']"
+    assert text == "coherence_resolve.resolve: argument 'resolution' must be one of: accept-newer, waive"
     text = await raw_error(mcp, "coherence_resolve", {**base, "resolution": "waive"})
     assert text == "coherence_resolve.resolve: a waive needs a non-empty 'reason'"
     text = await raw_error(mcp, "coherence_resolve", {**base, "resolution": "waive", "reason": "  "})
     assert text == "coherence_resolve.resolve: a waive needs a non-empty 'reason'"
     text = await raw_error(mcp, "coherence_resolve", {**base, "input": "0", "resolution": "waive"})
-    assert text == "coherence_resolve.resolve: argument 'input' must be a integer"
+    assert text == "coherence_resolve.resolve: argument 'input' must be an integer"
     # A client cannot claim a principal: there is no such argument.
     text = await raw_error(mcp, "coherence_resolve", {**base, "resolution": "waive", "principal": "alice"})
-    assert text == "coherence_resolve.resolve: argument 'principal' is not accepted"
+    assert text == (
+        "coherence_resolve.resolve: argument 'principal' is not accepted"
+        " (coherence_resolve.resolve takes: workspace_root, txf, input, resolution, reason)"
+    )
 
 
 # --- status, claims, contexts --------------------------------------------------------------------

@@ -39,6 +39,7 @@ async def test_read_returns_the_reference_fields(mcp: Client, opened: Path, pers
         "filePath": str(opened / "a.md"),
         "kind": "markdown",
         "dirty": False,
+        "totalLength": len(A_TEXT),
     }
     assert re.fullmatch(REVISION, read["revision"])
     workflow = await open_tab(mcp, opened / ".github/workflows/ci.yml")
@@ -49,6 +50,7 @@ async def test_read_returns_the_reference_fields(mcp: Client, opened: Path, pers
         "filePath": str(opened / ".github/workflows/ci.yml"),
         "kind": "yaml-workflow",
         "dirty": True,
+        "totalLength": len("name: ci # edited\non: push\njobs: {}\n"),
     }
 
 
@@ -57,7 +59,7 @@ async def test_read_and_write_default_to_the_routed_tab(mcp: Client) -> None:
         assert (await fail_code(mcp, "document", "read", **args))["error"] == "INVALID_TAB"
     tab = (await ok(mcp, "workspace", "new"))["tabId"]
     read = await ok(mcp, "document", "read")
-    assert set(read) == {"content", "revision", "filePath", "kind", "dirty"}
+    assert set(read) == {"content", "revision", "filePath", "kind", "dirty", "totalLength"}
     assert (read["content"], read["filePath"], read["kind"]) == ("", None, "markdown")
     assert read["revision"] == tab_of(await get_state(mcp), tab)["revision"]
     written = await ok(mcp, "document", "write", content="# draft\n")  # untitled: nothing to save to
@@ -91,7 +93,8 @@ async def test_write_saves_journals_and_snapshots(
     }
     assert re.fullmatch(REVISION, result["revision"]) and result["revision"] != before["revision"]
     assert (opened / "a.md").read_bytes() == text.encode("utf-8")
-    assert await ok(mcp, "document", "read", tabId=tab) == {**before, "content": text, "revision": result["revision"]}
+    after = await ok(mcp, "document", "read", tabId=tab)
+    assert after == {**before, "content": text, "revision": result["revision"], "totalLength": len(text)}
     [entry] = await journal(vmark)
     assert (entry["tool"], entry["tab"], entry["file"], entry["state"]) == (
         "document.write",

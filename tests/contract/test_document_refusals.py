@@ -1,7 +1,9 @@
-"""Every refusal of ``document.write``: the exact code, and nothing changed.
+"""Every refusal of ``document.write`` and of ``document.edit``: the exact code, and nothing changed.
 
 "Nothing changed" is checked on the document's text and revision, the bytes on disk and
-the agent-edit journal (:class:`~tests.contract.helpers.Snapshot`).
+the agent-edit journal (:class:`~tests.contract.helpers.Snapshot`). Each test runs with
+``document.write`` (on both protocol eras) and again with every write sent as the
+``document.edit`` that makes the same change (:class:`WriteAsEdit`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 from mcp import Client
 
 import vmark.app.writes as writes
-from tests.conftest import fail, fail_code, ok
+from tests.conftest import fail, fail_code, make_client, ok
 from tests.contract.helpers import (
     Snapshot,
     another_page,
@@ -31,9 +33,41 @@ from tests.contract.helpers import (
     wait_until,
 )
 from vmark.app.server import RunningApp
+from vmark.core.errors import DomainError
 from vmark.testing.uiclient import UIClient
 
 A_TEXT = b"# A\n\nalpha\n"
+
+
+class WriteAsEdit:
+    """The official client, with every ``document.write`` sent as the ``document.edit`` of the same change:
+    one edit whose ``old`` is the tab's whole text as the app holds it at the call (``x`` for no such tab)."""
+
+    def __init__(self, client: Client, vmark: RunningApp) -> None:
+        self._client, self._vmark = client, vmark
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        if name == "document" and arguments.get("action") == "write":
+            arguments = dict(arguments)
+            content = arguments.pop("content")
+            try:
+                old = self._vmark.app.session.resolve_tab(arguments.get("tabId"))[1].doc.state.text
+            except DomainError:
+                old = "x"
+            arguments.update(action="edit", edits=[{"old": old, "new": content}])
+        return await self._client.call_tool(name, arguments)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+
+@pytest.fixture(
+    params=[("auto", "write"), ("legacy", "write"), ("auto", "edit")], ids=["write", "write-legacy", "edit"]
+)
+async def mcp(vmark: RunningApp, request: pytest.FixtureRequest) -> AsyncIterator[Client]:
+    mode, via = request.param
+    async with make_client(vmark.data_dir, mode) as client:
+        yield client if via == "write" else WriteAsEdit(client, vmark)  # type: ignore[misc]
 
 
 @dataclass

@@ -279,12 +279,64 @@ async def test_pages_get_only_the_replaced_span(mcp: Client, person: UIClient, o
     out = await ok(mcp, "selection", "set", content="omega")
     event = await wait_event(person, "doc", lambda p: p["revision"] == out["revision"])
     assert "text" not in event
-    assert event["splice"] == {"base": before, "from": 5, "to": 10, "insert": "omega"}
+    assert event["changes"] == {"base": before, "spans": [[5, 10, "omega"]]}
 
 
-async def test_a_crlf_document_is_sent_whole(mcp: Client, person: UIClient, opened: Path) -> None:
+async def test_a_crlf_document_gets_spans_of_the_shown_text(
+    mcp: Client, person: UIClient, opened: Path, vmark: RunningApp
+) -> None:
     (opened / "w.md").write_bytes(b"# W\r\n\r\nalpha\r\n")
-    await _shown(person, opened, "w.md", (5, 10))
-    out = await ok(mcp, "selection", "set", content="omega")
+    tab = await _shown(person, opened, "w.md", (5, 10))
+    before = doc_of(vmark, tab).state.revision
+    out = await ok(mcp, "selection", "set", content="omega\nnext")
     event = await wait_event(person, "doc", lambda p: p["revision"] == out["revision"])
-    assert (event["text"], "splice" in event) == ("# W\r\n\r\nomega\r\n", False)
+    assert "text" not in event
+    assert event["changes"] == {"base": before, "spans": [[5, 10, "omega\nnext"]]}
+    assert doc_of(vmark, tab).state.text == "# W\r\n\r\nomega\r\nnext\r\n"
+
+
+# --- WYSIWYG: the page answers the change set its editor's replacement makes --------------------------------
+async def test_a_wysiwyg_prepare_is_applied_as_its_spans_and_journaled_as_their_cover(
+    mcp: Client, person: UIClient, opened: Path, vmark: RunningApp
+) -> None:
+    (opened / "w.md").write_text("# W\n\n- one\n- two\n\nend\n", "utf-8")
+    tab = await _shown(person, opened, "w.md", (7, 10))
+    # The editor's replacement touches two places (say a list it renumbered); nothing else changes.
+    person.wysiwyg_changes[tab] = [[7, 10, "**one**"], [13, 16, "2"]]
+    got = await ok(mcp, "selection", "get")
+    out = await ok(mcp, "selection", "set", content="**one**", expected_revision=got["revision"])
+    assert (out["applied"], out["replaced_chars"]) == (True, 3)
+    doc = doc_of(vmark, tab)
+    assert doc.state.text == "# W\n\n- **one**\n- 2\n\nend\n"
+    (entry,) = await journal(vmark)
+    patch = json.loads(entry["before_patch"])
+    assert patch == {"at": 7, "length": 11, "removed": "one\n- two"}  # from the first span to the last
+    assert BeforePatch(**patch).restore(doc.state.text) == "# W\n\n- one\n- two\n\nend\n"
+    event = await wait_event(person, "doc", lambda p: p["revision"] == out["revision"])
+    assert event["changes"] == {"base": got["revision"], "spans": [[7, 10, "**one**"], [13, 16, "2"]]}
+
+
+async def test_a_wysiwyg_prepare_in_a_crlf_file_keeps_its_line_endings(
+    mcp: Client, person: UIClient, opened: Path, vmark: RunningApp
+) -> None:
+    (opened / "w.md").write_bytes(b"# W\r\n\r\nalpha\r\nbeta\r\n")
+    tab = await _shown(person, opened, "w.md", (5, 10))
+    person.wysiwyg_changes[tab] = [[5, 10, "one\n\ntwo"], [15, 15, "!"]]  # offsets of the text with "\n"
+    await ok(mcp, "selection", "set", content="one\n\ntwo")
+    assert doc_of(vmark, tab).state.text == "# W\r\n\r\none\r\n\r\ntwo\r\nbeta!\r\n"
+
+
+async def test_an_invalid_wysiwyg_change_is_internal_and_changes_nothing(
+    mcp: Client, person: UIClient, opened: Path, vmark: RunningApp
+) -> None:
+    tab = await _shown(person, opened)
+    for changes, why in [
+        ([[5, 99, "x"]], "changes[0] ends at 99, past the end of the text (11)"),
+        ([[6, 8, "x"], [5, 6, "y"]], "changes[1] starts at 5, before the previous span ends (8)"),
+        ([[5, 10, "\ud800"]], "changes[0] inserts a lone UTF-16 surrogate"),
+        (None, "changes must be a list of [from, to, insert] spans"),
+    ]:
+        person.wysiwyg_changes[tab] = changes
+        envelope = await _refused(mcp, vmark, tab, opened / "a.md", "INTERNAL")
+        assert envelope["message"] == f"The editor answered an invalid change: {why}"
+    assert await journal(vmark) == []

@@ -10,13 +10,14 @@ from mcp import Client
 
 from tests.conftest import ok
 from tests.contract.helpers import open_tab, raw_error
+from vmark.mcp.render import render
 
 BOUND = 75_000
 
 EXPECTED_ACTIONS = {
     "session": ["get_state"],
     "workspace": ["new", "open", "open_workspace", "save", "save_as", "close", "switch_tab", "focus_window"],
-    "document": ["read", "write", "transform"],
+    "document": ["read", "write", "edit", "transform"],
     "workflow": ["apply_patch", "validate"],
     "comments": ["list", "reply", "mark_addressed"],
     "browser": [
@@ -50,6 +51,9 @@ EXPECTED_FIELDS: dict[str, dict[str, str]] = {
     "document": {
         "tabId": "string",
         "content": "string",
+        "offset": "integer",
+        "limit": "integer",
+        "edits": "array",
         "expected_revision": "string",
         "addresses": "array",
         "save": "boolean",
@@ -161,6 +165,12 @@ async def test_tools_annotations_and_instructions(mcp: Client) -> None:
     assert text
     for needle in ("session.get_state", "document.read", "document.write", "expected_revision", "workspace"):
         assert needle in text, needle
+    # ... and how to read a long document page by page, and how to make a small change to it.
+    for needle in ("`offset` = `nextOffset`", "totalLength", "`document.edit`", "EDIT_NOT_FOUND", "EDIT_AMBIGUOUS"):
+        assert needle in text, needle
+    description = tools["document"].description
+    for needle in ("offset = nextOffset", "expected_revision", "edits [{old, new}]", "EDIT_AMBIGUOUS", "STALE"):
+        assert needle in description, needle
 
 
 def _check_schema(name: str, schema: dict[str, Any]) -> None:
@@ -230,7 +240,7 @@ def _check_truncated(text: str, structured: dict[str, Any], content: str) -> Non
     assert len(text.encode("utf-8")) <= BOUND
     assert set(structured) == {"truncated", "truncation_note", "bytes_total", "bytes_shown", "preview"}
     assert structured["truncated"] is True
-    assert isinstance(structured["truncation_note"], str) and "selection" in structured["truncation_note"]
+    assert isinstance(structured["truncation_note"], str) and "nextOffset" in structured["truncation_note"]
     preview = structured["preview"]
     assert structured["bytes_shown"] == len(preview.encode("utf-8")) > 0
     assert structured["bytes_total"] > BOUND
@@ -248,21 +258,41 @@ LARGE = {
 FITTING = {"ascii": "x" * 70_000, "multibyte": "€" * 24_000}
 
 
-async def _read_raw(client: Client, folder: Path, name: str, content: str) -> tuple[str, dict[str, Any]]:
-    (folder / name).write_text(content, "utf-8")
-    tab = await open_tab(client, folder / name)
-    result = await client.call_tool("document", {"action": "read", "tabId": tab})
-    assert not result.is_error
+async def _read_raw(client: Client, tab: str, **args: Any) -> tuple[str, dict[str, Any]]:
+    result = await client.call_tool("document", {"action": "read", "tabId": tab, **args})
+    assert not result.is_error, result.content
     text: str = result.content[0].text  # type: ignore[union-attr]
     assert json.loads(text) == result.structured_content
     return text, dict(result.structured_content or {})
 
 
-async def test_output_bound(mcp: Client, opened: Path) -> None:
+async def test_a_long_document_comes_in_pages_within_the_bound(mcp: Client, opened: Path) -> None:
     for name, content in LARGE.items():
-        text, structured = await _read_raw(mcp, opened, f"big-{name}.md", content)
-        _check_truncated(text, structured, content)
-    for name, content in FITTING.items():  # results within the bound are whole
-        text, structured = await _read_raw(mcp, opened, f"fits-{name}.md", content)
+        (opened / f"big-{name}.md").write_text(content, "utf-8")
+        tab = await open_tab(mcp, opened / f"big-{name}.md")
+        text, first = await _read_raw(mcp, tab)
         assert len(text.encode("utf-8")) <= BOUND
-        assert structured["content"] == content
+        assert first["totalLength"] == len(content) and first["nextOffset"] == len(first["content"]) > 0
+        pages, answer = [first["content"]], first
+        while "nextOffset" in answer:
+            text, answer = await _read_raw(
+                mcp, tab, offset=answer["nextOffset"], expected_revision=first["revision"]
+            )
+            assert len(text.encode("utf-8")) <= BOUND, name
+            assert answer["revision"] == first["revision"] and answer["totalLength"] == len(content)
+            pages.append(answer["content"])
+        assert "".join(pages) == content, name
+        assert len(pages) >= 2, name
+    for name, content in FITTING.items():  # results within the bound are whole
+        (opened / f"fits-{name}.md").write_text(content, "utf-8")
+        text, structured = await _read_raw(mcp, await open_tab(mcp, opened / f"fits-{name}.md"))
+        assert len(text.encode("utf-8")) <= BOUND
+        assert structured["content"] == content and "nextOffset" not in structured
+
+
+def test_any_other_result_past_the_bound_is_replaced_by_the_truncation_note() -> None:
+    for content in LARGE.values():
+        result = render({"success": True, "data": {"items": [content]}})
+        text: str = result.content[0].text  # type: ignore[union-attr]
+        assert json.loads(text) == result.structured_content
+        _check_truncated(text, dict(result.structured_content or {}), content)

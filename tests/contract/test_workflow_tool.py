@@ -83,7 +83,7 @@ async def test_patch_list_is_atomic_and_names_the_index(mcp: Client, vmark: Runn
         "workflow.apply_patch: missing required argument 'patches'"
     )
     assert await fail(mcp, "workflow", "apply_patch", tabId=tab, patches={"kind": "x"}) == (
-        "workflow.apply_patch: argument 'patches' must be a array"
+        "workflow.apply_patch: argument 'patches' must be an array"
     )
 
 
@@ -139,3 +139,91 @@ async def test_validate_reports_actionlint(mcp: Client, vmark: RunningApp, workf
     messages = " ".join(d["message"] for d in broken["diagnostics"])
     assert "nosuchjob" in messages and "ubuntu-latst" in messages
     assert all(isinstance(d["line"], int) and isinstance(d["col"], int) for d in broken["diagnostics"])
+
+
+# --- the original VMark's field names, one kind at a time -----------------------------------------------
+ORIGINAL_FIELDS: list[tuple[dict[str, object], str, str]] = [
+    ({"kind": "workflow.set", "path": "name", "value": "build-and-test"}, "name: ci", "name: build-and-test"),
+    (
+        {"kind": "job.set", "jobId": "test", "path": "runs-on", "value": "macos-latest"},
+        "    needs: build\n    runs-on: ubuntu-latest",
+        "    needs: build\n    runs-on: macos-latest",
+    ),
+    (
+        {"kind": "step.set", "jobId": "test", "stepIndex": 0, "path": "run", "value": "make check"},
+        "      - run: make test",
+        "      - run: make check",
+    ),
+    (
+        {"kind": "with.set", "jobId": "build", "stepIndex": 1, "key": "python-version", "value": "3.13"},
+        'python-version: "3.11"',
+        'python-version: "3.13"',
+    ),
+    (
+        {"kind": "with.remove", "jobId": "build", "stepIndex": 1, "key": "python-version"},
+        '\n        with:\n          python-version: "3.11"   # keep quoted',
+        "",
+    ),
+    ({"kind": "needs.add", "jobId": "test", "ref": "lint"}, "    needs: build\n", "    needs: [ build, lint ]\n"),
+    ({"kind": "needs.remove", "jobId": "test", "ref": "build"}, "    needs: build\n", ""),
+    (
+        {"kind": "trigger.setFilters", "event": "push", "filter": "branches", "value": ["main", "release/*"]},
+        "branches: [ main ]",
+        "branches: [ main, release/* ]",
+    ),
+]
+
+LINT_JOB = "  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make lint\n"
+
+
+@pytest.mark.parametrize(("patch", "old", "new"), ORIGINAL_FIELDS, ids=[str(p["kind"]) for p, _, _ in ORIGINAL_FIELDS])
+async def test_every_kind_takes_the_original_field_names(
+    mcp: Client, vmark: RunningApp, workflow_file: Path, patch: dict[str, object], old: str, new: str
+) -> None:
+    base = WORKFLOW + LINT_JOB
+    workflow_file.write_bytes(base.encode())
+    tab = await open_tab(mcp, workflow_file)
+    out = await ok(mcp, "workflow", "apply_patch", tabId=tab, patches=[patch])
+    assert out["applied"] is True, out
+    assert base.count(old) == 1
+    assert doc_of(vmark, tab).state.text == base.replace(old, new)
+
+
+async def test_needs_takes_ref_needs_or_value_but_only_one(mcp: Client, vmark: RunningApp, workflow_file: Path) -> None:
+    workflow_file.write_bytes((WORKFLOW + LINT_JOB).encode())
+    tab = await open_tab(mcp, workflow_file)
+    for name in ("ref", "needs", "value"):
+        await ok(
+            mcp, "workflow", "apply_patch", tabId=tab, patches=[{"kind": "needs.add", "jobId": "test", name: "lint"}]
+        )
+        assert "    needs: [ build, lint ]\n" in doc_of(vmark, tab).state.text, name
+        await ok(
+            mcp, "workflow", "apply_patch", tabId=tab, patches=[{"kind": "needs.remove", "jobId": "test", name: "lint"}]
+        )
+        assert "    needs: [ build ]\n" in doc_of(vmark, tab).state.text, name  # the list stays a list
+    both = {"kind": "needs.add", "jobId": "test", "ref": "lint", "needs": "lint"}
+    err = await fail_code(mcp, "workflow", "apply_patch", tabId=tab, patches=[both])
+    assert (err["error"], err["index"]) == ("INVALID_PATCH", 0)
+    assert err["message"] == "patch[0]: give the job id once, as 'ref' (not as 'ref' and 'needs')"
+    missing = await fail_code(
+        mcp, "workflow", "apply_patch", tabId=tab, patches=[{"kind": "needs.add", "jobId": "test"}]
+    )
+    assert missing["message"] == "patch[0]: missing field 'ref'"
+
+
+async def test_the_schema_and_description_give_ref_first(mcp: Client) -> None:
+    tool = next(t for t in (await mcp.list_tools()).tools if t.name == "workflow")
+    assert "needs.add / needs.remove {jobId, ref}" in (tool.description or "")
+    item = tool.input_schema["properties"]["patches"]["items"]
+    names = list(item["properties"])
+    assert names.index("ref") < names.index("needs")
+    assert item["properties"]["kind"]["enum"] == [
+        "workflow.set",
+        "job.set",
+        "step.set",
+        "with.set",
+        "with.remove",
+        "needs.add",
+        "needs.remove",
+        "trigger.setFilters",
+    ]

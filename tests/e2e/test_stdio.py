@@ -55,7 +55,7 @@ def check_tools(client: Client, tools: list[types.Tool]) -> None:
         assert schema["type"] == "object" and schema["required"] == ["action"]
         assert schema["properties"]["action"]["type"] == "string"
     document = next(t for t in tools if t.name == "document")
-    assert document.input_schema["properties"]["action"]["enum"] == ["read", "write", "transform"]
+    assert document.input_schema["properties"]["action"]["enum"] == ["read", "write", "edit", "transform"]
 
 
 @MODES
@@ -83,6 +83,7 @@ async def test_tools_state_document_round_trip_and_both_error_forms(world: Home,
             "filePath": str(path),
             "kind": "markdown",
             "dirty": False,
+            "totalLength": len("# A\n\nalpha\n"),
         }
         content = "# A\n\nälpha — ✓ 日本\n\n- [ ] task\n"
         out = await ok(client, "document", "write", tabId=tab, content=content, expected_revision=doc["revision"])
@@ -122,7 +123,7 @@ async def test_tools_state_document_round_trip_and_both_error_forms(world: Home,
             "document.write: argument 'content' must be a string"
         )
         assert await fail(client, "document", "erase") == (
-            "document: unknown action 'erase'; expected one of: read, write, transform"
+            "document: unknown action 'erase'; expected one of: read, write, edit, transform"
         )
     assert path.read_bytes() == content.encode("utf-8")
 

@@ -526,7 +526,7 @@ REFUSALS: dict[str, tuple[list[Any], str]] = {
     "filter value numbers": ([filters("push", "branches", [1])],  # type: ignore[list-item]
                              "patch[0]: field 'value' must be a list of strings"),
     "needs both names": ([{"kind": "needs.add", "jobId": "build", "needs": "a", "value": "b"}],
-                         "patch[0]: give the job id as 'needs' or as 'value', not both"),
+                         "patch[0]: give the job id once, as 'ref' (not as 'needs' and 'value')"),
     "unknown job": ([wf_set("name", "x"), wf_set("env.B", 1), job_set("deploy", "x", 1)],
                     "patch[2]: unknown job 'deploy'"),
     "unknown job in needs": ([needs("add", "build", "deploy")], "patch[0]: unknown job 'deploy'"),

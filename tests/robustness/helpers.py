@@ -54,6 +54,18 @@ async def agent_ok(client: BridgeClient, tool: str, action: str, **args: Any) ->
     return answer.data
 
 
+async def read_whole(client: BridgeClient, tab: str) -> dict[str, Any]:
+    """``document.read`` of every page, all of one revision: the first page's answer with the whole content."""
+    first = await agent_ok(client, "document", "read", tabId=tab)
+    pages, page = [first["content"]], first
+    while "nextOffset" in page:
+        page = await agent_ok(
+            client, "document", "read", tabId=tab, offset=page["nextOffset"], expected_revision=first["revision"]
+        )
+        pages.append(page["content"])
+    return {**first, "content": "".join(pages)}
+
+
 @asynccontextmanager
 async def agents(data_dir: Path, count: int) -> AsyncIterator[list[BridgeClient]]:
     """``count`` agent connections, each its own authenticated WebSocket."""

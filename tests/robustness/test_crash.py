@@ -38,7 +38,16 @@ from vmark.mcp.bridge_client import BridgeClient, BridgeUnavailable
 from vmark.storage.atomic_json import read_json
 from vmark.storage.datadir import BridgeInfo, bridge_path, read_bridge
 
-from .helpers import agent_call, agent_ok, agents, integrity_check, prepare_data_dir, read_journal, seeded_rng
+from .helpers import (
+    agent_call,
+    agent_ok,
+    agents,
+    integrity_check,
+    prepare_data_dir,
+    read_journal,
+    read_whole,
+    seeded_rng,
+)
 
 FILES = ("one.md", "two.md", "notes/three.md")
 CYCLES = 8
@@ -182,7 +191,7 @@ async def run_cycle(
 async def open_and_check(client: BridgeClient, folder: Path, log: FileLog) -> str:
     """Open the file; the restarted app must show exactly what is on disk."""
     tab = (await agent_ok(client, "workspace", "open", filePath=str(folder / log.name)))["tabId"]
-    doc = await agent_ok(client, "document", "read", tabId=tab)
+    doc = await read_whole(client, tab)  # a long log comes in pages
     assert doc["content"] == log.confirmed and doc["dirty"] is False
     return str(tab)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,10 +104,18 @@ class Pages:
         for context in self.contexts:
             await context.close()
 
-    async def open(self, window: str | None = None, context: BrowserContext | None = None) -> Page:
-        """A page through the token URL (``&window=LABEL`` attaches it to that window), ready to use."""
+    async def open(
+        self,
+        window: str | None = None,
+        context: BrowserContext | None = None,
+        before: Callable[[Page], Awaitable[None]] | None = None,
+    ) -> Page:
+        """A page through the token URL (``&window=LABEL`` attaches it to that window), ready to use;
+        ``before`` sees the page before it loads (to watch its WebSocket from the start)."""
         context = context or await self.context()
         page = await context.new_page()
+        if before is not None:
+            await before(page)
         self.opened.append(page)
         url = self.ui.url + (f"&window={window}" if window else "")
         response = await page.goto(url)

@@ -162,28 +162,28 @@ async def test_new_tab_and_switching_tabs_by_clicking(pages: Pages, vmark: Runni
     await expect(page.get_by_test_id("notifications")).to_contain_text(f"Saved {(workspace / 'a.md').resolve()}")
 
 
-async def test_a_write_into_the_wysiwyg_tab_is_the_editors_serialization(
+async def test_a_write_into_the_wysiwyg_tab_keeps_the_agents_bytes(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
-    """What gets saved is what the editor holds: Milkdown's serialization of the agent's Markdown."""
+    """What gets saved is exactly what the agent wrote (setext heading, `+` markers): the editor only shows it."""
     page = await main_page(pages, workspace)
     tab = await open_from_tree(page, "a.md")
     await page.click("#mode-toggle")
     await page.wait_for_selector(".ProseMirror")
-    serialized = "# Title\n\n* one\n* two\n"
+    written = "Title\n=====\n\n+ one\n+ two\n"
     async with make_client(vmark.data_dir) as agent:
-        out = await agent_write(agent, tab, "Title\n=====\n\n+ one\n+ two\n")
+        out = await agent_write(agent, tab, written)
         assert (out["applied"], out["saved"]) == (True, True)
-        assert (await ok(agent, "document", "read", tabId=tab))["content"] == serialized
-    assert (workspace / "a.md").read_bytes() == serialized.encode()
+        assert (await ok(agent, "document", "read", tabId=tab))["content"] == written
+    assert (workspace / "a.md").read_bytes() == written.encode()
     await expect(page.locator(".ProseMirror h1")).to_have_text("Title")
     await expect(page.locator(".ProseMirror li")).to_have_count(2)
-    assert await editor_text(page) == serialized
+    assert await editor_text(page) == written
     # One undoable step: the person's undo brings their text back (an edit of theirs, not yet saved).
     await page.locator(".ProseMirror li").first.click()
     await page.keyboard.press("Control+z")
     await wait_doc_text(vmark, tab, A)
-    assert (workspace / "a.md").read_bytes() == serialized.encode()
+    assert (workspace / "a.md").read_bytes() == written.encode()
 
 
 async def test_a_write_into_a_source_tab_is_kept_verbatim(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
@@ -193,3 +193,31 @@ async def test_a_write_into_a_source_tab_is_kept_verbatim(pages: Pages, vmark: R
         await agent_write(agent, tab, "Title\n=====\n\n+ one\n")
     assert (workspace / "a.md").read_bytes() == b"Title\n=====\n\n+ one\n"
     await wait_editor_text(page, "Title\n=====\n\n+ one\n")
+
+
+async def test_an_agent_edit_shows_up_in_both_modes_and_keeps_every_other_byte(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    """``document.edit``: the app splices the text; the page shows it (a WYSIWYG page does not re-serialize)."""
+    text = "Title\n=====\n\n+ one\n+ two\n\n__bold__ and *em*\n"
+    (workspace / "rich.md").write_text(text, "utf-8")
+    page = await main_page(pages, workspace)
+    tab = await open_from_tree(page, "rich.md")
+    async with make_client(vmark.data_dir) as agent:
+        read = await ok(agent, "document", "read", tabId=tab)
+        edits = [{"old": "+ two", "new": "+ three"}]
+        out = await ok(agent, "document", "edit", tabId=tab, edits=edits, expected_revision=read["revision"])
+        text = text.replace("+ two", "+ three")
+        await wait_editor_text(page, text)
+        await page.click("#mode-toggle")
+        await page.wait_for_selector(".ProseMirror")
+        edits = [{"old": "+ one", "new": "+ first"}]
+        out = await ok(agent, "document", "edit", tabId=tab, edits=edits, expected_revision=out["revision"])
+        assert (out["applied"], out["saved"]) == (True, True)
+        text = text.replace("+ one", "+ first")
+        await expect(page.locator(".ProseMirror li").first).to_have_text("first")
+        await expect(page.locator(".ProseMirror li").nth(1)).to_have_text("three")
+        await page.wait_for_timeout(400)  # past the page's 120 ms debounce: a write-back would have arrived
+        assert doc_of(vmark, tab).state.text == text
+        assert (workspace / "rich.md").read_bytes() == text.encode()
+        assert (await ok(agent, "document", "read", tabId=tab))["revision"] == out["revision"]

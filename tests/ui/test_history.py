@@ -82,7 +82,8 @@ async def test_list_get_and_revert_as_the_persons_edit(vmark: RunningApp, person
         # Every page gets the reverted text, the one that asked for it too (it did not type it).
         for page, shown in ((person, tab), (other, other_tab)):
             event = await wait_event(page, "doc", lambda p: p["revision"] == reverted["revision"])
-            assert (event["tabIds"], event["text"], event["origin"], event["dirty"]) == ([shown], MINE, "person", True)
+            assert (event["tabIds"], event["origin"], event["dirty"]) == ([shown], "person", True)
+            assert event["changes"] == {"base": wrote["revision"], "spans": [[5, 19, "mine"]]}  # AGENT -> MINE
 
     after = await person.call("history.list", tabId=tab, content=False)
     assert [(s["kind"], s["revision"]) for s in after["snapshots"]] == [

@@ -108,12 +108,14 @@ async def test_doc_events_reach_the_other_windows_on_the_file(
     async with another_page(vmark) as other:
         assert other.window == "doc-1"
         other_tab = await person_open(other, opened / "a.md")
+        base = (await person.call("ui.read", tabId=tab))["revision"]
         revision = await person.edit(tab, "typed in main\n")
         event = await wait_event(other, "doc", lambda p: p["revision"] == revision)
+        # The span that changed, not the whole text.
         assert event == {
             "tabIds": [other_tab],
             "revision": revision,
-            "text": "typed in main\n",
+            "changes": {"base": base, "spans": [[0, 10, "typed in main"]]},
             "origin": "person",
             "dirty": True,
         }
@@ -121,7 +123,11 @@ async def test_doc_events_reach_the_other_windows_on_the_file(
             wrote = await agent_write(agent, other_tab, "written by an agent\n")
         for page, tab_id in ((person, tab), (other, other_tab)):
             pushed = await wait_event(page, "doc", lambda p, r=wrote["revision"]: p["revision"] == r)
-            assert (pushed["tabIds"], pushed["text"], pushed["origin"]) == ([tab_id], "written by an agent\n", "agent")
+            assert (pushed["tabIds"], pushed["changes"], pushed["origin"]) == (
+                [tab_id],
+                {"base": revision, "spans": [[0, 13, "written by an agent"]]},
+                "agent",
+            )
         await person.call("ui.state")
         # The page that typed never gets its own keystrokes back.
         assert [e for e in person.events_named("doc") if e["payload"]["origin"] == "person"] == []

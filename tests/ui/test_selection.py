@@ -143,7 +143,8 @@ async def test_wysiwyg_multi_paragraph_insertion_is_one_undoable_step(
     await expect(page.locator(".ProseMirror li")).to_have_count(2)
     await expect(page.locator(".ProseMirror blockquote")).to_have_text("quoted")
     await expect(page.locator(".ProseMirror > p").first).to_have_text("First paragraph.")
-    expected = "# A\n\nFirst paragraph.\n\n* one\n* two\n\n> quoted\n"
+    # The agent's Markdown is spliced in as it wrote it (its list markers too), and shown as nodes.
+    expected = "# A\n\nFirst paragraph.\n\n- one\n- two\n\n> quoted\n"
     await wait_doc_text(vmark, tab, expected)
     assert await editor_text(page) == expected
     # The person's undo takes the whole insertion back in one step, and that is an edit of theirs.

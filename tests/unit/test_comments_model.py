@@ -23,7 +23,7 @@ def _thread(quote: str, text: str, seq: int = 1, hint: int = 0) -> Thread:
 def _edit(threads: list[Thread], old: str, new: str) -> None:
     change = model.diff_span(old, new)
     if change is not None:
-        model.reanchor(threads, new, change)
+        model.reanchor(threads, new, [change])
 
 
 # --- diff and exact search ---------------------------------------------------------------------------

@@ -111,7 +111,7 @@ def test_tool_check_accepts_and_refuses() -> None:
         ("document", {"action": "write", "content": "x", "save": "yes"}, "argument 'save' must be a boolean"),
         ("workspace", {"action": "open_workspace", "folderPath": "/x", "windowLabel": "main"}, "not accepted"),
         ("workspace", {"action": "new", "kind": "pdf"}, "argument 'kind' must be one of"),
-        ("document", {"action": "write", "content": "x", "addresses": ["a", 1]}, "must be a string[]"),
+        ("document", {"action": "write", "content": "x", "addresses": ["a", 1]}, "must be an array of strings"),
     ]
     for tool, args, message in cases:
         with pytest.raises(ArgumentError) as info:

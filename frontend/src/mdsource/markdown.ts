@@ -12,7 +12,10 @@ import type Token from "markdown-it/lib/token.mjs";
 /** Where an inline token came from: `[from, to)` of its inline content string. */
 export const inlineRange = new WeakMap<Token, [number, number]>();
 
-const pendingStart = new WeakMap<StateInline, number>();
+/** Where the pending text of an inline state began (kept on the state: a map lookup per rule call costs). */
+interface Ranged {
+  vmarkPendingStart?: number;
+}
 
 export function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt("default", { html: true, linkify: false, typographer: false });
@@ -24,6 +27,7 @@ export function createMarkdown(): MarkdownIt {
   md.inline.ruler.before("link", "footnote_ref", footnoteRef);
   // Escapes and entities stay tokens of their own: their text is not their source.
   md.inline.ruler2.disable("fragments_join");
+  md.core.ruler.disable("text_join");
   recordInlineRanges(md);
   return md;
 }
@@ -34,7 +38,7 @@ function recordInlineRanges(md: MarkdownIt): void {
   const Base = md.inline.State;
   class RangedState extends Base {
     override pushPending(): Token {
-      const start = pendingStart.get(this) ?? 0;
+      const start = (this as Ranged).vmarkPendingStart ?? 0;
       const token = super.pushPending();
       inlineRange.set(token, [start, start + token.content.length]);
       return token;
@@ -52,10 +56,10 @@ function ranged(rule: InlineRule): InlineRule {
   return (state, silent) => {
     if (silent) return rule(state, silent);
     const start = state.pos;
-    if (state.pending === "") pendingStart.set(state, start);
+    if (state.pending === "") (state as Ranged).vmarkPendingStart = start;
     const count = state.tokens.length;
     const ok = rule(state, silent);
-    if (!ok) return false;
+    if (!ok || state.tokens.length === count) return ok;
     const pushed = state.tokens.slice(count).filter((t) => !inlineRange.has(t));
     const end = state.pos;
     // Emphasis and strikethrough push one text token per delimiter run piece: give each its own.

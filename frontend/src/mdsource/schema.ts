@@ -15,18 +15,29 @@ function rawInlineDOM(node: Node): DOMOutputSpec {
   return ["code", { class: `md-raw-inline md-${kind}`, "data-raw": raw }, raw];
 }
 
+/**
+ * Where the page may load an image from: data URLs only, for now. Other images keep their address in
+ * `data-src` (the page's policy refuses remote loads, and workspace files are not served to it yet).
+ */
+function imageSource(src: string): Record<string, string> {
+  return src.startsWith("data:image/") ? { src } : { "data-src": src, class: "md-image-pending" };
+}
+
 export const schema = new Schema({
   nodes: {
     doc: { content: "block+" },
     paragraph: {
       content: "inline*",
       group: "block",
+      // Soft line breaks are "\n" in the text and must stay so when the view reads typing back.
+      whitespace: "pre",
       parseDOM: [{ tag: "p" }],
       toDOM: () => ["p", 0],
     },
     heading: {
       content: "inline*",
       group: "block",
+      whitespace: "pre",
       defining: true,
       // markup: "#".."######" (ATX) or "=" / "-" (setext); underline: the setext underline as written
       attrs: { level: { default: 1 }, markup: { default: "#" }, underline: { default: "" } },
@@ -102,10 +113,12 @@ export const schema = new Schema({
     },
     table_cell: {
       content: "inline*",
+      whitespace: "pre",
       tableRole: "cell",
       isolating: true,
       attrs: { header: { default: false }, align: { default: "" } },
-      toDOM: (node) => [node.attrs.header ? "th" : "td", { style: node.attrs.align ? `text-align: ${node.attrs.align}` : null }, 0],
+      // An attribute, not a style: the page's policy admits no inline styles.
+      toDOM: (node) => [node.attrs.header ? "th" : "td", { "data-align": node.attrs.align || null }, 0],
     },
     text: { group: "inline" },
     image: {
@@ -115,7 +128,7 @@ export const schema = new Schema({
       draggable: true,
       attrs: { src: { default: "" }, alt: { default: "" }, title: { default: null }, raw: { default: "" } },
       parseDOM: [{ tag: "img[src]", getAttrs: (dom) => ({ src: (dom as HTMLElement).getAttribute("src"), alt: (dom as HTMLElement).getAttribute("alt") ?? "" }) }],
-      toDOM: (node) => ["img", { src: node.attrs.src, alt: node.attrs.alt, title: node.attrs.title, "data-raw": node.attrs.raw }],
+      toDOM: (node) => ["img", { ...imageSource(String(node.attrs.src)), alt: node.attrs.alt, title: node.attrs.title, "data-raw": node.attrs.raw }],
     },
     hard_break: {
       inline: true,

@@ -6,6 +6,7 @@
 // textblock typing is spliced straight into its source. Every candidate splice is checked by parsing
 // the changed region again: it must give back exactly the nodes the person now sees. A change of the
 // text from elsewhere re-parses only the blocks it touched.
+import { Text } from "@codemirror/state";
 import type { Fragment, Mark, Node } from "prosemirror-model";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
 import { schema } from "./schema";
@@ -38,12 +39,29 @@ export class SourceDoc {
   private blocks: Block[];
   private env: Env = {};
 
-  constructor(private textValue: string) {
-    this.blocks = this.parseAll();
+  /** The text as a rope of lines: a keystroke in a 5 MB document must not copy 5 MB. */
+  private textValue: Text;
+
+  constructor(text: string) {
+    this.textValue = Text.of(text.split("\n"));
+    this.flat = text;
+    this.blocks = this.parseAll(text);
   }
 
+  private flat: string | null = null;
+
+  /** The whole text (made once per change, when asked). */
   get text(): string {
-    return this.textValue;
+    this.flat ??= this.textValue.toString();
+    return this.flat;
+  }
+
+  get length(): number {
+    return this.textValue.length;
+  }
+
+  slice(from: number, to: number): string {
+    return this.textValue.sliceString(from, to);
   }
 
   /** The view's document: one child per block. */
@@ -52,21 +70,21 @@ export class SourceDoc {
   }
 
   private get start(): number {
-    return this.textValue.startsWith(BOM) ? 1 : 0;
+    return this.textValue.sliceString(0, 1) === BOM ? 1 : 0;
   }
 
-  private parseAll(): Block[] {
+  private parseAll(text: string): Block[] {
     this.env = { documentStart: true };
     const start = this.start;
-    const { blocks } = parseBlocks(this.textValue.slice(start), start, this.env);
-    return blocks.length ? blocks : [placeholder(this.textValue.length)];
+    const { blocks } = parseBlocks(text.slice(start), start, this.env);
+    return blocks.length ? blocks : [placeholder(text.length)];
   }
 
   // --- the person's edits ---------------------------------------------------------------------
 
   /** The splice that turns the text into what `after` shows (`before` is the document the blocks belong to). */
-  personEdit(before: Node, after: Node): PersonChange | null {
-    const plan = this.plan(before, after, null);
+  personEdit(before: Node, after: Node, preferred: Span | null = null): PersonChange | null {
+    const plan = this.plan(before, after, preferred);
     if (!plan) return null;
     this.commit(plan.span, plan.outcome);
     return { span: plan.span, adopt: plan.adopt };
@@ -123,12 +141,12 @@ export class SourceDoc {
   /** What follows a line break inside this textblock's source (container prefixes, indentation). */
   private continuation(segments: Segment[], block: Block): string {
     for (const s of segments) {
-      const src = this.textValue.slice(block.from + s.src, block.from + s.srcEnd);
+      const src = this.textValue.sliceString(block.from + s.src, block.from + s.srcEnd);
       if (s.pmEnd - s.pm === 1 && src.startsWith("\n")) return src.slice(1);
     }
     const first = block.from + (segments[0]?.src ?? 0);
-    const lineStart = this.textValue.lastIndexOf("\n", first - 1) + 1;
-    return this.textValue.slice(lineStart, first).replace(/[-+*]|\d+[.)]/g, (m) => " ".repeat(m.length));
+    const lineStart = this.textValue.lineAt(first).from;
+    return this.textValue.sliceString(lineStart, first).replace(/[-+*]|\d+[.)]/g, (m) => " ".repeat(m.length));
   }
 
   /** Old blocks `i..oldEnd` written anew as `nodes` (empty paragraphs are the view's, not the text's). */
@@ -188,25 +206,28 @@ export class SourceDoc {
    * `span`; widened until the block after the region parses as it did (an unclosed fence swallows
    * what follows). A changed reference definition re-parses everything.
    */
-  private reparse(text: string, span: Span, i: number, oldEnd: number): Reparsed {
+  private reparse(text: Text, span: Span, i: number, oldEnd: number): Reparsed {
     const delta = span.insert.length - (span.to - span.from);
     const blocks = this.blocks;
     let from = Math.max(0, i - 1);
     let to = Math.min(blocks.length, oldEnd + 1);
     for (;;) {
       const whole = from === 0 && to === blocks.length;
-      const start = from === 0 ? (text.startsWith(BOM) ? 1 : 0) : blocks[from].from;
+      const first = text.sliceString(0, 1) === BOM ? 1 : 0;
+      // Blocks before the region may be empty paragraphs of the view: the region starts the text if they are.
+      const start = from === 0 ? first : Math.max(first, blocks[from].from);
+      const documentStart = start === first;
       const end = to === blocks.length ? text.length : blocks[to - 1].to + delta;
       const touchesReferences = blocks.slice(from, to).some((b) => isReference(b.node)) || /^\s{0,3}\[[^\]]+\]:/m.test(span.insert);
       // Front matter ends at its closing line, wherever that is: only the whole text tells.
-      const frontMatter = from === 0 && /^\uFEFF?---/.test(text);
+      const frontMatter = documentStart && /^\uFEFF?---/.test(text.sliceString(0, 4));
       if ((touchesReferences || frontMatter) && !whole) {
         from = 0;
         to = blocks.length;
         continue;
       }
-      const env: Env = whole ? { documentStart: true } : { references: { ...this.env.references }, documentStart: from === 0 };
-      const parsed = parseBlocks(text.slice(start, end), start, env).blocks;
+      const env: Env = whole ? { documentStart: true } : { references: { ...this.env.references }, documentStart };
+      const parsed = parseBlocks(text.sliceString(start, end), start, env).blocks;
       if (parsed.some((b) => isReference(b.node)) && !whole) {
         from = 0;
         to = blocks.length;
@@ -225,6 +246,7 @@ export class SourceDoc {
 
   private commit(span: Span, outcome: Reparsed): void {
     this.textValue = applySpan(this.textValue, span);
+    this.flat = null;
     const after = this.blocks.slice(outcome.to);
     for (const block of after) {
       block.from += outcome.delta;
@@ -243,9 +265,9 @@ export class SourceDoc {
     const from = Math.min(...spans.map((s) => s.from));
     const to = Math.max(...spans.map((s) => s.to));
     let text = this.textValue;
-    for (const s of [...spans].sort((a, b) => b.from - a.from)) text = text.slice(0, s.from) + s.insert + text.slice(s.to);
+    for (const s of [...spans].sort((a, b) => b.from - a.from)) text = text.replace(s.from, s.to, Text.of(s.insert.split("\n")));
     const delta = text.length - this.textValue.length;
-    const span: Span = { from, to, insert: text.slice(from, to + delta) };
+    const span: Span = { from, to, insert: text.sliceString(from, to + delta) };
     const [i, oldEnd] = this.touched(span);
     const outcome = this.reparse(text, span, i, oldEnd);
     const change: ViewChange = { from: outcome.from, to: outcome.to, nodes: outcome.nodes.map((b) => b.node) };
@@ -256,8 +278,9 @@ export class SourceDoc {
   /** Replace the whole text (a reload): the children that differ. */
   reset(text: string): ViewChange {
     const old = this.blocks.length;
-    this.textValue = text;
-    this.blocks = this.parseAll();
+    this.textValue = Text.of(text.split("\n"));
+    this.flat = text;
+    this.blocks = this.parseAll(text);
     return { from: 0, to: old, nodes: this.blocks.map((b) => b.node) };
   }
 
@@ -330,8 +353,8 @@ function isReference(node: Node): boolean {
   return node.type === schema.nodes.raw_block && node.attrs.kind === "reference";
 }
 
-function applySpan(text: string, span: Span): string {
-  return text.slice(0, span.from) + span.insert + text.slice(span.to);
+function applySpan(text: Text, span: Span): Text {
+  return text.replace(span.from, span.to, Text.of(span.insert.split("\n")));
 }
 
 function childrenOf(fragment: Fragment, from: number, to: number): Node[] {
@@ -374,10 +397,20 @@ function sameAttrs(a: Node, b: Node): boolean {
 export function sameShown(view: Node, parsed: Node): boolean {
   if (view.eq(parsed)) return true;
   if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
-  if (view.isTextblock) return typedSpaces(view, parsed) !== null;
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed);
   if (view.childCount !== parsed.childCount) return false;
   for (let k = 0; k < view.childCount; k++) if (!sameShown(view.child(k), parsed.child(k))) return false;
   return true;
+}
+
+/** A textblock's inline content without the spaces a parse drops (at its edges, before a line break). */
+function spacelessly(node: Node): string {
+  const items: unknown[] = [];
+  node.forEach((child) => items.push(child.isText ? [child.text, child.marks.map((m) => m.toJSON())] : child.toJSON()));
+  return JSON.stringify(items)
+    .replace(/^\[\["[ \t]+/, '[["')
+    .replace(/[ \t]+(",\[[^\]]*\]\]\])$/, "$1")
+    .replace(/[ \t]+\\n/g, "\\n");
 }
 
 /** The run of spaces `[at, at + length)` the view has and the parse does not (its only difference), or null. */
@@ -391,7 +424,7 @@ function typedSpaces(view: Node, parsed: Node): [number, number] | null {
 }
 
 /** The view's node keeps the parse's segments (the two are equal, so positions agree; typed spaces get theirs). */
-function adoptSegments(node: Node, parsed: Node, base: number, text: string): void {
+function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void {
   if (node === parsed) return;
   const segments = segmentsOf.get(parsed);
   if (node.isTextblock) {
@@ -401,14 +434,15 @@ function adoptSegments(node: Node, parsed: Node, base: number, text: string): vo
   node.forEach((child, _offset, index) => adoptSegments(child, parsed.child(index), base, text));
 }
 
-function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: string): Segment[] {
+function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: Text): Segment[] {
   const spaces = typedSpaces(node, parsed);
   if (!spaces) return segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
   const [at, length] = spaces;
   const prev = [...segments].reverse().find((s) => s.pmEnd <= at && s.src >= 0);
   const next = segments.find((s) => s.pm >= at && s.pmEnd > s.pm && s.src >= 0);
   const candidates = [prev?.srcEnd, next ? next.src - length : undefined].filter((p): p is number => p !== undefined);
-  const src = candidates.find((p) => p >= 0 && /^[ \t]+$/.test(text.slice(base + p, base + p + length)) && text.slice(base + p, base + p + length).length === length);
+  const spaced = (p: number) => base + p + length <= text.length && /^[ \t]+$/.test(text.sliceString(base + p, base + p + length));
+  const src = candidates.find((p) => p >= 0 && spaced(p));
   const out: Segment[] = [];
   for (const s of segments) {
     if (s.pmEnd <= at && !(s.pm === at && s.pmEnd === at && next && s.src >= (src ?? 0) + length)) out.push(s);

@@ -85,7 +85,7 @@ class BrowserService:
         """The tab named, else the focused one; ``ai_only``: the person's tabs are refused."""
         self.require_enabled()
         if tab_id is not None and not isinstance(tab_id, str):
-            raise ArgumentError("tabId must be a string")
+            raise ArgumentError("argument 'tabId' must be a string")
         wanted = tab_id or self.focused
         if wanted is None:
             raise BrowserError("NO_BROWSER_TAB", "No browser tab is open: browser.open one first")
@@ -102,7 +102,9 @@ class BrowserService:
         self.require_enabled()
         if profile is not None:
             if not PROFILE_NAME.fullmatch(profile):
-                raise ArgumentError(f"profile names are 1-64 of A-Z a-z 0-9 . _ -, not {profile[:70]!r}")
+                raise ArgumentError(
+                    f"argument 'profile' must be 1-64 characters of A-Z a-z 0-9 . _ -, not {profile[:70]!r}"
+                )
             await self._authorize_profile(conn, profile)
         posture = "sandbox" if profile is not None else self.posture()
         try:
@@ -143,7 +145,7 @@ class BrowserService:
             verdict = exc.verdict
             raise BrowserError("TARGET_REFUSED", verdict.detail, reason=verdict.reason) from exc
         except InvalidTimeout as exc:
-            raise ArgumentError("timeoutMs must be an integer from 1 to 9000") from exc
+            raise ArgumentError("argument 'timeoutMs' must be an integer from 1 to 9000") from exc
         except NavigationTimeout as exc:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)
@@ -152,9 +154,12 @@ class BrowserService:
         try:
             ticket = await self.navigator.wait(tab, navigation_id, timeout_ms)
         except UnknownNavigation as exc:
-            raise ArgumentError(f"no navigation {navigation_id!r} on {tab.id}") from exc
+            raise ArgumentError(
+                f"no navigation {navigation_id!r} on {tab.id}: give a navigationId that open or navigate answered"
+                " for this tab, or none for its newest"
+            ) from exc
         except InvalidTimeout as exc:
-            raise ArgumentError("timeoutMs must be an integer from 1 to 9000") from exc
+            raise ArgumentError("argument 'timeoutMs' must be an integer from 1 to 9000") from exc
         except NavigationTimeout as exc:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import comments as model
 from ..core.comment_pages import Pager, Position
 from ..core.comments import AgentOp, Change, Reply, Thread, ThreadState
-from ..core.document import DocState
+from ..core.document import DocState, Splice
 from ..core.errors import DomainError
 from ..core.ids import new_id
 from ..core.model import Document, Tab
@@ -110,7 +110,9 @@ class CommentService:
         """Bring the document's anchors to ``state``'s text."""
         self.sync_text(key, path, state.revision, state.text, state.change)
 
-    def sync_text(self, key: str, path: str | None, revision: str | None, text: str, splice: Any = None) -> None:
+    def sync_text(
+        self, key: str, path: str | None, revision: str | None, text: str, splice: Splice | None = None
+    ) -> None:
         basis = self._basis.get(key)
         self._basis[key] = (revision, text)
         threads = self.live(key)
@@ -120,10 +122,10 @@ class CommentService:
         if basis is None:
             model.settle(threads, text)
         else:
-            change = _change(basis, text, splice)
-            if change is None:
+            changes = _changes(basis, text, splice)
+            if not changes:
                 return
-            model.reanchor(threads, text, change)
+            model.reanchor(threads, text, changes)
         moved = [t for t in threads if (t.anchor, t.hint) != before[t.id]]
         self._moved.update((t.id, t) for t in moved)
         self._schedule_anchor_save()
@@ -316,11 +318,13 @@ class CommentService:
         return {"comment": comment_id, "quote": thread.quote, "state": thread.state}
 
 
-def _change(basis: tuple[str | None, str], text: str, splice: Any) -> Change | None:
+def _changes(basis: tuple[str | None, str], text: str, splice: Splice | None) -> list[Change]:
+    """How the anchors' text became ``text``: the state's spans when it came from that text, else one diff."""
     revision, old = basis
-    if splice is not None and revision is not None and splice.parent == revision:
-        return Change(splice.start, splice.end, splice.start + len(splice.insert))
-    return model.diff_span(old, text)
+    if splice is not None and splice.spans is not None and revision is not None and splice.parent == revision:
+        return model.changes_of(splice.spans)
+    change = model.diff_span(old, text)
+    return [] if change is None else [change]
 
 
 def _entry(ctx: RequestContext, tab: Tab, op: AgentOp, comment_id: str) -> JournalEntry:

@@ -179,6 +179,7 @@ class App:
         return self.session.windows[conn.window]
 
     def document_changed(self, doc: Document, origin: str) -> None:
+        doc.recent.record(doc.state)
         self.comments.document_changed(doc)
         self.session.changed()
 

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..core.changes import wire
 from ..core.errors import ArgumentError, DomainError
 from ..core.ids import new_id
 from ..core.kinds import Kind
@@ -210,30 +211,27 @@ class Session:
         return ("agent" if doc.write_seq != self._pushed_seq.get(doc.key) else "disk"), None
 
     async def _push_doc(self, doc: Document) -> None:
-        """A ``doc`` event to every page of a window showing ``doc``: two windows see each other's edits."""
+        """A ``doc`` event to every page of a window showing ``doc``, except the page that typed the change:
+        two windows see each other's edits. Pages have the revision pushed last; they get the changes since
+        (``changes: {base, spans}``, shown spans) when the document still knows them, else the whole ``text``."""
         origin, source = self._origin_of(doc)
-        change = doc.state.change
-        # A page that has the parent needs only the replaced span (a 5 MB text is not resent per word).
-        splice = change if change is not None and change.parent == self._pushed.get(doc.key) else None
+        base = self._pushed.get(doc.key)
+        spans = doc.recent.since(base, doc.state) if base is not None else None
         self._mark_pushed(doc)
+        payload: dict[str, Any] = {"revision": doc.state.revision, "origin": origin, "dirty": doc.dirty}
+        if spans is None:
+            payload["text"] = doc.state.text
+        else:
+            payload["changes"] = {"base": base, "spans": wire(spans)}
         for label, conns in list(self.pages.items()):
             window = self.windows.get(label)
             tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
             if not tab_ids:
                 continue
-            payload: dict[str, Any] = {
-                "tabIds": tab_ids,
-                "revision": doc.state.revision,
-                "origin": origin,
-                "dirty": doc.dirty,
-            }
-            if splice is None:
-                payload["text"] = doc.state.text
-            else:
-                payload["splice"] = splice.describe()
+            event = {"type": "event", "event": "doc", "payload": {"tabIds": tab_ids, **payload}}
             for conn in [c for c in conns if c.id != source]:
                 with contextlib.suppress(ConnectionError):
-                    await conn.send({"type": "event", "event": "doc", "payload": payload})
+                    await conn.send(event)
 
     async def notify(self, event: str, payload: dict[str, Any], window: str | None = None) -> None:
         for label, conns in list(self.pages.items()):

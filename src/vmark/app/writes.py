@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core.document import DocState, Splice, has_lone_surrogate, normalize_line_endings
+from ..core.changes import Spans, covering, replaced_state, splice_state
+from ..core.document import DocState, has_lone_surrogate, normalize_line_endings
 from ..core.errors import DomainError
-from ..core.ids import new_revision
 from ..core.limits import (
     COMPOSITION_GRACE_SECONDS,
     JOURNAL_ANSWER_SECONDS,
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BUSY_COMPOSING = "The user is composing text with an input method; retry shortly"
+#: the tools the review backlog can stop (REVIEW_BACKLOG_FULL)
+_BACKLOG_TOOLS = ("document.write", "document.edit")
 
 
 @dataclass
@@ -47,10 +49,11 @@ class Inflight:
 
 @dataclass(frozen=True)
 class WriteRequest:
-    """One agent change. ``edit`` maps the current text to the new one and runs in the document's turn."""
+    """One agent change, computed in the document's turn: ``edit`` maps the current text to the new one, or
+    ``spans`` gives the change set (exactly one of them)."""
 
     tool: str
-    edit: Callable[[str], str]
+    edit: Callable[[str], str] | None = None
     expected_revision: str | None = None
     addresses: tuple[str, ...] = ()
     #: True/False: save after applying (``document.write``); None: the tool does not save.
@@ -61,8 +64,15 @@ class WriteRequest:
     #: Runs first in the document's turn, before any check: ``selection.set`` asks the editor for its
     #: selection there (the page passes on its keystrokes first, so they count for ``STALE``).
     prepare: Callable[[], Awaitable[None]] | None = None
-    #: After ``edit``: the span it replaced ``(start, end, insert)``, when it was one (views get only that).
-    span: Callable[[], tuple[int, int, str] | None] | None = None
+    #: Instead of ``edit``, when it gives a change set: the spans of the text as pages show it (every line
+    #: break ``\n``), applied on the current state (``selection.set``: the editor's replacement).
+    spans: Callable[[], Spans] | None = None
+    #: The call replaces the whole text (``document.write``): the journal keeps the whole before-text.
+    whole_text: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.edit is None) == (self.spans is None):
+            raise TypeError("a WriteRequest takes either edit or spans")
 
 
 @dataclass(frozen=True)
@@ -191,7 +201,7 @@ class Writer:
             raise DomainError("JOURNAL_DEGRADED")
 
     async def _check_backlog(self, doc: Document, request: WriteRequest) -> None:
-        if request.tool != "document.write":
+        if request.tool not in _BACKLOG_TOOLS:
             return
         limit = int(self.app.settings.get("review_backlog_limit"))
         if await self.unreviewed(doc) >= limit:
@@ -209,20 +219,12 @@ class Writer:
         self._check_turn(doc, tab, window, request)
         await self._check_backlog(doc, request)
         current = doc.state.revision
-        text = request.edit(doc.state.text)
-        span = request.span() if request.span is not None else None
-        # A computed text is checked (document.write's content and a span's insert were, on arrival).
-        if request.skip_unchanged and span is None:
-            check_text(text)
-        if doc.kind == "markdown":
-            text = normalize_line_endings(text, doc.line_ending)
-        if request.skip_unchanged and text == doc.state.text:
+        after = self._after(doc, request)  # its hash is computed once, for the journal and the next write
+        if request.skip_unchanged and after.text == doc.state.text:
             return {"revision": current, "applied": False, "durable": True}
-        change = Splice(current, *span) if span is not None else None
-        after = DocState(text, new_revision(), change)  # its hash is computed once, for the journal and the next write
         flight = Inflight(tab, window.label, request.implicit_tab, recording=True)
         self._inflight[id(doc)] = flight
-        recorded = await self.record(self._entry(ctx, tab, request.tool, after, addresses))
+        recorded = await self.record(self._entry(ctx, tab, request, after, addresses))
         flight.recording = False
         if flight.aborted or tab not in window.tabs:
             reason = flight.aborted or "closed"
@@ -252,15 +254,34 @@ class Writer:
         return result
 
     @staticmethod
-    def _entry(ctx: RequestContext, tab: Tab, tool: str, after: DocState, addresses: tuple[str, ...]) -> JournalEntry:
-        """What the journal keeps to restore the before-text: all of it, or for one replaced span only
-        that span (a word changed in a 5 MB document is not a 5 MB entry)."""
+    def _after(doc: Document, request: WriteRequest) -> DocState:
+        """The state the write makes: the request's spans applied, or its text (Markdown gets the file's line
+        endings; other kinds keep the agent's bytes exactly), its change the span that differs."""
+        if request.spans is not None:
+            return splice_state(doc.state, request.spans(), doc.line_ending)
+        assert request.edit is not None  # __post_init__: one of the two
+        text = request.edit(doc.state.text)
+        # A computed text is checked (document.write's content and a span's insert were, on arrival).
+        if request.skip_unchanged:
+            check_text(text)
+        if doc.kind == "markdown":
+            text = normalize_line_endings(text, doc.line_ending)
+        return replaced_state(doc.state, text)
+
+    @staticmethod
+    def _entry(
+        ctx: RequestContext, tab: Tab, request: WriteRequest, after: DocState, addresses: tuple[str, ...]
+    ) -> JournalEntry:
+        """What the journal keeps to restore the before-text: all of it for a whole-text write, or for a change
+        of known spans only what they replaced, from the first to the last (a word changed in a 5 MB document
+        is not a 5 MB entry)."""
         before, change = tab.doc.state, after.change
         patch = None
-        if change is not None:
-            patch = BeforePatch(change.start, len(change.insert), before.text[change.start : change.end])
+        if not request.whole_text and change is not None and change.spans is not None:
+            start, old_end, new_end = covering(change.spans)
+            patch = BeforePatch(start, new_end - start, before.text[start:old_end])
         return JournalEntry(
-            tool=tool,
+            tool=request.tool,
             doc=tab.doc.key,
             principal=ctx.connection.principal,
             tab=tab.id,

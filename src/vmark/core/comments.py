@@ -13,11 +13,12 @@ Moving an anchor is not a change: the person's typing must not make an agent's l
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
+from .changes import Spans, diff
 from .document import has_lone_surrogate
 from .errors import DomainError
 from .ids import new_id
@@ -179,37 +180,44 @@ def remember(thread: Thread, basis: str, op: AgentOp, body: str, result: dict[st
 # --- anchoring -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Change:
-    """One replaced span: ``old[start:old_end]`` became ``new[start:new_end]``."""
+    """One replaced span of a change set: ``old[start:old_end]`` became ``new[start + shift:new_end]``
+    (``shift``: what the set's earlier spans added before it; 0 for a lone span)."""
 
     start: int
     old_end: int
     new_end: int
+    shift: int = 0
+
+    @property
+    def new_start(self) -> int:
+        return self.start + self.shift
 
     @property
     def delta(self) -> int:
-        return self.new_end - self.old_end
+        return self.new_end - self.shift - self.old_end
+
+    def touches(self, a: int, b: int) -> bool:
+        return b > self.start and a < self.old_end
+
+    def before(self, a: int, b: int) -> bool:
+        """Wholly before the span ``a..b`` (which then moves by ``delta``)."""
+        return self.old_end <= a and self.start < b
 
 
 def diff_span(old: str, new: str) -> Change | None:
-    """The smallest single span that turns ``old`` into ``new`` (None: equal). Slice comparisons run in C,
-    so a binary search over the common prefix and suffix is fast for megabyte texts."""
-    if old == new:
-        return None
-    shorter = min(len(old), len(new))
-    prefix = _longest(shorter, lambda k: old[:k] == new[:k])
-    suffix = _longest(shorter - prefix, lambda k: old[len(old) - k :] == new[len(new) - k :])
-    return Change(prefix, len(old) - suffix, len(new) - suffix)
+    """The smallest single span that turns ``old`` into ``new`` (None: equal)."""
+    span = diff(old, new)
+    return None if span is None else Change(span.start, span.end, span.start + len(span.insert))
 
 
-def _longest(limit: int, holds: Any) -> int:
-    lo, hi = 0, limit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if holds(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+def changes_of(spans: Spans) -> list[Change]:
+    """A change set (offsets of the text before) as :class:`Change` s, each knowing where it lands after."""
+    changes: list[Change] = []
+    shift = 0
+    for span in spans:
+        changes.append(Change(span.start, span.end, span.start + shift + len(span.insert), shift))
+        shift += span.delta
+    return changes
 
 
 def find_exact(text: str, quote: str, hint: int, lo: int = 0, hi: int | None = None) -> tuple[int, int] | None:
@@ -247,10 +255,10 @@ def locate(text: str, quote: str, hint: int, fuzzy: bool = True) -> tuple[int, i
     return find_exact(text, quote, hint) or (find_fuzzy(text, quote, hint) if fuzzy else None)
 
 
-def reanchor(threads: Iterable[Thread], new: str, change: Change) -> list[Thread]:
-    """Move every live thread's anchor through ``change`` (the edit that made ``new``); return the threads
-    whose orphaned status flipped. Untouched spans shift; touched ones are searched for again; orphans are
-    looked for only where the edit put new text (anywhere else they were already absent)."""
+def reanchor(threads: Iterable[Thread], new: str, changes: Sequence[Change]) -> list[Thread]:
+    """Move every live thread's anchor through ``changes`` (the edit that made ``new``, sorted); return the
+    threads whose orphaned status flipped. Untouched spans shift; touched ones are searched for again; orphans
+    are looked for only where the edit put new text (anywhere else they were already absent)."""
     flipped: list[Thread] = []
     budget = FUZZY_BUDGET
     for thread in threads:
@@ -258,25 +266,35 @@ def reanchor(threads: Iterable[Thread], new: str, change: Change) -> list[Thread
             continue
         anchor = thread.anchor
         if anchor is None:
-            n = len(thread.quote)
-            found = find_exact(new, thread.quote, thread.hint, change.start - n + 1, change.new_end + n - 1)
+            found = _found_again(new, thread, changes)
             if found is not None:
                 thread.place(found)
                 flipped.append(thread)
             continue
         a, b = anchor
-        if b <= change.start:
+        shift = sum(c.delta for c in changes if c.before(a, b))
+        if not any(c.touches(a, b) for c in changes):
+            if shift:
+                thread.place((a + shift, b + shift))
             continue
-        if a >= change.old_end:
-            thread.place((a + change.delta, b + change.delta))
-            continue
-        found = locate(new, thread.quote, min(a, len(new)), fuzzy=budget > 0)
+        hint = min(a + shift, len(new))
+        found = locate(new, thread.quote, hint, fuzzy=budget > 0)
         budget -= 1
         if found is None:
-            thread.hint = min(a, len(new))
+            thread.hint = hint
             flipped.append(thread)
         thread.place(found)
     return flipped
+
+
+def _found_again(new: str, thread: Thread, changes: Sequence[Change]) -> tuple[int, int] | None:
+    """An orphan's quote where one of the changes put new text (or across its edges)."""
+    n = len(thread.quote)
+    for change in changes:
+        found = find_exact(new, thread.quote, thread.hint, change.new_start - n + 1, change.new_end + n - 1)
+        if found is not None:
+            return found
+    return None
 
 
 def settle(threads: Iterable[Thread], text: str) -> None:

@@ -12,9 +12,12 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .ids import new_revision
+
+if TYPE_CHECKING:
+    from .changes import Spans
 
 Origin = Literal["agent", "person", "disk", "revert"]
 
@@ -23,23 +26,29 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 @dataclass(frozen=True)
 class Splice:
-    """How a state came from its parent when that is one replaced span (code points of the text)."""
+    """How a state came from its parent as a change set: ``spans`` (code points of the parent's text) and
+    the same change of the text as pages show it (every line break ``\n``; the same tuple when equal).
+
+    ``spans`` is None when only the shown change is known (the parent's line breaks were mixed and the
+    edit gave them all the file's line ending): then observers of the stored text compare texts.
+    """
 
     parent: str
-    start: int
-    end: int
-    insert: str
-
-    def describe(self) -> dict[str, str | int]:
-        return {"base": self.parent, "from": self.start, "to": self.end, "insert": self.insert}
+    spans: Spans | None
+    shown: Spans
 
 
 @dataclass(frozen=True)
 class DocState:
     text: str
     revision: str = field(default_factory=new_revision)
-    #: set when the state is its parent with one span replaced: views then need only the span
+    #: set when the state is its parent with spans replaced: views then need only the spans
     change: Splice | None = field(default=None, compare=False)
+
+    @cached_property
+    def shown(self) -> str:
+        """The text as pages show it (every line break ``\n``): the same object when it has no ``\r``."""
+        return normalize_line_endings(self.text, "\n")
 
     @cached_property
     def content_hash(self) -> str:

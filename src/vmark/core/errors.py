@@ -49,6 +49,12 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
     "INVALID_COMMENT": (ErrorShape.ENVELOPE, "The comment id is malformed or not a comment of this document"),
     "COMMENT_NOT_ALLOWED": (ErrorShape.ENVELOPE, "The thread is resolved; only the user can reopen it"),
     "COMMENT_LIMIT": (ErrorShape.ENVELOPE, "The thread has too many replies, the text is too long, or it is full"),
+    # --- document.edit (beyond the reference): ``index`` names the edit, ``count`` its occurrences ---
+    "EDIT_NOT_FOUND": (ErrorShape.ENVELOPE, "An edit's old text does not occur in the document; nothing was changed"),
+    "EDIT_AMBIGUOUS": (
+        ErrorShape.ENVELOPE,
+        "An edit's old text occurs more than once in the document; nothing was changed",
+    ),
     "INTERNAL": (ErrorShape.ENVELOPE, "Unexpected handler error"),
     # --- browser and browser_read (always token-shaped, see BrowserError) ---
     "BROWSER_DISABLED": (ErrorShape.TOKEN, "The embedded browser is turned off in VMark's settings"),

@@ -31,6 +31,14 @@ APPROVAL_TTL_SECONDS = 300.0
 # MCP output
 OUTPUT_BOUND_BYTES = 75_000
 
+# MCP input
+#: levels of arrays and objects one argument may nest (deeper: a plain argument error)
+MAX_ARGUMENT_DEPTH = 64
+#: a line deeper than this is cut there before parsing (what was cut is still deeper than any argument may be)
+MAX_MESSAGE_DEPTH = 2 * MAX_ARGUMENT_DEPTH
+#: exact-match edits in one ``document.edit``
+MAX_DOCUMENT_EDITS = 500
+
 # UI round trips (flush before close, activation confirmation)
 UI_ROUND_TRIP_SECONDS = 1.0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .changes import ChangeLog
 from .document import DocState, detect_line_ending
 from .kinds import Kind, title_for_path
 
@@ -46,6 +47,8 @@ class Document:
     last_write_window: str | None = None
     journal_degraded: bool = False
     unreviewed: list[str] = field(default_factory=list)
+    #: the recent states' changes: pages a few revisions behind get spans, not the whole text
+    recent: ChangeLog = field(default_factory=ChangeLog, repr=False, compare=False)
 
     @classmethod
     def load(cls, key: str, kind: Kind, path: str | None, text: str, disk: DiskStamp | None) -> Document:

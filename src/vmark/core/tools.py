@@ -7,11 +7,14 @@ Each tool family adds its :class:`ToolSpec` here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .document import has_lone_surrogate
 from .errors import ArgumentError
+from .limits import MAX_ARGUMENT_DEPTH, MAX_DOCUMENT_EDITS
 
 _JSON_TYPES: dict[str, dict[str, Any]] = {
     "string": {"type": "string"},
@@ -23,18 +26,58 @@ _JSON_TYPES: dict[str, dict[str, Any]] = {
     "object": {"type": "object"},
 }
 
+#: How an argument message names each type ("must be an array of strings").
+_PHRASES: dict[str, str] = {
+    "string": "a string",
+    "boolean": "a boolean",
+    "integer": "an integer",
+    "string[]": "an array of strings",
+    "object[]": "an array of objects",
+    "array": "an array",
+    "object": "an object",
+}
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 @dataclass(frozen=True)
 class FieldSpec:
     type: str
     description: str
     enum: tuple[str, ...] | None = None
+    #: integers: the smallest and the largest value accepted
+    minimum: int | None = None
+    maximum: int | None = None
+    #: a writing call's text (content, body, edits, patches): a lone surrogate in it is the handler's
+    #: ``INVALID_TEXT`` and nothing changes; in any other argument it is an argument error
+    text: bool = False
+    #: object[]: every item is an object with exactly these string fields (in this order in the schema)
+    item_strings: tuple[str, ...] = ()
+    #: arrays: how many items at most
+    max_items: int | None = None
+    #: object[]: the JSON schema of an item, when ``item_strings`` does not say it
+    item_schema: Mapping[str, Any] | None = None
 
     def json_schema(self) -> dict[str, Any]:
         schema = dict(_JSON_TYPES[self.type])
         schema["description"] = self.description
         if self.enum:
             schema["enum"] = list(self.enum)
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        if self.max_items is not None:
+            schema["maxItems"] = self.max_items
+        if self.item_strings:
+            schema["items"] = {
+                "type": "object",
+                "properties": {name: {"type": "string"} for name in self.item_strings},
+                "required": list(self.item_strings),
+                "additionalProperties": False,
+            }
+        elif self.item_schema is not None:
+            schema["items"] = dict(self.item_schema)
         return schema
 
     def accepts(self, value: Any) -> bool:
@@ -53,6 +96,75 @@ class FieldSpec:
         if self.type == "object":
             return isinstance(value, dict)
         return False
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` does not fit (the end of "argument 'x' ..."), or None."""
+        if not self.accepts(value):
+            if self.enum:
+                return f"must be one of: {', '.join(self.enum)}"
+            return f"must be {_PHRASES[self.type]}"
+        low, high = self.minimum, self.maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            if low is not None and high is not None:
+                return f"must be an integer from {low} to {high}"
+            return f"must be an integer of at least {low}" if low is not None else f"must be at most {high}"
+        if self.max_items is not None and len(value) > self.max_items:
+            return f"takes at most {self.max_items} items, got {len(value)}"
+        return _items_problem(value, self.item_strings) or _shape_problem(value, text=self.text)
+
+
+def _items_problem(value: Any, names: tuple[str, ...]) -> str | None:
+    if not names:
+        return None
+    wanted = " and ".join(repr(n) for n in names)
+    for index, item in enumerate(value):
+        if set(item) != set(names):
+            extra = sorted(set(item) - set(names))
+            if extra:
+                return f"item {index} has {extra[0]!r}, which is not accepted; each item takes exactly {wanted}"
+            missing = next(n for n in names if n not in item)
+            return f"item {index} is missing {missing!r}; each item takes exactly {wanted}"
+        for name in names:
+            if not isinstance(item[name], str):
+                return f"item {index}: {name!r} must be a string"
+    return None
+
+
+def _shape_problem(value: Any, *, text: bool) -> str | None:
+    """Nesting past :data:`MAX_ARGUMENT_DEPTH`, or a lone surrogate outside a text argument."""
+    for item, depth in _walk(value):
+        if isinstance(item, str):
+            if not text and has_lone_surrogate(item):
+                found = _SURROGATE.search(item)
+                code = f"\\u{ord(found.group()):04x}" if found else "a surrogate"
+                return (
+                    f"contains a lone UTF-16 surrogate ({code} without its pair), which is not text;"
+                    " send well-formed Unicode"
+                )
+        elif depth >= MAX_ARGUMENT_DEPTH:
+            return f"is nested deeper than {MAX_ARGUMENT_DEPTH} levels of arrays and objects"
+    return None
+
+
+def holds_lone_surrogate(value: Any) -> bool:
+    """Whether any string in ``value`` (a key, an item, nested) holds a lone surrogate: a text field's check."""
+    return any(isinstance(item, str) and has_lone_surrogate(item) for item, _depth in _walk(value))
+
+
+def _walk(value: Any) -> Iterator[tuple[Any, int]]:
+    """Every string (keys included) and every container of ``value``, with its depth; no recursion."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            yield item, depth
+            stack.extend((key, depth + 1) for key in item)
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            yield item, depth
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str):
+            yield item, depth
 
 
 @dataclass(frozen=True)
@@ -90,11 +202,11 @@ class ToolSpec:
 
     def check(self, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """``(action, arguments)`` when ``args`` fit the action, else :class:`ArgumentError`."""
+        known = ", ".join(self.actions)
         action = args.get("action")
         if action is None:
-            raise ArgumentError(f"{self.name}: missing required argument 'action'")
+            raise ArgumentError(f"{self.name}: missing required argument 'action' (one of: {known})")
         if not isinstance(action, str) or action not in self.actions:
-            known = ", ".join(self.actions)
             raise ArgumentError(f"{self.name}: unknown action {action!r}; expected one of: {known}")
         spec = self.actions[action]
         allowed = set(spec.required) | set(spec.optional)
@@ -103,13 +215,15 @@ class ToolSpec:
             if name == "action":
                 continue
             if name not in allowed:
-                raise ArgumentError(f"{self.name}.{action}: argument {name!r} is not accepted")
+                takes = ", ".join((*spec.required, *spec.optional)) or "no arguments"
+                raise ArgumentError(
+                    f"{self.name}.{action}: argument {name!r} is not accepted ({self.name}.{action} takes: {takes})"
+                )
             if value is None and name not in spec.required:
                 continue
-            fspec = self.fields[name]
-            if not fspec.accepts(value):
-                kind = f"one of {list(fspec.enum)}" if fspec.enum else f"a {fspec.type}"
-                raise ArgumentError(f"{self.name}.{action}: argument {name!r} must be {kind}")
+            problem = self.fields[name].problem(value)
+            if problem is not None:
+                raise ArgumentError(f"{self.name}.{action}: argument {name!r} {problem}")
             out[name] = value
         for name in spec.required:
             if name not in out:
@@ -178,16 +292,30 @@ WORKSPACE = ToolSpec(
 DOCUMENT = ToolSpec(
     name="document",
     description=(
-        "Read and write whole documents. read -> {content, revision, filePath, kind, dirty}; write replaces"
-        " the content (pass expected_revision from the last read; STALE means read again) and saves by"
-        " default -> {revision, applied, durable, saved, ...}."
+        "Read and write documents. read -> {content, revision, filePath, kind, dirty, totalLength, nextOffset?}:"
+        " a document too long for one answer comes in pages (offset and limit count characters, i.e. code"
+        " points); while nextOffset is present, read again with offset = nextOffset and expected_revision = the"
+        " revision of the first page (STALE: the document changed, start over); the pages joined are the"
+        " content. write replaces the whole content; edit replaces exact text: edits [{old, new}] applied in"
+        " order, each old occurring exactly once in the text as it stands then (EDIT_NOT_FOUND / EDIT_AMBIGUOUS"
+        " name the edit's index and the count; nothing changes), all as one revision: cheap for a small change"
+        " to a long document. Pass expected_revision from the last read (STALE: read again); write and edit"
+        " save by default -> {revision, applied, durable, saved, journaled, ...}."
     ),
     annotations=Annotations(read_only=False, destructive=True, idempotent=False, open_world=False),
     actions={
-        "read": ActionSpec("the tab's content and revision", optional=("tabId",)),
+        "read": ActionSpec(
+            "the tab's content (or one page of it) and its revision",
+            optional=("tabId", "offset", "limit", "expected_revision"),
+        ),
         "write": ActionSpec(
             "replace the full content",
             required=("content",),
+            optional=("tabId", "expected_revision", "addresses", "save"),
+        ),
+        "edit": ActionSpec(
+            "replace exact text: each old must occur exactly once -> {revision, applied, durable, saved, ...}",
+            required=("edits",),
             optional=("tabId", "expected_revision", "addresses", "save"),
         ),
         "transform": ActionSpec(
@@ -204,12 +332,59 @@ DOCUMENT = ToolSpec(
             " cjk-punctuation: ASCII punctuation next to CJK to full-width",
             enum=("cjk-format", "cjk-spacing", "cjk-punctuation"),
         ),
-        "content": FieldSpec("string", "New full content"),
-        "expected_revision": FieldSpec("string", "Revision token from the last read"),
+        "content": FieldSpec("string", "New full content", text=True),
+        "offset": FieldSpec(
+            "integer", "read: the first character of the page (code points; default 0; nextOffset of the last page)",
+            minimum=0,
+        ),
+        "limit": FieldSpec(
+            "integer", "read: at most this many characters (code points); a page is also cut to fit the answer",
+            minimum=1,
+        ),
+        "edits": FieldSpec(
+            "object[]",
+            "edit: [{old, new}] in order; old is exact text occurring exactly once (include enough context),"
+            " new replaces it (empty deletes)",
+            text=True,
+            item_strings=("old", "new"),
+            max_items=MAX_DOCUMENT_EDITS,
+        ),
+        "expected_revision": FieldSpec("string", "Revision token from the last read (read: of the first page)"),
         "addresses": _ADDRESSES,
         "save": FieldSpec("boolean", "Also save to disk (default true); false only changes the tab"),
     },
 )
+
+_PATCH_KINDS = (
+    "workflow.set",
+    "job.set",
+    "step.set",
+    "with.set",
+    "with.remove",
+    "needs.add",
+    "needs.remove",
+    "trigger.setFilters",
+)
+#: an IRPatch item, for clients that show the schema (the patch module checks each kind's fields)
+_PATCH: dict[str, Any] = {
+    "type": "object",
+    "required": ["kind"],
+    "properties": {
+        "kind": {"type": "string", "enum": list(_PATCH_KINDS)},
+        "ref": {"type": "string", "description": "needs.add / needs.remove: the job id to add or remove"},
+        "needs": {"type": "string", "description": "needs.add / needs.remove: the same as ref"},
+        "jobId": {"type": "string", "description": "job.set, step.set, with.*, needs.*: the job"},
+        "stepIndex": {"type": "integer", "minimum": 0, "description": "step.set, with.*: the step (0-based)"},
+        "path": {
+            "type": ["string", "array"],
+            "description": "workflow.set, job.set, step.set: a dotted path (env.CI) or a list of keys and indices",
+        },
+        "key": {"type": "string", "description": "with.set, with.remove: the input's name"},
+        "event": {"type": "string", "description": "trigger.setFilters: the event (push, pull_request, ...)"},
+        "filter": {"type": "string", "description": "trigger.setFilters: branches, paths, tags, types, ..."},
+        "value": {"description": "the new value (trigger.setFilters: an array of strings)"},
+    },
+}
 
 WORKFLOW = ToolSpec(
     name="workflow",
@@ -218,7 +393,8 @@ WORKFLOW = ToolSpec(
         " keeps every other byte (comments, anchors, key order, quoting); validate runs actionlint on the tab's"
         " current text. IRPatch kinds: workflow.set {path, value}, job.set {jobId, path, value},"
         " step.set {jobId, stepIndex, path, value}, with.set {jobId, stepIndex, key, value},"
-        " with.remove {jobId, stepIndex, key}, needs.add / needs.remove {jobId, needs},"
+        " with.remove {jobId, stepIndex, key}, needs.add / needs.remove {jobId, ref} (ref: the job id to add or"
+        " remove; needs is accepted for it too),"
         " trigger.setFilters {event, filter, value: string[]}."
     ),
     annotations=Annotations(read_only=False, destructive=True, idempotent=True, open_world=False),
@@ -232,7 +408,9 @@ WORKFLOW = ToolSpec(
     },
     fields={
         "tabId": _TAB,
-        "patches": FieldSpec("array", "IRPatch objects, each with a `kind` (see the tool description)"),
+        "patches": FieldSpec(
+            "array", "IRPatch objects, each with a `kind` (see the tool description)", text=True, item_schema=_PATCH
+        ),
         "expected_revision": FieldSpec("string", "Revision token from the last read"),
         "addresses": _ADDRESSES,
     },
@@ -258,7 +436,9 @@ SELECTION = ToolSpec(
     },
     fields={
         "tabId": FieldSpec("string", "The focused tab's id (optional; anything else is INVALID_TAB)"),
-        "content": FieldSpec("string", "Replacement for the selection (Markdown in wysiwyg mode, raw text in source)"),
+        "content": FieldSpec(
+            "string", "Replacement for the selection (Markdown in wysiwyg mode, raw text in source)", text=True
+        ),
         "expected_revision": FieldSpec("string", "Revision from selection.get or document.read"),
         "addresses": _ADDRESSES,
     },
@@ -274,8 +454,8 @@ COMMENTS = ToolSpec(
         " carries repliesFrom/repliesTotal, its later parts continued: true. reply and mark_addressed take the"
         " thread's commentGen from list (STALE_COMMENT: list again); repeating the same call returns its first"
         " result. Resolving, reopening and deleting are the user's decisions. To say an edit answers comments,"
-        " pass their ids as `addresses` to document.write, document.transform, workflow.apply_patch or"
-        " selection.set."
+        " pass their ids as `addresses` to document.write, document.edit, document.transform,"
+        " workflow.apply_patch or selection.set."
     ),
     annotations=Annotations(read_only=False, destructive=False, idempotent=True, open_world=False),
     actions={
@@ -295,7 +475,7 @@ COMMENTS = ToolSpec(
         "tabId": _TAB,
         "cursor": FieldSpec("string", "nextCursor of the previous page"),
         "commentId": FieldSpec("string", "A comment id from comments.list"),
-        "body": FieldSpec("string", "The reply's text (at most 16 KiB of UTF-8)"),
+        "body": FieldSpec("string", "The reply's text (at most 16 KiB of UTF-8)", text=True),
         "expectedCommentGen": FieldSpec("string", "The thread's commentGen as comments.list returned it"),
     },
 )
@@ -353,7 +533,7 @@ COHERENCE_RESOLVE = ToolSpec(
 )
 
 _BROWSER_TAB = FieldSpec("string", "Browser tab id (defaults to the focused browser tab)")
-_TIMEOUT_MS = FieldSpec("integer", "How long to wait, 1-9000 ms (default 9000)")
+_TIMEOUT_MS = FieldSpec("integer", "How long to wait, 1-9000 ms (default 9000)", minimum=1, maximum=9000)
 _REF = FieldSpec("string", "An element ref (e.g. e5) from browser_read.read of the current view")
 _ROLE = FieldSpec("string", "ARIA role of the target (with name)")
 _NAME = FieldSpec("string", "Accessible name of the target (exact)")

@@ -10,9 +10,9 @@ Patch kinds (``kind`` plus these fields; any other field is refused):
 ``step.set``           ``{jobId, stepIndex, path, value}``: set a field of a step (``name``, ``run``)
 ``with.set``           ``{jobId, stepIndex, key, value}``: set an input in the step's ``with:``
 ``with.remove``        ``{jobId, stepIndex, key}``: remove an input from the step's ``with:``
-``needs.add``          ``{jobId, needs}``: add a job id to the job's ``needs:`` (``value`` is accepted
-                       for ``needs``)
-``needs.remove``       ``{jobId, needs}``: remove a job id from the job's ``needs:``
+``needs.add``          ``{jobId, ref}``: add a job id to the job's ``needs:`` (``ref`` is the original
+                       VMark's name; ``needs`` and ``value`` are accepted for it)
+``needs.remove``       ``{jobId, ref}``: remove a job id from the job's ``needs:`` (the same names)
 ``trigger.setFilters`` ``{event, filter, value: string[]}``: replace a trigger's filter list
                        (``branches``, ``paths``, ``tags``, ``types``, ...)
 =====================  ================================================================================
@@ -93,8 +93,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "step.set": ("jobId", "stepIndex", "path", "value"),
     "with.set": ("jobId", "stepIndex", "key", "value"),
     "with.remove": ("jobId", "stepIndex", "key"),
-    "needs.add": ("jobId", "needs"),
-    "needs.remove": ("jobId", "needs"),
+    "needs.add": ("jobId", "ref"),
+    "needs.remove": ("jobId", "ref"),
     "trigger.setFilters": ("event", "filter", "value"),
 }
 
@@ -175,7 +175,7 @@ _CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "jobId": _check_name,
     "stepIndex": _check_index,
     "key": _check_name,
-    "needs": _check_name,
+    "ref": _check_name,
     "event": _check_name,
     "filter": _check_name,
     "value": _check_data,
@@ -193,10 +193,8 @@ def _validate(raw: Any) -> _Op:
         raise Refusal(f"unknown kind {_show(kind)}")
     given = dict(raw)
     del given["kind"]
-    if kind.startswith("needs.") and "value" in given:
-        if "needs" in given:
-            raise Refusal("give the job id as 'needs' or as 'value', not both")
-        given["needs"] = given.pop("value")
+    if kind.startswith("needs."):
+        _alias_ref(given)
     wanted = _FIELDS[kind]
     for name in given:
         if name not in wanted:
@@ -211,6 +209,18 @@ def _validate(raw: Any) -> _Op:
     if kind == "trigger.setFilters":
         fields["value"] = _check_strings("value", fields["value"])
     return _Op(kind, fields)
+
+
+#: the other names a needs.* patch may give its job id under (``ref`` is the original VMark's)
+_REF_ALIASES = ("needs", "value")
+
+
+def _alias_ref(given: dict[str, Any]) -> None:
+    named = [name for name in ("ref", *_REF_ALIASES) if name in given]
+    if len(named) > 1:
+        raise Refusal(f"give the job id once, as 'ref' (not as {' and '.join(repr(n) for n in named)})")
+    if named and named[0] != "ref":
+        given["ref"] = given.pop(named[0])
 
 
 def _show(value: Any) -> str:
@@ -409,7 +419,7 @@ def _with_remove(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit
 
 
 def _needs_add(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
-    job_id, need = f["jobId"], f["needs"]
+    job_id, need = f["jobId"], f["ref"]
     path = (*doc.job_path(job_id), "needs")
     if need == job_id:
         raise Refusal(f"job '{job_id}' cannot need itself")
@@ -427,7 +437,7 @@ def _needs_add(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit |
 
 
 def _needs_remove(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
-    job_id, need = f["jobId"], f["needs"]
+    job_id, need = f["jobId"], f["ref"]
     path = (*doc.job_path(job_id), "needs")
     chain = doc.locate(path, "needs")
     current = _needs_node(doc, chain, path)

@@ -7,22 +7,20 @@ the plain string. Anything over 75,000 UTF-8 bytes is replaced by a truncation n
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import mcp_types as types
 
 from ..core.errors import parse_wire_error
 from ..core.limits import OUTPUT_BOUND_BYTES
+from ..core.text_pages import compact_json
 
 TRUNCATION_NOTE = (
-    "The result was larger than {bound} bytes and was cut. For a large document, ask the user to select"
-    " the region and use `selection.get`; for a page, use `browser_read.query` with a narrower selector."
+    "The result was larger than {bound} bytes and was cut. For a document, read it in pages (`document.read`"
+    " with `offset` = `nextOffset`); for a web page, use `browser_read.query` with a narrower selector."
 )
 
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+_json = compact_json
 
 
 def bound(data: Any) -> tuple[str, Any]:

@@ -22,6 +22,13 @@ VMark is a Markdown workspace the user edits at the same time as you. Recommende
 - Small Markdown changes or full rewrites: `document.read` -> reason -> `document.write` with
   `expected_revision` set to the revision you read. `STALE` means the user (or another agent) changed it:
   read again and retry. `BUSY` means the user is typing with an input method: retry shortly.
+- Long documents: `document.read` answers at most one page that fits an answer, with `totalLength` and, while
+  more remains, `nextOffset`. Read on with `offset` = `nextOffset` and `expected_revision` = the first page's
+  revision (`STALE`: it changed meanwhile, start over); the pages joined are the content. `offset` and `limit`
+  count characters (code points).
+- Small changes to any document: `document.edit` with `edits: [{old, new}]` (each `old` exact text that occurs
+  exactly once, in order; `EDIT_NOT_FOUND` / `EDIT_AMBIGUOUS` name the edit and the count, nothing changes),
+  with `expected_revision`: you send only the change, not the whole text.
 - Targeted edits of a large file the user has selected: `selection.get` -> reason -> `selection.set`.
 - GitHub Actions YAML (kind `yaml-workflow`): `workflow.apply_patch` for edits that keep comments and
   anchors; `workflow.validate` for actionlint diagnostics.
@@ -89,8 +96,9 @@ def build_server(bridge: BridgeClient) -> Server[Any]:
 
 
 async def run_stdio(bridge: BridgeClient) -> None:
-    from mcp.server.stdio import stdio_server
+    """Serve over stdin/stdout through our own line reader (every line the client sends is answered)."""
+    from .stdio import stdio_transport
 
     server = build_server(bridge)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

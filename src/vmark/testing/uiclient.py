@@ -4,7 +4,8 @@ It attaches to a window like a UI page does, sends edits, composition and select
 events, answers prompts, and replies to the app's ``flush`` / ``activate`` / ``focus`` /
 ``editor`` requests. Keystrokes can be held back (``hold_edit``) to act as the editor's
 unflushed buffer: they are sent when the app asks the page to flush. For the ``selection``
-tool it acts as a page showing its window's active tab in source mode (``select``).
+tool it acts as a page showing its window's active tab in source mode (``select``), or in
+WYSIWYG mode when a tab has ``wysiwyg_changes``: a ``prepare`` then answers those spans.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class UIClient:
         #: answer ``editor`` requests with "no editor" (False) or not at all (None)
         self.shows_editor: bool | None = True
         self.composing = False
+        #: per tab: act as a WYSIWYG editor whose ``prepare`` makes these spans (code points of the text)
+        self.wysiwyg_changes: dict[str, Any] = {}
         self._pump: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> UIClient:
@@ -95,11 +98,14 @@ class UIClient:
         read = await self.call("ui.read", tabId=tab_id)
         shown = read["text"].replace("\r\n", "\n")
         start, end = self.selections.get(tab_id, (0, 0))
-        answer = {"ok": True, "tabId": tab_id, "mode": "source", "revision": read["revision"], "from": start, "to": end}
+        mode = "wysiwyg" if tab_id in self.wysiwyg_changes else "source"
+        answer = {"ok": True, "tabId": tab_id, "mode": mode, "revision": read["revision"], "from": start, "to": end}
         answer["composing"] = self.composing
         if request["op"] == "get":
             return {**answer, "text": shown[start:end]}
-        return {**answer, "replaced": end - start, "result": None}
+        if mode == "wysiwyg":
+            answer["changes"] = self.wysiwyg_changes[tab_id]
+        return {**answer, "replaced": end - start}
 
     # --- conveniences -------------------------------------------------------------------
     async def attach(self, window: str | None = None) -> str:

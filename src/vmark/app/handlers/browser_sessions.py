@@ -95,7 +95,7 @@ async def session_load(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
 def _handle(value: Any) -> str:
     if not isinstance(value, str) or not HANDLE.fullmatch(value):
         shown = value[:70] if isinstance(value, str) else value
-        raise ArgumentError(f"handle must be 1-128 of A-Z a-z 0-9 . _ -, not {shown!r}")
+        raise ArgumentError(f"argument 'handle' must be 1-128 characters of A-Z a-z 0-9 . _ -, not {shown!r}")
     return value
 
 
@@ -103,7 +103,7 @@ def _site(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not _SITE.fullmatch(value) or not value.strip() or value.strip() == "---":
-        raise ArgumentError("site must be one line of 1-200 printable characters")
+        raise ArgumentError("argument 'site' must be one line of 1-200 printable characters")
     return value.strip()
 
 

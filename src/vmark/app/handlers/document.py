@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...core.edits import Edit, apply_edits, parse_edits
+from ...core.errors import ArgumentError, DomainError
+from ...core.text_pages import page
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
-from ..editor_link import EditorLoad
 from ..writes import WriteRequest, check_text
 
 if TYPE_CHECKING:
@@ -20,17 +21,20 @@ def user_cjk_rules(app: App) -> CjkRules:
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The content, or the page of it from ``offset`` that fits one answer (``nextOffset`` while more remains).
+
+    A later page names the first page's revision as ``expected_revision``, so all pages are of one text.
+    """
     _window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
     doc = tab.doc
+    state = doc.state
+    expected = args.get("expected_revision")
+    if expected is not None and expected != state.revision:
+        raise DomainError("STALE", current_revision=state.revision)
     tab.basis_seq = doc.write_seq
     ctx.app.coherence.note_read(ctx.connection, doc)
-    return {
-        "content": doc.state.text,
-        "revision": doc.state.revision,
-        "filePath": doc.path,
-        "kind": doc.kind,
-        "dirty": doc.dirty,
-    }
+    fields = {"revision": state.revision, "filePath": doc.path, "kind": doc.kind, "dirty": doc.dirty}
+    return page(state.text, args.get("offset", 0), args.get("limit"), fields)
 
 
 async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -38,12 +42,46 @@ async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     window, tab = ctx.app.session.resolve_tab(tab_id)
     content: str = args["content"]
     check_text(content)  # before anything else: nothing may change
-    # Shown in WYSIWYG: the editor's serialization of the content is what the document holds and saves.
-    load = EditorLoad(ctx.app, tab, content)
+    # In either mode the document holds and saves exactly the agent's text; an editor only displays it.
     request = WriteRequest(
         tool="document.write",
-        edit=load.edit,
-        prepare=load.prepare if load.page is not None else None,
+        edit=lambda _current: content,
+        whole_text=True,
+        expected_revision=args.get("expected_revision"),
+        addresses=tuple(args.get("addresses", ())),
+        save=args.get("save", True),
+        implicit_tab=tab_id is None,
+    )
+    return await ctx.app.writer.write(ctx, window, tab, request)
+
+
+class _EditPlan:
+    """``document.edit``'s edits, applied to the text as it is in the document's write turn (the writer
+    finds the span they replaced: views get only that)."""
+
+    def __init__(self, edits: tuple[Edit, ...]) -> None:
+        self._edits = edits
+
+    def edit(self, current: str) -> str:
+        return apply_edits(current, self._edits).text
+
+
+async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Exact-match edits as one revision: journaled, checked, saved and answered like ``write``.
+
+    The text is computed from the document's text in its write turn; a page shows the result (in
+    WYSIWYG too, no editor round trip: every byte outside the edits stays as it was).
+    """
+    tab_id = args.get("tabId")
+    window, tab = ctx.app.session.resolve_tab(tab_id)
+    edits = parse_edits(args["edits"])
+    for item in edits:  # before anything else: nothing may change
+        check_text(item.old)
+        check_text(item.new)
+    plan = _EditPlan(edits)
+    request = WriteRequest(
+        tool="document.edit",
+        edit=plan.edit,
         expected_revision=args.get("expected_revision"),
         addresses=tuple(args.get("addresses", ())),
         save=args.get("save", True),
@@ -70,4 +108,4 @@ async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return await ctx.app.writer.write(ctx, window, tab, request)
 
 
-ACTIONS = {"read": read, "write": write, "transform": transform}
+ACTIONS = {"read": read, "write": write, "edit": edit, "transform": transform}

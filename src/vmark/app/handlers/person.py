@@ -13,7 +13,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ...coherence.kernel import PERSON
-from ...core.document import DocState, normalize_line_endings
+from ...core.changes import SpanError, Spans, check_fits, parse_spans, replaced_state, splice_state, wire
+from ...core.document import DocState, has_lone_surrogate, normalize_line_endings
 from ...core.errors import ArgumentError, DomainError
 from ...core.kinds import KINDS, MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, Kind, kind_for_path
 from ...core.model import Document
@@ -120,26 +121,78 @@ async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    """The person's full text. With ``baseRevision`` (a page) it applies only on top of that revision:
-    otherwise the page gets the current text back to merge its keystrokes into, and nothing changes."""
+    """The person's edit: ``changes`` (spans ``[[from, to, insert], ...]``, code points of the shown text at
+    ``baseRevision``, sorted and non-overlapping) or the full ``text``. With ``baseRevision`` it applies only on
+    top of that revision: otherwise nothing changes and the page gets what happened since, to rebase on
+    (``changes`` when the document still knows them, else its ``text``)."""
     _window, tab = _tab(ctx, args)
-    text = require_str(args, "text")
     doc = tab.doc
     base = args.get("baseRevision")
+    if base is not None and not isinstance(base, str):
+        raise ArgumentError("baseRevision must be a string")
+    if ("text" in args) == ("changes" in args):
+        raise ArgumentError("ui.edit takes either text or changes")
+    as_changes = "changes" in args
+    if as_changes:
+        spans = _spans_arg(args["changes"])
+        if base is None:
+            raise ArgumentError("changes need the baseRevision they were made on")
+
+        def change() -> DocState:
+            return splice_state(doc.state, _fitting(spans, len(doc.state.shown)), doc.line_ending)
+    else:
+        text = require_str(args, "text")
+        if has_lone_surrogate(text):
+            raise ArgumentError("text holds a lone UTF-16 surrogate")
+
+        def change() -> DocState:
+            return replaced_state(doc.state, normalize_line_endings(text, doc.line_ending))
+
     if base is not None and base != doc.state.revision:
-        return {"applied": False, "revision": doc.state.revision, "text": doc.state.text}
-    _person_text(ctx.app, doc, text, ctx.connection)
+        return _stale(doc, base, as_changes)
+    state = change()
+    if state.text != doc.state.text:
+        _person_state(ctx.app, doc, state, ctx.connection)
     return {"revision": doc.state.revision, "applied": True}
 
 
-def _person_text(app: App, doc: Document, text: str, typed_by: Connection | None) -> None:
-    """The person's text replaces the document's. An agent write being recorded right now is aborted; the
-    page that typed it (``typed_by``) does not get its own text back, every other page does."""
+def _spans_arg(raw: object) -> Spans:
+    try:
+        return parse_spans(raw)
+    except SpanError as exc:
+        raise ArgumentError(str(exc)) from exc
+
+
+def _fitting(spans: Spans, length: int) -> Spans:
+    try:
+        return check_fits(spans, length)
+    except SpanError as exc:
+        raise ArgumentError(str(exc)) from exc
+
+
+def _stale(doc: Document, base: str, as_changes: bool) -> dict[str, Any]:
+    """A page's base is not the current revision: what it needs to rebase its edit on."""
+    answer: dict[str, Any] = {"applied": False, "revision": doc.state.revision}
+    spans = doc.recent.since(base, doc.state) if as_changes else None
+    if spans is None:
+        answer["text"] = doc.state.text
+    else:
+        answer["changes"] = wire(spans)
+    return answer
+
+
+def _person_state(app: App, doc: Document, state: DocState, typed_by: Connection | None) -> None:
+    """The person's change becomes the document's state. An agent write being recorded right now is aborted;
+    the page that typed it (``typed_by``) does not get its own change back, every other page does."""
     app.writer.person_event(doc, "edited")
-    # A page shows every line break as "\n": the file keeps the line endings it has.
-    doc.state = DocState(normalize_line_endings(text, doc.line_ending))
+    doc.state = state
     app.session.note_origin(doc, "person", typed_by)
     app.document_changed(doc, origin="person")
+
+
+def _person_text(app: App, doc: Document, text: str, typed_by: Connection | None) -> None:
+    """The person's full text (a page shows every line break as "\n": the file keeps the line endings it has)."""
+    _person_state(app, doc, replaced_state(doc.state, normalize_line_endings(text, doc.line_ending)), typed_by)
 
 
 async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:

@@ -3,14 +3,17 @@
 The selection is view state: only the page knows it, and in WYSIWYG mode only the page can turn a
 ProseMirror range into Markdown (and Markdown into nodes). ``get`` asks the page (``editor_link``);
 ``set`` asks it in the document's write turn to ``prepare`` the change, after passing on its
-keystrokes (so they count for ``STALE``). In source mode the app splices the raw text itself; in
-WYSIWYG mode the page's ``result`` (its serializer's text) is the new document.
+keystrokes (so they count for ``STALE``). Either way the write is a change set of the text as the
+page shows it: in source mode the app replaces the selected code points with the raw text itself;
+in WYSIWYG mode the page answers the ``changes`` its editor makes (the agent's Markdown spliced in
+where the selection's source is), which the app applies: the bytes outside them never change.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.changes import Span, SpanError, Spans, check_fits, parse_spans
 from ...core.document import normalize_line_endings
 from ...core.errors import DomainError
 from ...core.model import Document, Tab, Window
@@ -67,20 +70,8 @@ async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def splice(text: str, start: int, end: int, content: str, line_ending: str) -> str:
-    """Source mode: ``content`` in place of characters ``start..end`` of the text the editor shows.
-
-    The editor shows every line break as ``\\n``; a CRLF file keeps its line endings.
-    """
-    shown = normalize_line_endings(text, "\n")
-    if end > len(shown):
-        raise DomainError("ABORTED", "The document changed under the selection", reason="edited")
-    result = shown[:start] + content + shown[end:]
-    return result if line_ending == "\n" else normalize_line_endings(result, line_ending)
-
-
 class _Prepared:
-    """What the page answered to ``prepare``, and how it turns into the new text."""
+    """What the page answered to ``prepare``, and the change set it makes."""
 
     def __init__(self, app: App, doc: Document, page: Connection, tab: Tab, content: str) -> None:
         self._app, self._doc, self._page, self._tab, self._content = app, doc, page, tab, content
@@ -98,21 +89,23 @@ class _Prepared:
     def replaced_chars(self) -> int:
         return int(self.answer.get("replaced", 0))
 
-    def span(self) -> tuple[int, int, str] | None:
-        """Source mode in a file with ``\n`` line breaks: the app's offsets are the editor's."""
-        if self.answer.get("mode") == "wysiwyg" or self._doc.line_ending != "\n":
-            return None
-        start, end = _offsets(self.answer)
-        markdown = self._doc.kind == "markdown"  # the writer gives Markdown the file's line breaks
-        return start, end, normalize_line_endings(self._content, "\n") if markdown else self._content
-
-    def edit(self, current: str) -> str:
+    def spans(self) -> Spans:
+        """The change of the shown text (every line break ``\n``) at the answered revision, which must be the
+        current one. WYSIWYG: the editor's ``changes``; source: the selected code points become the content
+        (Markdown with ``\n`` line breaks: the writer gives them the file's)."""
         if self.answer.get("revision") != self._doc.state.revision:
             raise DomainError("ABORTED", "The user edited the document while the write was prepared", reason="edited")
+        length = len(self._doc.state.shown)
         if self.answer.get("mode") == "wysiwyg":
-            return str(self.answer["result"])
+            try:
+                return check_fits(parse_spans(self.answer.get("changes")), length)
+            except SpanError as exc:
+                raise DomainError("INTERNAL", f"The editor answered an invalid change: {exc}") from exc
         start, end = _offsets(self.answer)
-        return splice(current, start, end, self._content, self._doc.line_ending)
+        if end > length:
+            raise DomainError("ABORTED", "The document changed under the selection", reason="edited")
+        markdown = self._doc.kind == "markdown"
+        return (Span(start, end, normalize_line_endings(self._content, "\n") if markdown else self._content),)
 
 
 async def set_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -123,13 +116,12 @@ async def set_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     prepared = _Prepared(ctx.app, tab.doc, page, tab, content)
     request = WriteRequest(
         tool="selection.set",
-        edit=prepared.edit,
         expected_revision=args.get("expected_revision"),
         addresses=tuple(args.get("addresses", ())),
         implicit_tab=tab_id is None,
         skip_unchanged=True,
         prepare=prepared,
-        span=prepared.span,
+        spans=prepared.spans,
     )
     result = await ctx.app.writer.write(ctx, window, tab, request)
     return {

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import DomainError
 from ...core.model import Tab
+from ...core.tools import holds_lone_surrogate
 from ...ghactions.actionlint import validate as actionlint
 from ...ghactions.patch import PatchError, apply_patches
 from ..writes import WriteRequest
@@ -32,8 +33,16 @@ def _patched(patches: list[Any]) -> Any:
     return edit
 
 
+def _check_patch_text(patches: list[Any]) -> None:
+    """``INVALID_TEXT`` before anything else when a patch holds a lone surrogate anywhere (nothing changes)."""
+    for index, patch in enumerate(patches):
+        if holds_lone_surrogate(patch):
+            raise DomainError("INVALID_TEXT", f"patch[{index}] contains a lone UTF-16 surrogate", index=index)
+
+
 async def apply_patch(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     window, tab = _workflow_tab(ctx, args)
+    _check_patch_text(args["patches"])
     request = WriteRequest(
         tool="workflow.apply_patch",
         edit=_patched(args["patches"]),

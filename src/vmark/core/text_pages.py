@@ -1,0 +1,53 @@
+"""A document read in pages that each fit the MCP output bound.
+
+A page is ``text[offset:offset + n]`` for the largest ``n`` (at most ``limit``) whose answer, as the
+JSON text the MCP server sends (:func:`compact_json`), stays within :data:`OUTPUT_BOUND_BYTES`.
+Offsets count code points (Python string indices). ``nextOffset`` is present while more remains,
+so the pages joined are the text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .limits import OUTPUT_BOUND_BYTES
+
+
+def compact_json(value: Any) -> str:
+    """The JSON text of a tool result, exactly as the MCP server sends it (and measures it)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _escaped_size(text: str) -> int:
+    """UTF-8 bytes of ``text`` as a JSON string, without its quotes."""
+    return len(compact_json(text).encode("utf-8")) - 2
+
+
+def page(text: str, offset: int, limit: int | None, fields: dict[str, Any]) -> dict[str, Any]:
+    """``{content, **fields, totalLength, nextOffset?}`` for the page of ``text`` starting at ``offset``."""
+    total = len(text)
+    start = min(offset, total)
+    shell = {"content": "", **fields, "totalLength": total, "nextOffset": total}
+    room = OUTPUT_BOUND_BYTES - len(compact_json(shell).encode("utf-8"))
+    most = total - start if limit is None else min(limit, total - start)
+    count = _fitting(text, start, most, max(room, 0))
+    answer = {"content": text[start : start + count], **fields, "totalLength": total}
+    if start + count < total:
+        answer["nextOffset"] = start + count
+    return answer
+
+
+def _fitting(text: str, start: int, most: int, room: int) -> int:
+    """The largest ``n <= most`` whose ``text[start:start + n]`` escapes into ``room`` bytes (at least 1 if any)."""
+    high = min(most, room)  # every code point takes at least one byte
+    if high <= 0 or _escaped_size(text[start : start + high]) <= room:
+        return max(high, min(most, 1))
+    low = 0  # fits; high does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _escaped_size(text[start : start + middle]) <= room:
+            low = middle
+        else:
+            high = middle
+    return max(low, 1)

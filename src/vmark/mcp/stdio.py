@@ -1,0 +1,102 @@
+"""The stdio transport of ``vmark mcp``: our own line reader in front of the SDK's server session.
+
+Like the SDK's ``stdio_server``, it takes the wire away from fd 0 and 1 while it serves (fd 0 reads the
+null device, fd 1 writes to stderr, so a stray print or a child process cannot corrupt the wire) and
+gives them back on the way out. Unlike it, every line is answered (:mod:`vmark.mcp.wire`): the
+reader's own answers and the server's go out through one writer, one whole line at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator, Iterator
+from typing import BinaryIO
+
+import anyio
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+
+from .wire import LineError, dump, read_line
+
+ReadStream = MemoryObjectReceiveStream[SessionMessage | Exception]
+WriteStream = MemoryObjectSendStream[SessionMessage]
+
+
+class _Wire:
+    """The client's two pipes, and the one lock that keeps answers whole."""
+
+    def __init__(self, reader: BinaryIO, writer: BinaryIO) -> None:
+        self._reader = anyio.wrap_file(reader)
+        self._writer = anyio.wrap_file(writer)
+        self._lock = anyio.Lock()
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        while line := await self._reader.readline():
+            yield line.rstrip(b"\r\n")
+
+    async def send(self, message: types.JSONRPCMessage) -> None:
+        data = dump(message)
+        async with self._lock:
+            await self._writer.write(data)
+            await self._writer.flush()
+
+
+async def _read(wire: _Wire, messages: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+    async with messages:
+        async for line in wire.lines():
+            try:
+                message = read_line(line)
+            except LineError as exc:
+                await wire.send(exc.response())
+                continue
+            if message is not None:
+                await messages.send(message)
+
+
+async def _write(wire: _Wire, answers: MemoryObjectReceiveStream[SessionMessage]) -> None:
+    async with answers:
+        async for answer in answers:
+            await wire.send(answer.message)
+
+
+@contextlib.asynccontextmanager
+async def stdio_transport(
+    reader: BinaryIO | None = None, writer: BinaryIO | None = None
+) -> AsyncIterator[tuple[ReadStream, WriteStream]]:
+    """``(read_stream, write_stream)`` for ``Server.run`` over stdin/stdout (or the given binary pipes)."""
+    pipes = contextlib.nullcontext((reader, writer)) if reader is not None and writer is not None else _std_streams()
+    with pipes as (wire_in, wire_out):
+        wire = _Wire(wire_in, wire_out)
+        incoming_send, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        outgoing, outgoing_receive = anyio.create_memory_object_stream[SessionMessage](0)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_read, wire, incoming_send)
+            tasks.start_soon(_write, wire, outgoing_receive)
+            yield incoming, outgoing
+
+
+@contextlib.contextmanager
+def _std_streams() -> Iterator[tuple[BinaryIO, BinaryIO]]:
+    """Private duplicates of fd 0 and 1 for the wire; meanwhile fd 0 reads /dev/null and fd 1 writes to stderr.
+
+    The duplicates are never closed: a worker thread may still be blocked reading the wire when the
+    server ends (closing under it could hand its descriptor number to another file).
+    """
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+        os.dup2(2, 1)
+    finally:
+        os.close(null)
+    writer = os.fdopen(wire_out, "wb", closefd=False)
+    try:
+        yield os.fdopen(wire_in, "rb", closefd=False), writer
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            writer.flush()
+        for saved, fd in ((wire_in, 0), (wire_out, 1)):
+            with contextlib.suppress(OSError):
+                os.dup2(saved, fd)
