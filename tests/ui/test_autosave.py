@@ -33,7 +33,8 @@ async def test_on_it_saves_after_typing_stops(pages: Pages, vmark: RunningApp, w
     await page.click("#settings-open")
     switch = page.locator(".setting[data-key='editor.save_automatically'] [role=switch]")
     await switch.click()
-    await expect(page.locator(".setting[data-key='editor.save_automatically']")).to_have_attribute("data-state", "saved")
+    row = page.locator(".setting[data-key='editor.save_automatically']")
+    await expect(row).to_have_attribute("data-state", "saved")
     await page.click("#settings-close")
     assert vmark.app.settings.get("editor.save_automatically") is True
     await open_folder(page, workspace)
