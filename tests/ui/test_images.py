@@ -220,3 +220,15 @@ async def test_the_csp_admits_https_images_until_turned_off(ui: UI, vmark: Runni
     reply = await fetch(ui, "/", Cookie=cookie(ui))
     assert "img-src 'self' data:;" in (reply.header("content-security-policy") or "")
     assert "https:" not in (reply.header("content-security-policy") or "")
+
+
+async def test_the_diagram_frame_needs_the_cookie_and_only_our_page_frames_it(ui: UI) -> None:
+    assert (await fetch(ui, "/mermaid-frame")).status == 403
+    reply = await fetch(ui, "/mermaid-frame", Cookie=cookie(ui))
+    assert reply.status == 200
+    assert reply.header("x-frame-options") == "SAMEORIGIN"
+    assert reply.header("content-security-policy") == (
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+    )
+    assert b"<script>" not in reply.body

@@ -108,3 +108,31 @@ async def test_tables_have_a_grid(pages: Pages, vmark: RunningApp, workspace: Pa
     cell = page.locator(".ProseMirror td").first
     assert await cell.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
     assert await cell.evaluate("e => parseFloat(getComputedStyle(e).borderTopWidth)") >= 1
+
+
+async def test_a_mermaid_block_is_drawn_and_its_source_kept(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+    text = "# Flow\n\n```mermaid\ngraph TD\n  A[Write] --> B[Review]\n```\n\nAfter.\n"
+    (workspace / "flow.md").write_text(text, "utf-8")
+    (workspace / "bad.md").write_text("```mermaid\nnot a diagram at all\n```\n", "utf-8")
+    page = await pages.open()
+    await open_folder(page, workspace)
+    tab = await open_from_tree(page, "flow.md")
+    await page.click("#mode-toggle")
+    diagram = page.locator(".md-diagram img")
+    await expect(diagram).to_have_count(1, timeout=20000)
+    await expect(page.locator(".md-diagram")).to_have_attribute("data-state", "rendered")
+    assert await diagram.evaluate("i => i.complete && i.naturalWidth > 0")
+    assert "Review" in (await diagram.get_attribute("src") or "")
+    await page.screenshot(path=str(ARTIFACTS / "mermaid-light.png"))
+    # The source shows while the cursor is in the block.
+    source = page.locator(".md-diagram-block pre")
+    assert (await source.bounding_box() or {"x": 0})["x"] < 0
+    await page.locator(".md-diagram").click()
+    await expect(page.locator(".md-diagram-block.md-editing")).to_have_count(1)
+    assert (workspace / "flow.md").read_text("utf-8") == text
+    assert doc_of(vmark, tab).state.text == text
+    # A diagram that does not parse says so.
+    await open_from_tree(page, "bad.md")
+    await page.click("#mode-toggle")
+    await expect(page.locator(".md-diagram")).to_have_attribute("data-state", "error", timeout=20000)
+    await expect(page.locator(".md-diagram")).to_contain_text("The diagram cannot be drawn")

@@ -9,6 +9,7 @@ import { yamlLanguage } from "@codemirror/lang-yaml";
 import type { Parser } from "@lezer/common";
 import { classHighlighter, highlightTree } from "@lezer/highlight";
 import katex from "katex";
+import { renderDiagram } from "../diagrams";
 import "katex/dist/katex.min.css";
 import type { Node } from "prosemirror-model";
 import { type EditorState, Plugin } from "prosemirror-state";
@@ -138,6 +139,8 @@ export class CodeBlockView implements NodeView {
   dom: HTMLElement;
   contentDOM: HTMLElement;
   private label: HTMLElement;
+  private diagram: HTMLElement | null = null;
+  private drawn = "";
 
   constructor(node: Node) {
     this.dom = document.createElement("div");
@@ -157,7 +160,45 @@ export class CodeBlockView implements NodeView {
     const name = languageName(info);
     this.label.textContent = name;
     this.label.hidden = name === "";
-    this.dom.dataset.lang = languageOf(info);
+    const lang = languageOf(info);
+    this.dom.dataset.lang = lang;
+    if (lang === "mermaid") this.draw(node.textContent);
+    else if (this.diagram) {
+      this.diagram.remove();
+      this.diagram = null;
+      this.dom.classList.remove("md-diagram-block");
+    }
+  }
+
+  /** A Mermaid block: the diagram below its source (the source shows while the cursor is in it). */
+  private draw(source: string): void {
+    if (!this.diagram) {
+      this.diagram = document.createElement("div");
+      this.diagram.className = "md-diagram";
+      this.diagram.contentEditable = "false";
+      this.dom.append(this.diagram);
+      this.dom.classList.add("md-diagram-block");
+    }
+    if (source === this.drawn) return;
+    this.drawn = source;
+    const target = this.diagram;
+    target.dataset.state = "rendering";
+    void renderDiagram(source).then((answer) => {
+      if (this.drawn !== source) return;
+      if (answer.svg) {
+        const img = document.createElement("img");
+        img.alt = "Diagram";
+        img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(answer.svg)}`;
+        // The diagram's own width (Mermaid gives its SVG width 100% and a max-width).
+        const width = /max-width:\s*([\d.]+)px/.exec(answer.svg)?.[1];
+        if (width) img.style.width = `${Math.round(Number(width))}px`;
+        target.replaceChildren(img);
+        target.dataset.state = "rendered";
+      } else {
+        target.textContent = `The diagram cannot be drawn: ${answer.error ?? "unknown error"}`;
+        target.dataset.state = "error";
+      }
+    });
   }
 
   update(node: Node): boolean {
@@ -167,7 +208,7 @@ export class CodeBlockView implements NodeView {
   }
 
   ignoreMutation(mutation: MutationRecord | { type: "selection"; target: globalThis.Node }): boolean {
-    return mutation.type !== "selection" && this.label.contains(mutation.target);
+    return mutation.type !== "selection" && (this.label.contains(mutation.target) || Boolean(this.diagram?.contains(mutation.target)));
   }
 }
 
@@ -191,6 +232,10 @@ function codeDecorations(state: EditorState): DecorationSet {
   state.doc.descendants((node, pos) => {
     if (node.type.name === "code_block") {
       for (const t of tokensOf(node)) decorations.push(Decoration.inline(pos + 1 + t.from, pos + 1 + t.to, { class: t.classes }));
+      if (languageOf(String(node.attrs.info ?? "")) === "mermaid") {
+        const { from, to } = state.selection;
+        if (from >= pos && to <= pos + node.nodeSize) decorations.push(Decoration.node(pos, pos + node.nodeSize, { class: "md-editing" }));
+      }
       return false;
     }
     if (node.type.name === "raw_block" && node.attrs.kind === "math") {

@@ -58,12 +58,27 @@ def content_security_policy(style_nonce: str | None = None, remote_images: bool 
             "img-src 'self' data:" + (" https:" if remote_images else ""),
             "font-src 'self'",
             "connect-src 'self'",
+            "frame-src 'self'",
             "base-uri 'none'",
             "form-action 'none'",
             "frame-ancestors 'none'",
         ]
     )
 
+
+#: the diagram frame: our scripts only, inline styles for Mermaid's SVG, framed by our page only
+FRAME_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self'",
+    ]
+)
 
 SECURITY_HEADERS = [
     (b"content-security-policy", content_security_policy().encode()),
@@ -160,6 +175,7 @@ class UIServer:
             Route("/", self.index, methods=["GET", "HEAD"]),
             Mount("/assets", app=self.assets),
             Route("/files/{window}/{path:path}", self.files.handle, methods=["GET", "HEAD"]),
+            Route("/mermaid-frame", self.mermaid_frame, methods=["GET", "HEAD"]),
             WebSocketRoute("/ui", self.page_socket),
         ]
 
@@ -188,6 +204,21 @@ class UIServer:
         remote = self.bridge.app.settings.get("editor.remote_images") is True
         headers = {"cache-control": "no-store", "content-security-policy": content_security_policy(nonce, remote)}
         return HTMLResponse(html, headers=headers)
+
+    async def mermaid_frame(self, request: Request) -> Response:
+        """The frame that draws Mermaid diagrams for the page (a frame of this page only): Mermaid styles the
+        SVG it measures with inline styles, which the page's own policy refuses; scripts stay ours only."""
+        if not self.admitted(request):
+            return _forbidden("no UI cookie")
+        page = self.dist / "mermaid.html"
+        if not page.is_file():
+            return PlainTextResponse("the UI is not built: run `make setup`\n", status_code=503)
+        headers = {
+            "cache-control": "no-store",
+            "content-security-policy": FRAME_POLICY,
+            "x-frame-options": "SAMEORIGIN",
+        }
+        return HTMLResponse(page.read_text("utf-8"), headers=headers)
 
     async def assets(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self.admitted(HTTPConnection(scope)):
