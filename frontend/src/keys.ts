@@ -69,6 +69,13 @@ export class Keys {
     const help = el("button", { type: "button", id: "shortcuts-open", class: "icon-button", title: "Keyboard shortcuts (Ctrl+/)", "aria-label": "Keyboard shortcuts" }, "?");
     help.addEventListener("click", () => this.sheet.open());
     document.querySelector("header.bar .spacer")?.before(help);
+    for (const [id, keys] of [["new-tab", "Ctrl+N"], ["save-tab", "Ctrl+S"], ["shortcuts-open", "Ctrl+/"]]) {
+      const button = document.getElementById(id);
+      if (button) {
+        button.dataset.keys = keys;
+        if (!button.title.includes(keys)) button.title = `${button.title} (${keys})`;
+      }
+    }
   }
 
   /** More commands for the palette (panels add theirs). */
