@@ -107,7 +107,7 @@ export class HistoryPanel {
   }
 
   private showCount(unreviewed: number): void {
-    this.count.textContent = `${unreviewed} unreviewed AI revision${unreviewed === 1 ? "" : "s"}`;
+    this.count.textContent = unreviewed === 0 ? "All AI changes reviewed" : `${unreviewed} AI change${unreviewed === 1 ? "" : "s"} to review`;
     this.count.dataset.count = String(unreviewed);
     this.reviewButton.disabled = unreviewed === 0;
   }

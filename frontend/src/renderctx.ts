@@ -7,6 +7,12 @@ export interface RenderContext {
 }
 
 let context: RenderContext = { window: "", docPath: null };
+/** The `editor.remote_images` setting: off, the page does not even ask for an https image. */
+let remoteImages = true;
+
+export function setRemoteImages(allowed: boolean): void {
+  remoteImages = allowed;
+}
 
 export function setRenderContext(next: RenderContext): void {
   context = next;
@@ -16,7 +22,9 @@ export function setRenderContext(next: RenderContext): void {
 export function imageAddress(src: string, ctx: RenderContext = context): string | null {
   const trimmed = src.trim();
   if (trimmed === "") return null;
-  if (/^(https?:|data:image\/)/i.test(trimmed)) return trimmed;
+  if (/^https:/i.test(trimmed)) return remoteImages ? trimmed : null;
+  if (/^data:image\//i.test(trimmed)) return trimmed;
+  if (/^http:/i.test(trimmed)) return null; // the page's policy never admits plain http
   let path: string;
   if (/^file:\/\//i.test(trimmed)) path = trimmed.replace(/^file:\/\/(localhost)?/i, "");
   else if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return null; // another scheme: nothing we load

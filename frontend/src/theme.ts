@@ -3,6 +3,7 @@
 // variables theme.css sets for `:root[data-theme]`.
 import { el, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
+import { setRemoteImages } from "./renderctx";
 
 export type ThemeChoice = "system" | "light" | "dark";
 
@@ -40,6 +41,7 @@ export class ThemeSwitch {
       const { settings } = await this.channel.request<{ settings: { key: string; value: unknown }[] }>("settings.list");
       const stored = settings.find((s) => s.key === "editor.theme")?.value;
       if (stored === "light" || stored === "dark" || stored === "system") applyTheme(stored);
+      setRemoteImages(settings.find((s) => s.key === "editor.remote_images")?.value !== false);
     } catch {
       // The app answers settings later: the OS's choice stands meanwhile.
     }

@@ -142,9 +142,10 @@ async def test_remote_images_off_keeps_them_out(
     await wait_until(local_loaded, "the workspace image to load")
     await asyncio.sleep(0.3)
     assert (await natural_widths(pages))["remote"] == 0
-    violations = await pages.csp_violations()
-    assert violations == [f"img-src {https_images}/r.png"]
-    await pages.opened[-1].evaluate("window.__cspViolations = []")
+    remote = pages.opened[-1].locator(".ProseMirror img[alt=remote]")
+    assert await remote.get_attribute("src") is None  # not even asked for: no policy violation either
+    assert await remote.get_attribute("data-state") == "broken"
+    assert "turned off in Settings" in (await remote.get_attribute("title") or "")
 
 
 # --- /files/ over HTTP -------------------------------------------------------------------------------

@@ -30,7 +30,10 @@ class ImageView implements NodeView {
       img.dataset.state = "loaded";
     });
     if (address) img.src = address;
-    else img.dataset.state = "broken";
+    else {
+      img.dataset.state = "broken";
+      if (/^https:/i.test(src.trim())) img.title = `${src} (images from the web are turned off in Settings)`;
+    }
     this.dom = img;
   }
 
