@@ -136,3 +136,35 @@ async def test_a_mermaid_block_is_drawn_and_its_source_kept(pages: Pages, vmark:
     await page.click("#mode-toggle")
     await expect(page.locator(".md-diagram")).to_have_attribute("data-state", "error", timeout=20000)
     await expect(page.locator(".md-diagram")).to_contain_text("The diagram cannot be drawn")
+
+
+async def test_tab_moves_between_table_cells_and_typing_edits_one_cell(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    page, tab = await rendered(pages, vmark, workspace)
+    await page.locator(".ProseMirror th", has_text="a").click()
+    await page.keyboard.press("Tab")  # to "b", selected
+    await page.keyboard.type("beta")
+    await wait_doc_text(vmark, tab, DOC.replace("| a | b |", "| a | beta |"))
+    await page.keyboard.press("Tab")  # the next row's first cell
+    await page.keyboard.type("one")
+    await wait_doc_text(vmark, tab, DOC.replace("| a | b |", "| a | beta |").replace("| 1 | 2 |", "| one | 2 |"))
+    await page.keyboard.press("Shift+Tab")
+    await page.keyboard.type("B")
+    await wait_doc_text(vmark, tab, DOC.replace("| a | b |", "| a | B |").replace("| 1 | 2 |", "| one | 2 |"))
+
+
+async def test_kbd_and_other_inline_html_show_as_they_would(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+    text = "Press <kbd>Ctrl</kbd>+<kbd>S</kbd>, H<sub>2</sub>O and <mark>this</mark>.\n"
+    (workspace / "keys.md").write_text(text, "utf-8")
+    page = await pages.open()
+    await open_folder(page, workspace)
+    tab = await open_from_tree(page, "keys.md")
+    await page.click("#mode-toggle")
+    await page.wait_for_selector(".ProseMirror p")
+    assert await page.locator(".md-html-kbd").all_inner_texts() == ["Ctrl", "S"]
+    assert await page.locator(".md-html-sub").inner_text() == "2"
+    assert await page.locator(".md-html-mark").inner_text() == "this"
+    assert await page.locator(".md-html-kbd").first.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    await expect(page.locator(".md-html-tag")).to_have_count(8)
+    assert doc_of(vmark, tab).state.text == text and not doc_of(vmark, tab).dirty

@@ -3,7 +3,8 @@
 // edit they make (a task checkbox) is a transaction of exactly the characters it changes, which the
 // engine splices into the text like any other edit.
 import { type DOMOutputSpec, DOMSerializer, type Node } from "prosemirror-model";
-import { Plugin, type EditorState } from "prosemirror-state";
+import { type Command, Plugin, type EditorState, TextSelection } from "prosemirror-state";
+import { keymap } from "prosemirror-keymap";
 import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
 import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
@@ -66,7 +67,7 @@ export function nodeViews(): Record<string, NodeViewConstructor> {
 
 /** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
 export function viewPlugins(): Plugin[] {
-  return [taskPlugin(), findPlugin(), richPlugin(), livePlugin()];
+  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), keymap({ Tab: cellStep(1), "Shift-Tab": cellStep(-1) }), livePlugin()];
 }
 
 /** The view registers itself for the panels that act on it (outline, status bar, find). */
@@ -156,6 +157,75 @@ function taskPlugin(): Plugin {
     state: {
       init: (_config, state) => taskDecorations(state),
       apply: (tr, old, _before, state) => (tr.docChanged ? taskDecorations(state) : old),
+    },
+    props: {
+      decorations(state) {
+        return this.getState(state);
+      },
+    },
+  });
+}
+
+// --- tables: Tab and Shift+Tab go to the next and previous cell ---------------------------------------
+function cellStep(direction: 1 | -1): Command {
+  return (state, dispatch) => {
+    const { $head } = state.selection;
+    let depth = $head.depth;
+    while (depth > 0 && $head.node(depth).type.name !== "table_cell") depth--;
+    if (depth === 0) return false;
+    const table = $head.node(depth - 2);
+    const tableStart = $head.start(depth - 2);
+    const cells: number[] = [];
+    table.forEach((row, rowOffset) => {
+      row.forEach((_cell, cellOffset) => cells.push(tableStart + rowOffset + 1 + cellOffset));
+    });
+    const here = cells.indexOf($head.before(depth));
+    const next = cells[here + direction];
+    if (next === undefined) return direction === 1 ? false : true; // past the last cell Tab leaves the table as usual
+    if (dispatch) {
+      const cell = state.doc.nodeAt(next);
+      const end = next + 1 + (cell ? cell.content.size : 0);
+      dispatch(state.tr.setSelection(TextSelection.create(state.doc, next + 1, end)).scrollIntoView());
+    }
+    return true;
+  };
+}
+
+// --- inline HTML a writer uses: <kbd>, <sub>, <sup>, <mark>, <u>, <ins>, <del>, <s>, <small> ------------
+const SHOWN_TAGS = new Set(["kbd", "sub", "sup", "mark", "u", "ins", "del", "s", "small", "abbr"]);
+
+/** A pair of raw `<tag>` / `</tag>` atoms in one textblock: the text between them styled, the tags kept small. */
+function inlineHtmlDecorations(doc: Node): DecorationSet {
+  const decorations: Decoration[] = [];
+  doc.descendants((node, pos) => {
+    if (!node.isTextblock) return true;
+    const open: { tag: string; at: number; end: number }[] = [];
+    node.forEach((child, offset) => {
+      if (child.type.name !== "raw_inline" || child.attrs.kind !== "html") return;
+      const raw = String(child.attrs.raw);
+      const at = pos + 1 + offset;
+      const start = /^<([a-z]+)(\s[^>]*)?>$/i.exec(raw);
+      const close = /^<\/([a-z]+)\s*>$/i.exec(raw);
+      if (start && SHOWN_TAGS.has(start[1].toLowerCase())) open.push({ tag: start[1].toLowerCase(), at, end: at + child.nodeSize });
+      else if (close) {
+        const tag = close[1].toLowerCase();
+        const k = open.map((o) => o.tag).lastIndexOf(tag);
+        if (k < 0) return;
+        const opener = open.splice(k)[0];
+        if (at > opener.end) decorations.push(Decoration.inline(opener.end, at, { class: `md-html md-html-${tag}` }));
+        decorations.push(Decoration.node(opener.at, opener.end, { class: "md-html-tag" }), Decoration.node(at, at + child.nodeSize, { class: "md-html-tag" }));
+      }
+    });
+    return false;
+  });
+  return DecorationSet.create(doc, decorations);
+}
+
+function inlineHtmlPlugin(): Plugin {
+  return new Plugin({
+    state: {
+      init: (_config, state) => inlineHtmlDecorations(state.doc),
+      apply: (tr, old, _before, state) => (tr.docChanged ? inlineHtmlDecorations(state.doc) : old),
     },
     props: {
       decorations(state) {
