@@ -61,6 +61,8 @@ export class Outline {
   private empty: HTMLElement;
   private headings: Heading[] = [];
   private key = "";
+  private readDoc: unknown = null;
+  private readTimer: number | undefined;
 
   constructor() {
     this.list = el("ol", { class: "outline-list" });
@@ -117,23 +119,39 @@ export class Outline {
     this.empty.hidden = this.empty.textContent === "";
   }
 
+  /** The headings (read again only when the document changed; a long one once typing rests) and the current one. */
   private read(): { headings: Heading[]; current: number } {
-    if (live.cm) {
-      const state = live.cm.state;
-      const headings = headingsOf(state.doc.toString());
-      const line = state.doc.lineAt(state.selection.main.head).number;
-      return { headings, current: lastAtOrBefore(headings, line) };
+    const doc = live.cm ? live.cm.state.doc : live.pm ? live.pm.state.doc : null;
+    if (doc === null) {
+      this.readDoc = null;
+      return { headings: [], current: -1 };
     }
-    if (live.pm) {
-      const { doc, selection } = live.pm.state;
-      const headings: Heading[] = [];
-      doc.descendants((node, pos) => {
-        if (node.type.name === "heading") headings.push({ level: Number(node.attrs.level), text: node.textContent, at: pos });
-        return !node.isTextblock;
-      });
-      return { headings, current: lastAtOrBefore(headings, selection.from) };
+    let headings = this.headings;
+    if (doc !== this.readDoc) {
+      const size = live.cm ? live.cm.state.doc.length : (live.pm?.state.doc.content.size ?? 0);
+      window.clearTimeout(this.readTimer);
+      if (size > 100_000 && this.readDoc !== null) {
+        this.readTimer = window.setTimeout(() => {
+          this.readDoc = null;
+          this.update();
+        }, 400);
+      } else {
+        this.readDoc = doc;
+        headings = this.headingsNow();
+      }
     }
-    return { headings: [], current: -1 };
+    const at = live.cm ? live.cm.state.doc.lineAt(live.cm.state.selection.main.head).number : (live.pm?.state.selection.from ?? 0);
+    return { headings, current: lastAtOrBefore(headings, at) };
+  }
+
+  private headingsNow(): Heading[] {
+    if (live.cm) return headingsOf(live.cm.state.doc.toString());
+    const headings: Heading[] = [];
+    live.pm?.state.doc.descendants((node, pos) => {
+      if (node.type.name === "heading") headings.push({ level: Number(node.attrs.level), text: node.textContent, at: pos });
+      return !node.isTextblock;
+    });
+    return headings;
   }
 
   private async jump(index: number): Promise<void> {

@@ -33,6 +33,7 @@ export class StatusBar {
   private facts: FileFacts | null = null;
   private countTimer: number | undefined;
   private lastText: string | null = null;
+  private lastDoc: unknown = null;
 
   constructor(private mode: () => string | null) {
     const item = (name: string, title: string): HTMLElement => el("span", { class: `status-item status-${name}`, "data-testid": `status-${name}`, title });
@@ -57,28 +58,45 @@ export class StatusBar {
     this.update();
   }
 
+  /**
+   * What changed decides the work: a cursor move in source mode reads only its line; the text is read
+   * (and counted) only when the document changed, and for a long document once typing rests, so a
+   * keystroke in a 5 MB document stays cheap.
+   */
   private update(): void {
-    const text = live.cm ? live.cm.state.doc.toString() : live.pm ? this.wysiwygText() : null;
-    this.bar.dataset.empty = String(text === null);
-    if (text === null) {
+    const doc = live.cm ? live.cm.state.doc : live.pm ? live.pm.state.doc : null;
+    this.bar.dataset.empty = String(doc === null);
+    if (doc === null) {
       for (const item of Object.values(this.items)) item.textContent = "";
       this.items.words.textContent = "No document open";
+      this.lastDoc = null;
       this.lastText = null;
       return;
     }
-    if (text !== this.lastText) {
-      this.lastText = text;
-      // Counting a long text on every keystroke would slow typing: once it rests.
+    const size = live.cm ? live.cm.state.doc.length : (live.pm?.state.doc.content.size ?? 0);
+    if (doc !== this.lastDoc) {
+      this.lastDoc = doc;
       window.clearTimeout(this.countTimer);
-      const delay = text.length > 200_000 ? 400 : 0;
-      this.countTimer = window.setTimeout(() => this.count(text), delay);
+      const read = (): void => {
+        const text = live.cm ? live.cm.state.doc.toString() : this.wysiwygText();
+        if (text === null) return;
+        this.lastText = text;
+        this.count(text);
+        this.showCursor();
+      };
+      if (size > 100_000) this.countTimer = window.setTimeout(read, 400);
+      else read();
     }
-    const cursor = this.cursor(text);
-    this.items.cursor.textContent = cursor ? `Ln ${cursor.line}, Col ${cursor.column}` : "";
+    this.showCursor();
     this.items.endings.textContent = this.facts ? (this.facts.lineEnding === "\r\n" ? "CRLF" : this.facts.lineEnding === "\r" ? "CR" : "LF") : "";
     this.items.encoding.textContent = this.facts?.encoding ?? "";
     const mode = this.mode();
     this.items.mode.textContent = mode === "wysiwyg" ? "WYSIWYG" : mode === "source" ? "Source" : "";
+  }
+
+  private showCursor(): void {
+    const cursor = this.cursor();
+    this.items.cursor.textContent = cursor ? `Ln ${cursor.line}, Col ${cursor.column}` : "";
   }
 
   private count(text: string): void {
@@ -93,14 +111,20 @@ export class StatusBar {
   }
 
   /** 1-based line and column (code points) of the cursor in the text. */
-  private cursor(text: string): { line: number; column: number } | null {
-    let offset: number | null = null;
-    if (live.cm) offset = live.cm.state.selection.main.head;
-    else if (live.pm) offset = sourceOffset(live.pm, live.pm.state.selection.head);
-    if (offset === null) return null;
-    const before = text.slice(0, offset);
-    const lineStart = before.lastIndexOf("\n") + 1;
-    const line = (before.match(/\n/g)?.length ?? 0) + 1;
-    return { line, column: Array.from(before.slice(lineStart)).length + 1 };
+  private cursor(): { line: number; column: number } | null {
+    if (live.cm) {
+      const state = live.cm.state;
+      const head = state.selection.main.head;
+      const line = state.doc.lineAt(head);
+      return { line: line.number, column: Array.from(state.sliceDoc(line.from, head)).length + 1 };
+    }
+    const text = this.lastText;
+    if (!live.pm || text === null) return null;
+    const offset = sourceOffset(live.pm, live.pm.state.selection.head);
+    if (offset === null || offset > text.length) return null;
+    const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+    let line = 1;
+    for (let at = text.indexOf("\n"); at >= 0 && at < lineStart; at = text.indexOf("\n", at + 1)) line++;
+    return { line, column: Array.from(text.slice(lineStart, offset)).length + 1 };
   }
 }
