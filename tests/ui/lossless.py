@@ -100,21 +100,27 @@ async def stage(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> A
 
 @pytest.fixture
 async def scene(stage: Stage, request: pytest.FixtureRequest) -> AsyncIterator[Stage]:
-    """The module's stage for one test: a screenshot and a fresh page after a failure, no tab left open."""
+    """The module's stage for one test: a screenshot and a fresh page after a failure, no tab left open.
+
+    The notifications of earlier tests are taken off the page first: they pile up in a corner for 8 s each
+    and would cover what a test clicks.
+    """
     stage.errors.clear()
+    await stage.page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
     yield stage
     if request.node.stash.get(FAILED, False):
         ARTIFACTS.mkdir(exist_ok=True)
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
         try:
-            await stage.page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True, timeout=10_000)
+            await stage.page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), timeout=10_000)
         finally:
             await stage.context.close()
             await stage.new_page()
             await stage.close_tabs()
         return
-    assert await stage.page.evaluate("window.__cspViolations || []") == []
+    violations = await stage.page.evaluate("window.__cspViolations.splice(0)")
     await stage.close_tabs()
+    assert violations == [], f"Content-Security-Policy violations in the page: {violations}"
 
 
 # --- the person's side ----------------------------------------------------------------------------------------
@@ -156,10 +162,30 @@ async def save(s: Stage, path: Path) -> None:
         await asyncio.sleep(0.02)
 
 
-_CLICK_AFTER = """
-([root, anchor, nth]) => {
-  // The nth occurrence of `anchor` in one text node under `root`: scroll it to the middle of the screen and
-  // give the point on the right half of its last character (a click there puts the caret after it).
+#: the point on the right half of ``range``'s last character, scrolled into view, where nothing covers it (a click
+#: there puts the caret after that character); else what covers it
+_CLICKABLE = """
+  const clickable = (element, range, scope) => {
+    let covered = "";
+    for (const block of ["center", "start", "end"]) {
+      element.scrollIntoView({ block });
+      const rects = range.getClientRects();
+      const rect = rects[rects.length - 1];
+      const x = rect.right - Math.min(1, rect.width / 4), y = rect.top + rect.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (scope.contains(hit) || hit.contains(element))) return { x, y };
+      covered = hit ? hit.outerHTML.slice(0, 120) : "nothing (off screen)";
+    }
+    return { covered };
+  };
+"""
+
+_CLICK_AFTER = (
+    """
+([root, anchor, nth]) => {"""
+    + _CLICKABLE
+    + """
+  // The nth occurrence of `anchor` in one text node under `root`: where to click to put the caret after it.
   const scope = document.querySelector(root);
   if (!scope) return null;
   const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
@@ -167,26 +193,26 @@ _CLICK_AFTER = """
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     for (let at = node.data.indexOf(anchor); at >= 0; at = node.data.indexOf(anchor, at + 1)) {
       if (seen++ !== nth) continue;
-      node.parentElement.scrollIntoView({ block: "center" });
       const range = document.createRange();
       const end = at + anchor.length;
       range.setStart(node, end - 1);
       range.setEnd(node, end);
-      const rects = range.getClientRects();
-      const rect = rects[rects.length - 1];
-      return { x: rect.right - Math.min(1, rect.width / 4), y: rect.top + rect.height / 2 };
+      return clickable(node.parentElement, range, scope);
     }
   }
   return null;
 }
 """
+)
 
-_CLICK_PARAGRAPH_END = """
-([index]) => {
+_CLICK_PARAGRAPH_END = (
+    """
+([index]) => {"""
+    + _CLICKABLE
+    + """
   // The end of the last character of top-level paragraph `index` of the WYSIWYG view.
   const p = document.querySelectorAll(".ProseMirror > p")[index];
   if (!p) return null;
-  p.scrollIntoView({ block: "center" });
   const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
   let last = null;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.data.length) last = node;
@@ -194,32 +220,55 @@ _CLICK_PARAGRAPH_END = """
   const range = document.createRange();
   range.setStart(last, last.data.length - 1);
   range.setEnd(last, last.data.length);
-  const rects = range.getClientRects();
-  const rect = rects[rects.length - 1];
-  return { x: rect.right - Math.min(1, rect.width / 4), y: rect.top + rect.height / 2 };
+  return clickable(p, range, p);
 }
 """
+)
 
 
 async def click_after(page: Page, anchor: str, nth: int = 0, root: str = ".ProseMirror") -> None:
     """Click right after the ``nth`` occurrence of the visible text ``anchor`` (within one text node)."""
     point = await page.evaluate(_CLICK_AFTER, [root, anchor, nth])
     assert point is not None, f"the editor shows no {anchor!r} (occurrence {nth}) in one piece"
+    assert "covered" not in point, f"{anchor!r} is covered on screen by {point['covered']}"
     await page.mouse.click(point["x"], point["y"])
+
+
+async def dblclick_word(page: Page, anchor: str, root: str = ".ProseMirror") -> None:
+    """Double-click the word that ends ``anchor``'s text (the browser selects that word)."""
+    point = await page.evaluate(_CLICK_AFTER, [root, anchor, 0])
+    assert point is not None, f"the editor shows no {anchor!r} in one piece"
+    assert "covered" not in point, f"{anchor!r} is covered on screen by {point['covered']}"
+    await page.mouse.dblclick(point["x"] - 2, point["y"])
 
 
 async def click_paragraph_end(page: Page, index: int) -> None:
     """Click on the end of top-level paragraph ``index`` of the WYSIWYG view, then End (its last line's end)."""
     point = await page.evaluate(_CLICK_PARAGRAPH_END, [index])
     assert point is not None, f"WYSIWYG paragraph {index} has no text to click"
+    assert "covered" not in point, f"the end of paragraph {index} is covered on screen by {point['covered']}"
     await page.mouse.click(point["x"], point["y"])
     await page.keyboard.press("End")
 
 
 async def wysiwyg_paragraphs(page: Page) -> list[str]:
     """The text of every top-level paragraph of the WYSIWYG view, whitespace collapsed."""
-    texts = await page.evaluate("Array.from(document.querySelectorAll('.ProseMirror > p'), p => p.textContent)")
+    texts = await page.evaluate(_PARAGRAPH_TEXTS)
     return [squash(t) for t in texts]
+
+
+#: the text of each top-level paragraph, a hard break (``<br>``) read as a space, as the Python side reads it
+_PARAGRAPH_TEXTS = """
+() => Array.from(document.querySelectorAll(".ProseMirror > p"), (p) => {
+  let text = "";
+  const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE) text += node.data;
+    else if (node.nodeName === "BR") text += " ";
+  }
+  return text;
+})
+"""
 
 
 async def wait_paragraph_end(page: Page, index: int, end: str) -> None:

@@ -26,7 +26,7 @@ from playwright.async_api import Page
 from tests.conftest import make_client, ok
 from tests.contract.helpers import wait_until
 from tests.ui.helpers import agent_write
-from tests.ui.lossless import KEY, Stage, assert_bytes, click_after, open_file, save, switch_mode
+from tests.ui.lossless import KEY, Stage, assert_bytes, click_after, dblclick_word, open_file, save, switch_mode
 from tests.ui.lossless import scene as scene  # the fixtures this module uses
 from tests.ui.lossless import stage as stage
 
@@ -172,6 +172,14 @@ CASES = [
         EDIT + "Visit <https://example.com> or <me@example.com> or www.example.com to{I}day.\n",
         "to",
     ),
+    # also common in real files: fenced code, block quotes with lazy lines, entities
+    Case(
+        "fenced-code",
+        EDIT + "~~~python title=x\ndef f():\n    return co{I}de  \n~~~\n\n```\n\tplain\n```\n",
+        "return co",
+    ),
+    Case("blockquote", EDIT + "> quoted{I} line\nlazy continuation\n>\n> > nested\n", "quoted"),
+    Case("entities", EDIT + "Entities &copy; &amp; &#42; &nbsp; and wo{I}rds.\n", "and wo"),
     # line endings, BOM, final newline
     Case("crlf", "# Title\n\n" + EDIT + "- one\n- two{I}\n\n| a | b |\n|---|---|\n| c | d |\n", "two", crlf=True),
     Case("bom", "# Ti{I}tle\n\n" + EDIT + "Last.\n", "Ti", bom=True),
@@ -286,3 +294,60 @@ async def _wait_shown(page: Page, text: str) -> None:
         )
 
     await wait_until(shown, f"the WYSIWYG view to show {text!r}")
+
+
+async def test_undo_of_a_keystroke_gives_the_original_bytes(scene: Stage) -> None:
+    path, _ = await _open_wysiwyg(scene, "sink-undo.md", KITCHEN_SINK.source())
+    await _type_after(scene.page, "Edit here")
+    await scene.page.keyboard.press("Control+z")
+
+    async def undone() -> bool:
+        return not await _shows(scene.page, "Edit here" + KEY)
+
+    await wait_until(undone, "the keystroke to be undone")
+    await save(scene, path)
+    assert_bytes(path, KITCHEN_SINK.source(), scene.errors)
+
+
+async def test_backspace_removes_one_character_only(scene: Stage) -> None:
+    path, _ = await _open_wysiwyg(scene, "sink-backspace.md", KITCHEN_SINK.source())
+    await click_after(scene.page, "Edit here")
+    await scene.page.keyboard.press("Backspace")
+    await wait_until(lambda: _shows(scene.page, "Edit her, in a plain"), "the view to lose the character")
+    await save(scene, path)
+    want = KITCHEN_SINK.text.replace("here{E}", "her")
+    assert_bytes(path, want.encode(), scene.errors)
+
+
+async def test_edits_in_both_modes_are_kept_exactly(scene: Stage) -> None:
+    """A keystroke in WYSIWYG, then the mode switched and a keystroke at the end in source mode."""
+    path, _ = await _open_wysiwyg(scene, "sink-modes.md", KITCHEN_SINK.source())
+    await _type_after(scene.page, "Edit here")
+    await switch_mode(scene, "source")
+    await scene.page.locator(".cm-content").click()
+    await scene.page.keyboard.press("Control+End")
+    await scene.page.keyboard.type("Z")
+    await save(scene, path)
+    assert_bytes(path, KITCHEN_SINK.source("E") + b"Z", scene.errors)
+
+
+async def test_an_agent_selection_set_in_wysiwyg_splices_exactly_its_markdown(scene: Stage) -> None:
+    """``selection.set`` on a word the person selected in WYSIWYG: the file is the original with that word replaced
+    by exactly the agent's Markdown; every other byte, markers and escapes included, as it was."""
+    path, tab = await _open_wysiwyg(scene, "sink-selection.md", KITCHEN_SINK.source())
+    await dblclick_word(scene.page, "in a plai")
+    async with make_client(scene.app.data_dir) as agent:
+        got = await ok(agent, "selection", "get")
+        assert (got["text"], got["tabId"], got["mode"]) == ("plain", tab, "wysiwyg")
+        out = await ok(agent, "selection", "set", content="**bold** and `code`", expected_revision=got["revision"])
+        assert out["applied"] is True
+    want = KITCHEN_SINK.text.replace("{E}", "").replace("in a plain paragraph", "in a **bold** and `code` paragraph")
+    doc = scene.app.app.session.find_tab(tab)[1].doc
+    await wait_until(lambda: doc.state.text == want, "the document to hold the agent's Markdown spliced in")
+    assert path.read_bytes() == KITCHEN_SINK.source()  # selection.set does not save
+    await save(scene, path)
+    assert_bytes(path, want.encode(), scene.errors)
+
+
+async def _shows(page: Page, text: str) -> bool:
+    return bool(await page.evaluate("([t]) => document.querySelector('.ProseMirror').textContent.includes(t)", [text]))

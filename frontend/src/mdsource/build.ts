@@ -30,8 +30,6 @@ export interface Block {
 
 export interface Parsed {
   blocks: Block[];
-  /** Labels of the reference definitions found (a change to these re-resolves links everywhere). */
-  references: string[];
 }
 
 /** Segments of every textblock built here (offsets relative to its top-level block's `from`). */
@@ -55,7 +53,6 @@ export interface Env {
  * document's reference definitions, so that a part of it resolves its reference links as the whole does.
  */
 export function parseBlocks(text: string, base: number, env: Env = {}): Parsed {
-  const known = new Set(Object.keys(env.references ?? {}));
   const tokens = markdown().parse(text, env);
   const lines = new Lines(text);
   const blocks: Block[] = [];
@@ -72,8 +69,7 @@ export function parseBlocks(text: string, base: number, env: Env = {}): Parsed {
     blocks.push({ node, from: from + base, to: Math.max(from, to) + base });
     i = end + 1;
   }
-  const references = Object.keys(env.references ?? {}).filter((label) => !known.has(label));
-  return { blocks, references };
+  return { blocks };
 }
 
 /** Index of the token closing the one at `i` (itself for a single token). */

@@ -275,15 +275,6 @@ export class SourceDoc {
     return change;
   }
 
-  /** Replace the whole text (a reload): the children that differ. */
-  reset(text: string): ViewChange {
-    const old = this.blocks.length;
-    this.textValue = Text.of(text.split("\n"));
-    this.flat = text;
-    this.blocks = this.parseAll(text);
-    return { from: 0, to: old, nodes: this.blocks.map((b) => b.node) };
-  }
-
   /** Old block indices `i..end` whose source the span touches (a span in a gap touches none). */
   private touched(span: Span): [number, number] {
     const blocks = this.blocks;
