@@ -32,6 +32,8 @@ export class ThemeSwitch {
     const button = el("button", { id: "theme-toggle", type: "button", "data-command": "Switch theme" }, "Theme");
     button.addEventListener("click", () => void this.cycle());
     document.getElementById("settings-open")?.before(button);
+    // A choice made in the settings dialog applies when it closes.
+    document.getElementById("settings")?.addEventListener("close", () => void this.load());
     applyTheme();
   }
 
