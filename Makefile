@@ -47,6 +47,7 @@ run: setup
 lint: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 test: setup lint $(CHROMIUM)
 	$(NPM) test --prefix frontend

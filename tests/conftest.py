@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
 from vmark.storage.settings import Settings
+from vmark.testing.chromium import EXTRA_ARGS_ENV, TEST_ARGS
 from vmark.testing.uiclient import UIClient
 
 # CI replays the same examples every run (a failure there is reproducible, never a new random draw);
@@ -27,6 +29,8 @@ if os.environ.get("CI"):
 
 # The embedded browser reaches nothing but this machine in tests (apps started as processes inherit it).
 os.environ["VMARK_BROWSER_LOOPBACK_ONLY"] = "1"
+# ... and launches Chromium with the tests' flags added to the product's (so do apps started as processes).
+os.environ[EXTRA_ARGS_ENV] = shlex.join(TEST_ARGS)
 
 
 @pytest.fixture

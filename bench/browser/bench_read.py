@@ -31,6 +31,7 @@ from benchlib import Stats, machine_line, save_results, table
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
+from vmark.testing.chromium import TEST_ARGS
 from vmark.testing.sites import serving_directory
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "readability"
@@ -48,7 +49,7 @@ async def _call(client: Client, tool: str, action: str, **args: Any) -> tuple[fl
 async def measure(pages: int, opens: int) -> dict[str, Any]:
     names = sorted(p.name for p in CORPUS.iterdir() if (p / "source.html").exists())[:pages]
     with serving_directory(CORPUS) as base, tempfile.TemporaryDirectory(prefix="vmark-bench-browser-") as tmp:
-        app = RunningApp(Path(tmp), test_hooks=False)
+        app = RunningApp(Path(tmp), test_hooks=False, chromium_args=TEST_ARGS)
         await app.start()
         app.app.settings.set("browser.allow_private_network", True)
         try:

@@ -33,6 +33,20 @@ interface Overview {
   edges: Edge[];
 }
 
+/** The answer of `coherence.add_identities`: the files that got their id, and those left for a save. */
+interface IdentitiesAdded {
+  added: string[];
+  skipped: string[];
+}
+
+function identitiesMessage(done: IdentitiesAdded): string {
+  const files = (n: number) => (n === 1 ? "1 file" : `${n} files`);
+  if (done.added.length === 0 && done.skipped.length === 0) return "Every tracked file already has its id";
+  const added = `Added an id to ${files(done.added.length)}`;
+  if (done.skipped.length === 0) return added;
+  return `${added}; ${files(done.skipped.length)} left for their next save (unsaved changes or changed meanwhile)`;
+}
+
 interface EdgeTexts {
   pinned_text: string | null;
   current_text: string | null;
@@ -291,11 +305,24 @@ class Breakdown implements Part {
       el(
         "p",
         { class: "hint" },
-        "This creates a .vmark folder in the workspace and gives each Markdown file an id in its front matter.",
+        "This creates a .vmark folder in the workspace; no file is changed. Each Markdown file gets an id in its " +
+          "front matter when you save it, or when you choose Add identities.",
       ),
       start,
     );
-    this.on.append(this.counters, this.duplicates, this.groups);
+    const identities = el("button", { id: "coherence-add-identities", type: "button" }, "Add identities");
+    identities.title =
+      "Write each tracked Markdown file's id into its front matter, so a rename or a copy by another program " +
+      "keeps it. Files open with unsaved changes are left alone.";
+    identities.addEventListener("click", () =>
+      void act(async () => {
+        const done = (await this.panel.channel.request("coherence.add_identities")) as IdentitiesAdded;
+        toast(identitiesMessage(done));
+        await this.panel.reload();
+      }),
+    );
+    const tools = el("p", { class: "coherence-tools" }, identities);
+    this.on.append(this.counters, tools, this.duplicates, this.groups);
     this.element.append(this.off, this.on);
   }
 

@@ -19,6 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from vmark.browser.driver import BrowserDriver
 from vmark.browser.urlpolicy import TargetVerdict, check_target
+from vmark.testing.chromium import TEST_ARGS
 
 #: a second site, for out-of-process (cross-site) frames: the guard resolves it to 127.0.0.1
 CROSS_SITE_HOST = "cross.test"
@@ -106,7 +107,9 @@ class Policy:
         return check_target(url, allow_private=self.allow_private and host != "localhost")
 
     def driver(self, root: Path) -> BrowserDriver:
-        return BrowserDriver(root, allow_private=lambda: self.allow_private, check=self.check, resolve=_resolve)
+        return BrowserDriver(
+            root, allow_private=lambda: self.allow_private, check=self.check, resolve=_resolve, extra_args=TEST_ARGS
+        )
 
 
 def _resolve(host: str, port: int) -> list[str]:

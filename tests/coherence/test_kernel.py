@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +87,22 @@ def ledger(root: Path) -> list[dict[str, Any]]:
 
 
 # --- capture and identity -----------------------------------------------------------------------
-def test_init_gives_every_document_an_identity_without_a_content_change(kernel: Kernel, root: Path) -> None:
-    text = (root / "elena.md").read_text()
-    oid = identity_of(text)
-    assert oid is not None and text == f"---\nvmark: {{id: {oid}}}\n---\n# Elena\n\nShe is tall.\n"
-    assert content_of(text) == "# Elena\n\nShe is tall.\n"
+def files_of(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every document of the workspace (outside ``.vmark/``) with its bytes and mtime."""
+    return {
+        str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".vmark" not in p.relative_to(root).parts
+    }
+
+
+def test_init_captures_every_document_and_writes_none(root: Path) -> None:
+    before = files_of(root)
+    kernel = Kernel(root, WRITER)
+    kernel.init()
+    kernel.edges()
+    kernel.status()
+    assert files_of(root) == before  # tracking on rewrites no file: identities wait for a save
     records = ledger(root)
     assert sorted(r["body"]["path"] for r in records if r["kind"] == "object") == [
         "chapter.md",
@@ -107,21 +119,49 @@ def test_init_gives_every_document_an_identity_without_a_content_change(kernel: 
     assert ledger(root) == records
 
 
+def test_added_identities_change_no_content(kernel: Kernel, root: Path) -> None:
+    records = ledger(root)
+    objects = {r["body"]["path"]: r["body"]["object"] for r in records if r["kind"] == "object"}
+    assert sorted(kernel.add_identities()) == ["chapter.md", "elena.md", "notes/plot.md"]
+    text = (root / "elena.md").read_text()
+    oid = identity_of(text)
+    assert oid == objects["elena.md"] and text == f"---\nvmark: {{id: {oid}}}\n---\n# Elena\n\nShe is tall.\n"
+    assert content_of(text) == "# Elena\n\nShe is tall.\n"
+    assert identity_of((root / "notes" / "plot.md").read_text()) == objects["notes/plot.md"]
+    assert ledger(root) == records  # not a content change: no revision, no transformation
+    assert kernel.edges() == [] and ledger(root) == records  # and the scan sees no outside edit
+    assert kernel.add_identities() == []
+
+
+def test_a_file_that_moved_on_keeps_its_text(kernel: Kernel, root: Path) -> None:
+    (missing,) = [m for m in kernel.missing_identities() if m.rel == "elena.md"]
+    (root / "elena.md").write_text("# Elena\n\nchanged meanwhile by another program\n")
+    assert kernel.add_identity(missing) is None
+    assert (root / "elena.md").read_text() == "# Elena\n\nchanged meanwhile by another program\n"
+
+
 def test_front_matter_of_the_person_is_kept(tmp_path: Path) -> None:
     folder = tmp_path / "w"
     folder.mkdir()
     (folder / "a.md").write_text("---\ntitle: A\n---\nbody\n")
-    Kernel(folder, WRITER).init()
+    kernel = Kernel(folder, WRITER)
+    kernel.init()
+    assert (folder / "a.md").read_text() == "---\ntitle: A\n---\nbody\n"
+    kernel.add_identities()
     text = (folder / "a.md").read_text()
     assert re.fullmatch(r"---\nvmark: \{id: [0-9a-f-]{36}\}\ntitle: A\n---\nbody\n", text)
 
 
-def test_a_dropped_identity_is_given_back_to_the_same_object(kernel: Kernel, root: Path) -> None:
+def test_a_dropped_identity_keeps_the_object_and_comes_back_with_a_save(kernel: Kernel, root: Path) -> None:
+    kernel.add_identities()
     oid = identity_of((root / "elena.md").read_text())
     (root / "elena.md").write_text("# Elena\n\nrewritten by another tool\n")
     kernel.edges()
-    assert identity_of((root / "elena.md").read_text()) == oid
+    assert (root / "elena.md").read_text() == "# Elena\n\nrewritten by another tool\n"  # never rewritten
     assert kernel.status()["objects"] == 3
+    assert identity_of(kernel.text_to_save(str(root / "elena.md"), "# Elena\n\nrewritten\n")) == oid
+    assert kernel.add_identities() == ["elena.md"]
+    assert identity_of((root / "elena.md").read_text()) == oid
 
 
 def test_status_before_init_counts_files_with_an_identity_and_writes_nothing(root: Path) -> None:
@@ -132,6 +172,7 @@ def test_status_before_init_counts_files_with_an_identity_and_writes_nothing(roo
 
 
 def test_a_copied_file_is_surfaced_never_fixed(kernel: Kernel, root: Path) -> None:
+    kernel.add_identities()
     shutil.copy(root / "elena.md", root / "elena-copy.md")
     before = (root / "elena-copy.md").read_bytes()
     kernel.edges()
@@ -145,6 +186,7 @@ def test_a_copied_file_is_surfaced_never_fixed(kernel: Kernel, root: Path) -> No
 
 
 def test_a_rename_is_a_move_of_the_same_object(kernel: Kernel, root: Path) -> None:
+    kernel.add_identities()
     derive(kernel, root)
     os.rename(root / "elena.md", root / "notes" / "elena.md")
     edit(root, "notes/elena.md", "\nmoved and changed\n")
@@ -298,6 +340,7 @@ def test_semantic_checks_and_their_expiry(root: Path) -> None:
 
 
 def test_an_unresolvable_pin_and_a_missing_upstream_are_unpinnable(kernel: Kernel, root: Path) -> None:
+    kernel.add_identities()
     derive(kernel, root)
     chapter = identity_of((root / "chapter.md").read_text())
     plot = identity_of((root / "notes" / "plot.md").read_text())
@@ -412,6 +455,7 @@ def test_two_writers_ledgers_merge_by_union(repo: Path) -> None:
 def test_a_watching_kernel_sees_every_kind_of_change(root: Path) -> None:
     kernel = Kernel(root, WRITER, watch=True)
     kernel.init()
+    kernel.add_identities()
     derive(kernel, root)
     assert states(kernel) == []
     edit(root, "elena.md", "\nchanged while watched\n")
@@ -421,7 +465,7 @@ def test_a_watching_kernel_sees_every_kind_of_change(root: Path) -> None:
     (root / "new" / "deep" / "late.md").write_text("# Late\n")
     kernel.edges()
     assert kernel.status()["objects"] == 4
-    assert identity_of((root / "new" / "deep" / "late.md").read_text()) is not None
+    assert identity_of((root / "new" / "deep" / "late.md").read_text()) is None  # tracked, not rewritten
     os.rename(root / "notes", root / "moved")  # a folder moving away: the kernel walks everything again
     kernel.edges()
     moves = [r["body"]["path"] for r in ledger(root) if r["kind"] == "move"]
@@ -439,14 +483,14 @@ def test_a_quiet_watch_skips_the_walk(root: Path, monkeypatch: pytest.MonkeyPatc
     kernel.init()
     kernel.edges()
     walked: list[int] = []
-    original = kernel._walk
+    original = kernel.scanner.walk
 
     def counting(only: set[str] | None) -> Any:
         if only is None:
             walked.append(1)
         return original(only)
 
-    monkeypatch.setattr(kernel, "_walk", counting)
+    monkeypatch.setattr(kernel.scanner, "walk", counting)
     kernel.edges()
     kernel.edges()
     assert walked == []  # nothing changed: not one stat of the tree
@@ -459,9 +503,56 @@ def test_a_quiet_watch_skips_the_walk(root: Path, monkeypatch: pytest.MonkeyPatc
 def test_a_watching_kernel_sees_a_copy_as_a_copy(root: Path) -> None:
     kernel = Kernel(root, WRITER, watch=True)
     kernel.init()
+    kernel.add_identities()
     shutil.copy(root / "elena.md", root / "elena-copy.md")  # the watch reports only the new path
     kernel.edges()
     oid = identity_of((root / "elena.md").read_text())
     assert kernel.status()["duplicates"] == [{"object": oid, "paths": ["elena-copy.md", "elena.md"]}]
     assert [r for r in ledger(root) if r["kind"] == "move"] == []
     kernel.close()
+
+
+# --- a slow check holds no lock a save needs ---------------------------------------------------------
+class SlowChecker:
+    """Blocks in ``check`` until released (at most 10 s), like a checker calling a slow model."""
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def check(self, request: CheckRequest) -> str:
+        self.started.set()
+        self.release.wait(10)
+        return "valid"
+
+
+def test_saves_and_writes_go_on_while_a_check_runs(root: Path) -> None:
+    checker = SlowChecker()
+    kernel = Kernel(root, WRITER, checker=checker)
+    kernel.init()
+    derive(kernel, root)
+    edit(root, "elena.md", "\nOK: still tall.\n")
+    answers: list[list[dict[str, Any]]] = []
+    checking = threading.Thread(target=lambda: answers.append(kernel.edges()))
+    checking.start()
+    try:
+        assert checker.started.wait(10)
+        # While the check runs: the person saves, an agent writes, the panel asks for counters and edges.
+        path = str(root / "notes" / "plot.md")
+        text = kernel.text_to_save(path, "# Plot\n\nact two\n")
+        (root / "notes" / "plot.md").write_text(text)
+        assert kernel.record_save(path, text, PERSON) is not None
+        read = ReadPin(str(root / "elena.md"), (root / "elena.md").read_text())
+        assert kernel.record_write(str(root / "chapter.md"), "# Chapter\n\nv2\n", AGENT, "document.write", [read])
+        assert kernel.status()["initialized"] is True
+        assert [r["state"] for r in kernel.edges()] == []  # regenerated from the new elena: nothing open
+        assert answers == [] and checking.is_alive()  # all of it answered before the check ended
+    finally:
+        checker.release.set()
+        checking.join(10)
+    assert len(answers) == 1
+    checks = [r for r in ledger(root) if r["kind"] == "check"]
+    assert [c["body"]["verdict"] for c in checks] == ["valid"]  # recorded for revisions that moved on: harmless
+    assert states(kernel, include_fresh=True) == [("chapter.md", "elena.md", "fresh")]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vmark.coherence.layout import VMARK_DIR, init_layout, is_initialized, write_atomic
+from vmark.coherence.layout import VMARK_DIR, init_layout, is_initialized
+from vmark.core.atomic import write_atomic
 
 
 def _tree(root: Path) -> list[str]:
@@ -27,7 +28,7 @@ def test_init_creates_the_layout(tmp_path: Path) -> None:
         ".vmark/snapshots/sha256/",
     ]
     assert (tmp_path / ".vmark/.gitignore").read_text() == (
-        "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n.*.tmp\n"
+        "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n.*.tmp\n.*.vmark-tmp\n"
     )
     assert (tmp_path / ".vmark/.gitattributes").read_text() == (
         "ledger/*.jsonl merge=union\nledger/quarantine/* merge=union\n"

@@ -77,7 +77,14 @@ def test_bench_document_1mb(expected: dict[str, Any]) -> None:
     assert got == expected["bench"]["outputs"]
 
 
-_CORPUS = list(corpus_documents())
+# The documents the outputs were frozen for (the shared corpora may hold more: those have no frozen output).
+_FROZEN = set(json.loads(EXPECTED.read_text(encoding="utf-8"))["corpora"])
+_CORPUS = [(name, text) for name, text in corpus_documents() if name in _FROZEN]
+
+
+def test_every_frozen_corpus_document_is_there() -> None:
+    if _CORPUS:
+        assert {name for name, _ in _CORPUS} == _FROZEN
 
 
 @pytest.mark.skipif(not _CORPUS, reason="the shared corpora are not next to the repository")

@@ -16,7 +16,7 @@ from playwright.async_api import Locator, Page, expect
 from tests.conftest import make_client
 from tests.contract.test_coherence_tool import derive, ledger_records
 from tests.ui.conftest import Pages
-from tests.ui.helpers import open_folder, wait_editor_text
+from tests.ui.helpers import open_folder, open_from_tree, type_at_end, wait_doc_text, wait_editor_text
 from vmark.app.server import RunningApp
 
 IDENTITY = re.compile(r"^---\nvmark: \{id: [0-9a-f-]{36}\}\n---\n# A\n\nalpha\n$")
@@ -64,7 +64,7 @@ async def test_tracking_is_switched_on_from_the_panel(pages: Pages, workspace: P
     await page.get_by_role("button", name="Track provenance in this workspace").click()
     await expect(off).to_be_hidden()
     assert (workspace / ".vmark" / "ledger").is_dir()
-    assert IDENTITY.match((workspace / "a.md").read_text()), (workspace / "a.md").read_text()
+    assert (workspace / "a.md").read_text() == "# A\n\nalpha\n"  # switching tracking on rewrites no file
     counters = page.get_by_test_id("coherence-counters")
     await expect(counters.locator("[data-counter='objects']")).to_have_text("5 documents tracked")
     await expect(counters.locator("[data-counter='open']")).to_have_text("Nothing to resolve")
@@ -73,6 +73,27 @@ async def test_tracking_is_switched_on_from_the_panel(pages: Pages, workspace: P
         "Nothing to resolve: every derived document is up to date."
     )
     await expect(page.get_by_test_id("coherence-duplicates")).to_be_hidden()
+
+
+async def test_identities_are_added_when_the_person_asks(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+    page = await _tracked(pages, workspace)
+    # a.md open with unsaved typing: left alone (it gets its identity when saved), and no banner.
+    tab = await open_from_tree(page, "a.md")
+    await type_at_end(page, "typed")
+    await wait_doc_text(vmark, tab, "# A\n\nalpha\ntyped")
+    await page.get_by_role("button", name="Add identities").click()
+    await expect(page.locator(".toast").last).to_have_text(
+        "Added an id to 3 files; 1 file left for their next save (unsaved changes or changed meanwhile)"
+    )
+    assert (workspace / "a.md").read_text() == "# A\n\nalpha\n"
+    assert re.fullmatch(r"---\nvmark: \{id: [0-9a-f-]{36}\}\n---\n# B\n\nbeta\n", (workspace / "b.md").read_text())
+    await page.wait_for_timeout(1500)  # past the app's look at the disk
+    await expect(page.locator("#divergence")).to_be_hidden()
+    await expect(page.locator(".tab.active .dirty-marker")).to_have_text("●")
+    await page.get_by_role("button", name="Add identities").click()
+    await expect(page.locator(".toast").last).to_have_text(
+        "Added an id to 0 files; 1 file left for their next save (unsaved changes or changed meanwhile)"
+    )
 
 
 async def test_a_stale_edge_is_grouped_under_its_downstream_and_accepted(
@@ -293,6 +314,9 @@ async def test_untracked_claims_and_contexts_ask_for_tracking_first(pages: Pages
 
 async def test_a_copied_file_is_a_duplicate_id_warning(pages: Pages, workspace: Path) -> None:
     page = await _tracked(pages, workspace)
+    await page.get_by_role("button", name="Add identities").click()
+    await expect(page.locator(".toast").last).to_have_text("Added an id to 4 files")
+    assert IDENTITY.match((workspace / "a.md").read_text()), (workspace / "a.md").read_text()
     (workspace / "a-copy.md").write_text((workspace / "a.md").read_text())
     await page.click("#coherence-refresh")
     warning = page.get_by_test_id("coherence-duplicates")

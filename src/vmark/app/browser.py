@@ -8,7 +8,6 @@ shows: the element (role + name) and, for type / key / scroll, the exact text, c
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -51,7 +50,8 @@ class BrowserService:
         self.driver = BrowserDriver(
             app.data_dir / "browser",
             allow_private=self._allow_private,
-            check=self._loopback_only if os.environ.get(LOOPBACK_ONLY_ENV) == "1" else None,
+            check=self._loopback_only if app.browser_loopback_only else None,
+            extra_args=app.chromium_args,
         )
         self.tabs = TabRegistry(self.driver)
         self.navigator = Navigator(self.driver)

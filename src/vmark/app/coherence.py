@@ -2,8 +2,14 @@
 writes, asked by the ``coherence`` tools, the person's panel and the CLI.
 
 A workspace is tracked when it has ``.vmark/ledger``; a document belongs to the nearest tracked folder
-above it. Kernel calls do file I/O (fsync on append), so they run in a worker thread, and the tools
-bound them by :data:`COHERENCE_TIMEOUT_SECONDS`.
+above it. Kernel calls do file I/O (fsync on append), so every one runs in a worker thread, never on the
+event loop, and the tools bound them by :data:`COHERENCE_TIMEOUT_SECONDS`. A semantic check holds no
+lock a save needs (see :mod:`vmark.coherence.kernel`), so a slow checker delays only the ``edges`` call
+that runs it.
+
+Tracking never rewrites a file by itself: an identity lands in a document's front matter when VMark
+saves it, or when the person chooses "Add identities" (:meth:`CoherenceService.add_identities`), which
+saves through the file's save queue and leaves alone every open document with unsaved changes.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..coherence.checker import checker_from_settings
 from ..coherence.identity import content_of
-from ..coherence.kernel import Actor, CoherenceError, Kernel, ReadPin
+from ..coherence.kernel import Actor, CoherenceError, Kernel, MissingIdentity, ReadPin
 from ..coherence.layout import VMARK_DIR
 from ..core.document import DocState
 from ..core.errors import ArgumentError
@@ -112,9 +118,49 @@ class CoherenceService:
     def forget(self, conn: Connection) -> None:
         self._reads.pop(conn.id, None)
 
-    def text_to_save(self, path: str, text: str) -> str:
+    async def text_to_save(self, path: str, text: str) -> str:
+        """``text`` as VMark saves it at ``path``: with its object's identity when the file is tracked."""
         kernel = self.tracking(path)
-        return text if kernel is None else kernel.text_to_save(path, text)
+        if kernel is None:
+            return text
+        try:
+            return await asyncio.to_thread(kernel.text_to_save, path, text)
+        except (OSError, CoherenceError, ValueError):
+            log.exception("coherence: no identity for %s", path)
+            return text  # the save goes on without it: the identity lands with a later save
+
+    async def add_identities(self, kernel: Kernel) -> dict[str, Any]:
+        """The person's "Add identities": every tracked Markdown file without one gets its identity, saved
+        through its file's save queue like any save; an open document with unsaved changes is skipped
+        (it gets its identity when the person saves it), so no tab sees "changed on disk"."""
+        missing = await self.run(kernel.missing_identities)
+        added: list[str] = []
+        skipped: list[str] = []
+        for item in missing:
+            if self._unsaved(item.path):
+                skipped.append(item.rel)
+                continue
+
+            async def put(item: MissingIdentity = item) -> bool:
+                if self._unsaved(item.path):
+                    return False
+                stamp = await asyncio.to_thread(kernel.add_identity, item)
+                if stamp is None:
+                    return False
+                doc = self.app.session.doc_by_path(item.path)
+                if doc is not None:
+                    doc.disk = stamp  # only the front matter moved: not a change on disk for the tab
+                return True
+
+            landed = await self.app.saves.run(item.path, self.app.saves.ticket(), put)
+            (added if landed else skipped).append(item.rel)
+        if added:
+            self.changed()
+        return {"added": added, "skipped": skipped}
+
+    def _unsaved(self, path: str) -> bool:
+        doc = self.app.session.doc_by_path(path)
+        return doc is not None and (doc.dirty or doc.divergent)
 
     async def saved(self, path: str, text: str, by: Actor) -> None:
         kernel = self.tracking(path)

@@ -41,7 +41,7 @@ class Saver:
                     "INVALID_PATH", f"{real_path!r} left the permitted scope: {exc}", filePath=real_path
                 ) from exc
             state = doc.state
-            text = self.app.coherence.text_to_save(real, state.text)
+            text = await self.app.coherence.text_to_save(real, state.text)
             try:
                 data = text.encode("utf-8")
             except UnicodeEncodeError as exc:

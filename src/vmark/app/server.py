@@ -10,7 +10,7 @@ import signal
 import socket
 import sys
 import webbrowser
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import uvicorn
@@ -20,10 +20,12 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
+from ..browser.launch import extra_args_from_env
 from ..core.ids import new_token
 from ..core.limits import MAX_FRAME_BYTES
 from ..storage.datadir import BridgeInfo, InstanceLock, bridge_path, remove_bridge, write_bridge
 from .bridge import Bridge
+from .browser import LOOPBACK_ONLY_ENV
 from .service import App
 from .ui_server import Guard, UIServer
 
@@ -73,11 +75,26 @@ class RunningApp:
         *,
         test_hooks: bool = False,
         journal_fault: str | None = None,
+        chromium_args: Sequence[str] | None = None,
+        browser_loopback_only: bool | None = None,
     ) -> None:
+        """``chromium_args``: extra Chromium launch flags, by default the machine's ``VMARK_CHROMIUM_ARGS``;
+        ``browser_loopback_only``: the embedded browser reaches only this machine (tests, benchmarks), by
+        default when ``VMARK_BROWSER_LOOPBACK_ONLY=1``. The environment is read here, at the composition
+        root, and nowhere below it."""
         self.data_dir = data_dir
         self.folder = folder
         self.port = port
-        self.app = App(data_dir, test_hooks=test_hooks, journal_fault=journal_fault)
+        extra = extra_args_from_env() if chromium_args is None else chromium_args
+        if browser_loopback_only is None:
+            browser_loopback_only = os.environ.get(LOOPBACK_ONLY_ENV) == "1"
+        self.app = App(
+            data_dir,
+            test_hooks=test_hooks,
+            journal_fault=journal_fault,
+            chromium_args=extra,
+            browser_loopback_only=browser_loopback_only,
+        )
         self.token = new_token()
         self.ui_token = new_token()
         self.bridge = Bridge(self.app, self.token)
@@ -151,12 +168,14 @@ def _has_browser() -> bool:
 
 
 async def serve_forever(data_dir: Path, folder: str | None, port: int, *, open_browser: bool = False) -> None:
+    test_hooks = os.environ.get("VMARK_TEST_HOOKS") == "1"
     running = RunningApp(
         data_dir,
         folder,
         port,
-        test_hooks=os.environ.get("VMARK_TEST_HOOKS") == "1",
-        journal_fault=os.environ.get("VMARK_JOURNAL_FAULT"),
+        test_hooks=test_hooks,
+        # a fault for tests of an app process: only where its test hooks are on, never in a person's app
+        journal_fault=os.environ.get("VMARK_JOURNAL_FAULT") if test_hooks else None,
     )
     # Our handlers go in before bridge.json is written: whoever sees the file may signal us at once.
     stop = asyncio.Event()

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,8 @@ from .writes import Writer
 
 log = logging.getLogger(__name__)
 
-TOOL_HANDLERS = {
+#: tool -> action -> handler (each ``async (ctx, args) -> result``)
+TOOL_HANDLERS: dict[str, Mapping[str, Callable[..., Awaitable[Any]]]] = {
     "session": session.ACTIONS,
     "workspace": workspace.ACTIONS,
     "document": document.ACTIONS,
@@ -71,9 +72,21 @@ class RequestContext:
 
 
 class App:
-    def __init__(self, data_dir: Path, *, test_hooks: bool = False, journal_fault: str | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        test_hooks: bool = False,
+        journal_fault: str | None = None,
+        chromium_args: Sequence[str] = (),
+        browser_loopback_only: bool = False,
+    ) -> None:
         self.data_dir = data_dir
         self.test_hooks = test_hooks
+        #: the machine's extra Chromium launch flags (``VMARK_CHROMIUM_ARGS``), added to the product's
+        self.chromium_args = tuple(chromium_args)
+        #: tests and benchmarks: the embedded browser reaches nothing but this machine
+        self.browser_loopback_only = browser_loopback_only
         self.session = Session()
         self.journal = Journal(data_dir / "journal.db", journal_fault)
         self.history = History(data_dir / "history.db")

@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -56,9 +56,9 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
+from vmark.browser.launch import CHROMIUM, LAUNCH_ARGS
 from vmark.browser.netguard import NetGuard, Resolver
 from vmark.browser.urlpolicy import TargetVerdict, check_target, redact_url
-from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 
 Posture = Literal["sandbox", "shared"]
 Check = Callable[[str], TargetVerdict]
@@ -125,13 +125,16 @@ class BrowserDriver:
         resolve: Resolver | None = None,
         executable: str = CHROMIUM,
         args: list[str] | None = None,
+        extra_args: Sequence[str] = (),
     ) -> None:
+        """``args``: the launch flags (the product's :data:`LAUNCH_ARGS` by default); ``extra_args``: the
+        machine's additions (``VMARK_CHROMIUM_ARGS``, e.g. ``--no-sandbox`` where Chromium cannot sandbox)."""
         self.profile_root = profile_root
         self.allow_private = allow_private
         self.check: Check = check or _default_check(allow_private)
         self.guard = NetGuard(self.check, resolve=resolve)
         self._executable = executable
-        self._args = list(CHROMIUM_ARGS if args is None else args)
+        self._args = [*(LAUNCH_ARGS if args is None else args), *extra_args]
         self._lock = asyncio.Lock()
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import threading
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from playwright.async_api import Page
 
 from vmark.browser.isolated import world_for
 from vmark.browser.urlpolicy import redact_url
+from vmark.core.atomic import write_text_atomic
 
 HANDLE = re.compile(r"[A-Za-z0-9._-]{1,128}")
 VAULT_FILE = "session-vault.json"
@@ -128,19 +128,7 @@ class Vault:
 def _write_private(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` readable by its owner only, replacing it atomically."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(descriptor, 0o600)  # an umask or an old file's mode cannot widen it
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
-    os.replace(temporary, path)
+    write_text_atomic(path, text, 0o600)  # created 0600 with O_EXCL: an umask or an old file cannot widen it
 
 
 def _usable_backend() -> keyring.backend.KeyringBackend | None:

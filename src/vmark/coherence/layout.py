@@ -8,14 +8,14 @@ union, since two branches only ever add lines to them.
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
+
+from ..core.atomic import fsync_dir, write_atomic
 
 VMARK_DIR = ".vmark"
 
-# index.db is derived; .*.tmp are the temp files of atomic writes a crash left behind.
-_GITIGNORE = "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n.*.tmp\n"
+# index.db is derived; .*.vmark-tmp (.*.tmp before) are the temp files of atomic writes a crash left behind.
+_GITIGNORE = "index.db\nindex.db-wal\nindex.db-shm\nindex.db-journal\n.*.tmp\n.*.vmark-tmp\n"
 # Quarantine files are append-only too: two branches that quarantined different lines merge cleanly.
 _GITATTRIBUTES = "ledger/*.jsonl merge=union\nledger/quarantine/* merge=union\n"
 _DIRS = ("ledger", "ledger/quarantine", "snapshots/sha256", "contexts")
@@ -40,39 +40,3 @@ def init_layout(workspace_root: Path) -> Path:
     fsync_dir(root)
     fsync_dir(workspace_root)
     return root
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a created, renamed or removed directory entry durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """``os.write`` until all of ``data`` is written (a write may take fewer bytes than given)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` all at once: a reader sees the old bytes or the new, never a mix."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
-    try:
-        write_all(fd, data)
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        os.unlink(tmp)
-        raise
-    os.close(fd)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    fsync_dir(path.parent)

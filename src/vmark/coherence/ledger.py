@@ -30,8 +30,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
-from vmark.coherence.layout import fsync_dir, write_all, write_atomic
 from vmark.coherence.records import MalformedRecord, Record, parse_line
+from vmark.core.atomic import fsync_dir, write_all, write_atomic
 
 ROTATE_BYTES = 8 * 1024 * 1024
 

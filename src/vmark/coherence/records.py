@@ -9,12 +9,13 @@ writer's record) and ignored by the projection.
 from __future__ import annotations
 
 import json
-import os
-import time as _time
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from ..core.ids import uuid7
+
+__all__ = ["uuid7"]  # re-exported: records are identified by UUIDv7
 
 FORMAT = 1
 
@@ -53,18 +54,6 @@ MATURITIES = ("draft", "established")
 
 class MalformedRecord(ValueError):
     """A ledger line that is not a record (quarantined by the reader, never a crash)."""
-
-
-def uuid7(now_ms: int | None = None) -> str:
-    """A UUIDv7: 48-bit Unix milliseconds, then random bits (RFC 9562)."""
-    ms = int(_time.time() * 1000) if now_ms is None else now_ms
-    rand = int.from_bytes(os.urandom(10), "big")
-    value = (ms & ((1 << 48) - 1)) << 80
-    value |= 0x7 << 76
-    value |= ((rand >> 64) & 0xFFF) << 64
-    value |= 0b10 << 62
-    value |= rand & ((1 << 62) - 1)
-    return str(uuid.UUID(int=value))
 
 
 def utc_now() -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import string
+import time as _time
+import uuid
 
 _BASE62 = string.digits + string.ascii_letters
 
@@ -25,3 +28,15 @@ def new_id(prefix: str) -> str:
 def new_token() -> str:
     """A 256-bit secret, hex-encoded."""
     return secrets.token_hex(32)
+
+
+def uuid7(now_ms: int | None = None) -> str:
+    """A UUIDv7: 48-bit Unix milliseconds, then random bits (RFC 9562)."""
+    ms = int(_time.time() * 1000) if now_ms is None else now_ms
+    rand = int.from_bytes(os.urandom(10), "big")
+    value = (ms & ((1 << 48) - 1)) << 80
+    value |= 0x7 << 76
+    value |= ((rand >> 64) & 0xFFF) << 64
+    value |= 0b10 << 62
+    value |= rand & ((1 << 62) - 1)
+    return str(uuid.UUID(int=value))

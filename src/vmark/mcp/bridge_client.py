@@ -21,8 +21,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from ..storage.atomic_json import read_json
-from ..storage.datadir import BridgeInfo, bridge_path, read_bridge
+from ..core.bridgefile import BridgeInfo, read_bridge, read_bridge_file
 
 START_TIMEOUT_SECONDS = 15.0
 
@@ -76,7 +75,7 @@ class BridgeClient:
 
     def _start_app(self) -> str | None:
         """Start the app detached; return the token of a dead app's bridge.json, never to be taken for it."""
-        stale = read_json(bridge_path(self.data_dir))
+        stale = read_bridge_file(self.data_dir)
         start_app_detached(self.data_dir)
         return stale.get("token") if isinstance(stale, dict) else None
 

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core.atomic import write_text_atomic
+
 CLIENTS = ("claude-code", "claude-desktop", "cursor", "print")
 
 
@@ -63,7 +65,4 @@ def merged_config(path: Path | None, entry: dict[str, Any], name: str = "vmark")
 
 def write_config(path: Path, config: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".vmark-tmp")
-    tmp.write_text(json.dumps(config, indent=2) + "\n", "utf-8")
-    os.chmod(tmp, 0o600)  # it holds a client token
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(config, indent=2) + "\n", 0o600)  # it holds a client token

@@ -5,29 +5,17 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..core.atomic import write_atomic
+
 
 def write_json(path: Path, data: Any, mode: int = 0o600) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
-    try:
-        os.write(fd, json.dumps(data, indent=2, sort_keys=True).encode("utf-8") + b"\n")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
-    dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True).encode("utf-8") + b"\n", mode)
 
 
 def read_json(path: Path) -> Any:

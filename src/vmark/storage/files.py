@@ -1,7 +1,8 @@
 """Reading documents and saving them atomically, inside a :class:`PathScope`.
 
-Saves write a temp file beside the target, fsync it, rename it into place and fsync
-the directory, so a crash leaves the old or the new content and nothing else. Every
+Saves write a temp file beside the target (:func:`vmark.core.atomic.write_temp`), fsync it,
+rename it into place and fsync the directory, so a crash leaves the old or the new content and
+nothing else. Every
 file operation goes through a directory descriptor that is re-checked against the
 scope after it is opened, so a directory swapped for a symlink in between is caught.
 """
@@ -13,12 +14,12 @@ import ctypes.util
 import errno
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
+from ..core.atomic import TEMP_SUFFIX, write_temp
 from ..core.model import DiskStamp
 from .pathscope import PathScope, ScopeError
 
@@ -101,7 +102,7 @@ def _scoped_dir(real_path: str, scope: PathScope) -> Iterator[int]:
 def remove_stale_temps(real_path: str, scope: PathScope) -> int:
     """Remove the temp files that killed saves of ``real_path`` left beside it; return how many."""
     name = os.path.basename(real_path)
-    pattern = re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{12}}\.vmark-tmp")
+    pattern = re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{12}}{re.escape(TEMP_SUFFIX)}")
     removed = 0
     try:
         with _scoped_dir(real_path, scope) as dfd:
@@ -119,20 +120,7 @@ def remove_stale_temps(real_path: str, scope: PathScope) -> int:
 
 
 def _write_temp(dfd: int, name: str, data: bytes, mode: int) -> str:
-    tmp = f".{name}.{secrets.token_hex(6)}.vmark-tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dfd)
-    try:
-        os.fchmod(fd, mode)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        os.unlink(tmp, dir_fd=dfd)
-        raise
-    os.close(fd)
-    return tmp
+    return write_temp(name, data, mode, dir_fd=dfd)
 
 
 def save_replace(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:

@@ -4,8 +4,8 @@ SQLite in WAL mode with ``synchronous=FULL``. An entry keeps who changed what, t
 revisions and content hashes before and after, the full before-text (so the change
 can be undone) and the comment ids it ``addresses``.
 
-Faults can be injected (``VMARK_JOURNAL_FAULT`` or :meth:`Journal.set_fault`) so
-every journal refusal of the reference is reachable in tests:
+Faults are injected at construction (``Journal(path, fault)``) or with :meth:`Journal.set_fault`,
+never read from the environment here, so every journal refusal of the reference is reachable in tests:
 ``slow:SECONDS``, ``transient:N``, ``reject:N``, ``unavailable``.
 """
 

@@ -269,7 +269,7 @@ async def _person_save(app: App, doc: Document, real: str, new_kind: Kind | None
 
     async def put() -> DocState:
         state = doc.state
-        text = app.coherence.text_to_save(real, state.text)
+        text = await app.coherence.text_to_save(real, state.text)
         try:
             stamp = await asyncio.to_thread(write, real, text.encode("utf-8"), scope)
         except FileExistsError as exc:

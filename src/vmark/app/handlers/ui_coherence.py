@@ -69,6 +69,18 @@ async def init(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await _run(ctx, kernel.init, changes=True)
 
 
+async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The person's "Add identities": each tracked document without one gets it in its front matter (saved
+    like any save; documents open with unsaved changes are skipped and get it when saved)."""
+    kernel = _kernel(ctx, args)
+    try:
+        return await ctx.app.coherence.add_identities(kernel)
+    except CoherenceTimeout as exc:
+        raise ArgumentError("the coherence kernel did not answer within 20 s; try again") from exc
+    except CoherenceError as exc:
+        raise ArgumentError(str(exc)) from exc
+
+
 async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
     txf, index = require_str(args, "txf"), _index(args)
@@ -107,7 +119,7 @@ async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
 async def claim_update(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
     claim = require_str(args, "claim")
-    changes = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
+    changes: dict[str, Any] = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
     if not changes:
         raise ArgumentError("nothing to change: give statement, maturity or invalidAt")
     return await _run(ctx, lambda: kernel.update_claim(claim, changes), changes=True)
@@ -121,7 +133,7 @@ async def contexts(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def context_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
     context_id = require_str(args, "id")
-    data = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
+    data: dict[str, Any] = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
     return {"contexts": await _run(ctx, lambda: kernel.save_context(context_id, data), changes=True)}
 
 
@@ -166,6 +178,7 @@ async def delegations_revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[
 ACTIONS = {
     "coherence.overview": overview,
     "coherence.init": init,
+    "coherence.add_identities": add_identities,
     "coherence.resolve": resolve,
     "coherence.diff": diff,
     "coherence.claims": claims,

@@ -1,0 +1,80 @@
+"""The one atomic write: a temp file created beside the target with ``O_EXCL``, written whole, fsync'd,
+renamed over the target, and the directory fsync'd, so a crash leaves the old bytes or the new and
+nothing else (a reader never sees a mix).
+
+Every file VMark replaces goes through here: documents (``storage.files``, which adds the path scope and
+the no-clobber rename on top of :func:`write_temp`), the small JSON files of the data directory, the
+coherence layer's files, the MCP client configs ``vmark mcp install`` writes and the session vault.
+
+This is the one module of ``core`` that touches the disk: it is stdlib only and knows nothing of the
+domain, and it sits here so that every layer (``mcp`` and ``browser`` included, which may import only
+``core``) shares one implementation instead of keeping its own.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+#: temp files end so: ``.<name>.<12 hex>.vmark-tmp`` beside the target
+TEMP_SUFFIX = ".vmark-tmp"
+
+
+def temp_name(name: str) -> str:
+    """A fresh temp name beside ``name`` (hidden, unguessable, recognisable as ours)."""
+    return f".{name}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until all of ``data`` is written (a write may take fewer bytes than given)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Make a created, renamed or removed directory entry durable."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_temp(name: str, data: bytes, mode: int, *, dir_fd: int | None = None) -> str:
+    """Create a new temp file beside ``name`` (``O_EXCL``, never following a symlink) holding ``data``
+    with exactly ``mode`` (an umask cannot narrow it, an old file cannot widen it), fsync'd; its name
+    (relative to ``dir_fd`` when given, else in ``name``'s directory)."""
+    folder, base = os.path.split(name)
+    tmp = temp_name(base)
+    path = tmp if dir_fd is not None else os.path.join(folder, tmp)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(path, flags, mode, dir_fd=dir_fd)
+    try:
+        os.fchmod(fd, mode)
+        write_all(fd, data)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        os.unlink(path, dir_fd=dir_fd)
+        raise
+    os.close(fd)
+    return path
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:
+    """Replace (or create) ``path`` with ``data`` all at once, with permission bits ``mode``."""
+    target = Path(path)
+    tmp = write_temp(str(target), data, mode)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    fsync_dir(target.parent)
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str, mode: int = 0o644) -> None:
+    """:func:`write_atomic` of ``text`` as UTF-8."""
+    write_atomic(path, text.encode("utf-8"), mode)
