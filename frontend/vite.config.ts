@@ -11,5 +11,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 2000,
     sourcemap: false,
+    // The page, and the frame that renders Mermaid diagrams (loaded only when a document has one).
+    rollupOptions: { input: { index: "index.html", mermaid: "mermaid.html" } },
   },
 });

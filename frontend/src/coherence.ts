@@ -331,9 +331,13 @@ class Breakdown implements Part {
     this.off.hidden = status.initialized;
     this.on.hidden = !status.initialized;
     this.counters.replaceChildren(
-      counter("objects", status.objects, "object", "objects"),
-      counter("open", status.open_items, "open item", "open items"),
-      counter("quarantined", status.quarantined, "quarantined line", "quarantined lines"),
+      counter("objects", status.objects, "document tracked", "documents tracked"),
+      status.open_items === 0
+        ? counter("open", 0, "", "", "Nothing to resolve")
+        : counter("open", status.open_items, "thing to resolve", "things to resolve"),
+      status.quarantined === 0
+        ? counter("quarantined", 0, "", "", "Ledger intact")
+        : counter("quarantined", status.quarantined, "damaged ledger line set aside", "damaged ledger lines set aside"),
     );
     const duplicates = status.duplicates ?? [];
     this.duplicates.hidden = duplicates.length === 0;
@@ -901,8 +905,8 @@ function badge(cls: string, state: string, label: string): HTMLElement {
   return el("span", { class: `coherence-badge ${cls}`, "data-state": state, title: state }, label);
 }
 
-function counter(name: string, value: number, one: string, many: string): HTMLElement {
-  return el("span", { class: "coherence-counter", "data-counter": name, "data-value": String(value) }, `${value} ${value === 1 ? one : many}`);
+function counter(name: string, value: number, one: string, many: string, words?: string): HTMLElement {
+  return el("span", { class: "coherence-counter", "data-counter": name, "data-value": String(value) }, words ?? `${value} ${value === 1 ? one : many}`);
 }
 
 /** A revision id, shortened for the eye (the whole id in the title). */

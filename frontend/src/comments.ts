@@ -209,6 +209,9 @@ export class CommentsPanel {
     const placed = threads.filter((t) => !t.orphaned);
     const orphaned = threads.filter((t) => t.orphaned);
     this.list.replaceChildren(...placed.map((t) => this.item(t)));
+    if (threads.length === 0) {
+      this.list.append(el("li", { class: "panel-empty hint" }, "No comments yet: select some text and press Comment to start a thread."));
+    }
     this.orphanedList.replaceChildren(...orphaned.map((t) => this.item(t)));
     this.orphanedSection.hidden = orphaned.length === 0;
     const open = threads.filter((t) => t.state !== "resolved").length;
@@ -234,7 +237,7 @@ export class CommentsPanel {
       el(
         "div",
         { class: "thread-head" },
-        el("span", { class: "thread-id" }, thread.comment),
+        copyableId(thread.comment),
         el("span", { class: "thread-state" }, thread.state),
         el("span", { class: "thread-author" }, who(thread.author)),
       ),
@@ -315,4 +318,16 @@ function who(author: string): string {
 export function shortQuote(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}
+
+/** A thread's id, shown as a short handle; a click copies the whole id (what `vmark comments` takes). */
+function copyableId(id: string): HTMLElement {
+  const button = el("button", { type: "button", class: "thread-id", title: `${id}: click to copy the comment's id`, "data-id": id }, "Copy id");
+  button.addEventListener("click", () => {
+    void navigator.clipboard?.writeText(id).then(
+      () => (button.textContent = "Copied"),
+      () => (button.textContent = id),
+    );
+  });
+  return button;
 }

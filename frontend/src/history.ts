@@ -90,7 +90,7 @@ export class HistoryPanel {
     }
     if (!tab) {
       this.showCount(0);
-      this.list.replaceChildren();
+      this.list.replaceChildren(el("li", { class: "panel-empty hint" }, "Open a document to see its history here."));
       this.showDiff(null);
       return;
     }
@@ -99,12 +99,15 @@ export class HistoryPanel {
     this.showCount(listing.unreviewed);
     if (!listing.snapshots.some((s) => s.id === this.selected)) this.selected = null;
     this.list.replaceChildren(...[...listing.snapshots].reverse().map((s) => this.item(s)));
+    if (listing.snapshots.length === 0) {
+      this.list.append(el("li", { class: "panel-empty hint" }, "No history yet: every save and every agent change adds a version here."));
+    }
     this.list.dataset.count = String(listing.snapshots.length);
     await this.renderDiff(tab);
   }
 
   private showCount(unreviewed: number): void {
-    this.count.textContent = `${unreviewed} unreviewed AI revision${unreviewed === 1 ? "" : "s"}`;
+    this.count.textContent = unreviewed === 0 ? "All AI changes reviewed" : `${unreviewed} AI change${unreviewed === 1 ? "" : "s"} to review`;
     this.count.dataset.count = String(unreviewed);
     this.reviewButton.disabled = unreviewed === 0;
   }

@@ -1,12 +1,21 @@
 // One page = one VMark window. `?window=LABEL` attaches to that window (or the app picks one).
 import "./style.css";
+import "./render.css";
+import "./theme.css";
 import { type Approval, ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
+import { FileTree } from "./filetree";
 import { HistoryPanel } from "./history";
+import { Outline } from "./outline";
+import { StatusBar } from "./statusbar";
+import { AutoSave } from "./autosave";
+import { ThemeSwitch } from "./theme";
+import { type AppCommands, Keys } from "./keys";
+import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, errorText } from "./protocol";
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
@@ -65,6 +74,11 @@ class Page {
   private coherencePanel: CoherencePanel;
   private browserPanel: BrowserPanel;
   private editorHost = byId("editor");
+  readonly keys: Keys;
+  private fileTree: FileTree;
+  private statusBar: StatusBar;
+  private autoSave: AutoSave;
+  private themeSwitch: ThemeSwitch;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -78,6 +92,18 @@ class Page {
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
+    this.keys = new Keys(channel, this.commands());
+    new Outline();
+    this.themeSwitch = new ThemeSwitch(channel);
+    this.autoSave = new AutoSave(channel, async (tabId) => {
+      if (this.current?.tabId === tabId) await this.current.flush();
+    });
+    this.statusBar = new StatusBar(() => this.current?.editor?.mode ?? null);
+    this.fileTree = new FileTree(channel, {
+      open: (filePath) => this.openPath(filePath, "file"),
+      reload: () => this.loadTree(),
+      activePath: () => this.window()?.tabs.find((t) => t.id === this.current?.tabId)?.filePath ?? null,
+    });
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
       byId("connection").textContent = "disconnected: reload the page";
@@ -99,6 +125,7 @@ class Page {
     byId("connection").textContent = "connected";
     byId("connection").dataset.state = "open";
     this.wireControls();
+    await Promise.all([this.themeSwitch.load(), this.autoSave.load()]);
     this.reportFocus();
     this.render(await this.channel.request<PageState>("ui.state"));
     await this.loadTree();
@@ -117,6 +144,33 @@ class Page {
 
   activeMode(): string | null {
     return this.current?.editor?.mode ?? null;
+  }
+
+  /** What the keys, the palette and the panels ask of the page. */
+  commands(): AppCommands {
+    return {
+      tabs: () =>
+        (this.window()?.tabs ?? [])
+          .filter((t) => t.visible)
+          .map((t) => ({ id: t.id, title: t.title, filePath: t.filePath, active: t.id === this.current?.tabId })),
+      mode: () => this.current?.editor?.mode ?? null,
+      switchTo: (tabId) => this.switchTo(tabId),
+      closeTab: async (tabId) => {
+        const tab = this.window()?.tabs.find((t) => t.id === tabId);
+        if (tab) await this.close(tab);
+      },
+      newTab: async () => {
+        const { tabId } = await this.channel.request<{ tabId: string }>("ui.new", { kind: "markdown" });
+        await this.show(tabId);
+      },
+      save: () => this.save(),
+      files: async () => {
+        const { workspaces } = await this.channel.request<{ workspaces: Listing[] }>("ui.files");
+        const shown = workspaces.filter((w) => w.active);
+        return (shown.length ? shown : workspaces).flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })));
+      },
+      open: (filePath) => this.openPath(filePath, "file"),
+    };
   }
 
   // --- the app's events and requests ---------------------------------------------------------
@@ -210,6 +264,10 @@ class Page {
     const win = this.window();
     if (!win) return;
     this.renderTabs(win);
+    this.autoSave.consider(win.tabs);
+    // A rename or move of the shown file: its images resolve against its new folder.
+    const shownTab = win.tabs.find((t) => t.id === this.current?.tabId);
+    if (shownTab) setRenderContext({ window: this.label, docPath: shownTab.filePath });
     this.renderAgents(state.agents);
     const active = win.tabs.find((t) => t.active && t.visible);
     if (!this.approvals.isOpen()) void this.show(active ? active.id : null);
@@ -255,6 +313,7 @@ class Page {
           return item;
         }),
     );
+    strip.querySelector(".tab.active")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   private renderAgents(agents: PageState["agents"]): void {
@@ -275,6 +334,12 @@ class Page {
     byId<HTMLButtonElement>("comment-add").disabled = !tab;
     byId("divergence").hidden = !view?.divergent || view.divergenceKept;
     byId("empty").hidden = Boolean(tab);
+    const activePath = this.window()?.tabs.find((t) => t.id === tab?.tabId)?.filePath ?? null;
+    for (const file of document.querySelectorAll<HTMLElement>("#tree button.file")) {
+      const root = file.closest<HTMLElement>("section.workspace")?.dataset.root;
+      if (`${root}/${file.dataset.path}` === activePath) file.setAttribute("aria-current", "true");
+      else file.removeAttribute("aria-current");
+    }
     this.historyPanel.refresh();
     this.commentsPanel.refresh();
   }
@@ -293,13 +358,19 @@ class Page {
       this.editorHost.replaceChildren();
       if (target) {
         const text = await this.channel.request<TabText>("ui.read", { tabId: target });
+        const facts = text as TabText & { filePath?: string | null; lineEnding?: string; encoding?: string };
+        setRenderContext({ window: this.label, docPath: facts.filePath ?? null });
+        this.statusBar.setFacts({ lineEnding: facts.lineEnding ?? "\n", encoding: facts.encoding ?? "UTF-8" });
         const sync = new TabSync(this.channel, target, text);
         sync.onError = (err) => toast(errorText(err), "error");
         // Current at once: a `doc` event after the read waits for the editor on the tab's chain.
         this.current = sync;
         this.editorHost.dataset.tabId = target;
         await sync.mount(this.editorHost);
-      } else delete this.editorHost.dataset.tabId;
+      } else {
+        delete this.editorHost.dataset.tabId;
+        this.statusBar.setFacts(null);
+      }
       this.renderActiveControls();
     });
     return this.showing.catch((err) => {
@@ -366,6 +437,10 @@ class Page {
   private async save(): Promise<void> {
     const tab = this.current;
     if (!tab) return;
+    if (this.window()?.tabs.find((t) => t.id === tab.tabId)?.filePath == null) {
+      byId("save-as-open").click(); // an untitled document: ask where it goes
+      return;
+    }
     await tab.flush();
     const saved = await this.channel.request<{ filePath: string }>("ui.save", { tabId: tab.tabId });
     toast(`Saved ${saved.filePath}`);
@@ -426,41 +501,7 @@ class Page {
   }
 
   private renderWorkspace(listing: Listing): HTMLElement {
-    const root = el("ul", { class: "files" });
-    const folders = new Map<string, HTMLElement>([["", root]]);
-    const folder = (path: string): HTMLElement => {
-      const known = folders.get(path);
-      if (known) return known;
-      const cut = path.lastIndexOf("/");
-      const list = el("ul", { class: "files" });
-      folder(cut < 0 ? "" : path.slice(0, cut)).append(
-        el("li", { class: "folder" }, el("span", {}, path.slice(cut + 1) + "/"), list),
-      );
-      folders.set(path, list);
-      return list;
-    };
-    for (const file of listing.files) {
-      const cut = file.path.lastIndexOf("/");
-      const link = el("button", { type: "button", class: "file", "data-path": file.path }, file.path.slice(cut + 1));
-      link.addEventListener("click", () =>
-        void act(async () => {
-          const { tabId } = await this.channel.request<{ tabId: string }>("ui.open", {
-            path: `${listing.root}/${file.path}`,
-          });
-          await this.show(tabId);
-        }),
-      );
-      folder(cut < 0 ? "" : file.path.slice(0, cut)).append(el("li", {}, link));
-    }
-    const name = listing.root.split("/").pop() || listing.root;
-    const section = el(
-      "section",
-      { class: `workspace${listing.active ? " active" : ""}`, "data-root": listing.root },
-      el("h3", { title: listing.root }, name),
-      root,
-    );
-    if (listing.truncated) section.append(el("p", { class: "hint" }, "(more files not listed)"));
-    return section;
+    return this.fileTree.render(listing);
   }
 }
 

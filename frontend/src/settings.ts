@@ -1,6 +1,6 @@
-// The settings dialog, generated from the app's one settings table (`settings.list`): booleans are
-// checkboxes, whole numbers number inputs, lists of strings text areas with one entry per line, strings
-// text inputs. A field is stored as soon as it changes; a refused value (`settings.set` answers why) is
+// The settings dialog, generated from the app's one settings table (`settings.list`), grouped and in
+// words: booleans are switches, settings with a fixed set of values a choice, whole numbers number
+// inputs, lists of strings text areas with one entry per line, other strings text inputs. A field is stored as soon as it changes; a refused value (`settings.set` answers why) is
 // shown beside its field and nothing is stored.
 import { byId, el, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
@@ -12,15 +12,63 @@ interface Setting {
   default: unknown;
 }
 
-type Field = HTMLInputElement | HTMLTextAreaElement;
+interface Meta {
+  title: string;
+  group: string;
+  help?: string;
+  /** A choice among these values (value, words). */
+  choices?: [string, string][];
+}
 
-/** Words for the settings a person meets first; any other key (cjk.*, ...) is shown as itself. */
-const TITLES: Record<string, string> = {
-  auto_approve_save_as: "Auto-approve saves to a new location",
-  review_backlog_limit: "Unreviewed AI revisions allowed per document",
-  readable_roots: "Always-readable folders (one per line)",
-  "browser.allow_private_network": "Let the AI browser reach private networks",
+/** The groups, in the order the dialog shows them. */
+const GROUPS = ["Editor", "Saving", "AI agents and review", "Browser", "CJK formatting", "Provenance checker", "Other"];
+
+/** Words, group and control for each setting; a key missing here shows as itself under "Other". */
+const META: Record<string, Meta> = {
+  "editor.theme": {
+    title: "Theme",
+    group: "Editor",
+    choices: [["system", "Follow the system"], ["light", "Light"], ["dark", "Dark"]],
+  },
+  "editor.remote_images": { title: "Show images from the web (https)", group: "Editor", help: "Takes effect when the page reloads." },
+  "editor.save_automatically": { title: "Save automatically", group: "Saving", help: "Saves a file a moment after you stop typing." },
+  auto_approve_save_as: { title: "Let agents save to a new location without asking", group: "Saving" },
+  review_backlog_limit: { title: "Unreviewed AI revisions allowed per document", group: "AI agents and review" },
+  readable_roots: { title: "Folders agents may always read (one per line)", group: "AI agents and review" },
+  "browser.enabled": { title: "Let agents use the browser", group: "Browser" },
+  "browser.posture": {
+    title: "Browser profile for agents",
+    group: "Browser",
+    choices: [["sandbox", "Sandbox (a separate, empty profile)"], ["shared", "Shared (your signed-in profile)"]],
+  },
+  "browser.allow_private_network": { title: "Let the AI browser reach private networks", group: "Browser" },
+  "cjk.spacing": { title: "Space between CJK and Latin text", group: "CJK formatting" },
+  "cjk.punctuation": { title: "Full-width punctuation next to CJK", group: "CJK formatting" },
+  "cjk.fullwidth_alphanumeric": { title: "Full-width letters and digits to ASCII", group: "CJK formatting" },
+  "cjk.brackets": { title: "Full-width brackets around CJK", group: "CJK formatting" },
+  "cjk.dash": { title: "CJK dash for -- between CJK", group: "CJK formatting" },
+  "cjk.ellipsis": { title: "Spaced dots to an ellipsis", group: "CJK formatting" },
+  "cjk.punctuation_limit": { title: "Repeated punctuation kept (0: off)", group: "CJK formatting" },
+  "cjk.quotes": { title: "Typographic quotes around CJK", group: "CJK formatting" },
+  "cjk.quote_style": {
+    title: "Quote style",
+    group: "CJK formatting",
+    choices: [["curly", "Curly “ ”"], ["corner", "Corner brackets 「 」"], ["guillemets", "Guillemets « »"]],
+  },
+  "cjk.cleanup": { title: "Tidy spaces", group: "CJK formatting" },
+  "coherence.checker": {
+    title: "Contradiction checker",
+    group: "Provenance checker",
+    choices: [["off", "Off"], ["command", "A command"], ["openai", "An OpenAI-compatible service"]],
+  },
+  "coherence.checker_command": { title: "Checker command (one argument per line)", group: "Provenance checker" },
+  "coherence.checker_url": { title: "Service address", group: "Provenance checker" },
+  "coherence.checker_model": { title: "Model", group: "Provenance checker" },
+  "coherence.checker_api_key_env": { title: "Environment variable holding the API key", group: "Provenance checker" },
+  "coherence.checker_timeout_s": { title: "Time limit (seconds)", group: "Provenance checker" },
 };
+
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
 export class SettingsDialog {
   private dialog = byId<HTMLDialogElement>("settings");
@@ -34,7 +82,13 @@ export class SettingsDialog {
   private async open(): Promise<void> {
     try {
       const { settings } = await this.channel.request<{ settings: Setting[] }>("settings.list");
-      this.fields.replaceChildren(...settings.map((s) => this.row(s)));
+      const groups = new Map<string, HTMLElement[]>(GROUPS.map((g) => [g, []]));
+      for (const setting of settings) groups.get(META[setting.key]?.group ?? "Other")?.push(this.row(setting));
+      this.fields.replaceChildren(
+        ...[...groups]
+          .filter(([, rows]) => rows.length > 0)
+          .map(([group, rows]) => el("fieldset", { class: "settings-group" }, el("legend", {}, group), ...rows)),
+      );
       if (!this.dialog.open) this.dialog.showModal();
     } catch (err) {
       toast(errorText(err), "error");
@@ -43,12 +97,15 @@ export class SettingsDialog {
 
   private row(setting: Setting): HTMLElement {
     const id = `setting-${setting.key.replace(/[^A-Za-z0-9_-]/g, "-")}`;
-    const field = fieldFor(setting);
+    const meta = META[setting.key];
+    const field = fieldFor(setting, meta);
     field.id = id;
     const status = el("span", { class: "setting-status", role: "status" });
-    const label = el("label", { for: id }, TITLES[setting.key] ?? setting.key);
-    if (TITLES[setting.key]) label.append(" ", el("code", {}, setting.key));
-    const row = el("div", { class: `setting setting-${setting.type}`, "data-key": setting.key }, label, field, status);
+    const label = el("label", { for: id }, meta?.title ?? setting.key);
+    const key = el("code", { class: "setting-key", title: "The setting's name (for `vmark settings`)" }, setting.key);
+    const row = el("div", { class: `setting setting-${setting.type}${meta?.choices ? " setting-choice" : ""}`, "data-key": setting.key }, label, field, key);
+    if (meta?.help) row.append(el("span", { class: "setting-help" }, meta.help));
+    row.append(status);
     field.addEventListener("change", () => void this.store(setting.key, setting.type, field, row, status));
     return row;
   }
@@ -69,9 +126,13 @@ export class SettingsDialog {
   }
 }
 
-function fieldFor(setting: Setting): Field {
+function fieldFor(setting: Setting, meta: Meta | undefined): Field {
   let field: Field;
-  if (setting.type === "bool") field = el("input", { type: "checkbox" });
+  if (meta?.choices) {
+    const known = meta.choices.some(([value]) => value === setting.value);
+    const options = known ? meta.choices : [...meta.choices, [String(setting.value), String(setting.value)] as [string, string]];
+    field = el("select", {}, ...options.map(([value, words]) => el("option", { value }, words)));
+  } else if (setting.type === "bool") field = el("input", { type: "checkbox", role: "switch", class: "switch" });
   else if (setting.type === "int") field = el("input", { type: "number", step: "1" });
   else if (setting.type === "list") field = el("textarea", { rows: "3", spellcheck: "false" });
   else field = el("input", { type: "text", spellcheck: "false" });

@@ -7,6 +7,7 @@ import { EditorView } from "@codemirror/view";
 import { sourceAnchorEffect, sourceAnchors } from "./anchors";
 import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
 import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
+import { sourceKeys } from "./sourcekeys";
 
 const fromElsewhere = Annotation.define<boolean>();
 // The page's CSP admits <style> elements only with the nonce the app put in this meta tag.
@@ -48,6 +49,7 @@ export class SourceEditor implements Editor {
           listener,
           composition,
           sourceAnchors,
+          sourceKeys(),
           ...extra,
         ],
       }),

@@ -17,6 +17,8 @@ import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
+import { nodeViews, viewPlugins } from "./mdsource/views";
+import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
 
 export class WysiwygEditor implements Editor {
@@ -46,14 +48,17 @@ export class WysiwygEditor implements Editor {
         }),
         keymap(baseKeymap),
         anchorPlugin(),
+        ...viewPlugins(),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
       ],
     });
     this.view = new EditorView(parent, {
       state,
       editable: () => !readOnly,
+      nodeViews: nodeViews(),
       dispatchTransaction: (tr) => this.dispatch(tr),
     });
+    registerSource(this.view, () => this.source);
   }
 
   static async create(parent: HTMLElement, text: string, hooks: EditorHooks, readOnly: boolean): Promise<WysiwygEditor> {

@@ -66,9 +66,9 @@ async def test_tracking_is_switched_on_from_the_panel(pages: Pages, workspace: P
     assert (workspace / ".vmark" / "ledger").is_dir()
     assert (workspace / "a.md").read_text() == "# A\n\nalpha\n"  # switching tracking on rewrites no file
     counters = page.get_by_test_id("coherence-counters")
-    await expect(counters.locator("[data-counter='objects']")).to_have_text("5 objects")
-    await expect(counters.locator("[data-counter='open']")).to_have_text("0 open items")
-    await expect(counters.locator("[data-counter='quarantined']")).to_have_text("0 quarantined lines")
+    await expect(counters.locator("[data-counter='objects']")).to_have_text("5 documents tracked")
+    await expect(counters.locator("[data-counter='open']")).to_have_text("Nothing to resolve")
+    await expect(counters.locator("[data-counter='quarantined']")).to_have_text("Ledger intact")
     await expect(page.locator(".coherence-empty")).to_have_text(
         "Nothing to resolve: every derived document is up to date."
     )
@@ -113,12 +113,12 @@ async def test_a_stale_edge_is_grouped_under_its_downstream_and_accepted(
     rev = item.locator(".coherence-rev")
     await expect(rev).to_have_attribute("title", pinned)
     await expect(rev).to_have_text(pinned.removeprefix("rev1:")[:10])
-    await expect(page.locator("[data-counter='open']")).to_have_text("1 open item")
+    await expect(page.locator("[data-counter='open']")).to_have_text("1 thing to resolve")
 
     await item.get_by_role("button", name="Accept newer").click()
     await expect(item).to_have_count(0)
     await expect(page.locator(".coherence-empty")).to_be_visible()
-    await expect(page.locator("[data-counter='open']")).to_have_text("0 open items")
+    await expect(page.locator("[data-counter='open']")).to_have_text("Nothing to resolve")
     (ratify,) = _kinds(workspace, "ratify")
     assert ratify["body"]["by"] == {"kind": "person", "principal": None}
     assert (ratify["body"]["txf"], ratify["body"]["input"], ratify["body"]["grant"]) == (txf_id, 0, None)

@@ -188,7 +188,7 @@ async def test_the_sidebar_shows_a_diff_and_reverts_by_click(pages: Pages, vmark
     items = page.locator("#history-list .snapshot")
     await expect(items.locator(".snapshot-kind")).to_have_text(["(mcp)", "manual"])  # newest first
     await expect(items.nth(0).locator(".snapshot-who")).to_have_text("alice")
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("1 unreviewed AI revision")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("1 AI change to review")
     await expect(page.locator("#history-revert")).to_be_disabled()
     await items.nth(1).locator("button").click()  # the manual snapshot
     diff = page.get_by_test_id("history-diff")
@@ -200,7 +200,7 @@ async def test_the_sidebar_shows_a_diff_and_reverts_by_click(pages: Pages, vmark
     await wait_editor_text(page, A + "mine")
     await wait_doc_text(vmark, tab, A + "mine")
     await expect(items.locator(".snapshot-kind")).to_have_text(["revert", "(mcp)", "manual"])
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("0 unreviewed AI revisions")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
     await expect(diff).to_have_attribute("data-state", "equal")  # the chosen snapshot is the current text now
     await expect(diff.locator(".diff-line")).to_have_count(0)
     assert path.read_bytes() == agent_text.encode()  # reverting does not save
@@ -216,22 +216,22 @@ async def test_mark_reviewed_lets_a_blocked_agent_write_again(pages: Pages, vmar
     tab = await open_from_tree(page, "a.md")
     await page.click("#history-toggle")
     count = page.get_by_test_id("history-unreviewed")
-    await expect(count).to_have_text("0 unreviewed AI revisions")
+    await expect(count).to_have_text("All AI changes reviewed")
     async with make_client(vmark.data_dir) as agent:
         await agent_write(agent, tab, "one\n")
         two = await agent_write(agent, tab, "two\n")
-        await expect(count).to_have_text("2 unreviewed AI revisions")
+        await expect(count).to_have_text("2 AI changes to review")
         await expect(page.locator("#history-list .snapshot[data-kind=mcp]")).to_have_count(2)
         refused = await fail_code(
             agent, "document", "write", tabId=tab, content="three\n", expected_revision=two["revision"]
         )
         assert refused["error"] == "REVIEW_BACKLOG_FULL"
         await page.click("#history-mark-reviewed")
-        await expect(count).to_have_text("0 unreviewed AI revisions")
+        await expect(count).to_have_text("All AI changes reviewed")
         await expect(count).to_have_attribute("data-count", "0")
         await expect(page.locator("#history-mark-reviewed")).to_be_disabled()
         wrote = await ok(agent, "document", "write", tabId=tab, content="three\n", expected_revision=two["revision"])
         assert (wrote["applied"], wrote["saved"]) == (True, True)
     assert (workspace / "a.md").read_bytes() == b"three\n"
     await wait_editor_text(page, "three\n")
-    await expect(count).to_have_text("1 unreviewed AI revision")
+    await expect(count).to_have_text("1 AI change to review")

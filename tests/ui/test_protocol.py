@@ -35,6 +35,8 @@ async def test_ui_read_gives_text_revision_and_view(vmark: RunningApp, person: U
         "filePath": str((opened / "a.md").resolve()),
         "divergent": False,
         "readOnly": False,
+        "lineEnding": "\n",
+        "encoding": "UTF-8",
     }
     await person.call("ui.set_mode", tabId=tab, mode="wysiwyg")
     revision = await person.edit(tab, "changed\n")
@@ -71,6 +73,7 @@ async def test_ui_files_lists_what_vmark_opens(vmark: RunningApp, person: UIClie
                     {"path": ".github/workflows/ci.yml", "kind": "yaml-workflow"},
                     {"path": "notes/c.md", "kind": "markdown"},
                 ],
+                "folders": [".github", "notes", ".github/workflows"],
                 "truncated": False,
             }
         ]

@@ -97,8 +97,8 @@ async def test_the_cookie_opens_the_page_with_a_strict_csp(ui: UI) -> None:
     assert nonce, reply.body[:300]
     assert reply.header("content-security-policy") == (
         "default-src 'none'; script-src 'self'; "
-        f"style-src 'self' 'nonce-{nonce.group(1).decode()}'; img-src 'self' data:; font-src 'self'; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        f"style-src 'self' 'nonce-{nonce.group(1).decode()}'; img-src 'self' data: https:; font-src 'self'; "
+        "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     )
     assert (reply.header("x-frame-options"), reply.header("x-content-type-options")) == ("DENY", "nosniff")
     assert b"<script>" not in reply.body  # no inline script: only src="/assets/..."

@@ -116,14 +116,26 @@ async def test_the_dialog_is_generated_from_the_table_and_stores_each_change(
     await _open_settings(page)
     rows = page.locator("#settings-fields .setting")
     await expect(rows).to_have_count(len(SETTINGS))
-    assert await rows.evaluate_all("rows => rows.map(r => r.dataset.key)") == list(SETTINGS)
+    assert sorted(await rows.evaluate_all("rows => rows.map(r => r.dataset.key)")) == sorted(SETTINGS)
+    # Grouped, in words, each with the control its value needs (the key stays, to copy).
+    legends = await page.locator("#settings-fields fieldset legend").all_inner_texts()
+    assert legends == ["Editor", "Saving", "AI agents and review", "Browser", "CJK formatting", "Provenance checker"]
+    assert await page.locator(".setting[data-key='browser.posture'] select option").all_inner_texts() == [
+        "Sandbox (a separate, empty profile)",
+        "Shared (your signed-in profile)",
+    ]
+    spacing = page.locator(".setting[data-key='cjk.spacing'] label")
+    assert await spacing.inner_text() == "Space between CJK and Latin text"
+    assert await page.locator(".setting[data-key='cjk.spacing'] .setting-key").inner_text() == "cjk.spacing"
+    assert await page.locator(".setting[data-key='editor.save_automatically'] [role=switch]").count() == 1
+    await expect(page.locator(".setting[data-key='editor.save_automatically'] input")).not_to_be_checked()
     auto = page.locator(".setting[data-key=auto_approve_save_as] input[type=checkbox]")
     limit = page.locator(".setting[data-key=review_backlog_limit] input[type=number]")
     roots = page.locator(".setting[data-key=readable_roots] textarea")
     await expect(auto).not_to_be_checked()
     await expect(limit).to_have_value("50")
     await expect(roots).to_have_value(str(tmp_path))
-    await expect(page.locator(".setting[data-key='cjk.quote_style'] input[type=text]")).to_have_value("curly")
+    await expect(page.locator(".setting[data-key='cjk.quote_style'] select")).to_have_value("curly")
     await expect(page.locator(".setting[data-key='cjk.spacing'] input[type=checkbox]")).to_be_checked()
 
     await auto.click()
@@ -157,12 +169,9 @@ async def test_a_refused_value_is_shown_and_nothing_is_stored(pages: Pages, data
     await row.locator("input").press("Tab")
     await expect(row).to_have_attribute("data-state", "error")
     await expect(row.locator(".setting-status")).to_have_text("setting 'cjk.punctuation_limit' takes 0..9, not 12")
-    style = page.locator(".setting[data-key='cjk.quote_style']")
-    await style.locator("input").fill("fancy")
-    await style.locator("input").press("Tab")
-    await expect(style.locator(".setting-status")).to_have_text(
-        "setting 'cjk.quote_style' takes one of curly, corner, guillemets, not 'fancy'"
-    )
+    style = page.locator(".setting[data-key='cjk.quote_style'] select")  # a choice: no other value can be typed
+    values = await style.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert values == ["curly", "corner", "guillemets"]
     limit = page.locator(".setting[data-key=review_backlog_limit]")
     await limit.locator("input").fill("2.5")
     await limit.locator("input").press("Tab")

@@ -10,7 +10,9 @@ Security of the page (issue 3, item 6):
 - an ``Origin`` other than our own is refused on every request; ``/ui`` requires it to be ours
   (``/bridge`` keeps refusing any ``Origin``); no CORS headers are ever sent; only GET and HEAD;
 - a strict Content-Security-Policy: scripts, styles and sockets from our own origin only (CodeMirror's
-  ``<style>`` elements carry a per-response nonce).
+  ``<style>`` elements carry a per-response nonce); images from our origin and, unless the person
+  turned ``editor.remote_images`` off, ``https:``;
+- ``/files/<window>/<path>``: the images of that window's path scope, read-only (``ui_files``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from starlette.websockets import WebSocket
 from .. import __version__
 from .bridge import CLOSE_POLICY, Bridge, sender
 from .connection import Connection
+from .ui_files import WorkspaceFiles
 
 log = logging.getLogger(__name__)
 
@@ -41,23 +44,41 @@ SAFE_METHODS = frozenset({"GET", "HEAD"})
 NONCE_META = "vmark-style-nonce"
 
 
-def content_security_policy(style_nonce: str | None = None) -> str:
-    """Scripts only from our files; styles too, plus the page's ``<style>`` elements bearing its nonce."""
+def content_security_policy(style_nonce: str | None = None, remote_images: bool = False) -> str:
+    """Scripts only from our files; styles too, plus the page's ``<style>`` elements bearing its nonce.
+
+    Images come from our origin (workspace images through ``/files/``), ``data:`` and, with the
+    ``editor.remote_images`` setting on, any ``https:`` address (never plain ``http:``)."""
     styles = "style-src 'self'" + (f" 'nonce-{style_nonce}'" if style_nonce else "")
     return "; ".join(
         [
             "default-src 'none'",
             "script-src 'self'",
             styles,
-            "img-src 'self' data:",
+            "img-src 'self' data:" + (" https:" if remote_images else ""),
             "font-src 'self'",
             "connect-src 'self'",
+            "frame-src 'self'",
             "base-uri 'none'",
             "form-action 'none'",
             "frame-ancestors 'none'",
         ]
     )
 
+
+#: the diagram frame: our scripts only, inline styles for Mermaid's SVG, framed by our page only
+FRAME_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self'",
+    ]
+)
 
 SECURITY_HEADERS = [
     (b"content-security-policy", content_security_policy().encode()),
@@ -144,11 +165,17 @@ class UIServer:
         # Cookies do not keep ports apart: two apps on one machine must not overwrite each other's.
         self.cookie = f"vmark_ui_{port}"
         self._static = StaticFiles(directory=dist / "assets", check_dir=False)
+        session = bridge.app.session
+        self.files = WorkspaceFiles(
+            lambda label: session.scope(session.windows[label]) if label in session.windows else None, self.admitted
+        )
 
     def routes(self) -> list[BaseRoute]:
         return [
             Route("/", self.index, methods=["GET", "HEAD"]),
             Mount("/assets", app=self.assets),
+            Route("/files/{window}/{path:path}", self.files.handle, methods=["GET", "HEAD"]),
+            Route("/mermaid-frame", self.mermaid_frame, methods=["GET", "HEAD"]),
             WebSocketRoute("/ui", self.page_socket),
         ]
 
@@ -174,8 +201,24 @@ class UIServer:
         # CodeMirror styles itself with <style> elements: they carry this response's nonce.
         nonce = secrets.token_urlsafe(18)
         html = page.read_text("utf-8").replace("<head>", f'<head>\n<meta name="{NONCE_META}" content="{nonce}">', 1)
-        headers = {"cache-control": "no-store", "content-security-policy": content_security_policy(nonce)}
+        remote = self.bridge.app.settings.get("editor.remote_images") is True
+        headers = {"cache-control": "no-store", "content-security-policy": content_security_policy(nonce, remote)}
         return HTMLResponse(html, headers=headers)
+
+    async def mermaid_frame(self, request: Request) -> Response:
+        """The frame that draws Mermaid diagrams for the page (a frame of this page only): Mermaid styles the
+        SVG it measures with inline styles, which the page's own policy refuses; scripts stay ours only."""
+        if not self.admitted(request):
+            return _forbidden("no UI cookie")
+        page = self.dist / "mermaid.html"
+        if not page.is_file():
+            return PlainTextResponse("the UI is not built: run `make setup`\n", status_code=503)
+        headers = {
+            "cache-control": "no-store",
+            "content-security-policy": FRAME_POLICY,
+            "x-frame-options": "SAMEORIGIN",
+        }
+        return HTMLResponse(page.read_text("utf-8"), headers=headers)
 
     async def assets(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self.admitted(HTTPConnection(scope)):

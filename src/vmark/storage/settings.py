@@ -19,6 +19,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "browser.enabled": (bool, True),
     "browser.posture": (str, "sandbox"),
     "browser.allow_private_network": (bool, False),
+    "editor.remote_images": (bool, True),
+    "editor.save_automatically": (bool, False),
+    "editor.theme": (str, "system"),
 }
 
 
@@ -32,6 +35,11 @@ def _positive(key: str, value: Any) -> str | None:
 
 
 _CHECKS["review_backlog_limit"] = _positive
+_CHECKS["editor.theme"] = lambda key, value: (
+    None
+    if value in ("system", "light", "dark")
+    else f"setting {key!r} must be 'system', 'light' or 'dark', not {value!r}"
+)
 _CHECKS["browser.posture"] = lambda key, value: (
     None if value in ("sandbox", "shared") else f"setting {key!r} must be 'sandbox' or 'shared', not {value!r}"
 )

@@ -22,7 +22,7 @@ from ...storage.files import SaveError, save_new, save_replace
 from ...storage.pathscope import PathScope, ScopeError
 from ...storage.settings import SETTINGS, SettingsError
 from ..state import canonical_or_invalid
-from . import ui_browser, ui_coherence, ui_comments, ui_read, ui_tools, ui_workspace
+from . import ui_browser, ui_coherence, ui_comments, ui_files, ui_read, ui_search, ui_tools, ui_workspace
 from .args import require_str
 from .workspace import load_tab, new_untitled
 
@@ -460,4 +460,6 @@ ACTIONS = {
     **ui_comments.ACTIONS,
     **ui_coherence.ACTIONS,
     **ui_browser.ACTIONS,
+    **ui_search.ACTIONS,
+    **ui_files.ACTIONS,
 }

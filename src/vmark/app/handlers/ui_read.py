@@ -33,6 +33,8 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         "filePath": doc.path,
         "divergent": doc.divergent,
         "readOnly": doc.read_only,
+        "lineEnding": doc.line_ending,
+        "encoding": "UTF-8 with BOM" if doc.state.text.startswith("\ufeff") else "UTF-8",
     }
 
 
@@ -42,12 +44,14 @@ async def files(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     listings = []
     for wsi in window.workspaces:
         found, truncated = await asyncio.to_thread(list_files, wsi.root)
+        folders = await asyncio.to_thread(list_folders, wsi.root)
         listings.append(
             {
                 "workspaceInstanceId": wsi.id,
                 "root": wsi.root,
                 "active": wsi.id == window.active_workspace,
                 "files": found,
+                "folders": folders,
                 "truncated": truncated,
             }
         )
@@ -67,6 +71,18 @@ def list_files(root: str, limit: int = MAX_TREE_FILES) -> tuple[list[dict[str, s
                 return found, True
             found.append({"path": os.path.relpath(path, root), "kind": kind})
     return found, False
+
+
+def list_folders(root: str, limit: int = MAX_TREE_FILES) -> list[str]:
+    """The folders the tree shows (empty ones too, so a new folder can take files), relative, sorted."""
+    found: list[str] = []
+    for folder, dirs, _names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if _walked(d))
+        for name in dirs:
+            if len(found) >= limit:
+                return found
+            found.append(os.path.relpath(os.path.join(folder, name), root))
+    return found
 
 
 def _walked(name: str) -> bool:

@@ -1,0 +1,24 @@
+// The editor views the page shows right now, for what acts on them from outside the editor classes
+// (the outline, the status bar, find, "open at the match"). Each editor registers its view while it is up.
+import type { EditorView as CMView } from "@codemirror/view";
+import type { EditorView as PMView } from "prosemirror-view";
+
+type Listener = () => void;
+
+export const live: { cm: CMView | null; pm: PMView | null } = { cm: null, pm: null };
+const listeners = new Set<Listener>();
+
+/** Called on every document or selection change of the shown editor (and when one comes or goes). */
+export function onEditorUpdate(listener: Listener): void {
+  listeners.add(listener);
+}
+
+let pending = false;
+export function editorUpdated(): void {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    for (const listener of listeners) listener();
+  });
+}

@@ -1,0 +1,264 @@
+// Rendered views of WYSIWYG: KaTeX math (inline atoms and display blocks), code blocks with a language
+// label and syntax highlighting (decorations from Lezer parsers), footnote references. All of it is
+// display only: the nodes keep their source, and typing in a code or math block edits that source.
+import { javascriptLanguage, typescriptLanguage, jsxLanguage, tsxLanguage } from "@codemirror/lang-javascript";
+import { cssLanguage } from "@codemirror/lang-css";
+import { htmlLanguage } from "@codemirror/lang-html";
+import { markdownLanguage } from "@codemirror/lang-markdown";
+import { yamlLanguage } from "@codemirror/lang-yaml";
+import type { Parser } from "@lezer/common";
+import { classHighlighter, highlightTree } from "@lezer/highlight";
+import katex from "katex";
+import { renderDiagram } from "../diagrams";
+import "katex/dist/katex.min.css";
+import type { Node } from "prosemirror-model";
+import { type EditorState, Plugin } from "prosemirror-state";
+import { Decoration, DecorationSet, type NodeView } from "prosemirror-view";
+
+// --- math ---------------------------------------------------------------------------------------------
+/** The TeX inside `$…$` / `$$…$$` (inline) or a `$$` block's lines. */
+export function texOf(raw: string): { tex: string; display: boolean } {
+  const trimmed = raw.trim();
+  if (trimmed.startsWith("$$")) {
+    const body = trimmed.slice(2);
+    return { tex: (body.endsWith("$$") ? body.slice(0, -2) : body).trim(), display: true };
+  }
+  if (trimmed.startsWith("\\[")) return { tex: trimmed.slice(2, trimmed.endsWith("\\]") ? -2 : undefined).trim(), display: true };
+  const body = trimmed.startsWith("$") ? trimmed.slice(1) : trimmed;
+  return { tex: body.endsWith("$") ? body.slice(0, -1) : body, display: false };
+}
+
+function renderMath(target: HTMLElement, tex: string, display: boolean): void {
+  try {
+    katex.render(tex, target, { displayMode: display, throwOnError: false, output: "htmlAndMathml", strict: "ignore", trust: false });
+    target.dataset.state = "rendered";
+  } catch (err) {
+    target.textContent = tex;
+    target.dataset.state = "error";
+    target.title = err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** Inline math: the rendered formula (its source in the tooltip; edit it in source mode or by retyping). */
+export class InlineMathView implements NodeView {
+  dom: HTMLElement;
+
+  constructor(node: Node) {
+    const raw = String(node.attrs.raw);
+    this.dom = document.createElement("span");
+    this.dom.className = "md-math-inline";
+    this.dom.title = raw;
+    this.dom.dataset.raw = raw;
+    const { tex, display } = texOf(raw);
+    renderMath(this.dom, tex, display);
+  }
+
+  ignoreMutation(): boolean {
+    return true;
+  }
+}
+
+/** A `$$` block: its source (editable, shown while the cursor is in it) and the rendered formula. */
+export class MathBlockView implements NodeView {
+  dom: HTMLElement;
+  contentDOM: HTMLElement;
+  private preview: HTMLElement;
+  private shown = "";
+
+  constructor(node: Node) {
+    this.dom = document.createElement("div");
+    this.dom.className = "md-math-block";
+    this.contentDOM = document.createElement("pre");
+    this.contentDOM.className = "md-raw md-raw-math md-math-source";
+    this.preview = document.createElement("div");
+    this.preview.className = "md-math-display";
+    this.preview.contentEditable = "false";
+    this.dom.append(this.contentDOM, this.preview);
+    this.render(node);
+  }
+
+  private render(node: Node): void {
+    const text = node.textContent;
+    if (text === this.shown) return;
+    this.shown = text;
+    const { tex } = texOf(text);
+    renderMath(this.preview, tex, true);
+  }
+
+  update(node: Node): boolean {
+    if (node.type.name !== "raw_block" || node.attrs.kind !== "math") return false;
+    this.render(node);
+    return true;
+  }
+
+  ignoreMutation(mutation: MutationRecord | { type: "selection"; target: globalThis.Node }): boolean {
+    return mutation.type !== "selection" && this.preview.contains(mutation.target);
+  }
+}
+
+// --- code blocks ----------------------------------------------------------------------------------------
+const PARSERS: Record<string, Parser> = {
+  js: javascriptLanguage.parser,
+  javascript: javascriptLanguage.parser,
+  mjs: javascriptLanguage.parser,
+  cjs: javascriptLanguage.parser,
+  jsx: jsxLanguage.parser,
+  ts: typescriptLanguage.parser,
+  typescript: typescriptLanguage.parser,
+  tsx: tsxLanguage.parser,
+  json: javascriptLanguage.parser,
+  css: cssLanguage.parser,
+  html: htmlLanguage.parser,
+  xml: htmlLanguage.parser,
+  svg: htmlLanguage.parser,
+  md: markdownLanguage.parser,
+  markdown: markdownLanguage.parser,
+  yaml: yamlLanguage.parser,
+  yml: yamlLanguage.parser,
+};
+
+const NAMES: Record<string, string> = {
+  js: "JavaScript", javascript: "JavaScript", mjs: "JavaScript", cjs: "JavaScript", jsx: "JSX", ts: "TypeScript",
+  typescript: "TypeScript", tsx: "TSX", json: "JSON", css: "CSS", html: "HTML", xml: "XML", svg: "SVG", md: "Markdown",
+  markdown: "Markdown", yaml: "YAML", yml: "YAML", py: "Python", python: "Python", sh: "Shell", bash: "Bash", shell: "Shell",
+  zsh: "Shell", rust: "Rust", rs: "Rust", go: "Go", java: "Java", c: "C", cpp: "C++", "c++": "C++", cs: "C#", rb: "Ruby",
+  ruby: "Ruby", php: "PHP", sql: "SQL", toml: "TOML", diff: "Diff", mermaid: "Mermaid", text: "Text", txt: "Text",
+};
+
+export function languageOf(info: string): string {
+  return info.trim().split(/[\s{]/)[0].toLowerCase();
+}
+
+export function languageName(info: string): string {
+  const lang = languageOf(info);
+  return NAMES[lang] ?? lang;
+}
+
+/** A code block: the language as a label above its code (the label is not part of the text). */
+export class CodeBlockView implements NodeView {
+  dom: HTMLElement;
+  contentDOM: HTMLElement;
+  private label: HTMLElement;
+  private diagram: HTMLElement | null = null;
+  private drawn = "";
+
+  constructor(node: Node) {
+    this.dom = document.createElement("div");
+    this.dom.className = "md-code";
+    this.label = document.createElement("span");
+    this.label.className = "md-code-lang";
+    this.label.contentEditable = "false";
+    const pre = document.createElement("pre");
+    this.contentDOM = document.createElement("code");
+    pre.append(this.contentDOM);
+    this.dom.append(this.label, pre);
+    this.show(node);
+  }
+
+  private show(node: Node): void {
+    const info = String(node.attrs.info ?? "");
+    const name = languageName(info);
+    this.label.textContent = name;
+    this.label.hidden = name === "";
+    const lang = languageOf(info);
+    this.dom.dataset.lang = lang;
+    if (lang === "mermaid") this.draw(node.textContent);
+    else if (this.diagram) {
+      this.diagram.remove();
+      this.diagram = null;
+      this.dom.classList.remove("md-diagram-block");
+    }
+  }
+
+  /** A Mermaid block: the diagram below its source (the source shows while the cursor is in it). */
+  private draw(source: string): void {
+    if (!this.diagram) {
+      this.diagram = document.createElement("div");
+      this.diagram.className = "md-diagram";
+      this.diagram.contentEditable = "false";
+      this.dom.append(this.diagram);
+      this.dom.classList.add("md-diagram-block");
+    }
+    if (source === this.drawn) return;
+    this.drawn = source;
+    const target = this.diagram;
+    target.dataset.state = "rendering";
+    void renderDiagram(source).then((answer) => {
+      if (this.drawn !== source) return;
+      if (answer.svg) {
+        const img = document.createElement("img");
+        img.alt = "Diagram";
+        img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(answer.svg)}`;
+        // The diagram's own width (Mermaid gives its SVG width 100% and a max-width).
+        const width = /max-width:\s*([\d.]+)px/.exec(answer.svg)?.[1];
+        if (width) img.style.width = `${Math.round(Number(width))}px`;
+        target.replaceChildren(img);
+        target.dataset.state = "rendered";
+      } else {
+        target.textContent = `The diagram cannot be drawn: ${answer.error ?? "unknown error"}`;
+        target.dataset.state = "error";
+      }
+    });
+  }
+
+  update(node: Node): boolean {
+    if (node.type.name !== "code_block") return false;
+    this.show(node);
+    return true;
+  }
+
+  ignoreMutation(mutation: MutationRecord | { type: "selection"; target: globalThis.Node }): boolean {
+    return mutation.type !== "selection" && (this.label.contains(mutation.target) || Boolean(this.diagram?.contains(mutation.target)));
+  }
+}
+
+const highlighted = new WeakMap<Node, { from: number; to: number; classes: string }[]>();
+
+function tokensOf(node: Node): { from: number; to: number; classes: string }[] {
+  const known = highlighted.get(node);
+  if (known) return known;
+  const parser = PARSERS[languageOf(String(node.attrs.info ?? ""))];
+  const tokens: { from: number; to: number; classes: string }[] = [];
+  const text = node.textContent;
+  if (parser && text.length < 100_000) {
+    highlightTree(parser.parse(text), classHighlighter, (from, to, classes) => tokens.push({ from, to, classes }));
+  }
+  highlighted.set(node, tokens);
+  return tokens;
+}
+
+function codeDecorations(state: EditorState): DecorationSet {
+  const decorations: Decoration[] = [];
+  state.doc.descendants((node, pos) => {
+    if (node.type.name === "code_block") {
+      for (const t of tokensOf(node)) decorations.push(Decoration.inline(pos + 1 + t.from, pos + 1 + t.to, { class: t.classes }));
+      if (languageOf(String(node.attrs.info ?? "")) === "mermaid") {
+        const { from, to } = state.selection;
+        if (from >= pos && to <= pos + node.nodeSize) decorations.push(Decoration.node(pos, pos + node.nodeSize, { class: "md-editing" }));
+      }
+      return false;
+    }
+    if (node.type.name === "raw_block" && node.attrs.kind === "math") {
+      const { from, to } = state.selection;
+      if (from >= pos && to <= pos + node.nodeSize) decorations.push(Decoration.node(pos, pos + node.nodeSize, { class: "md-editing" }));
+      return false;
+    }
+    return !node.isTextblock;
+  });
+  return DecorationSet.create(state.doc, decorations);
+}
+
+/** Highlighting of code blocks, and which math block the cursor is in (it shows its source). */
+export function richPlugin(): Plugin {
+  return new Plugin({
+    state: {
+      init: (_config, state) => codeDecorations(state),
+      apply: (tr, old, _before, state) => (tr.docChanged || tr.selectionSet ? codeDecorations(state) : old),
+    },
+    props: {
+      decorations(state) {
+        return this.getState(state);
+      },
+    },
+  });
+}

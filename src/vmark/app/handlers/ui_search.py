@@ -1,0 +1,96 @@
+"""Search across the window's workspace (``ui.search``): every line of its files that holds the query.
+
+The files are the ones the tree lists (``ui_read.list_files``) under each workspace instance of the
+page's window: the person's scope. Open documents answer from their current text (unsaved edits
+included), other files from the disk. Results come by file, then line; capped so one query over a big
+workspace stays quick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import ArgumentError
+from .ui_read import list_files
+
+if TYPE_CHECKING:
+    from ..service import RequestContext
+
+#: results per query; past this the answer says ``truncated``
+MAX_RESULTS = 500
+#: files larger than this are not searched
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: characters of a line shown around a match
+LINE_PREVIEW = 160
+
+
+async def search(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    query = args.get("query")
+    if not isinstance(query, str) or query.strip() == "":
+        raise ArgumentError("argument 'query' must be a non-empty string")
+    if "\n" in query or "\r" in query:
+        raise ArgumentError("argument 'query' must be one line")
+    match_case = args.get("matchCase", False)
+    if not isinstance(match_case, bool):
+        raise ArgumentError("argument 'matchCase' must be a boolean")
+    window = ctx.app.page_window(ctx.connection)
+    open_texts = {doc.path: doc.state.text for _, tab in ctx.app.session.tabs() if (doc := tab.doc).path}
+    roots = [w.root for w in window.workspaces]
+    results, truncated = await asyncio.to_thread(_search, roots, query, match_case, open_texts)
+    return {"query": query, "results": results, "truncated": truncated}
+
+
+def _search(
+    roots: list[str], query: str, match_case: bool, open_texts: dict[str, str]
+) -> tuple[list[dict[str, Any]], bool]:
+    needle = query if match_case else query.casefold()
+    results: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for root in roots:
+        files, _ = list_files(root)
+        for entry in files:
+            path = os.path.join(root, entry["path"])
+            if path in seen:
+                continue
+            seen.add(path)
+            text = open_texts.get(path)
+            if text is None:
+                text = _read(path)
+            if text is None:
+                continue
+            for number, line in enumerate(text.splitlines(), start=1):
+                hay = line if match_case else line.casefold()
+                column = hay.find(needle)
+                if column < 0:
+                    continue
+                if len(results) >= MAX_RESULTS:
+                    return results, True
+                start = max(0, column - LINE_PREVIEW // 3)
+                results.append(
+                    {
+                        "root": root,
+                        "path": entry["path"],
+                        "filePath": path,
+                        "line": number,
+                        "column": column,
+                        "length": len(query),
+                        "text": line[start : start + LINE_PREVIEW],
+                        "textColumn": column - start,
+                    }
+                )
+    return results, False
+
+
+def _read(path: str) -> str | None:
+    try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+ACTIONS = {"ui.search": search}
