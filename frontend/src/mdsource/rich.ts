@@ -6,6 +6,18 @@ import { cssLanguage } from "@codemirror/lang-css";
 import { htmlLanguage } from "@codemirror/lang-html";
 import { markdownLanguage } from "@codemirror/lang-markdown";
 import { yamlLanguage } from "@codemirror/lang-yaml";
+import { pythonLanguage } from "@codemirror/lang-python";
+import { rustLanguage } from "@codemirror/lang-rust";
+import { cppLanguage } from "@codemirror/lang-cpp";
+import { javaLanguage } from "@codemirror/lang-java";
+import { goLanguage } from "@codemirror/lang-go";
+import { StandardSQL } from "@codemirror/lang-sql";
+import { StreamLanguage } from "@codemirror/language";
+import { shell } from "@codemirror/legacy-modes/mode/shell";
+import { toml } from "@codemirror/legacy-modes/mode/toml";
+import { ruby } from "@codemirror/legacy-modes/mode/ruby";
+import { diff } from "@codemirror/legacy-modes/mode/diff";
+import { dockerFile } from "@codemirror/legacy-modes/mode/dockerfile";
 import type { Parser } from "@lezer/common";
 import { classHighlighter, highlightTree } from "@lezer/highlight";
 import katex from "katex";
@@ -115,7 +127,29 @@ const PARSERS: Record<string, Parser> = {
   markdown: markdownLanguage.parser,
   yaml: yamlLanguage.parser,
   yml: yamlLanguage.parser,
+  py: pythonLanguage.parser,
+  python: pythonLanguage.parser,
+  rust: rustLanguage.parser,
+  rs: rustLanguage.parser,
+  c: cppLanguage.parser,
+  h: cppLanguage.parser,
+  cpp: cppLanguage.parser,
+  "c++": cppLanguage.parser,
+  java: javaLanguage.parser,
+  go: goLanguage.parser,
+  sql: StandardSQL.language.parser,
+  ...streamParsers(["sh", "bash", "shell", "zsh", "console"], shell),
+  ...streamParsers(["toml"], toml),
+  ...streamParsers(["rb", "ruby"], ruby),
+  ...streamParsers(["diff", "patch"], diff),
+  ...streamParsers(["dockerfile", "docker"], dockerFile),
 };
+
+/** A legacy CodeMirror mode as a Lezer parser, under each of its names (one parser shared). */
+function streamParsers(names: string[], mode: Parameters<typeof StreamLanguage.define>[0]): Record<string, Parser> {
+  const parser = StreamLanguage.define(mode).parser;
+  return Object.fromEntries(names.map((name) => [name, parser]));
+}
 
 const NAMES: Record<string, string> = {
   js: "JavaScript", javascript: "JavaScript", mjs: "JavaScript", cjs: "JavaScript", jsx: "JSX", ts: "TypeScript",
@@ -123,6 +157,7 @@ const NAMES: Record<string, string> = {
   markdown: "Markdown", yaml: "YAML", yml: "YAML", py: "Python", python: "Python", sh: "Shell", bash: "Bash", shell: "Shell",
   zsh: "Shell", rust: "Rust", rs: "Rust", go: "Go", java: "Java", c: "C", cpp: "C++", "c++": "C++", cs: "C#", rb: "Ruby",
   ruby: "Ruby", php: "PHP", sql: "SQL", toml: "TOML", diff: "Diff", mermaid: "Mermaid", text: "Text", txt: "Text",
+  h: "C", console: "Shell", patch: "Diff", dockerfile: "Dockerfile", docker: "Dockerfile",
 };
 
 export function languageOf(info: string): string {
