@@ -2,7 +2,8 @@
 
 Order: validate -> wait for the document's turn -> composition, revision, parent,
 journal health and review backlog checks -> record the journal entry (durable) ->
-apply -> save -> history snapshot -> answer. The person's edits, composition,
+apply (``Session.apply``: the coherence ledger and the review of agent changes follow it) ->
+save -> history snapshot -> answer. The person's edits, composition,
 selection moves and tab closes that arrive while the entry is being recorded abort
 the write (``ABORTED`` with a ``reason``) and nothing changes.
 """
