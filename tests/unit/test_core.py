@@ -5,9 +5,9 @@ import re
 
 import pytest
 
+from vmark.core.changes import replaced_state
 from vmark.core.document import (
     DocState,
-    Transaction,
     content_hash,
     detect_line_ending,
     has_lone_surrogate,
@@ -56,8 +56,8 @@ def test_revisions_are_fresh_base62() -> None:
 
 def test_a_b_a_gives_three_revisions() -> None:
     a = DocState("A")
-    b = Transaction("B", "agent").apply(a)
-    a2 = Transaction("A", "agent").apply(b)
+    b = replaced_state(a, "B")
+    a2 = replaced_state(b, "A")
     assert len({a.revision, b.revision, a2.revision}) == 3
     assert a.content_hash == a2.content_hash == content_hash("A")
 

@@ -25,10 +25,10 @@ from ..coherence.checker import checker_from_settings
 from ..coherence.identity import content_of
 from ..coherence.kernel import Actor, CoherenceError, Kernel, MissingIdentity, ReadPin
 from ..coherence.layout import VMARK_DIR
-from ..core.document import DocState
 from ..core.errors import ArgumentError
 from ..core.limits import COHERENCE_TIMEOUT_SECONDS
 from ..core.model import Document
+from ..core.transaction import Transaction
 from ..storage.datadir import installation_writer
 from ..storage.delegations import Delegations
 from ..storage.settings import SETTINGS
@@ -167,9 +167,13 @@ class CoherenceService:
         if kernel is not None:
             await self._quietly(lambda: kernel.record_save(path, text, by))
 
-    async def wrote(self, conn: Connection, doc: Document, tool: str, state: DocState) -> None:
-        """An agent's write changed ``doc``: a transformation with the connection's reads as inputs."""
-        reads = self._reads.pop(conn.id, {})
+    async def follow(self, tx: Transaction) -> None:
+        """An agent's write changed ``tx.doc``: a transformation with the connection's reads as inputs
+        (``Session.apply`` calls this for every change; the person's changes are recorded when saved)."""
+        if tx.origin != "agent" or tx.tool is None:
+            return
+        doc, state, tool = tx.doc, tx.state, tx.tool
+        reads = self._reads.pop(tx.actor.connection or "", {})
         if doc.path is None:
             return
         kernel = self.tracking(doc.path)
@@ -177,7 +181,7 @@ class CoherenceService:
             return
         path = doc.path
         pins = [ReadPin(p, t) for p, t in reads.items() if p != path]
-        by = Actor("agent", conn.principal)
+        by = Actor("agent", tx.actor.principal)
         await self._quietly(lambda: kernel.record_write(path, state.text, by, tool, pins))
 
     async def _quietly(self, call: Callable[[], Any]) -> None:

@@ -2,7 +2,8 @@
 
 All threads are loaded at start (a person's review comments are few next to the documents), so
 lookups are synchronous: the write pipeline asks :meth:`CommentService.addressable` while it
-checks ``addresses``. Anchors follow each change of a document's text (:meth:`document_changed`);
+checks ``addresses``. Anchors follow each change of a document's text (:meth:`observe`, called by
+``Session.apply``);
 anchor moves are saved in one coalesced transaction, since a stale anchor is found again from its
 quote anyway (``settle``). Agents' changes (``reply``, ``mark_addressed``) take the document's
 write turn and are journaled before they apply, like writes.
@@ -26,7 +27,8 @@ from ..core.comments import AgentOp, Change, Reply, Thread, ThreadState
 from ..core.document import DocState, Splice
 from ..core.errors import DomainError
 from ..core.ids import new_id
-from ..core.model import Document, Tab
+from ..core.model import Tab
+from ..core.transaction import Transaction
 from ..storage.comments import CommentStore
 from ..storage.journal import JournalEntry
 
@@ -103,8 +105,9 @@ class CommentService:
         return "gen-" + digest.hexdigest()[:16]
 
     # --- anchors ---------------------------------------------------------------------
-    def document_changed(self, doc: Document) -> None:
-        self.sync(doc.key, doc.path, doc.state)
+    def observe(self, tx: Transaction) -> None:
+        """A document's text changed (``Session.apply``): its anchors move through the change's spans."""
+        self.sync(tx.doc.key, tx.doc.path, tx.state)
 
     def sync(self, key: str, path: str | None, state: DocState) -> None:
         """Bring the document's anchors to ``state``'s text."""

@@ -17,6 +17,7 @@ from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, UI_ROUND_TRIP_SECONDS
 from ..core.model import DiskStamp, Document, Tab, Window
 from ..core.tools import check_request
+from ..core.transaction import Transaction
 from ..storage.files import disk_stamp, read_document
 from ..storage.history import History
 from ..storage.journal import Journal
@@ -43,6 +44,7 @@ from .handlers import (
     workflow,
     workspace,
 )
+from .review import Review
 from .saver import Saver
 from .saves import SaveQueue
 from .state import Session
@@ -101,6 +103,11 @@ class App:
         self.browser = BrowserService(self)
         self.browser_runs = Runs(self)
         self.editor_faults = EditorFaults()
+        self.review = Review(self.history, self.background)
+        # What follows every change of a document's text (Session.apply), in this order: the abort of an agent
+        # write being recorded and the comment anchors at once; then the coherence ledger and the history.
+        self.session.observers += [self.writer.observe, self.comments.observe]
+        self.session.followers += [self.coherence.follow, self.review.follow]
         self.folder_grants: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
@@ -191,11 +198,6 @@ class App:
             raise ArgumentError("attach to a window first (ui.attach)")
         return self.session.windows[conn.window]
 
-    def document_changed(self, doc: Document, origin: str) -> None:
-        doc.recent.record(doc.state)
-        self.comments.document_changed(doc)
-        self.session.changed()
-
     def activate(self, window: Window, tab: Tab) -> bool:
         """Make ``tab`` the active tab; return whether the workspace instance switched."""
         switched = bool(
@@ -220,12 +222,13 @@ class App:
     async def resolve_divergence(self, doc: Document, keep: str) -> None:
         if keep == "disk" and doc.path is not None:
             text, stamp, _ = await _reread(doc.path)
-            doc.state = DocState(text)
-            doc.saved_revision, doc.disk = doc.state.revision, stamp
+            state = DocState(text)
+            doc.saved_revision, doc.disk = state.revision, stamp
             doc.divergent = False
+            await self.session.apply(Transaction(doc, state, "disk"))
         else:
             doc.divergent = doc.divergence_kept = True
-        self.session.changed()
+            self.session.changed()
 
     async def _check_disk(self) -> None:
         """A file changed by another program: reload a clean tab, mark a dirty one divergent."""
@@ -248,10 +251,11 @@ class App:
             if doc.dirty:
                 doc.divergent, doc.divergence_kept = True, False  # a new outside change asks again
                 await self.session.notify("divergent", {"filePath": doc.path})
+                self.session.changed()
             else:
-                doc.state = DocState(text)
-                doc.saved_revision = doc.state.revision
-            self.session.changed()
+                state = DocState(text)
+                doc.saved_revision = state.revision
+                await self.session.apply(Transaction(doc, state, "disk"))
 
     def _approval_changed(self, approval: Approval) -> None:
         if approval.state == "pending" and self.session.pages:

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from ..core.changes import wire
@@ -18,8 +18,17 @@ from ..core.errors import ArgumentError, DomainError
 from ..core.ids import new_id
 from ..core.kinds import Kind
 from ..core.model import Document, Tab, Window, WorkspaceInstance
+from ..core.transaction import Transaction
 from ..storage.pathscope import PathScope, ScopeError, canonical, is_within
 from .connection import Connection
+
+#: sees a transaction as it applies (in order, before anything else runs on the loop)
+Observer = Callable[[Transaction], None]
+#: records a transaction after the observers; ``Session.apply`` returns once every follower has
+Follower = Callable[[Transaction], Awaitable[None]]
+
+#: who made a change, as the pages' ``doc`` events say it: a revert is the person's edit
+_SHOWN_ORIGIN = {"revert": "person"}
 
 
 class Session:
@@ -33,10 +42,13 @@ class Session:
         self.switching: set[str] = set()
         #: connected agents (bridge connections with role ``agent``), for the pages' indicator
         self.agents: dict[str, Connection] = {}
-        #: per document key: the revision the pages last got, and who made the latest change
+        #: per document key: the revision the pages last got, and who made the latest change (its origin
+        #: as pages see it, and the page that typed it: that page does not get its own change back)
         self._pushed: dict[str, str] = {}
-        self._pushed_seq: dict[str, int] = {}
-        self._origins: dict[str, tuple[str, str, str | None]] = {}
+        self._latest: dict[str, tuple[str, str | None]] = {}
+        #: what follows every change of a document's text (given by the composition root): see :meth:`apply`
+        self.observers: list[Observer] = []
+        self.followers: list[Follower] = []
         #: called with (old key, new key) when a document moves: what is keyed by documents moves too
         self.rekey_listeners: list[Callable[[str, str], None]] = []
 
@@ -90,6 +102,25 @@ class Session:
     def workspace_for(self, window: Window, real_path: str) -> WorkspaceInstance | None:
         inside = [w for w in window.workspaces if is_within(real_path, w.root)]
         return max(inside, key=lambda w: len(w.root)) if inside else None
+
+    # --- the one transaction path ------------------------------------------------------
+    async def apply(self, tx: Transaction) -> None:
+        """The only way a document's text changes: ``tx.doc`` takes ``tx.state``, its change log keeps the
+        change, every observer sees it at once (comment anchors, the abort of an agent write being recorded),
+        the pages get it on the next broadcast, then every follower records it (coherence, history) in turn.
+
+        The state is set and observed before the first await: nothing else runs on the loop in between.
+        """
+        doc = tx.doc
+        doc.state = tx.state
+        doc.recent.record(tx.state)
+        typed_by = tx.actor.connection if tx.origin == "person" else None
+        self._latest[doc.key] = (_SHOWN_ORIGIN.get(tx.origin, tx.origin), typed_by)
+        for observer in self.observers:
+            observer(tx)
+        self.changed()
+        for follower in self.followers:
+            await follower(tx)
 
     # --- documents and tabs ----------------------------------------------------------
     def add_tab(self, window: Window, doc: Document, activate: bool) -> Tab:
@@ -172,10 +203,6 @@ class Session:
         if self.agents.pop(conn.id, None) is not None:
             self.changed()
 
-    def note_origin(self, doc: Document, origin: str, conn: Connection | None = None) -> None:
-        """Who made ``doc``'s latest change; the page that typed it does not get its own text back."""
-        self._origins[doc.key] = (doc.state.revision, origin, conn.id if conn is not None else None)
-
     def person_connections(self) -> Iterator[Connection]:
         for conns in self.pages.values():
             yield from conns
@@ -198,23 +225,16 @@ class Session:
 
     def _mark_pushed(self, doc: Document) -> None:
         self._pushed[doc.key] = doc.state.revision
-        self._pushed_seq[doc.key] = doc.write_seq
 
     def _forget_doc(self, key: str) -> None:
-        for table in (self._pushed, self._pushed_seq, self._origins):
-            table.pop(key, None)
-
-    def _origin_of(self, doc: Document) -> tuple[str, str | None]:
-        revision, origin, conn_id = self._origins.pop(doc.key, ("", "", None))
-        if revision == doc.state.revision:
-            return origin, conn_id
-        return ("agent" if doc.write_seq != self._pushed_seq.get(doc.key) else "disk"), None
+        self._pushed.pop(key, None)
+        self._latest.pop(key, None)
 
     async def _push_doc(self, doc: Document) -> None:
         """A ``doc`` event to every page of a window showing ``doc``, except the page that typed the change:
         two windows see each other's edits. Pages have the revision pushed last; they get the changes since
         (``changes: {base, spans}``, shown spans) when the document still knows them, else the whole ``text``."""
-        origin, source = self._origin_of(doc)
+        origin, source = self._latest.get(doc.key, ("disk", None))
         base = self._pushed.get(doc.key)
         spans = doc.recent.since(base, doc.state) if base is not None else None
         self._mark_pushed(doc)

@@ -2,7 +2,8 @@
 
 Order: validate -> wait for the document's turn -> composition, revision, parent,
 journal health and review backlog checks -> record the journal entry (durable) ->
-apply -> save -> history snapshot -> answer. The person's edits, composition,
+apply (``Session.apply``: the coherence ledger and the review of agent changes follow it) ->
+save -> history snapshot -> answer. The person's edits, composition,
 selection moves and tab closes that arrive while the entry is being recorded abort
 the write (``ABORTED`` with a ``reason``) and nothing changes.
 """
@@ -26,6 +27,7 @@ from ..core.limits import (
     WRITE_QUEUE_WAIT_SECONDS,
 )
 from ..core.model import Document, Tab, Window
+from ..core.transaction import Actor, Transaction
 from ..storage.journal import BeforePatch, JournalEntry, JournalRejected, JournalTransient, JournalUnavailable
 
 if TYPE_CHECKING:
@@ -107,9 +109,14 @@ class Writer:
         self.app = app
         self._locks: dict[int, asyncio.Lock] = {}
         self._inflight: dict[int, Inflight] = {}
-        self._unreviewed: dict[str, int] = {}
 
     # --- the person's side ---------------------------------------------------------
+    def observe(self, tx: Transaction) -> None:
+        """Every change of a document's text by the person (an edit, a revert) aborts the agent write to it
+        that is being recorded right now (``Session.apply`` calls this)."""
+        if tx.origin in ("person", "revert"):
+            self.person_event(tx.doc, "edited")
+
     def person_event(self, doc: Document, reason: str, window: str | None = None, tab_switch: bool = False) -> None:
         """Abort an agent write to ``doc`` that is being recorded right now."""
         flight = self._inflight.get(id(doc))
@@ -129,17 +136,6 @@ class Writer:
             return True
         in_grace = time.monotonic() - doc.composition_ended_at < COMPOSITION_GRACE_SECONDS
         return doc.composing_mode == "source" and in_grace
-
-    # --- review backlog -----------------------------------------------------------------
-    async def unreviewed(self, doc: Document) -> int:
-        if doc.key not in self._unreviewed:
-            self._unreviewed[doc.key] = await self.app.history.unreviewed(doc.key)
-        return self._unreviewed[doc.key]
-
-    async def mark_reviewed(self, doc: Document, revision: str | None) -> int:
-        changed = await self.app.history.mark_reviewed(doc.key, revision)
-        self._unreviewed.pop(doc.key, None)
-        return changed
 
     # --- the turn -------------------------------------------------------------------------
     async def turn(self, doc: Document, tab: Tab) -> asyncio.Lock:
@@ -204,7 +200,7 @@ class Writer:
         if request.tool not in _BACKLOG_TOOLS:
             return
         limit = int(self.app.settings.get("review_backlog_limit"))
-        if await self.unreviewed(doc) >= limit:
+        if await self.app.review.unreviewed(doc) >= limit:
             raise DomainError(
                 "REVIEW_BACKLOG_FULL",
                 f"{limit} AI revisions of this document are unreviewed; ask the user to review them",
@@ -235,13 +231,11 @@ class Writer:
                 f"The user changed the document while the write was recorded ({reason})",
                 reason=reason,
             )
-        self._apply(doc, tab, window, after)
-        await self.app.coherence.wrote(ctx.connection, doc, request.tool, after)
+        actor = Actor(ctx.connection.id, ctx.connection.principal)
+        await self._apply(doc, tab, window, Transaction(doc, after, "agent", actor, request.tool))
         failure = self.app.editor_faults.take()
         if failure is not None:
-            return self._editor_failure(failure, doc, recorded)
-        self.app.background(self.app.history.add_ai_revision(doc.key, after.revision))
-        self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
+            return await self._editor_failure(failure, doc, recorded, actor)
         result: dict[str, Any] = {"revision": after.revision, "applied": True, "durable": recorded.durable}
         if request.save is None:
             return result
@@ -300,14 +294,15 @@ class Writer:
             return False
         return doc.last_write_window not in (None, window.label)
 
-    def _apply(self, doc: Document, tab: Tab, window: Window, state: DocState) -> None:
-        doc.state = state
+    async def _apply(self, doc: Document, tab: Tab, window: Window, tx: Transaction) -> None:
+        """The agent's change, through the one transaction path (coherence recording and the review of agent
+        changes follow it there); the write's tab has read what it wrote."""
         doc.write_seq += 1
         doc.last_write_window = window.label
         tab.basis_seq = doc.write_seq
-        self.app.document_changed(doc, origin="agent")
+        await self.app.session.apply(tx)
 
-    def _editor_failure(self, failure: str, doc: Document, recorded: Recorded) -> dict[str, Any]:
+    async def _editor_failure(self, failure: str, doc: Document, recorded: Recorded, actor: Actor) -> dict[str, Any]:
         if failure == "after_apply":
             raise DomainError(
                 "INTERNAL",
@@ -316,6 +311,7 @@ class Writer:
                 durable=recorded.durable,
                 current_revision=doc.state.revision,
             )
-        doc.state = DocState(doc.state.text[: len(doc.state.text) // 2])
-        self.app.document_changed(doc, origin="agent")
+        # No tool made this state (the editor's failure did): nothing records it as the agent's write.
+        half = DocState(doc.state.text[: len(doc.state.text) // 2])
+        await self.app.session.apply(Transaction(doc, half, "agent", actor))
         raise DomainError("INTERNAL", "The write failed part-way; the document may have changed. Read it again")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from .document import DocState, Splice, has_lone_surrogate, normalize_line_endings
 from .ids import new_revision
+from .spans import Span as Span  # the value types live in .spans (a document's state names them too)
+from .spans import Spans as Spans
 
 #: how many recent changes of a document are kept, and how many inserted characters at most
 LOG_ENTRIES = 64
@@ -25,22 +26,6 @@ LOG_CHARS = 1_000_000
 
 class SpanError(ValueError):
     """A change set that does not fit the text (or is no change set at all); the caller words the refusal."""
-
-
-@dataclass(frozen=True)
-class Span:
-    """``start..end`` (code points of the text before) became ``insert``."""
-
-    start: int
-    end: int
-    insert: str
-
-    @property
-    def delta(self) -> int:
-        return len(self.insert) - (self.end - self.start)
-
-
-Spans = tuple[Span, ...]
 
 
 def wire(spans: Spans) -> list[list[int | str]]:

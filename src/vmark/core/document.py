@@ -1,9 +1,9 @@
-"""Immutable document state, changed only through transactions.
+"""Immutable document state.
 
-A :class:`DocState` is a value: text plus the revision token naming it. A
-:class:`Transaction` says what changes and who changed it; applying one yields a new
-state with a fresh revision. Views (tabs, the UI, the journal) observe states; they
-never edit one in place.
+A :class:`DocState` is a value: text plus the revision token naming it, and how it came from
+its parent (:class:`Splice`). A document takes a new state only through a transaction
+(:mod:`vmark.core.transaction`); views (tabs, the UI, the journal) observe states, they never
+edit one in place.
 """
 
 from __future__ import annotations
@@ -12,14 +12,9 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
 
 from .ids import new_revision
-
-if TYPE_CHECKING:
-    from .changes import Spans
-
-Origin = Literal["agent", "person", "disk", "revert"]
+from .spans import Spans
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -54,17 +49,6 @@ class DocState:
     def content_hash(self) -> str:
         """Computed once per state (a state never changes)."""
         return content_hash(self.text)
-
-
-@dataclass(frozen=True)
-class Transaction:
-    """Replace the whole text (the surface's only granularity for agents today)."""
-
-    text: str
-    origin: Origin
-
-    def apply(self, state: DocState) -> DocState:
-        return DocState(text=self.text)
 
 
 def content_hash(text: str) -> str:

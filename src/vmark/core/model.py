@@ -45,8 +45,6 @@ class Document:
     composing_mode: Mode | None = None
     write_seq: int = 0
     last_write_window: str | None = None
-    journal_degraded: bool = False
-    unreviewed: list[str] = field(default_factory=list)
     #: the recent states' changes: pages a few revisions behind get spans, not the whole text
     recent: ChangeLog = field(default_factory=ChangeLog, repr=False, compare=False)
 

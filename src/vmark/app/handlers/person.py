@@ -18,6 +18,7 @@ from ...core.document import DocState, has_lone_surrogate, normalize_line_ending
 from ...core.errors import ArgumentError, DomainError
 from ...core.kinds import KINDS, MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, Kind, kind_for_path
 from ...core.model import Document
+from ...core.transaction import Actor, Transaction
 from ...storage.files import SaveError, save_new, save_replace
 from ...storage.pathscope import PathScope, ScopeError
 from ...storage.settings import SETTINGS, SettingsError
@@ -152,7 +153,9 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         return _stale(doc, base, as_changes)
     state = change()
     if state.text != doc.state.text:
-        _person_state(ctx.app, doc, state, ctx.connection)
+        # The page that typed it does not get its own change back; every other page does, and an agent write
+        # being recorded right now is aborted (the writer observes the transaction).
+        await ctx.app.session.apply(Transaction(doc, state, "person", _actor(ctx.connection)))
     return {"revision": doc.state.revision, "applied": True}
 
 
@@ -181,18 +184,8 @@ def _stale(doc: Document, base: str, as_changes: bool) -> dict[str, Any]:
     return answer
 
 
-def _person_state(app: App, doc: Document, state: DocState, typed_by: Connection | None) -> None:
-    """The person's change becomes the document's state. An agent write being recorded right now is aborted;
-    the page that typed it (``typed_by``) does not get its own change back, every other page does."""
-    app.writer.person_event(doc, "edited")
-    doc.state = state
-    app.session.note_origin(doc, "person", typed_by)
-    app.document_changed(doc, origin="person")
-
-
-def _person_text(app: App, doc: Document, text: str, typed_by: Connection | None) -> None:
-    """The person's full text (a page shows every line break as "\n": the file keeps the line endings it has)."""
-    _person_state(app, doc, replaced_state(doc.state, normalize_line_endings(text, doc.line_ending)), typed_by)
+def _actor(conn: Connection) -> Actor:
+    return Actor(conn.id, conn.principal)
 
 
 async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -339,7 +332,7 @@ async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     await ctx.app.comments.annotate_history(tab.doc.key, snaps)
     return {
         "snapshots": [_labelled(s) for s in snaps],
-        "unreviewed": await ctx.app.writer.unreviewed(tab.doc),
+        "unreviewed": await ctx.app.review.unreviewed(tab.doc),
     }
 
 
@@ -369,11 +362,13 @@ async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     snap = await _snapshot_arg(ctx, doc, args)
     reverted = doc.state
     if reverted.text != snap["content"]:
-        _person_text(ctx.app, doc, snap["content"], None)  # the page that asked shows the text too
-        reverted = doc.state
-        await ctx.app.history.snapshot(doc.key, doc.path, "revert", reverted.revision, reverted.text)
+        # A page shows every line break as "\n": the file keeps the line endings it has. The page that asked
+        # gets the text too (it did not type it); the history takes the ``revert`` snapshot (it follows the change).
+        text = normalize_line_endings(snap["content"], doc.line_ending)
+        reverted = replaced_state(doc.state, text)
+        await ctx.app.session.apply(Transaction(doc, reverted, "revert", _actor(ctx.connection)))
     for revision in await ctx.app.history.unreviewed_after(doc.key, snap["id"]):
-        await ctx.app.writer.mark_reviewed(doc, revision)
+        await ctx.app.review.mark_reviewed(doc, revision)
     return {"revision": reverted.revision}
 
 
@@ -382,7 +377,7 @@ async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> di
     revision = args.get("revision")
     if revision is not None and not isinstance(revision, str):
         raise ArgumentError("revision must be a string")
-    return {"reviewed": await ctx.app.writer.mark_reviewed(tab.doc, revision)}
+    return {"reviewed": await ctx.app.review.mark_reviewed(tab.doc, revision)}
 
 
 async def settings_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
