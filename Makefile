@@ -48,6 +48,7 @@ lint: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	$(NPM) run typecheck --prefix frontend
 
 test: setup lint $(CHROMIUM)
 	$(NPM) test --prefix frontend
