@@ -152,7 +152,9 @@ class Page {
       tabs: () =>
         (this.window()?.tabs ?? [])
           .filter((t) => t.visible)
-          .map((t) => ({ id: t.id, title: t.title, filePath: t.filePath, active: t.id === this.current?.tabId })),
+          // The tab being shown counts as active while its editor is still coming up (a key right after
+          // Alt+N closes or cycles from the new tab, not from none).
+          .map((t) => ({ id: t.id, title: t.title, filePath: t.filePath, active: t.id === (this.wanted ?? this.current?.tabId) })),
       mode: () => this.current?.editor?.mode ?? null,
       switchTo: (tabId) => this.switchTo(tabId),
       closeTab: async (tabId) => {
