@@ -38,3 +38,19 @@ export async function act(job: () => Promise<unknown>): Promise<void> {
     toast(errorText(err), "error");
   }
 }
+
+/**
+ * Show `dialog` (appended to the page) as a modal, focusing `focus`; resolves with what `answer` says when it
+ * closes, however it closes (a button, Escape), and takes the dialog off the page.
+ */
+export function modalAnswer<T>(dialog: HTMLDialogElement, focus: HTMLElement, answer: () => T): Promise<T> {
+  document.body.append(dialog);
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(answer());
+    });
+    dialog.showModal();
+    focus.focus();
+  });
+}

@@ -1,7 +1,7 @@
 // The file tree: folders that fold, the open file marked, and the file operations a person expects
 // (new file, new folder, rename, move by dragging, delete to the trash, reveal the current file).
 // Every operation is a request the app checks against the window's path scope; the tree then reloads.
-import { el, toast } from "./dom";
+import { el, modalAnswer, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
 
 export interface Listing {
@@ -362,19 +362,11 @@ export function confirmDialog(question: string, detail: string, yes: string): Pr
     el("p", { class: "hint" }, detail),
     el("div", { class: "actions" }, cancel, ok),
   );
-  document.body.append(dialog);
-  return new Promise((resolve) => {
-    let answer = false;
-    ok.addEventListener("click", () => {
-      answer = true;
-      dialog.close();
-    });
-    cancel.addEventListener("click", () => dialog.close());
-    dialog.addEventListener("close", () => {
-      dialog.remove();
-      resolve(answer);
-    });
-    dialog.showModal();
-    cancel.focus();
+  let answer = false;
+  ok.addEventListener("click", () => {
+    answer = true;
+    dialog.close();
   });
+  cancel.addEventListener("click", () => dialog.close());
+  return modalAnswer(dialog, cancel, () => answer);
 }

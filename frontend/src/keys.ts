@@ -5,7 +5,7 @@
 // app window (`chromium --app=...`) or a test browser they reach the page and do what the sheet says.
 import { openSearchPanel } from "@codemirror/search";
 import { EditorSelection } from "@codemirror/state";
-import { el, toast } from "./dom";
+import { el, modalAnswer, toast } from "./dom";
 import { FindBar } from "./findbar";
 import { live } from "./live";
 import { type PickItem, Picker, type SearchResult, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "./palette";
@@ -286,20 +286,12 @@ function askLink(): Promise<string | null> {
   const cancel = el("button", { type: "button" }, "Cancel");
   const form = el("form", { method: "dialog" }, el("h2", {}, "Link"), el("label", {}, "Address", input), el("div", { class: "actions" }, cancel, ok));
   const dialog = el("dialog", { class: "dialog link-dialog", "data-testid": "link-dialog" }, form);
-  document.body.append(dialog);
-  return new Promise((resolve) => {
-    let answer: string | null = null;
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      answer = input.value.trim() || null;
-      dialog.close();
-    });
-    cancel.addEventListener("click", () => dialog.close());
-    dialog.addEventListener("close", () => {
-      dialog.remove();
-      resolve(answer);
-    });
-    dialog.showModal();
-    input.focus();
+  let answer: string | null = null;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    answer = input.value.trim() || null;
+    dialog.close();
   });
+  cancel.addEventListener("click", () => dialog.close());
+  return modalAnswer(dialog, input, () => answer);
 }
