@@ -242,13 +242,35 @@ async def dblclick_word(page: Page, anchor: str, root: str = ".ProseMirror") -> 
     await page.mouse.dblclick(point["x"] - 2, point["y"])
 
 
+_CARET_AT_PARAGRAPH_END = """
+([index]) => {
+  // Whether the caret is collapsed right after the last character of top-level paragraph `index`.
+  const p = document.querySelectorAll(".ProseMirror > p")[index];
+  const selection = document.getSelection();
+  if (!p || !selection || !selection.isCollapsed || !selection.focusNode) return false;
+  const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+  let last = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.data.length) last = node;
+  return last !== null && selection.focusNode === last && selection.focusOffset === last.data.length;
+}
+"""
+
+
 async def click_paragraph_end(page: Page, index: int) -> None:
-    """Click on the end of top-level paragraph ``index`` of the WYSIWYG view, then End (its last line's end)."""
-    point = await page.evaluate(_CLICK_PARAGRAPH_END, [index])
-    assert point is not None, f"WYSIWYG paragraph {index} has no text to click"
-    assert "covered" not in point, f"the end of paragraph {index} is covered on screen by {point['covered']}"
-    await page.mouse.click(point["x"], point["y"])
-    await page.keyboard.press("End")
+    """Click on the end of top-level paragraph ``index`` of the WYSIWYG view, then End (its last line's end).
+
+    As a person would, click again when the caret did not land there: the page may still be laying out
+    (images loading or failing above the paragraph move it between the measure and the click)."""
+    for _attempt in range(5):
+        point = await page.evaluate(_CLICK_PARAGRAPH_END, [index])
+        assert point is not None, f"WYSIWYG paragraph {index} has no text to click"
+        assert "covered" not in point, f"the end of paragraph {index} is covered on screen by {point['covered']}"
+        await page.mouse.click(point["x"], point["y"])
+        await page.keyboard.press("End")
+        if await page.evaluate(_CARET_AT_PARAGRAPH_END, [index]):
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"the caret does not stay at the end of WYSIWYG paragraph {index}")
 
 
 async def wysiwyg_paragraphs(page: Page) -> list[str]:
