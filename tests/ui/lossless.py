@@ -226,12 +226,31 @@ _CLICK_PARAGRAPH_END = (
 )
 
 
+_CARET_AFTER = """
+([anchor]) => {
+  // Whether the caret is collapsed right after the text `anchor` (in one text node).
+  const selection = document.getSelection();
+  const node = selection && selection.isCollapsed ? selection.focusNode : null;
+  if (!node || node.nodeType !== Node.TEXT_NODE) return false;
+  const at = selection.focusOffset;
+  return at >= anchor.length && node.data.slice(at - anchor.length, at) === anchor;
+}
+"""
+
+
 async def click_after(page: Page, anchor: str, nth: int = 0, root: str = ".ProseMirror") -> None:
-    """Click right after the ``nth`` occurrence of the visible text ``anchor`` (within one text node)."""
-    point = await page.evaluate(_CLICK_AFTER, [root, anchor, nth])
-    assert point is not None, f"the editor shows no {anchor!r} (occurrence {nth}) in one piece"
-    assert "covered" not in point, f"{anchor!r} is covered on screen by {point['covered']}"
-    await page.mouse.click(point["x"], point["y"])
+    """Click right after the ``nth`` occurrence of the visible text ``anchor`` (within one text node).
+
+    As a person would, click again when the caret did not land there (the page may still be laying out)."""
+    for _attempt in range(5):
+        point = await page.evaluate(_CLICK_AFTER, [root, anchor, nth])
+        assert point is not None, f"the editor shows no {anchor!r} (occurrence {nth}) in one piece"
+        assert "covered" not in point, f"{anchor!r} is covered on screen by {point['covered']}"
+        await page.mouse.click(point["x"], point["y"])
+        if await page.evaluate(_CARET_AFTER, [anchor]):
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"the caret does not stay right after {anchor!r}")
 
 
 async def dblclick_word(page: Page, anchor: str, root: str = ".ProseMirror") -> None:
