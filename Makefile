@@ -45,7 +45,7 @@ run: setup
 	$(BIN)/vmark app examples
 
 lint: setup
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(NPM) run typecheck --prefix frontend
@@ -58,4 +58,4 @@ bench: setup
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info src/vmark/ui/dist frontend/node_modules
+	rm -rf $(VENV) build dist src/*.egg-info src/vmark/ui/dist frontend/node_modules

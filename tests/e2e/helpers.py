@@ -107,9 +107,17 @@ async def await_until(predicate: Callable[[], Any], timeout: float, what: str) -
 
 
 class AppProcess:
-    """``vmark app --headless [FOLDER] [--port N]`` as a child process."""
+    """``vmark app --headless [FOLDER] [--port N]`` as a child process (``command``: the ``vmark`` to run,
+    by default this interpreter's)."""
 
-    def __init__(self, env: dict[str, str], data: Path, folder: Path | None = None, port: int | None = None) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        data: Path,
+        folder: Path | None = None,
+        port: int | None = None,
+        command: list[str] | None = None,
+    ) -> None:
         self.data = data
         args = ["app", "--headless"]
         if folder is not None:
@@ -117,7 +125,7 @@ class AppProcess:
         if port is not None:
             args += ["--port", str(port)]
         self.proc = subprocess.Popen(
-            vmark_argv(*args),
+            [*command, *args] if command is not None else vmark_argv(*args),
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
