@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     rm.add_argument("name")
 
     sub.add_parser("stop", help="stop the app of this data directory")
+    doctor = sub.add_parser("doctor", help="check what VMark needs on this machine, and say how to fix it")
+    doctor.add_argument("--json", action="store_true")
     sub.add_parser("url", help="print the UI address of the running app")
 
     st = sub.add_parser("settings", help="read and change settings")
@@ -95,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         "mcp": _cmd_mcp,
         "principals": _cmd_principals,
         "stop": _cmd_stop,
+        "doctor": _cmd_doctor,
         "url": _cmd_url,
         "settings": _cmd_settings,
         "approvals": _cmd_approvals,
@@ -188,6 +191,14 @@ def _cmd_stop(args: argparse.Namespace) -> int:
         print("vmark: the app did not stop within 10 s", file=sys.stderr)
         return 1
     return 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from .doctor import exit_code, render_json, render_text, run_checks
+
+    checks = run_checks(data_dir())
+    sys.stdout.write(render_json(checks) + "\n" if args.json else render_text(checks))
+    return exit_code(checks)
 
 
 def _cmd_url(args: argparse.Namespace) -> int:

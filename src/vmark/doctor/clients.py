@@ -1,0 +1,92 @@
+"""The client configurations ``vmark mcp install`` writes: each must parse, and its vmark entry must
+launch a ``vmark`` that exists, with a token the data directory still knows.
+
+A config file that does not parse, a command that is gone, or a token of a removed principal keeps
+that client from reaching VMark: needed. An entry that starts another installation's ``vmark`` works
+but is not this one (a checkout's venv after a ``pipx install``, say): advisory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from vmark.doctor.report import Check
+from vmark.storage.principals import Principals
+
+SERVER_NAME = "vmark"
+
+
+def check_client(client: str, path: Path, ours: list[str], data_dir: Path) -> Check:
+    """``ours``: the command line this vmark installs (``vmark_command()``); ``data_dir``: the data
+    directory the entry's token belongs to when the entry names no ``VMARK_HOME`` of its own."""
+    name = f"client {client}"
+    fix = f"vmark mcp install {client}"
+    if not path.exists():
+        return Check(name, True, True, f"not configured (no {path})")
+    try:
+        entry = _entry(path)
+    except ValueError as exc:
+        return Check(name, True, False, str(exc), f"fix or remove {path}, then {fix}")
+    if entry is None:
+        return Check(name, True, True, f"not configured ({path} has no {SERVER_NAME} server)")
+    if not isinstance(entry, dict):
+        return Check(name, True, False, f"{path}: mcpServers.{SERVER_NAME} is not an object", fix)
+    if "command" not in entry and isinstance(entry.get("url"), str):
+        return Check(name, True, True, f"{path}: the HTTP server at {entry['url']}")
+    given = entry.get("env")
+    env: dict[str, Any] = given if isinstance(given, dict) else {}
+    launch = _launch(entry)
+    if launch is None:
+        return Check(name, True, False, f"{path}: mcpServers.{SERVER_NAME} has no command line", fix)
+    command = launch[0]
+    if not (os.path.isfile(command) and os.access(command, os.X_OK)):
+        return Check(name, True, False, f"{path}: its command {command} does not exist", fix)
+    token = env.get("VMARK_MCP_TOKEN")
+    home = Path(env["VMARK_HOME"]) if isinstance(env.get("VMARK_HOME"), str) else data_dir
+    principal = None
+    if isinstance(token, str):
+        principal = Principals(home / "principals.json").authenticate(token)
+        if principal is None:
+            return Check(name, True, False, f"{path}: its token is no principal's of {home}", fix)
+    as_who = f" as {principal!r}" if principal else ""
+    if _canonical(launch) != _canonical(ours):
+        return Check(
+            name,
+            False,
+            False,
+            f"{path}: runs another vmark ({' '.join(launch)}), not this one ({' '.join(ours)})",
+            fix,
+        )
+    return Check(name, True, True, f"{path}: {' '.join(launch)}{as_who}")
+
+
+def _entry(path: Path) -> Any:
+    """The config's ``mcpServers.vmark`` (None when it has none); ValueError when the file is unusable."""
+    try:
+        config = json.loads(path.read_text("utf-8") or "{}")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read ({exc})") from exc
+    except ValueError as exc:
+        raise ValueError(f"{path} is not valid JSON ({exc})") from exc
+    if not isinstance(config, dict):
+        raise ValueError(f"{path} does not hold a JSON object")
+    servers = config.get("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise ValueError(f"{path}: mcpServers is not an object")
+    return servers.get(SERVER_NAME)
+
+
+def _launch(entry: dict[str, Any]) -> list[str] | None:
+    command, args = entry.get("command"), entry.get("args", [])
+    if not isinstance(command, str) or not command or not isinstance(args, list):
+        return None
+    if not all(isinstance(a, str) for a in args):
+        return None
+    return [command, *args]
+
+
+def _canonical(argv: list[str]) -> list[str]:
+    return [os.path.realpath(argv[0]), *argv[1:]]
