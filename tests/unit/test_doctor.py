@@ -449,10 +449,28 @@ def test_a_config_that_runs_another_vmark_is_advisory(config: Path, tmp_path: Pa
     assert exit_code([result]) == 0
 
 
-def test_a_url_entry_names_its_server(config: Path, tmp_path: Path) -> None:
+def test_a_url_entry_names_its_server_and_its_principal_never_its_token(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ours = vmark_command()
     write_config(config, {"mcpServers": {"vmark": {"type": "http", "url": "http://127.0.0.1:8765/mcp"}}})
-    assert check_client("claude-desktop", config, vmark_command(), tmp_path).line() == (
+    assert check_client("claude-desktop", config, ours, tmp_path).line() == (
         f"✓ client claude-desktop needed    {config}: the HTTP server at http://127.0.0.1:8765/mcp"
+    )
+    token = Principals(tmp_path / "principals.json").add("cursor-http")
+    for entry in (
+        {"url": f"http://127.0.0.1:8765/mcp?token={token}"},
+        {"url": "http://127.0.0.1:8765/mcp", "headers": {"Authorization": f"Bearer {token}"}},
+    ):
+        write_config(config, {"mcpServers": {"vmark": entry}})
+        line = check_client("claude-desktop", config, ours, tmp_path).line()
+        assert line == (
+            f"✓ client claude-desktop needed    {config}: the HTTP server at http://127.0.0.1:8765/mcp as 'cursor-http'"
+        )
+    Principals(tmp_path / "principals.json").remove("cursor-http")
+    assert check_client("claude-desktop", config, ours, tmp_path).line() == (
+        f"✗ client claude-desktop needed    {config}: the token of http://127.0.0.1:8765/mcp is no principal's of "
+        f"{tmp_path}; fix: vmark mcp install claude-desktop"
     )
 
 

@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from vmark.doctor.report import Check
 from vmark.storage.principals import Principals
@@ -35,7 +36,7 @@ def check_client(client: str, path: Path, ours: list[str], data_dir: Path) -> Ch
     if not isinstance(entry, dict):
         return Check(name, True, False, f"{path}: mcpServers.{SERVER_NAME} is not an object", fix)
     if "command" not in entry and isinstance(entry.get("url"), str):
-        return Check(name, True, True, f"{path}: the HTTP server at {entry['url']}")
+        return _check_url_entry(name, path, entry, data_dir, fix)
     given = entry.get("env")
     env: dict[str, Any] = given if isinstance(given, dict) else {}
     launch = _launch(entry)
@@ -44,13 +45,11 @@ def check_client(client: str, path: Path, ours: list[str], data_dir: Path) -> Ch
     command = launch[0]
     if not (os.path.isfile(command) and os.access(command, os.X_OK)):
         return Check(name, True, False, f"{path}: its command {command} does not exist", fix)
-    token = env.get("VMARK_MCP_TOKEN")
     home = Path(env["VMARK_HOME"]) if isinstance(env.get("VMARK_HOME"), str) else data_dir
-    principal = None
-    if isinstance(token, str):
-        principal = Principals(home / "principals.json").authenticate(token)
-        if principal is None:
-            return Check(name, True, False, f"{path}: its token is no principal's of {home}", fix)
+    token = env.get("VMARK_MCP_TOKEN")
+    principal = _principal(token, home)
+    if principal == "":
+        return Check(name, True, False, f"{path}: its token is no principal's of {home}", fix)
     as_who = f" as {principal!r}" if principal else ""
     if _canonical(launch) != _canonical(ours):
         return Check(
@@ -61,6 +60,28 @@ def check_client(client: str, path: Path, ours: list[str], data_dir: Path) -> Ch
             fix,
         )
     return Check(name, True, True, f"{path}: {' '.join(launch)}{as_who}")
+
+
+def _check_url_entry(name: str, path: Path, entry: dict[str, Any], data_dir: Path, fix: str) -> Check:
+    """The URL form (``vmark mcp --http``): its token, in the query or an ``Authorization`` header, must
+    be a principal's. The address is shown without its query, so the token stays out of the report."""
+    url = urlsplit(entry["url"])
+    shown = urlunsplit((url.scheme, url.netloc, url.path, "", ""))
+    headers = entry.get("headers")
+    bearer = str(headers.get("Authorization", "")) if isinstance(headers, dict) else ""
+    token = parse_qs(url.query).get("token", [None])[0] or bearer.removeprefix("Bearer ").strip() or None
+    principal = _principal(token, data_dir)
+    if principal == "":
+        return Check(name, True, False, f"{path}: the token of {shown} is no principal's of {data_dir}", fix)
+    as_who = f" as {principal!r}" if principal else ""
+    return Check(name, True, True, f"{path}: the HTTP server at {shown}{as_who}")
+
+
+def _principal(token: object, home: Path) -> str | None:
+    """The principal ``token`` names in ``home`` (None: no token given; "": a token nobody holds)."""
+    if not isinstance(token, str):
+        return None
+    return Principals(home / "principals.json").authenticate(token) or ""
 
 
 def _entry(path: Path) -> Any:
