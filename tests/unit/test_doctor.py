@@ -424,6 +424,12 @@ def test_a_config_whose_command_is_gone_fails(config: Path, tmp_path: Path) -> N
         f"✗ client claude-desktop needed    {config}: its command {gone} does not exist; "
         "fix: vmark mcp install claude-desktop"
     )
+    plain = tmp_path / "plain-vmark"
+    plain.write_text("")
+    write_config(config, {"mcpServers": {"vmark": {"command": str(plain), "args": ["mcp"]}}})
+    assert check_client("claude-desktop", config, vmark_command(), tmp_path).found == (
+        f"{config}: its command {plain} is not executable"
+    )
 
 
 def test_a_config_with_a_removed_principals_token_fails(

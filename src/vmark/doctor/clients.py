@@ -43,8 +43,10 @@ def check_client(client: str, path: Path, ours: list[str], data_dir: Path) -> Ch
     if launch is None:
         return Check(name, True, False, f"{path}: mcpServers.{SERVER_NAME} has no command line", fix)
     command = launch[0]
-    if not (os.path.isfile(command) and os.access(command, os.X_OK)):
+    if not os.path.isfile(command):
         return Check(name, True, False, f"{path}: its command {command} does not exist", fix)
+    if not os.access(command, os.X_OK):
+        return Check(name, True, False, f"{path}: its command {command} is not executable", fix)
     home = Path(env["VMARK_HOME"]) if isinstance(env.get("VMARK_HOME"), str) else data_dir
     token = env.get("VMARK_MCP_TOKEN")
     principal = _principal(token, home)

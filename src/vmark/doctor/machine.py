@@ -34,9 +34,9 @@ def version_line(argv: list[str], prefix: str = "") -> str | None:
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    lines = [line.strip() for line in (done.stdout or done.stderr).splitlines() if line.strip().startswith(prefix)]
-    lines = [line for line in lines if line]
-    return lines[0] if done.returncode == 0 and lines else None
+    lines = [line.strip() for line in (done.stdout or done.stderr).splitlines()]
+    picked = [line for line in lines if line and line.startswith(prefix)]
+    return picked[0] if done.returncode == 0 and picked else None
 
 
 def check_python(version: tuple[int, int, int] | None = None, executable: str | None = None) -> Check:
