@@ -270,7 +270,7 @@
     const option =
       options.find((o) => V.normalize(o.label) === wanted) || options.find((o) => o.value === String(choice));
     if (!option) {
-      const labels = options.slice(0, 20).map((o) => o.label);
+      const labels = options.slice(0, LIMITS.SELECT_OPTIONS_SHOWN).map((o) => o.label);
       return { ok: false, reason: 'no-such-option', detail: 'options: ' + JSON.stringify(labels) };
     }
     if (option.disabled) return { ok: false, reason: 'disabled', detail: 'the option is disabled' };

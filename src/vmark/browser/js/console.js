@@ -6,8 +6,8 @@
 (() => {
   if (window !== window.top) return;
   const BUFFER_ID = '__BUFFER_ID__';
-  const LIMIT = 200;
-  const TEXT_LIMIT = 2000;
+  const LIMIT = LIMITS.CONSOLE_RING_ENTRIES;
+  const TEXT_LIMIT = LIMITS.CONSOLE_TEXT_CHARS;
   // The page's own scripts run after this one and may replace these: keep the originals.
   const stringify = JSON.stringify;
   const parse = JSON.parse;

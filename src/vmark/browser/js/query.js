@@ -2,8 +2,8 @@
 (() => {
   'use strict';
   const V = globalThis.__vmark;
-  const MAX_ELEMENTS = 50;
-  const MAX_TEXT = 500;
+  const MAX_ELEMENTS = LIMITS.QUERY_MAX_ELEMENTS;
+  const MAX_TEXT = LIMITS.QUERY_TEXT_CHARS;
 
   function cut(text) {
     return text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;

@@ -11,13 +11,14 @@
 // reads from its isolated world, and to sessionStorage, so that the events of a document that a
 // click navigated away from reach the next document of the same origin: the driver cannot read a
 // document once its navigation has started. No message channel from the page into VMark exists.
-// The driver fills in the buffer id, the flag's name, the per-page limit and runtime.js (recorder.py).
+// The driver fills in the buffer id, the flag's name and runtime.js (recorder.py); LIMITS comes from
+// core/limits.py (browser/isolated.py page_script).
 (() => {
   if (window !== window.top) return;
   const BUFFER_ID = '__BUFFER_ID__';
   const FLAG = '__FLAG__';
   const INSTALLED = FLAG + '-installed';
-  const LIMIT = __PAGE_LIMIT__;
+  const LIMIT = LIMITS.RECORDER_PAGE_EVENT_LIMIT;
   // the carried events of earlier documents of this origin (this document's own are kept apart)
   const CARRY_LIMIT = 2 * LIMIT;
   if (window[INSTALLED]) return;

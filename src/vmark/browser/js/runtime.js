@@ -33,7 +33,7 @@
   ]);
   const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
   const NO_ROLE = new Set(['none', 'presentation', 'generic']);
-  const NAME_LIMIT = 200;
+  const NAME_LIMIT = LIMITS.ACCESSIBLE_NAME_CHARS;
 
   function init(base) {
     if (base > S.next) S.next = base;
