@@ -48,6 +48,8 @@ lint: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	@$(BIN)/python -m vmark.tools.gen_wire --check || \
+		{ echo "make lint: frontend/src/wire.gen.ts is stale (see above)" >&2; exit 1; }
 	$(NPM) run typecheck --prefix frontend
 
 test: setup lint $(CHROMIUM)

@@ -95,7 +95,7 @@ export class ApprovalDialog {
     this.shown = null;
     this.dialog.close();
     try {
-      await this.channel.request("approvals.answer", { id: approval.id, allow });
+      await this.channel.requestLoose("approvals.answer", { id: approval.id, allow });
       toast(`${allow ? "Allowed" : "Denied"}: ${approval.subject}`);
     } catch (err) {
       toast(`The request is gone: ${errorText(err)}`, "warning");
@@ -247,7 +247,7 @@ class BrowserPrompts {
     const turn = ++this.listing;
     let approvals: Approval[];
     try {
-      ({ approvals } = await this.channel.request<{ approvals: Approval[] }>("approvals.list"));
+      ({ approvals } = await this.channel.requestLoose<{ approvals: Approval[] }>("approvals.list"));
     } catch {
       return; // the connection is gone; the page says so
     }
@@ -302,7 +302,7 @@ class BrowserPrompts {
     this.close();
     const site = approval.detail?.site ?? approval.subject;
     try {
-      await this.channel.request("approvals.answer", { id: approval.id, ...choice });
+      await this.channel.requestLoose("approvals.answer", { id: approval.id, ...choice });
       const word = !choice.allow ? "Denied" : choice.decision === "site" ? "Allowed on this site" : "Allowed once";
       toast(`${word}: ${approval.subject}`);
     } catch (err) {

@@ -36,6 +36,9 @@ interface Threads {
 }
 
 /** A comment on the way: its quote, and in source mode where the selection starts (code points). */
+/** What the person can do to a thread (the `comments.<verb>` request). */
+type ThreadVerb = "resolve" | "reopen" | "delete";
+
 interface Draft {
   tab: CommentTab;
   quote: string;
@@ -150,7 +153,7 @@ export class CommentsPanel {
       await draft.tab.flush(); // the quote must be in the app's text: the keystrokes that typed it too
       const payload: Record<string, unknown> = { tabId: draft.tab.tabId, quote: draft.quote, body };
       if (draft.at !== null) payload.at = draft.at;
-      const { comment } = await this.channel.request<{ comment: string }>("comments.add", payload);
+      const { comment } = await this.channel.requestLoose<{ comment: string }>("comments.add", payload);
       this.dialog.close();
       this.draft = null;
       this.focused = comment;
@@ -180,7 +183,7 @@ export class CommentsPanel {
       this.showListing([]);
       return;
     }
-    const { doc, threads } = await this.channel.request<Threads>("comments.threads", { tabId: tab.tabId });
+    const { doc, threads } = await this.channel.requestLoose<Threads>("comments.threads", { tabId: tab.tabId });
     const now = this.active();
     if (now?.tabId !== tab.tabId) return; // switched meanwhile: that switch loads again
     this.doc = doc;
@@ -274,7 +277,7 @@ export class CommentsPanel {
       event.preventDefault();
       if (input.value.trim() === "") return;
       void act(async () => {
-        await this.channel.request("comments.person_reply", { commentId: thread.comment, body: input.value });
+        await this.channel.requestLoose("comments.person_reply", { commentId: thread.comment, body: input.value });
         this.replyDrafts.delete(thread.comment);
         await this.load();
       });
@@ -283,7 +286,7 @@ export class CommentsPanel {
   }
 
   private actions(thread: Thread): HTMLElement {
-    const button = (verb: string, label: string): HTMLButtonElement => {
+    const button = (verb: ThreadVerb, label: string): HTMLButtonElement => {
       const b = el("button", { type: "button", class: `thread-${verb}` }, label);
       b.addEventListener("click", () => void act(() => this.change(thread, verb)));
       return b;
@@ -295,9 +298,9 @@ export class CommentsPanel {
     return bar;
   }
 
-  private async change(thread: Thread, verb: string): Promise<void> {
+  private async change(thread: Thread, verb: ThreadVerb): Promise<void> {
     if (verb === "delete" && !window.confirm(`Delete the comment on “${shortQuote(thread.quote)}” and its replies?`)) return;
-    await this.channel.request(`comments.${verb}`, { commentId: thread.comment });
+    await this.channel.requestLoose(`comments.${verb}`, { commentId: thread.comment });
     await this.load();
   }
 

@@ -94,7 +94,7 @@ export class HistoryPanel {
       this.showDiff(null);
       return;
     }
-    const listing = await this.channel.request<Listing>("history.list", { tabId: tab.tabId, content: false });
+    const listing = await this.channel.requestLoose<Listing>("history.list", { tabId: tab.tabId, content: false });
     if (this.active()?.tabId !== tab.tabId) return; // switched meanwhile: that switch loads again
     this.showCount(listing.unreviewed);
     if (!listing.snapshots.some((s) => s.id === this.selected)) this.selected = null;
@@ -150,11 +150,11 @@ export class HistoryPanel {
     }
     let before = this.texts.get(id);
     if (before === undefined) {
-      before = (await this.channel.request<{ content: string }>("history.get", { tabId: tab.tabId, id })).content;
+      before = (await this.channel.requestLoose<{ content: string }>("history.get", { tabId: tab.tabId, id })).content;
       this.texts.set(id, before);
     }
     const current =
-      tab.editor?.getText() ?? (await this.channel.request<{ text: string }>("ui.read", { tabId: tab.tabId })).text;
+      tab.editor?.getText() ?? (await this.channel.request("ui.read", { tabId: tab.tabId })).text;
     if (this.selected === id) this.showDiff(lineDiff(before, current));
   }
 
@@ -179,7 +179,7 @@ export class HistoryPanel {
     const id = this.selected;
     if (!tab || id === null) return;
     await tab.flush(); // the revert replaces the person's latest text, keystrokes included
-    await this.channel.request("history.revert", { tabId: tab.tabId, id });
+    await this.channel.requestLoose("history.revert", { tabId: tab.tabId, id });
     toast("Reverted to the chosen snapshot (not saved yet)");
     await this.load();
   }
@@ -187,7 +187,7 @@ export class HistoryPanel {
   private async markReviewed(): Promise<void> {
     const tab = this.active();
     if (!tab) return;
-    await this.channel.request("history.mark_reviewed", { tabId: tab.tabId });
+    await this.channel.requestLoose("history.mark_reviewed", { tabId: tab.tabId });
     await this.load();
   }
 

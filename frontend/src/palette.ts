@@ -314,7 +314,7 @@ export class WorkspaceSearch {
       return;
     }
     try {
-      const answer = await this.channel.request<{ results: SearchResult[]; truncated: boolean }>("ui.search", { query, matchCase });
+      const answer = await this.channel.requestLoose<{ results: SearchResult[]; truncated: boolean }>("ui.search", { query, matchCase });
       if (asked !== this.asked) return;
       this.show(answer.results, answer.truncated, query, matchCase);
     } catch (err) {
