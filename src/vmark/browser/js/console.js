@@ -14,7 +14,9 @@
   const toString = String;
   const isArray = Array.isArray;
   let ring = [];
+  /** @type {string | null} */
   let written = null;
+  /** @type {HTMLElement | null} */
   let buffer = null;
   let pending = 0; // entries recorded since the buffer was last written
 
@@ -22,10 +24,11 @@
     const root = document.documentElement;
     if (!root) return null;
     if (!buffer || !buffer.isConnected) {
-      buffer = document.getElementById(BUFFER_ID) || document.createElement('template');
-      buffer.id = BUFFER_ID;
-      if (!buffer.isConnected) root.appendChild(buffer);
-      written = buffer.textContent;
+      const found = document.getElementById(BUFFER_ID) || document.createElement('template');
+      found.id = BUFFER_ID;
+      if (!found.isConnected) root.appendChild(found);
+      written = found.textContent;
+      buffer = found;
     }
     return buffer;
   }

@@ -15,7 +15,7 @@
     try {
       found = document.querySelectorAll(String(selector));
     } catch (e) {
-      return { error: 'invalid-selector', message: String(e && e.message ? e.message : e) };
+      return { error: 'invalid-selector', message: String(e instanceof Error && e.message ? e.message : e) };
     }
     const wanted = fields || {};
     const elements = [];

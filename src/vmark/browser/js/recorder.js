@@ -54,12 +54,14 @@
   const SECRET_WORDS = /(^|[^a-z0-9])(otp|totp|hotp|2fa|mfa|one ?time|two ?factor|passcode|password|passwd|pwd|pin|code|token|secret|cvv|cvc)([^a-z0-9]|$)/;
   const NOT_SECRET_WORDS = /(^|[^a-z0-9])(postal|zip|post|promo|coupon|voucher|discount|country|area|gift)([^a-z0-9]|$)/;
 
+  /** @type {string | null} */
   let session = null;
   let own = [];
   let carried = [];
   let dropped = 0;
   let lastElement = null;
   let lastKind = null;
+  /** @type {HTMLElement | null} */
   let buffer = null;
 
   if (storage) {
@@ -96,9 +98,10 @@
     const root = document.documentElement;
     if (!root) return;
     if (!buffer || !buffer.isConnected) {
-      buffer = document.getElementById(BUFFER_ID) || document.createElement('template');
-      buffer.id = BUFFER_ID;
-      if (!buffer.isConnected) root.appendChild(buffer);
+      const found = document.getElementById(BUFFER_ID) || document.createElement('template');
+      found.id = BUFFER_ID;
+      if (!found.isConnected) root.appendChild(found);
+      buffer = found;
     }
     buffer.textContent = text;
   }
