@@ -2,7 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
-import { type Approval, ApprovalDialog } from "./approvals";
+import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
@@ -97,7 +97,7 @@ class Page {
     this.reportFocus();
     this.render(await this.channel.request("ui.state", {}));
     await this.loadTree();
-    const { approvals } = await this.channel.requestLoose<{ approvals: Approval[] }>("approvals.list");
+    const { approvals } = await this.channel.request("approvals.list", {});
     for (const approval of approvals) if (approval.window === this.label) this.approvals.add(approval);
     document.body.dataset.ready = "true";
   }
@@ -178,7 +178,7 @@ class Page {
       case "prompt":
       case "folder_picker":
       case "browser_prompt":
-        this.approvals.add(event.payload as unknown as Approval);
+        this.approvals.add(event.payload);
         break;
       case "notification":
         toast(event.payload.message, event.payload.level);

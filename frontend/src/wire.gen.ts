@@ -15,6 +15,12 @@ export type Encoding = "UTF-8" | "UTF-8 with BOM";
 
 export type NotificationLevel = "info" | "warning" | "error";
 
+export type ApprovalKind = "open_workspace" | "folder_access" | "browser";
+
+export type ApprovalState = "pending" | "allowed" | "denied" | "used";
+
+export type BrowserDecision = "once" | "site";
+
 export type OpenPayload = Record<string, unknown>;
 
 /** No arguments, or nothing to say. */
@@ -108,6 +114,48 @@ export interface EditorRequest {
   tabId: string;
   op: "get" | "prepare";
   content?: string;
+}
+
+export interface BrowserElement {
+  role: string;
+  name: string;
+}
+
+/** What a browser prompt shows: every string here may come from the page or the agent (untrusted). */
+export interface BrowserDetail {
+  site: string;
+  tabId: string | null;
+  action: string;
+  element: BrowserElement | null;
+  value: string | null;
+}
+
+/** An approval as the pages list and show it (`prompt`, `folder_picker`, `browser_prompt` events). */
+export interface Approval {
+  id: string;
+  kind: ApprovalKind;
+  requester: string;
+  subject: string;
+  window: string;
+  state: ApprovalState;
+  created: string;
+  expires: string;
+  detail?: BrowserDetail;
+  decision?: BrowserDecision | null;
+}
+
+export interface ApprovalsList {
+  approvals: Approval[];
+}
+
+export interface AnswerPayload {
+  id: string;
+  allow: boolean;
+  decision?: BrowserDecision;
+}
+
+export interface AnswerResult {
+  approval: Approval;
 }
 
 export interface AttachPayload {
@@ -313,13 +361,15 @@ export interface Requests {
   "ui.reply": { payload: Reply; result: ReplyResult };
   "ui.state": { payload: Empty; result: PageState };
   "ui.read": { payload: TabPayload; result: TabText };
+  "approvals.list": { payload: Empty; result: ApprovalsList };
+  "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
   "settings.set": { payload: SettingPayload; result: SettingResult };
 }
 
 /** Requests whose shapes are not written down yet (`Channel.requestLoose`). */
 
-export type LooseRequest = "approvals.answer" | "approvals.list" | "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "comments.add" | "comments.delete" | "comments.person_reply" | "comments.reopen" | "comments.resolve" | "comments.threads" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "history.get" | "history.list" | "history.mark_reviewed" | "history.revert" | "ui.cjk_format" | "ui.file_create" | "ui.file_delete" | "ui.file_rename" | "ui.files" | "ui.search" | "ui.switch_workspace" | "ui.validate";
+export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "comments.add" | "comments.delete" | "comments.person_reply" | "comments.reopen" | "comments.resolve" | "comments.threads" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "history.get" | "history.list" | "history.mark_reviewed" | "history.revert" | "ui.cjk_format" | "ui.file_create" | "ui.file_delete" | "ui.file_rename" | "ui.files" | "ui.search" | "ui.switch_workspace" | "ui.validate";
 
 /** The events the app pushes, and their payloads. */
 
@@ -330,12 +380,12 @@ export interface Events {
   "notification": NotificationEvent;
   "browser_crashed": OpenPayload;
   "browser_frame": OpenPayload;
-  "browser_prompt": OpenPayload;
+  "browser_prompt": Approval;
   "browser_tabs": OpenPayload;
   "coherence": OpenPayload;
   "comments": OpenPayload;
-  "folder_picker": OpenPayload;
-  "prompt": OpenPayload;
+  "folder_picker": Approval;
+  "prompt": Approval;
 }
 
 /** The events that want a `ui.reply` (they carry a `requestId`), and their payloads. */

@@ -92,7 +92,7 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     page.problems.clear()
 
     # an agent: a write (a doc event), the selection (an editor request), a tab switch (activate), a window
-    # focus (focus), a close (flush) and a refused save as (a notification)
+    # focus (focus), a close (flush), a refused save as (a notification) and a workspace to approve (a prompt)
     async with make_client(vmark.data_dir) as agent:
         await agent_write(agent, a, "agent text\n")
         await wait_event(page, "doc", lambda p: p.get("origin") == "agent")
@@ -104,6 +104,16 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
         refused = await agent.call_tool("workspace", {"action": "save_as", "tabId": a, "filePath": elsewhere})
         assert refused.is_error and '"APPROVAL_REQUIRED"' in refused.content[0].text  # type: ignore[union-attr]
         await wait_event(page, "notification")
+        # a prompt: listed, allowed; the agent's retry switches the window's workspace (workspace_switch)
+        other = workspace.parent / "other"
+        other.mkdir()
+        await ok(agent, "workspace", "open_workspace", folderPath=str(other))
+        prompt = await wait_event(page, "prompt")
+        assert [a["id"] for a in (await page.call("approvals.list"))["approvals"]] == [prompt["id"]]
+        answered = await page.call("approvals.answer", id=prompt["id"], allow=True)
+        assert (answered["approval"]["kind"], answered["approval"]["state"]) == ("open_workspace", "allowed")
+        await ok(agent, "workspace", "open_workspace", folderPath=str(other))
+        await wait_event(page, "workspace_switch")
 
     # a second window typing into the same document: a doc event with changes, from the person
     async with CheckedPage(vmark.data_dir) as second:
@@ -125,7 +135,8 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert page.problems == []
     assert page.event_problems() == []
     seen = {e["event"] for e in page.events}
-    assert {"state", "doc", "divergent", "notification", "flush", "editor", "activate", "focus"} <= seen
+    pushed = {"state", "doc", "divergent", "notification", "prompt"}
+    assert pushed | {"flush", "editor", "activate", "focus", "workspace_switch"} <= seen
     assert page.sent == set(wire_types.REQUESTS)
 
 

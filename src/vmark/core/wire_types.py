@@ -131,6 +131,57 @@ class EditorRequest(TypedDict):
     content: NotRequired[str]
 
 
+# --- approvals: the person's yes or no to what widens an agent's access (``app.approvals``) ------------------
+ApprovalKind = Literal["open_workspace", "folder_access", "browser"]
+ApprovalState = Literal["pending", "allowed", "denied", "used"]
+#: a browser prompt's Allow once / Allow on this site
+BrowserDecision = Literal["once", "site"]
+
+
+class BrowserElement(TypedDict):
+    role: str
+    name: str
+
+
+class BrowserDetail(TypedDict):
+    """What a browser prompt shows: every string here may come from the page or the agent (untrusted)."""
+
+    site: str
+    tabId: str | None
+    action: str
+    element: BrowserElement | None
+    value: str | None
+
+
+class Approval(TypedDict):
+    """An approval as the pages list and show it (``prompt``, ``folder_picker``, ``browser_prompt`` events)."""
+
+    id: str
+    kind: ApprovalKind
+    requester: str
+    subject: str
+    window: str
+    state: ApprovalState
+    created: str
+    expires: str
+    detail: NotRequired[BrowserDetail]
+    decision: NotRequired[BrowserDecision | None]
+
+
+class ApprovalsList(TypedDict):
+    approvals: list[Approval]
+
+
+class AnswerPayload(TypedDict):
+    id: str
+    allow: bool
+    decision: NotRequired[BrowserDecision]
+
+
+class AnswerResult(TypedDict):
+    approval: Approval
+
+
 # --- requests --------------------------------------------------------------------------------------------
 class AttachPayload(TypedDict):
     window: NotRequired[str | None]
@@ -340,14 +391,14 @@ REQUESTS: dict[str, tuple[type, type]] = {
     "ui.reply": (Reply, ReplyResult),
     "ui.state": (Empty, PageState),
     "ui.read": (TabPayload, TabText),
+    "approvals.list": (Empty, ApprovalsList),
+    "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
     "settings.set": (SettingPayload, SettingResult),
 }
 
 #: requests the page sends whose shapes are not written down here yet (named, so no other name can be sent)
 LOOSE_REQUESTS: tuple[str, ...] = (
-    "approvals.answer",
-    "approvals.list",
     "browser.close",
     "browser.frame_ack",
     "browser.human_open",
@@ -402,12 +453,12 @@ EVENTS: dict[str, type] = {
     # families not written down here yet
     "browser_crashed": OpenPayload,
     "browser_frame": OpenPayload,
-    "browser_prompt": OpenPayload,
+    "browser_prompt": Approval,
     "browser_tabs": OpenPayload,
     "coherence": OpenPayload,
     "comments": OpenPayload,
-    "folder_picker": OpenPayload,
-    "prompt": OpenPayload,
+    "folder_picker": Approval,
+    "prompt": Approval,
 }
 
 #: events that want a ``ui.reply`` (they carry a ``requestId``), and their payloads
@@ -428,5 +479,8 @@ ALIASES: dict[str, object] = {
     "LineEnding": LineEnding,
     "Encoding": Encoding,
     "NotificationLevel": NotificationLevel,
+    "ApprovalKind": ApprovalKind,
+    "ApprovalState": ApprovalState,
+    "BrowserDecision": BrowserDecision,
     "OpenPayload": OpenPayload,
 }
