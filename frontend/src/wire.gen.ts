@@ -21,6 +21,10 @@ export type ApprovalState = "pending" | "allowed" | "denied" | "used";
 
 export type BrowserDecision = "once" | "site";
 
+export type SnapshotKind = "manual" | "auto" | "mcp" | "revert";
+
+export type ThreadState = "open" | "addressed" | "resolved" | "reopened" | "deleted";
+
 export type OpenPayload = Record<string, unknown>;
 
 /** No arguments, or nothing to say. */
@@ -156,6 +160,54 @@ export interface AnswerPayload {
 
 export interface AnswerResult {
   approval: Approval;
+}
+
+/** A comment a revision answered, as it is now (state `deleted` for a deleted one). */
+export interface Addressed {
+  comment: string;
+  quote: string;
+  state: ThreadState;
+}
+
+export interface Snapshot {
+  id: number;
+  path: string | null;
+  kind: SnapshotKind;
+  label: string;
+  revision: string;
+  time: number;
+  principal: string | null;
+  addresses: string[];
+  addressed: Addressed[];
+  content?: string;
+}
+
+export interface HistoryListPayload {
+  tabId: string;
+  content?: boolean;
+}
+
+export interface HistoryList {
+  snapshots: Snapshot[];
+  unreviewed: number;
+}
+
+export interface SnapshotPayload {
+  tabId: string;
+  id: number;
+}
+
+export interface RevisionResult {
+  revision: string;
+}
+
+export interface ReviewedPayload {
+  tabId: string;
+  revision?: string | null;
+}
+
+export interface ReviewedResult {
+  reviewed: number;
 }
 
 export interface AttachPayload {
@@ -361,6 +413,10 @@ export interface Requests {
   "ui.reply": { payload: Reply; result: ReplyResult };
   "ui.state": { payload: Empty; result: PageState };
   "ui.read": { payload: TabPayload; result: TabText };
+  "history.list": { payload: HistoryListPayload; result: HistoryList };
+  "history.get": { payload: SnapshotPayload; result: Snapshot };
+  "history.revert": { payload: SnapshotPayload; result: RevisionResult };
+  "history.mark_reviewed": { payload: ReviewedPayload; result: ReviewedResult };
   "approvals.list": { payload: Empty; result: ApprovalsList };
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
@@ -369,7 +425,7 @@ export interface Requests {
 
 /** Requests whose shapes are not written down yet (`Channel.requestLoose`). */
 
-export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "comments.add" | "comments.delete" | "comments.person_reply" | "comments.reopen" | "comments.resolve" | "comments.threads" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "history.get" | "history.list" | "history.mark_reviewed" | "history.revert" | "ui.cjk_format" | "ui.file_create" | "ui.file_delete" | "ui.file_rename" | "ui.files" | "ui.search" | "ui.switch_workspace" | "ui.validate";
+export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "comments.add" | "comments.delete" | "comments.person_reply" | "comments.reopen" | "comments.resolve" | "comments.threads" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "ui.cjk_format" | "ui.file_create" | "ui.file_delete" | "ui.file_rename" | "ui.files" | "ui.search" | "ui.switch_workspace" | "ui.validate";
 
 /** The events the app pushes, and their payloads. */
 

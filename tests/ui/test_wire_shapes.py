@@ -124,6 +124,16 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
         await wait_event(page, "doc", lambda p: p.get("origin") == "person" and "changes" in p)
         assert second.problems == [] and second.event_problems() == []
 
+    # the history the saves and the agent's write made: listed, read, reverted to, reviewed
+    listing = await page.call("history.list", tabId=a, content=False)
+    assert {s["kind"] for s in listing["snapshots"]} >= {"manual", "mcp"} and listing["unreviewed"] == 1
+    full = await page.call("history.list", tabId=a)
+    assert all("content" in s for s in full["snapshots"])
+    first_snapshot = listing["snapshots"][0]["id"]
+    assert "content" in await page.call("history.get", tabId=a, id=first_snapshot)
+    await page.call("history.revert", tabId=a, id=first_snapshot)
+    assert (await page.call("history.mark_reviewed", tabId=a)) == {"reviewed": 0}  # the revert reviewed it
+
     # the file changes on disk under unsaved typing: divergent, then the person keeps the disk's text
     await page.call("ui.edit", tabId=a, text="unsaved\n")
     await asyncio.sleep(0.05)

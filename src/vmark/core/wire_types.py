@@ -182,6 +182,60 @@ class AnswerResult(TypedDict):
     approval: Approval
 
 
+# --- history: a document's snapshots and the review of AI revisions (``storage.history``) -----------------
+SnapshotKind = Literal["manual", "auto", "mcp", "revert"]
+ThreadState = Literal["open", "addressed", "resolved", "reopened", "deleted"]
+
+
+class Addressed(TypedDict):
+    """A comment a revision answered, as it is now (state ``deleted`` for a deleted one)."""
+
+    comment: str
+    quote: str
+    state: ThreadState
+
+
+class Snapshot(TypedDict):
+    id: int
+    path: str | None
+    kind: SnapshotKind
+    label: str
+    revision: str
+    time: float
+    principal: str | None
+    addresses: list[str]
+    addressed: list[Addressed]
+    content: NotRequired[str]
+
+
+class HistoryListPayload(TypedDict):
+    tabId: str
+    content: NotRequired[bool]
+
+
+class HistoryList(TypedDict):
+    snapshots: list[Snapshot]
+    unreviewed: int
+
+
+class SnapshotPayload(TypedDict):
+    tabId: str
+    id: int
+
+
+class RevisionResult(TypedDict):
+    revision: str
+
+
+class ReviewedPayload(TypedDict):
+    tabId: str
+    revision: NotRequired[str | None]
+
+
+class ReviewedResult(TypedDict):
+    reviewed: int
+
+
 # --- requests --------------------------------------------------------------------------------------------
 class AttachPayload(TypedDict):
     window: NotRequired[str | None]
@@ -391,6 +445,10 @@ REQUESTS: dict[str, tuple[type, type]] = {
     "ui.reply": (Reply, ReplyResult),
     "ui.state": (Empty, PageState),
     "ui.read": (TabPayload, TabText),
+    "history.list": (HistoryListPayload, HistoryList),
+    "history.get": (SnapshotPayload, Snapshot),
+    "history.revert": (SnapshotPayload, RevisionResult),
+    "history.mark_reviewed": (ReviewedPayload, ReviewedResult),
     "approvals.list": (Empty, ApprovalsList),
     "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
@@ -430,10 +488,6 @@ LOOSE_REQUESTS: tuple[str, ...] = (
     "delegations.grant",
     "delegations.list",
     "delegations.revoke",
-    "history.get",
-    "history.list",
-    "history.mark_reviewed",
-    "history.revert",
     "ui.cjk_format",
     "ui.file_create",
     "ui.file_delete",
@@ -482,5 +536,7 @@ ALIASES: dict[str, object] = {
     "ApprovalKind": ApprovalKind,
     "ApprovalState": ApprovalState,
     "BrowserDecision": BrowserDecision,
+    "SnapshotKind": SnapshotKind,
+    "ThreadState": ThreadState,
     "OpenPayload": OpenPayload,
 }
