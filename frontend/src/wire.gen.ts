@@ -210,6 +210,83 @@ export interface ReviewedResult {
   reviewed: number;
 }
 
+export interface CommentReply {
+  id: string;
+  author: string;
+  body: string;
+  created: number;
+}
+
+export interface CommentAnchor {
+  from: number;
+  to: number;
+}
+
+/** A thread's identity, state and `commentGen` (the generation an agent's change must name). */
+export interface ThreadStatus {
+  comment: string;
+  state: ThreadState;
+  commentGen: string;
+}
+
+export interface Thread {
+  comment: string;
+  state: ThreadState;
+  commentGen: string;
+  quote: string;
+  body: string;
+  author: string;
+  created: number;
+  anchor: CommentAnchor | null;
+  orphaned: boolean;
+  replies: CommentReply[];
+}
+
+/** A document by its tab or its file (a file no tab shows has threads too). */
+export interface ThreadsPayload {
+  tabId?: string;
+  filePath?: string;
+}
+
+export interface Threads {
+  doc: string;
+  threads: Thread[];
+}
+
+/** A new thread on `quote`, at its occurrence nearest `at` (code points; the first without it). */
+export interface CommentAddPayload {
+  tabId?: string;
+  filePath?: string;
+  quote: string;
+  body: string;
+  at?: number;
+}
+
+export interface CommentAdded {
+  comment: string;
+  commentGen: string;
+}
+
+export interface CommentPayload {
+  commentId: string;
+}
+
+export interface CommentReplyPayload {
+  commentId: string;
+  body: string;
+}
+
+export interface CommentReplied {
+  reply: string;
+  commentGen: string;
+}
+
+/** The threads of `doc` changed. */
+export interface CommentsEvent {
+  doc: string;
+  filePath: string | null;
+}
+
 export interface AttachPayload {
   window?: string | null;
 }
@@ -417,6 +494,12 @@ export interface Requests {
   "history.get": { payload: SnapshotPayload; result: Snapshot };
   "history.revert": { payload: SnapshotPayload; result: RevisionResult };
   "history.mark_reviewed": { payload: ReviewedPayload; result: ReviewedResult };
+  "comments.threads": { payload: ThreadsPayload; result: Threads };
+  "comments.add": { payload: CommentAddPayload; result: CommentAdded };
+  "comments.person_reply": { payload: CommentReplyPayload; result: CommentReplied };
+  "comments.resolve": { payload: CommentPayload; result: ThreadStatus };
+  "comments.reopen": { payload: CommentPayload; result: ThreadStatus };
+  "comments.delete": { payload: CommentPayload; result: ThreadStatus };
   "approvals.list": { payload: Empty; result: ApprovalsList };
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
@@ -425,7 +508,7 @@ export interface Requests {
 
 /** Requests whose shapes are not written down yet (`Channel.requestLoose`). */
 
-export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "comments.add" | "comments.delete" | "comments.person_reply" | "comments.reopen" | "comments.resolve" | "comments.threads" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "ui.cjk_format" | "ui.file_create" | "ui.file_delete" | "ui.file_rename" | "ui.files" | "ui.search" | "ui.switch_workspace" | "ui.validate";
+export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "ui.cjk_format" | "ui.file_create" | "ui.file_delete" | "ui.file_rename" | "ui.files" | "ui.search" | "ui.switch_workspace" | "ui.validate";
 
 /** The events the app pushes, and their payloads. */
 
@@ -439,7 +522,7 @@ export interface Events {
   "browser_prompt": Approval;
   "browser_tabs": OpenPayload;
   "coherence": OpenPayload;
-  "comments": OpenPayload;
+  "comments": CommentsEvent;
   "folder_picker": Approval;
   "prompt": Approval;
 }

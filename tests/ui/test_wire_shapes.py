@@ -134,6 +134,18 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     await page.call("history.revert", tabId=a, id=first_snapshot)
     assert (await page.call("history.mark_reviewed", tabId=a)) == {"reviewed": 0}  # the revert reviewed it
 
+    # review comments: one added on a quote of the text, read by tab and by file, replied to, resolved,
+    # reopened, deleted (each change pushes a comments event)
+    quote = (await page.call("ui.read", tabId=a))["text"][:5]
+    added = await page.call("comments.add", tabId=a, quote=quote, body="a note", at=0)
+    by_tab = await page.call("comments.threads", tabId=a)
+    by_file = await page.call("comments.threads", filePath=str(workspace / "a.md"))
+    assert [t["comment"] for t in by_tab["threads"]] == [added["comment"]] and by_file == by_tab
+    await page.call("comments.person_reply", commentId=added["comment"], body="a reply")
+    for verb, state in (("resolve", "resolved"), ("reopen", "reopened"), ("delete", "deleted")):
+        assert (await page.call(f"comments.{verb}", commentId=added["comment"]))["state"] == state
+    await wait_event(page, "comments")
+
     # the file changes on disk under unsaved typing: divergent, then the person keeps the disk's text
     await page.call("ui.edit", tabId=a, text="unsaved\n")
     await asyncio.sleep(0.05)
@@ -145,7 +157,7 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert page.problems == []
     assert page.event_problems() == []
     seen = {e["event"] for e in page.events}
-    pushed = {"state", "doc", "divergent", "notification", "prompt"}
+    pushed = {"state", "doc", "divergent", "notification", "prompt", "comments"}
     assert pushed | {"flush", "editor", "activate", "focus", "workspace_switch"} <= seen
     assert page.sent == set(wire_types.REQUESTS)
 

@@ -236,6 +236,86 @@ class ReviewedResult(TypedDict):
     reviewed: int
 
 
+# --- review comments: the person's side (``app.handlers.ui_comments``) -------------------------------------
+class CommentReply(TypedDict):
+    id: str
+    author: str
+    body: str
+    created: float
+
+
+CommentAnchor = TypedDict("CommentAnchor", {"from": int, "to": int})
+
+
+class ThreadStatus(TypedDict):
+    """A thread's identity, state and ``commentGen`` (the generation an agent's change must name)."""
+
+    comment: str
+    state: ThreadState
+    commentGen: str
+
+
+class Thread(TypedDict):
+    comment: str
+    state: ThreadState
+    commentGen: str
+    quote: str
+    body: str
+    author: str
+    created: float
+    anchor: CommentAnchor | None
+    orphaned: bool
+    replies: list[CommentReply]
+
+
+class ThreadsPayload(TypedDict):
+    """A document by its tab or its file (a file no tab shows has threads too)."""
+
+    tabId: NotRequired[str]
+    filePath: NotRequired[str]
+
+
+class Threads(TypedDict):
+    doc: str
+    threads: list[Thread]
+
+
+class CommentAddPayload(TypedDict):
+    """A new thread on ``quote``, at its occurrence nearest ``at`` (code points; the first without it)."""
+
+    tabId: NotRequired[str]
+    filePath: NotRequired[str]
+    quote: str
+    body: str
+    at: NotRequired[int]
+
+
+class CommentAdded(TypedDict):
+    comment: str
+    commentGen: str
+
+
+class CommentPayload(TypedDict):
+    commentId: str
+
+
+class CommentReplyPayload(TypedDict):
+    commentId: str
+    body: str
+
+
+class CommentReplied(TypedDict):
+    reply: str
+    commentGen: str
+
+
+class CommentsEvent(TypedDict):
+    """The threads of ``doc`` changed."""
+
+    doc: str
+    filePath: str | None
+
+
 # --- requests --------------------------------------------------------------------------------------------
 class AttachPayload(TypedDict):
     window: NotRequired[str | None]
@@ -449,6 +529,12 @@ REQUESTS: dict[str, tuple[type, type]] = {
     "history.get": (SnapshotPayload, Snapshot),
     "history.revert": (SnapshotPayload, RevisionResult),
     "history.mark_reviewed": (ReviewedPayload, ReviewedResult),
+    "comments.threads": (ThreadsPayload, Threads),
+    "comments.add": (CommentAddPayload, CommentAdded),
+    "comments.person_reply": (CommentReplyPayload, CommentReplied),
+    "comments.resolve": (CommentPayload, ThreadStatus),
+    "comments.reopen": (CommentPayload, ThreadStatus),
+    "comments.delete": (CommentPayload, ThreadStatus),
     "approvals.list": (Empty, ApprovalsList),
     "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
@@ -479,12 +565,6 @@ LOOSE_REQUESTS: tuple[str, ...] = (
     "coherence.init",
     "coherence.overview",
     "coherence.resolve",
-    "comments.add",
-    "comments.delete",
-    "comments.person_reply",
-    "comments.reopen",
-    "comments.resolve",
-    "comments.threads",
     "delegations.grant",
     "delegations.list",
     "delegations.revoke",
@@ -510,7 +590,7 @@ EVENTS: dict[str, type] = {
     "browser_prompt": Approval,
     "browser_tabs": OpenPayload,
     "coherence": OpenPayload,
-    "comments": OpenPayload,
+    "comments": CommentsEvent,
     "folder_picker": Approval,
     "prompt": Approval,
 }
