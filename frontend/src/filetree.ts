@@ -3,15 +3,8 @@
 // Every operation is a request the app checks against the window's path scope; the tree then reloads.
 import { el, modalAnswer, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
+import type { Listing } from "./wire.gen";
 
-export interface Listing {
-  workspaceInstanceId: string;
-  root: string;
-  active: boolean;
-  files: { path: string; kind: string }[];
-  folders?: string[];
-  truncated: boolean;
-}
 
 export interface TreeHost {
   open(filePath: string): Promise<void>;
@@ -193,7 +186,7 @@ export class FileTree {
 
   async move(from: string, to: string): Promise<void> {
     try {
-      await this.channel.requestLoose("ui.file_rename", { from, to });
+      await this.channel.request("ui.file_rename", { from, to });
       toast(`Moved ${from.slice(from.lastIndexOf("/") + 1)} to ${to.slice(0, to.lastIndexOf("/"))}`);
     } catch (err) {
       toast(errorText(err), "error");
@@ -276,7 +269,7 @@ export class FileTree {
           return;
         }
         void this.channel
-          .requestLoose("ui.file_rename", { from: target.path, to: `${folder}/${fresh}` })
+          .request("ui.file_rename", { from: target.path, to: `${folder}/${fresh}` })
           .then(async () => {
             finish();
             await this.host.reload();
@@ -320,7 +313,7 @@ export class FileTree {
         const name = input.value.trim();
         if (!name) return finish();
         void this.channel
-          .requestLoose<{ path: string }>("ui.file_create", { path: `${folder}/${name}`, type: kind })
+          .request("ui.file_create", { path: `${folder}/${name}`, type: kind })
           .then(async ({ path }) => {
             finish();
             await this.host.reload();
@@ -342,7 +335,7 @@ export class FileTree {
     const what = target.kind === "folder" ? `the folder ${name} and everything in it` : name;
     if (!(await confirmDialog(`Move ${what} to the trash?`, "You can restore it from your system's trash.", "Move to trash"))) return;
     try {
-      await this.channel.requestLoose("ui.file_delete", { path: target.path });
+      await this.channel.request("ui.file_delete", { path: target.path });
       toast(`Moved ${name} to the trash`);
     } catch (err) {
       toast(errorText(err), "error");

@@ -17,18 +17,10 @@ import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
-import type { EditorRequest, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
+import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
-
-interface Listing {
-  workspaceInstanceId: string;
-  root: string;
-  active: boolean;
-  files: { path: string; kind: string }[];
-  truncated: boolean;
-}
 
 class Page {
   private label = "";
@@ -135,7 +127,7 @@ class Page {
       },
       save: () => this.save(),
       files: async () => {
-        const { workspaces } = await this.channel.requestLoose<{ workspaces: Listing[] }>("ui.files");
+        const { workspaces } = await this.channel.request("ui.files", {});
         const shown = workspaces.filter((w) => w.active);
         return (shown.length ? shown : workspaces).flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })));
       },
@@ -436,7 +428,7 @@ class Page {
 
   // --- the file tree -------------------------------------------------------------------------------
   private async loadTree(): Promise<void> {
-    const { workspaces } = await this.channel.requestLoose<{ workspaces: Listing[] }>("ui.files");
+    const { workspaces } = await this.channel.request("ui.files", {});
     const tree = byId("tree");
     // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
     const shown = workspaces.filter((w) => w.active);
@@ -461,7 +453,7 @@ class Page {
         pick.addEventListener("click", () =>
           void act(async () => {
             await this.current?.flush();
-            await this.channel.requestLoose("ui.switch_workspace", { workspaceInstanceId: w.workspaceInstanceId });
+            await this.channel.request("ui.switch_workspace", { workspaceInstanceId: w.workspaceInstanceId });
           }),
         );
         return pick;

@@ -287,6 +287,96 @@ export interface CommentsEvent {
   filePath: string | null;
 }
 
+export interface TreeFile {
+  path: string;
+  kind: Kind;
+}
+
+/** One workspace instance of the page's window: its files and folders (relative, sorted). */
+export interface Listing {
+  workspaceInstanceId: string;
+  root: string;
+  active: boolean;
+  files: TreeFile[];
+  folders: string[];
+  truncated: boolean;
+}
+
+export interface Listings {
+  workspaces: Listing[];
+}
+
+export interface FileCreatePayload {
+  path: string;
+  type?: "file" | "folder";
+}
+
+export interface FileCreated {
+  path: string;
+  type: "file" | "folder";
+}
+
+export interface FileRenamePayload {
+  from: string;
+  to: string;
+}
+
+export interface Moved {
+  from: string;
+  to: string;
+}
+
+/** The new path, and the open documents that moved with it. */
+export interface FileRenamed {
+  path: string;
+  moved: Moved[];
+}
+
+export interface FileDeleted {
+  path: string;
+  trashed: boolean;
+}
+
+export interface WorkspaceSwitchPayload {
+  workspaceInstanceId: string;
+}
+
+export interface WorkspaceSwitched {
+  workspaceInstanceId: string;
+  activeTabId: string | null;
+}
+
+export interface SearchPayload {
+  query: string;
+  matchCase?: boolean;
+}
+
+/** A match: its file, line and column (code points), and the part of its line shown around it. */
+export interface SearchResult {
+  root: string;
+  path: string;
+  filePath: string;
+  line: number;
+  column: number;
+  length: number;
+  text: string;
+  textColumn: number;
+}
+
+export interface SearchResults {
+  query: string;
+  results: SearchResult[];
+  truncated: boolean;
+}
+
+export interface TextPayload {
+  text: string;
+}
+
+export interface TextResult {
+  text: string;
+}
+
 export interface AttachPayload {
   window?: string | null;
 }
@@ -500,6 +590,13 @@ export interface Requests {
   "comments.resolve": { payload: CommentPayload; result: ThreadStatus };
   "comments.reopen": { payload: CommentPayload; result: ThreadStatus };
   "comments.delete": { payload: CommentPayload; result: ThreadStatus };
+  "ui.files": { payload: Empty; result: Listings };
+  "ui.file_create": { payload: FileCreatePayload; result: FileCreated };
+  "ui.file_rename": { payload: FileRenamePayload; result: FileRenamed };
+  "ui.file_delete": { payload: PathPayload; result: FileDeleted };
+  "ui.switch_workspace": { payload: WorkspaceSwitchPayload; result: WorkspaceSwitched };
+  "ui.search": { payload: SearchPayload; result: SearchResults };
+  "ui.cjk_format": { payload: TextPayload; result: TextResult };
   "approvals.list": { payload: Empty; result: ApprovalsList };
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
@@ -508,7 +605,7 @@ export interface Requests {
 
 /** Requests whose shapes are not written down yet (`Channel.requestLoose`). */
 
-export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "ui.cjk_format" | "ui.file_create" | "ui.file_delete" | "ui.file_rename" | "ui.files" | "ui.search" | "ui.switch_workspace" | "ui.validate";
+export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "ui.validate";
 
 /** The events the app pushes, and their payloads. */
 

@@ -50,7 +50,7 @@ async def page(vmark: RunningApp) -> AsyncIterator[CheckedPage]:
 
 
 async def test_every_request_answer_and_event_has_its_wire_shape(
-    vmark: RunningApp, page: CheckedPage, workspace: Path, monkeypatch: pytest.MonkeyPatch
+    vmark: RunningApp, page: CheckedPage, workspace: Path, monkeypatch: pytest.MonkeyPatch, trash: Path
 ) -> None:
     monkeypatch.setattr(writes, "COMPOSITION_GRACE_SECONDS", 0.0)  # the agent writes right after a composition
     await page.attach("main")
@@ -145,6 +145,21 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     for verb, state in (("resolve", "resolved"), ("reopen", "reopened"), ("delete", "deleted")):
         assert (await page.call(f"comments.{verb}", commentId=added["comment"]))["state"] == state
     await wait_event(page, "comments")
+
+    # the workspace's files: listed, a folder and a file created, renamed, trashed; a search; a CJK format
+    listed = (await page.call("ui.files"))["workspaces"]
+    assert [w["root"] for w in listed] == [str(workspace.resolve()), str(other.resolve())]
+    await page.call("ui.switch_workspace", workspaceInstanceId=listed[0]["workspaceInstanceId"])
+    await page.call("ui.file_create", path=str(workspace / "drafts"), type="folder")
+    created = await page.call("ui.file_create", path=str(workspace / "drafts" / "n"))
+    assert created == {"path": str((workspace / "drafts" / "n.md").resolve()), "type": "file"}
+    renamed = await page.call("ui.file_rename", **{"from": created["path"], "to": str(workspace / "drafts" / "m.md")})
+    assert renamed["moved"] == []
+    assert (await page.call("ui.file_delete", path=renamed["path"]))["trashed"] is True
+    assert (trash / "files" / "m.md").read_text("utf-8") == ""
+    found = await page.call("ui.search", query="alpha", matchCase=True)
+    assert found["results"] and found["truncated"] is False
+    await page.call("ui.cjk_format", text="中文English")
 
     # the file changes on disk under unsaved typing: divergent, then the person keeps the disk's text
     await page.call("ui.edit", tabId=a, text="unsaved\n")

@@ -316,6 +316,94 @@ class CommentsEvent(TypedDict):
     filePath: str | None
 
 
+# --- the workspace's files: the tree, its changes, search ----------------------------------------------------
+class TreeFile(TypedDict):
+    path: str
+    kind: Kind
+
+
+class Listing(TypedDict):
+    """One workspace instance of the page's window: its files and folders (relative, sorted)."""
+
+    workspaceInstanceId: str
+    root: str
+    active: bool
+    files: list[TreeFile]
+    folders: list[str]
+    truncated: bool
+
+
+class Listings(TypedDict):
+    workspaces: list[Listing]
+
+
+class FileCreatePayload(TypedDict):
+    path: str
+    type: NotRequired[Literal["file", "folder"]]
+
+
+class FileCreated(TypedDict):
+    path: str
+    type: Literal["file", "folder"]
+
+
+FileRenamePayload = TypedDict("FileRenamePayload", {"from": str, "to": str})
+Moved = TypedDict("Moved", {"from": str, "to": str})
+
+
+class FileRenamed(TypedDict):
+    """The new path, and the open documents that moved with it."""
+
+    path: str
+    moved: list[Moved]
+
+
+class FileDeleted(TypedDict):
+    path: str
+    trashed: bool
+
+
+class WorkspaceSwitchPayload(TypedDict):
+    workspaceInstanceId: str
+
+
+class WorkspaceSwitched(TypedDict):
+    workspaceInstanceId: str
+    activeTabId: str | None
+
+
+class SearchPayload(TypedDict):
+    query: str
+    matchCase: NotRequired[bool]
+
+
+class SearchResult(TypedDict):
+    """A match: its file, line and column (code points), and the part of its line shown around it."""
+
+    root: str
+    path: str
+    filePath: str
+    line: int
+    column: int
+    length: int
+    text: str
+    textColumn: int
+
+
+class SearchResults(TypedDict):
+    query: str
+    results: list[SearchResult]
+    truncated: bool
+
+
+class TextPayload(TypedDict):
+    text: str
+
+
+class TextResult(TypedDict):
+    text: str
+
+
 # --- requests --------------------------------------------------------------------------------------------
 class AttachPayload(TypedDict):
     window: NotRequired[str | None]
@@ -535,6 +623,13 @@ REQUESTS: dict[str, tuple[type, type]] = {
     "comments.resolve": (CommentPayload, ThreadStatus),
     "comments.reopen": (CommentPayload, ThreadStatus),
     "comments.delete": (CommentPayload, ThreadStatus),
+    "ui.files": (Empty, Listings),
+    "ui.file_create": (FileCreatePayload, FileCreated),
+    "ui.file_rename": (FileRenamePayload, FileRenamed),
+    "ui.file_delete": (PathPayload, FileDeleted),
+    "ui.switch_workspace": (WorkspaceSwitchPayload, WorkspaceSwitched),
+    "ui.search": (SearchPayload, SearchResults),
+    "ui.cjk_format": (TextPayload, TextResult),
     "approvals.list": (Empty, ApprovalsList),
     "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
@@ -568,13 +663,6 @@ LOOSE_REQUESTS: tuple[str, ...] = (
     "delegations.grant",
     "delegations.list",
     "delegations.revoke",
-    "ui.cjk_format",
-    "ui.file_create",
-    "ui.file_delete",
-    "ui.file_rename",
-    "ui.files",
-    "ui.search",
-    "ui.switch_workspace",
     "ui.validate",
 )
 
