@@ -5,6 +5,7 @@
 // site permissions agents hold, each with Revoke.
 import { act, byId, el, toast } from "./dom";
 import type { Channel } from "./protocol";
+import type { BrowserFrame, BrowserTabEvent } from "./wire.gen";
 
 interface BrowserTabInfo {
   tabId: string;
@@ -146,11 +147,11 @@ export class BrowserPanel {
     this.timer = window.setTimeout(() => void this.load().catch(() => {}), REFRESH_MS);
   }
 
-  async onFrame(payload: Record<string, unknown>): Promise<void> {
-    const tabId = String(payload.tabId);
+  async onFrame(payload: BrowserFrame): Promise<void> {
+    const tabId = payload.tabId;
     try {
       if (tabId !== this.viewing) return;
-      const bytes = Uint8Array.from(atob(String(payload.data)), (c) => c.charCodeAt(0));
+      const bytes = Uint8Array.from(atob(payload.data), (c) => c.charCodeAt(0));
       const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/jpeg" }));
       if (tabId !== this.viewing) return;
       if (this.canvas.width !== bitmap.width) this.canvas.width = bitmap.width;
@@ -159,14 +160,14 @@ export class BrowserPanel {
       bitmap.close();
       this.frames += 1;
       this.canvas.dataset.frames = String(this.frames);
-      if (typeof payload.url === "string") this.showAddress(payload.url);
+      this.showAddress(payload.url);
     } finally {
       // drawn or not, the app may send the next one
       void this.channel.requestLoose("browser.frame_ack", { tabId }).catch(() => {});
     }
   }
 
-  onCrashed(payload: Record<string, unknown>): void {
+  onCrashed(payload: BrowserTabEvent): void {
     if (payload.tabId === this.viewing) this.crashed.hidden = false;
     this.refresh();
   }

@@ -104,6 +104,20 @@ export interface NotificationEvent {
   message: string;
 }
 
+/** `browser_crashed`: the page of an embedded browser tab crashed. */
+export interface BrowserTabEvent {
+  tabId: string;
+}
+
+/** One screencast frame of the tab the person views (a base64 JPEG), acknowledged by `browser.frame_ack`. */
+export interface BrowserFrame {
+  tabId: string;
+  data: string;
+  width: number;
+  height: number;
+  url: string;
+}
+
 export interface ActivateRequest {
   tabId: string;
 }
@@ -614,11 +628,11 @@ export interface Events {
   "doc": DocEvent;
   "divergent": DivergentEvent;
   "notification": NotificationEvent;
-  "browser_crashed": OpenPayload;
-  "browser_frame": OpenPayload;
+  "browser_crashed": BrowserTabEvent;
+  "browser_frame": BrowserFrame;
   "browser_prompt": Approval;
-  "browser_tabs": OpenPayload;
-  "coherence": OpenPayload;
+  "browser_tabs": Empty;
+  "coherence": Empty;
   "comments": CommentsEvent;
   "folder_picker": Approval;
   "prompt": Approval;

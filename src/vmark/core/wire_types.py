@@ -7,9 +7,9 @@ fails when it is stale), and the UI tests validate what the app really sends aga
 Frames on ``/ui``: ``hello`` once, then ``{type: "response", id, success, data | error}`` for each request
 ``{id, type, payload}``, and ``{type: "event", event, payload, requestId?}``; an event with a ``requestId`` wants
 a ``ui.reply``. :data:`REQUESTS` maps each request the page sends to its payload and result, :data:`EVENTS` and
-:data:`REQUEST_EVENTS` each event to its payload. :data:`LOOSE_REQUESTS` and the open payloads
-(:data:`OpenPayload`) are the families whose shapes are not written down here yet: the page names them
-explicitly (``Channel.requestLoose``) and they are checked for their name only.
+:data:`REQUEST_EVENTS` each event to its payload. :data:`LOOSE_REQUESTS` are the requests whose shapes are not
+written down here yet (the embedded browser's, coherence's, delegations', ``ui.validate``): the page names them
+explicitly (``Channel.requestLoose``) and they are checked for their name only (:data:`OpenPayload`).
 
 Stdlib only, and without ``from __future__ import annotations`` (Python 3.11 cannot see ``NotRequired`` in a
 string annotation). Keys are the wire's own (camelCase, ``from``), so some shapes use the functional syntax.
@@ -112,6 +112,22 @@ class DivergentEvent(TypedDict):
 class NotificationEvent(TypedDict):
     level: NotificationLevel
     message: str
+
+
+class BrowserTabEvent(TypedDict):
+    """``browser_crashed``: the page of an embedded browser tab crashed."""
+
+    tabId: str
+
+
+class BrowserFrame(TypedDict):
+    """One screencast frame of the tab the person views (a base64 JPEG), acknowledged by ``browser.frame_ack``."""
+
+    tabId: str
+    data: str
+    width: float
+    height: float
+    url: str
 
 
 class ActivateRequest(TypedDict):
@@ -672,12 +688,11 @@ EVENTS: dict[str, type] = {
     "doc": DocEvent,
     "divergent": DivergentEvent,
     "notification": NotificationEvent,
-    # families not written down here yet
-    "browser_crashed": OpenPayload,
-    "browser_frame": OpenPayload,
+    "browser_crashed": BrowserTabEvent,
+    "browser_frame": BrowserFrame,
     "browser_prompt": Approval,
-    "browser_tabs": OpenPayload,
-    "coherence": OpenPayload,
+    "browser_tabs": Empty,
+    "coherence": Empty,
     "comments": CommentsEvent,
     "folder_picker": Approval,
     "prompt": Approval,
