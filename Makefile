@@ -9,6 +9,8 @@ NPM ?= npm
 UI_DEPS := frontend/node_modules/.vmark-ci-stamp
 UI_BUILD := src/vmark/ui/dist/.vmark-build-stamp
 UI_SOURCES := $(shell find frontend/src -type f) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
+# The page scripts' checkers (tools/pagejs: tsc with checkJs, eslint), installed for `make lint`.
+PAGEJS_DEPS := tools/pagejs/node_modules/.vmark-ci-stamp
 # The UI tests drive Debian's chromium (never a browser downloaded by Playwright).
 CHROMIUM := /usr/bin/chromium
 
@@ -25,6 +27,11 @@ $(UI_DEPS): frontend/package.json frontend/package-lock.json
 	@command -v $(NPM) >/dev/null || { echo "setup needs Node.js 20.19+ and npm to build the UI in frontend/" >&2; exit 1; }
 	$(NPM) ci --prefix frontend --no-audit --no-fund
 	touch $(UI_DEPS)
+
+$(PAGEJS_DEPS): tools/pagejs/package.json tools/pagejs/package-lock.json
+	@command -v $(NPM) >/dev/null || { echo "lint needs Node.js 20.19+ and npm for tools/pagejs" >&2; exit 1; }
+	$(NPM) ci --prefix tools/pagejs --no-audit --no-fund
+	touch $(PAGEJS_DEPS)
 
 $(UI_BUILD): $(UI_DEPS) $(UI_SOURCES)
 	$(NPM) run build --prefix frontend
@@ -44,11 +51,15 @@ setup: $(STAMP) $(UI_BUILD)
 run: setup
 	$(BIN)/vmark app examples
 
-lint: setup
+lint: setup $(PAGEJS_DEPS)
 	$(BIN)/ruff check src tests bench setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	@$(BIN)/python -m vmark.tools.gen_wire --check || \
+		{ echo "make lint: a generated file is stale (see above)" >&2; exit 1; }
 	$(NPM) run typecheck --prefix frontend
+	$(NPM) run typecheck --prefix tools/pagejs
+	$(NPM) run lint --prefix tools/pagejs
 
 test: setup lint $(CHROMIUM)
 	$(NPM) test --prefix frontend
@@ -58,4 +69,4 @@ bench: setup
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info src/vmark/ui/dist frontend/node_modules
+	rm -rf $(VENV) build dist src/*.egg-info src/vmark/ui/dist frontend/node_modules tools/pagejs/node_modules

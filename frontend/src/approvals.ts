@@ -3,24 +3,7 @@
 import { byId, el, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
 
-/** What a browser prompt shows: every string here may come from the page or the agent (untrusted). */
-export interface BrowserDetail {
-  site: string;
-  tabId: string | null;
-  action: string;
-  element: { role: string; name: string } | null;
-  value: string | null;
-}
-
-export interface Approval {
-  id: string;
-  kind: string;
-  requester: string;
-  subject: string;
-  window: string;
-  state: string;
-  detail?: BrowserDetail;
-}
+import type { Approval, BrowserDecision, BrowserDetail } from "./wire.gen";
 
 const WORDING: Record<string, { title: string; text: (a: Approval) => string }> = {
   open_workspace: {
@@ -141,7 +124,7 @@ const VALUE_LABELS: Record<string, string> = {
 /** While a prompt is on screen the list is re-read this often: it may expire or be answered elsewhere. */
 const RECHECK_MS = 2000;
 
-type Answer = { allow: false } | { allow: true; decision: "once" | "site" };
+type Answer = { allow: false } | { allow: true; decision: BrowserDecision };
 
 /** The browser prompt dialog: requester, site, action, element and value as text, never a picture of the page. */
 class BrowserPrompts {
@@ -247,7 +230,7 @@ class BrowserPrompts {
     const turn = ++this.listing;
     let approvals: Approval[];
     try {
-      ({ approvals } = await this.channel.request<{ approvals: Approval[] }>("approvals.list"));
+      ({ approvals } = await this.channel.request("approvals.list", {}));
     } catch {
       return; // the connection is gone; the page says so
     }

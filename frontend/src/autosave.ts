@@ -21,7 +21,7 @@ export class AutoSave {
   /** The setting as stored (once the page is connected; again whenever the settings dialog closes). */
   async load(): Promise<void> {
     try {
-      const { settings } = await this.channel.request<{ settings: { key: string; value: unknown }[] }>("settings.list");
+      const { settings } = await this.channel.request("settings.list", {});
       this.enabled = settings.find((s) => s.key === "editor.save_automatically")?.value === true;
     } catch {
       this.enabled = false;

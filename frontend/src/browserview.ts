@@ -5,6 +5,7 @@
 // site permissions agents hold, each with Revoke.
 import { act, byId, el, toast } from "./dom";
 import type { Channel } from "./protocol";
+import type { BrowserFrame, BrowserTabEvent } from "./wire.gen";
 
 interface BrowserTabInfo {
   tabId: string;
@@ -146,11 +147,11 @@ export class BrowserPanel {
     this.timer = window.setTimeout(() => void this.load().catch(() => {}), REFRESH_MS);
   }
 
-  async onFrame(payload: Record<string, unknown>): Promise<void> {
-    const tabId = String(payload.tabId);
+  async onFrame(payload: BrowserFrame): Promise<void> {
+    const tabId = payload.tabId;
     try {
       if (tabId !== this.viewing) return;
-      const bytes = Uint8Array.from(atob(String(payload.data)), (c) => c.charCodeAt(0));
+      const bytes = Uint8Array.from(atob(payload.data), (c) => c.charCodeAt(0));
       const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/jpeg" }));
       if (tabId !== this.viewing) return;
       if (this.canvas.width !== bitmap.width) this.canvas.width = bitmap.width;
@@ -159,14 +160,14 @@ export class BrowserPanel {
       bitmap.close();
       this.frames += 1;
       this.canvas.dataset.frames = String(this.frames);
-      if (typeof payload.url === "string") this.showAddress(payload.url);
+      this.showAddress(payload.url);
     } finally {
       // drawn or not, the app may send the next one
-      void this.channel.request("browser.frame_ack", { tabId }).catch(() => {});
+      void this.channel.requestLoose("browser.frame_ack", { tabId }).catch(() => {});
     }
   }
 
-  onCrashed(payload: Record<string, unknown>): void {
+  onCrashed(payload: BrowserTabEvent): void {
     if (payload.tabId === this.viewing) this.crashed.hidden = false;
     this.refresh();
   }
@@ -191,8 +192,8 @@ export class BrowserPanel {
 
   private async render(): Promise<void> {
     const [{ tabs }, { permissions }] = await Promise.all([
-      this.channel.request<{ tabs: BrowserTabInfo[] }>("browser.tabs"),
-      this.channel.request<{ permissions: Permission[] }>("browser.permissions"),
+      this.channel.requestLoose<{ tabs: BrowserTabInfo[] }>("browser.tabs"),
+      this.channel.requestLoose<{ permissions: Permission[] }>("browser.permissions"),
     ]);
     this.tabs = tabs;
     this.tabList.replaceChildren(...tabs.map((tab) => this.tabItem(tab)));
@@ -233,7 +234,7 @@ export class BrowserPanel {
     const revoke = el("button", { type: "button", class: "browser-revoke" }, "Revoke");
     revoke.addEventListener("click", () =>
       void act(async () => {
-        await this.channel.request("browser.revoke", { origin: grant.origin, operation: grant.operation });
+        await this.channel.requestLoose("browser.revoke", { origin: grant.origin, operation: grant.operation });
         await this.load();
       }),
     );
@@ -260,7 +261,7 @@ export class BrowserPanel {
     for (const item of this.tabList.querySelectorAll<HTMLElement>(".browser-tab")) {
       item.classList.toggle("active", item.dataset.tabId === tabId);
     }
-    const answer = await this.channel.request<ViewAnswer>("browser.view", { tabId });
+    const answer = await this.channel.requestLoose<ViewAnswer>("browser.view", { tabId });
     this.crashed.hidden = !answer.crashed;
     this.showAddress(answer.url, true);
   }
@@ -271,7 +272,7 @@ export class BrowserPanel {
     this.viewBox.hidden = true;
     delete this.panel.dataset.viewing;
     delete this.canvas.dataset.tabId;
-    if (tabId) await this.channel.request("browser.unview", { tabId }).catch(() => {});
+    if (tabId) await this.channel.requestLoose("browser.unview", { tabId }).catch(() => {});
   }
 
   private showAddress(url: string, force = false): void {
@@ -281,7 +282,7 @@ export class BrowserPanel {
 
   // --- actions ------------------------------------------------------------------------------------
   private async openTab(url: string): Promise<void> {
-    const answer = await this.channel.request<NavAnswer>("browser.human_open", url ? { url } : {});
+    const answer = await this.channel.requestLoose<NavAnswer>("browser.human_open", url ? { url } : {});
     this.newUrl.value = "";
     if (answer.error) toast(answer.error, "warning");
     await this.load();
@@ -291,7 +292,7 @@ export class BrowserPanel {
   private async nav(op: string, url?: string): Promise<void> {
     const tabId = this.viewing;
     if (!tabId) return;
-    const answer = await this.channel.request<NavAnswer>("browser.nav", url === undefined ? { tabId, op } : { tabId, op, url });
+    const answer = await this.channel.requestLoose<NavAnswer>("browser.nav", url === undefined ? { tabId, op } : { tabId, op, url });
     if (answer.error) toast(answer.error, "warning");
     this.showAddress(answer.url, true);
     this.canvas.focus();
@@ -301,14 +302,14 @@ export class BrowserPanel {
     const tab = this.tabs.find((t) => t.tabId === tabId);
     if (tab?.owner === "ai" && !window.confirm("Close this tab of the AI's? The agent loses it.")) return;
     if (tabId === this.viewing) await this.stopViewing();
-    await this.channel.request("browser.close", { tabId });
+    await this.channel.requestLoose("browser.close", { tabId });
     await this.load();
   }
 
   private async reloadCrashed(): Promise<void> {
     const tabId = this.viewing;
     if (!tabId) return;
-    const answer = await this.channel.request<NavAnswer>("browser.reload_crashed", { tabId });
+    const answer = await this.channel.requestLoose<NavAnswer>("browser.reload_crashed", { tabId });
     this.crashed.hidden = true;
     if (answer.error) toast(answer.error, "warning");
     this.showAddress(answer.url, true);
@@ -320,7 +321,7 @@ export class BrowserPanel {
   private send(input: Record<string, unknown>): void {
     const tabId = this.viewing;
     if (!tabId || !this.crashed.hidden) return;
-    this.inputs = this.inputs.then(() => act(() => this.channel.request("browser.input", { tabId, ...input })));
+    this.inputs = this.inputs.then(() => act(() => this.channel.requestLoose("browser.input", { tabId, ...input })));
   }
 
   /** Where on the view the event happened, and the view's size: the app scales it to the page. */

@@ -28,7 +28,7 @@ export async function formatSelection(channel: Channel, tab: TabSync | null): Pr
     toast("Nothing is selected: select the text to format", "info");
     return;
   }
-  const { text } = await channel.request<{ text: string }>("ui.cjk_format", { text: selected.text });
+  const { text } = await channel.request("ui.cjk_format", { text: selected.text });
   if (text === selected.text) {
     toast("The selection is already formatted", "info");
     return;

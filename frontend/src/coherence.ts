@@ -237,7 +237,7 @@ export class CoherencePanel {
   private async render(): Promise<void> {
     let overview: Overview;
     try {
-      overview = await this.channel.request<Overview>("coherence.overview");
+      overview = await this.channel.requestLoose<Overview>("coherence.overview");
     } catch (err) {
       this.body.hidden = true;
       this.rootLine.textContent = "";
@@ -290,7 +290,7 @@ class Breakdown implements Part {
     const start = el("button", { id: "coherence-init", type: "button" }, "Track provenance in this workspace");
     start.addEventListener("click", () =>
       void act(async () => {
-        await this.panel.channel.request("coherence.init");
+        await this.panel.channel.requestLoose("coherence.init");
         toast("Provenance tracking is on for this workspace");
         await this.panel.reload();
       }),
@@ -316,7 +316,7 @@ class Breakdown implements Part {
       "keeps it. Files open with unsaved changes are left alone.";
     identities.addEventListener("click", () =>
       void act(async () => {
-        const done = (await this.panel.channel.request("coherence.add_identities")) as IdentitiesAdded;
+        const done = (await this.panel.channel.requestLoose("coherence.add_identities")) as IdentitiesAdded;
         toast(identitiesMessage(done));
         await this.panel.reload();
       }),
@@ -427,14 +427,14 @@ class Breakdown implements Part {
   }
 
   private async accept(edge: Edge): Promise<void> {
-    await this.panel.channel.request("coherence.resolve", { txf: edge.txf, input: edge.input, resolution: "accept-newer" });
+    await this.panel.channel.requestLoose("coherence.resolve", { txf: edge.txf, input: edge.input, resolution: "accept-newer" });
     toast(`${edge.downstream_path ?? "The document"} is up to date with ${edge.upstream_path ?? "its source"} again`);
     await this.panel.reload();
   }
 
   private async revise(edge: Edge, root: string): Promise<void> {
     if (edge.downstream_path) await this.panel.openDocument(`${root}/${edge.downstream_path}`);
-    const texts = await this.panel.channel.request<EdgeTexts>("coherence.diff", { txf: edge.txf, input: edge.input });
+    const texts = await this.panel.channel.requestLoose<EdgeTexts>("coherence.diff", { txf: edge.txf, input: edge.input });
     this.changes.set(
       edgeKey(edge),
       texts.pinned_text === null || texts.current_text === null
@@ -514,7 +514,7 @@ class Breakdown implements Part {
   private async waive(edge: Edge, draft: WaiverDraft): Promise<void> {
     const payload: Record<string, unknown> = { txf: edge.txf, input: edge.input, resolution: "waive", reason: draft.reason };
     if (draft.expiry !== "never") payload.expires = new Date(Date.now() + Number(draft.expiry) * DAY_MS).toISOString();
-    await this.panel.channel.request("coherence.resolve", payload);
+    await this.panel.channel.requestLoose("coherence.resolve", payload);
     this.waivers.delete(edgeKey(edge));
     await this.panel.reload();
   }
@@ -567,7 +567,7 @@ class Delegations implements Part {
 
   async show(overview: Overview): Promise<void> {
     this.root = overview.workspaceRoot;
-    const { grants, principals } = await this.panel.channel.request<{ grants: Grant[]; principals: string[] }>(
+    const { grants, principals } = await this.panel.channel.requestLoose<{ grants: Grant[]; principals: string[] }>(
       "delegations.list",
     );
     const chosen = this.principal.value;
@@ -602,7 +602,7 @@ class Delegations implements Part {
       const revoke = button("coherence-revoke", "Revoke");
       revoke.addEventListener("click", () =>
         void act(async () => {
-          await this.panel.channel.request("delegations.revoke", { id: grant.id });
+          await this.panel.channel.requestLoose("delegations.revoke", { id: grant.id });
           await this.panel.reload();
         }),
       );
@@ -621,7 +621,7 @@ class Delegations implements Part {
     const payload: Record<string, unknown> = { principal: this.principal.value, scope, expires: this.expiry.value };
     if (this.onlyHere.checked && this.root) payload.workspaceRoot = this.root;
     void act(async () => {
-      await this.panel.channel.request("delegations.grant", payload);
+      await this.panel.channel.requestLoose("delegations.grant", payload);
       for (const box of this.scopes) box.checked = false;
       this.onlyHere.checked = false;
       await this.panel.reload();
@@ -674,7 +674,7 @@ class Claims implements Part {
     this.off.hidden = overview.status.initialized;
     this.on.hidden = !overview.status.initialized;
     if (!overview.status.initialized) return;
-    this.claims = (await this.panel.channel.request<{ claims: Claim[] }>("coherence.claims")).claims;
+    this.claims = (await this.panel.channel.requestLoose<{ claims: Claim[] }>("coherence.claims")).claims;
     for (const key of this.superseding.keys()) if (!this.claims.some((c) => c.claim === key)) this.superseding.delete(key);
     this.render();
   }
@@ -757,12 +757,12 @@ class Claims implements Part {
   }
 
   private async add(claim: Record<string, unknown>): Promise<void> {
-    await this.panel.channel.request("coherence.claim_add", claim);
+    await this.panel.channel.requestLoose("coherence.claim_add", claim);
     await this.panel.reload();
   }
 
   private async update(claim: Claim, changes: Record<string, unknown>): Promise<void> {
-    await this.panel.channel.request("coherence.claim_update", { claim: claim.claim, ...changes });
+    await this.panel.channel.requestLoose("coherence.claim_update", { claim: claim.claim, ...changes });
     await this.panel.reload();
   }
 }
@@ -815,8 +815,8 @@ class Contexts implements Part {
     this.on.hidden = !overview.status.initialized;
     if (!overview.status.initialized) return;
     const [{ contexts }, { claims }] = await Promise.all([
-      this.panel.channel.request<{ contexts: Context[] }>("coherence.contexts"),
-      this.panel.channel.request<{ claims: Claim[] }>("coherence.claims"),
+      this.panel.channel.requestLoose<{ contexts: Context[] }>("coherence.contexts"),
+      this.panel.channel.requestLoose<{ claims: Claim[] }>("coherence.claims"),
     ]);
     rebuild(this.list, contexts.map((c) => this.item(c)));
     this.list.dataset.count = String(contexts.length);
@@ -854,7 +854,7 @@ class Contexts implements Part {
       remove.addEventListener("click", () =>
         void act(async () => {
           if (!window.confirm(`Delete the context ${context.id}?`)) return;
-          await this.panel.channel.request("coherence.context_delete", { id: context.id });
+          await this.panel.channel.requestLoose("coherence.context_delete", { id: context.id });
           await this.panel.reload();
         }),
       );
@@ -876,7 +876,7 @@ class Contexts implements Part {
   private async save(): Promise<void> {
     const checked = (box: HTMLElement): string[] =>
       [...box.querySelectorAll<HTMLInputElement>("input:checked")].map((input) => input.value);
-    await this.panel.channel.request("coherence.context_save", {
+    await this.panel.channel.requestLoose("coherence.context_save", {
       id: this.contextId.value.trim(),
       name: this.name.value,
       parent: this.parent.value === "default" ? null : this.parent.value,

@@ -7,33 +7,12 @@ import { act, byId, el, toast } from "./dom";
 import type { CommentAnchor } from "./editor";
 import { type Channel, errorText } from "./protocol";
 import type { TabSync } from "./tabsync";
+import type { CommentAddPayload, CommentsEvent, Thread } from "./wire.gen";
 
 export type CommentTab = Pick<TabSync, "tabId" | "flush" | "editor">;
 
-interface Reply {
-  id: string;
-  author: string;
-  body: string;
-  created: number;
-}
-
-export interface Thread {
-  comment: string;
-  state: string;
-  commentGen: number;
-  quote: string;
-  body: string;
-  author: string;
-  created: number;
-  anchor: { from: number; to: number } | null;
-  orphaned: boolean;
-  replies: Reply[];
-}
-
-interface Threads {
-  doc: string;
-  threads: Thread[];
-}
+/** What the person can do to a thread (the `comments.<verb>` request). */
+type ThreadVerb = "resolve" | "reopen" | "delete";
 
 /** A comment on the way: its quote, and in source mode where the selection starts (code points). */
 interface Draft {
@@ -97,7 +76,7 @@ export class CommentsPanel {
   }
 
   /** The app's `comments` event: threads of `doc` changed. */
-  onEvent(payload: Record<string, unknown>): void {
+  onEvent(payload: CommentsEvent): void {
     if (this.doc === null || payload.doc === this.doc) this.refresh();
   }
 
@@ -148,9 +127,9 @@ export class CommentsPanel {
     }
     try {
       await draft.tab.flush(); // the quote must be in the app's text: the keystrokes that typed it too
-      const payload: Record<string, unknown> = { tabId: draft.tab.tabId, quote: draft.quote, body };
+      const payload: CommentAddPayload = { tabId: draft.tab.tabId, quote: draft.quote, body };
       if (draft.at !== null) payload.at = draft.at;
-      const { comment } = await this.channel.request<{ comment: string }>("comments.add", payload);
+      const { comment } = await this.channel.request("comments.add", payload);
       this.dialog.close();
       this.draft = null;
       this.focused = comment;
@@ -180,7 +159,7 @@ export class CommentsPanel {
       this.showListing([]);
       return;
     }
-    const { doc, threads } = await this.channel.request<Threads>("comments.threads", { tabId: tab.tabId });
+    const { doc, threads } = await this.channel.request("comments.threads", { tabId: tab.tabId });
     const now = this.active();
     if (now?.tabId !== tab.tabId) return; // switched meanwhile: that switch loads again
     this.doc = doc;
@@ -283,7 +262,7 @@ export class CommentsPanel {
   }
 
   private actions(thread: Thread): HTMLElement {
-    const button = (verb: string, label: string): HTMLButtonElement => {
+    const button = (verb: ThreadVerb, label: string): HTMLButtonElement => {
       const b = el("button", { type: "button", class: `thread-${verb}` }, label);
       b.addEventListener("click", () => void act(() => this.change(thread, verb)));
       return b;
@@ -295,7 +274,7 @@ export class CommentsPanel {
     return bar;
   }
 
-  private async change(thread: Thread, verb: string): Promise<void> {
+  private async change(thread: Thread, verb: ThreadVerb): Promise<void> {
     if (verb === "delete" && !window.confirm(`Delete the comment on “${shortQuote(thread.quote)}” and its replies?`)) return;
     await this.channel.request(`comments.${verb}`, { commentId: thread.comment });
     await this.load();

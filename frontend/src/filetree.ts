@@ -3,15 +3,8 @@
 // Every operation is a request the app checks against the window's path scope; the tree then reloads.
 import { el, modalAnswer, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
+import type { Listing } from "./wire.gen";
 
-export interface Listing {
-  workspaceInstanceId: string;
-  root: string;
-  active: boolean;
-  files: { path: string; kind: string }[];
-  folders?: string[];
-  truncated: boolean;
-}
 
 export interface TreeHost {
   open(filePath: string): Promise<void>;
@@ -320,7 +313,7 @@ export class FileTree {
         const name = input.value.trim();
         if (!name) return finish();
         void this.channel
-          .request<{ path: string }>("ui.file_create", { path: `${folder}/${name}`, type: kind })
+          .request("ui.file_create", { path: `${folder}/${name}`, type: kind })
           .then(async ({ path }) => {
             finish();
             await this.host.reload();

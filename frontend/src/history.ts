@@ -5,31 +5,9 @@ import { shortQuote } from "./comments";
 import { act, byId, el, toast } from "./dom";
 import type { Channel } from "./protocol";
 import type { TabSync } from "./tabsync";
+import type { Addressed, Snapshot } from "./wire.gen";
 
 export type HistoryTab = Pick<TabSync, "tabId" | "flush" | "editor">;
-
-interface Snapshot {
-  id: number;
-  kind: string;
-  label: string;
-  revision: string;
-  time: number;
-  principal: string | null;
-  addresses: string[];
-  /** The comments this revision answered, as they are now (state "deleted" for a deleted one). */
-  addressed?: Addressed[];
-}
-
-interface Addressed {
-  comment: string;
-  quote: string;
-  state: string;
-}
-
-interface Listing {
-  snapshots: Snapshot[];
-  unreviewed: number;
-}
 
 /** Changes (typing, agent writes, saves) come in bursts: the list is asked for once they settle. */
 const REFRESH_MS = 150;
@@ -94,7 +72,7 @@ export class HistoryPanel {
       this.showDiff(null);
       return;
     }
-    const listing = await this.channel.request<Listing>("history.list", { tabId: tab.tabId, content: false });
+    const listing = await this.channel.request("history.list", { tabId: tab.tabId, content: false });
     if (this.active()?.tabId !== tab.tabId) return; // switched meanwhile: that switch loads again
     this.showCount(listing.unreviewed);
     if (!listing.snapshots.some((s) => s.id === this.selected)) this.selected = null;
@@ -150,11 +128,12 @@ export class HistoryPanel {
     }
     let before = this.texts.get(id);
     if (before === undefined) {
-      before = (await this.channel.request<{ content: string }>("history.get", { tabId: tab.tabId, id })).content;
+      // history.get always carries the text (only a listing leaves it out)
+      before = (await this.channel.request("history.get", { tabId: tab.tabId, id })).content ?? "";
       this.texts.set(id, before);
     }
     const current =
-      tab.editor?.getText() ?? (await this.channel.request<{ text: string }>("ui.read", { tabId: tab.tabId })).text;
+      tab.editor?.getText() ?? (await this.channel.request("ui.read", { tabId: tab.tabId })).text;
     if (this.selected === id) this.showDiff(lineDiff(before, current));
   }
 

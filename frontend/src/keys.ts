@@ -8,7 +8,8 @@ import { EditorSelection } from "@codemirror/state";
 import { el, modalAnswer, toast } from "./dom";
 import { FindBar } from "./findbar";
 import { live } from "./live";
-import { type PickItem, Picker, type SearchResult, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "./palette";
+import { type PickItem, Picker, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "./palette";
+import type { SearchResult } from "./wire.gen";
 import type { Channel } from "./protocol";
 
 export interface AppTab {

@@ -36,7 +36,7 @@ export function workflowLint(channel: Channel, tabId: string, flush: () => Promi
   const source = async (view: EditorView): Promise<readonly Diagnostic[]> => {
     const doc = view.state.doc; // the document this answer is for
     await flush();
-    const verdict = await channel.request<Verdict>("ui.validate", { tabId });
+    const verdict = await channel.requestLoose<Verdict>("ui.validate", { tabId });
     // Without actionlint the app has no verdict, which is not a finding about the text.
     if (!verdict.binaryAvailable) return [];
     return verdict.diagnostics.map((finding) => diagnosticAt(doc, finding));

@@ -2,7 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
-import { type Approval, ApprovalDialog } from "./approvals";
+import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
@@ -16,51 +16,11 @@ import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
-import { type AppEvent, Channel, errorText } from "./protocol";
+import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
+import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
-import { type DocChanges, type TabText, TabSync } from "./tabsync";
-
-interface TabInfo {
-  id: string;
-  filePath: string | null;
-  title: string;
-  dirty: boolean;
-  revision: string;
-  kind: string;
-  active: boolean;
-  visible: boolean;
-}
-
-interface WindowInfo {
-  label: string;
-  focused: boolean;
-  activeWorkspaceInstanceId: string | null;
-  tabs: TabInfo[];
-}
-
-interface TabView {
-  mode: "source" | "wysiwyg";
-  pinned: boolean;
-  divergent: boolean;
-  divergenceKept: boolean;
-  readOnly: boolean;
-  workspaceInstanceId: string | null;
-}
-
-interface PageState {
-  windows: WindowInfo[];
-  views: Record<string, { workspaces: { id: string; root: string }[]; tabs: Record<string, TabView> }>;
-  agents: { connectionId: string; principal: string | null }[];
-}
-
-interface Listing {
-  workspaceInstanceId: string;
-  root: string;
-  active: boolean;
-  files: { path: string; kind: string }[];
-  truncated: boolean;
-}
+import { TabSync } from "./tabsync";
 
 class Page {
   private label = "";
@@ -116,8 +76,8 @@ class Page {
     const asked = new URLSearchParams(location.search).get("window");
     // A window of an earlier app run is gone: then the app picks one.
     const attached = await this.channel
-      .request<{ window: string }>("ui.attach", asked ? { window: asked } : {})
-      .catch(() => this.channel.request<{ window: string }>("ui.attach", {}));
+      .request("ui.attach", asked ? { window: asked } : {})
+      .catch(() => this.channel.request("ui.attach", {}));
     this.label = attached.window;
     history.replaceState(null, "", `/?window=${encodeURIComponent(this.label)}`);
     document.title = `VMark: ${this.label}`;
@@ -127,9 +87,9 @@ class Page {
     this.wireControls();
     await Promise.all([this.themeSwitch.load(), this.autoSave.load()]);
     this.reportFocus();
-    this.render(await this.channel.request<PageState>("ui.state"));
+    this.render(await this.channel.request("ui.state", {}));
     await this.loadTree();
-    const { approvals } = await this.channel.request<{ approvals: Approval[] }>("approvals.list");
+    const { approvals } = await this.channel.request("approvals.list", {});
     for (const approval of approvals) if (approval.window === this.label) this.approvals.add(approval);
     document.body.dataset.ready = "true";
   }
@@ -162,12 +122,12 @@ class Page {
         if (tab) await this.close(tab);
       },
       newTab: async () => {
-        const { tabId } = await this.channel.request<{ tabId: string }>("ui.new", { kind: "markdown" });
+        const { tabId } = await this.channel.request("ui.new", { kind: "markdown" });
         await this.show(tabId);
       },
       save: () => this.save(),
       files: async () => {
-        const { workspaces } = await this.channel.request<{ workspaces: Listing[] }>("ui.files");
+        const { workspaces } = await this.channel.request("ui.files", {});
         const shown = workspaces.filter((w) => w.active);
         return (shown.length ? shown : workspaces).flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })));
       },
@@ -177,32 +137,31 @@ class Page {
 
   // --- the app's events and requests ---------------------------------------------------------
   private async onEvent(event: AppEvent): Promise<void> {
-    const payload = event.payload ?? {};
     switch (event.event) {
       case "state":
-        this.render(payload as unknown as PageState);
+        this.render(event.payload);
         this.browserPanel.refresh(); // agents' tabs and grants change with it
         break;
       case "browser_frame":
-        await this.browserPanel.onFrame(payload);
+        await this.browserPanel.onFrame(event.payload);
         break;
       case "browser_crashed":
-        this.browserPanel.onCrashed(payload);
+        this.browserPanel.onCrashed(event.payload);
         break;
       case "browser_tabs":
         this.browserPanel.refresh();
         break;
-      case "doc":
-        if (this.current && (payload.tabIds as string[]).includes(this.current.tabId)) {
-          const text = typeof payload.text === "string" ? payload.text : null;
-          const changes = (payload.changes as DocChanges | undefined) ?? null;
-          await this.current.remote(String(payload.revision), text, changes);
+      case "doc": {
+        const doc = event.payload;
+        if (this.current && doc.tabIds.includes(this.current.tabId)) {
+          await this.current.remote(doc.revision, doc.text ?? null, doc.changes ?? null);
           this.historyPanel.refresh();
           this.commentsPanel.refresh();
         }
         break;
+      }
       case "comments":
-        this.commentsPanel.onEvent(payload);
+        this.commentsPanel.onEvent(event.payload);
         this.historyPanel.refresh(); // it names the comments each revision addressed, with their state
         break;
       case "coherence":
@@ -211,26 +170,27 @@ class Page {
       case "prompt":
       case "folder_picker":
       case "browser_prompt":
-        this.approvals.add(payload as unknown as Approval);
+        this.approvals.add(event.payload);
         break;
       case "notification":
-        toast(String(payload.message), String(payload.level ?? "info"));
+        toast(event.payload.message, event.payload.level);
         break;
       case "divergent":
-        toast(`${payload.filePath} changed on disk while you have unsaved changes`, "warning");
+        toast(`${event.payload.filePath} changed on disk while you have unsaved changes`, "warning");
         break;
+      default:
+        if (event.requestId !== undefined) await this.answer(event);
     }
-    if (event.requestId) await this.answer(event);
   }
 
-  private async answer(event: AppEvent): Promise<void> {
-    const reply: Record<string, unknown> = { requestId: event.requestId, ok: true };
+  private async answer(event: RequestEvent): Promise<void> {
+    const reply: Reply = { requestId: event.requestId, ok: true };
     try {
       if (event.event === "flush") await this.current?.flush();
       else if (event.event === "activate") {
         // While a dialog waits for an answer the page keeps showing what it showed.
         if (this.approvals.isOpen()) Object.assign(reply, { ok: false, activeTabId: this.current?.tabId ?? null });
-        else await this.show(String(event.payload.tabId));
+        else await this.show(event.payload.tabId);
       }
       else if (event.event === "focus") {
         window.focus();
@@ -243,12 +203,12 @@ class Page {
     await this.channel.request("ui.reply", reply);
   }
 
-  private async answerEditor(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async answerEditor(payload: EditorRequest): Promise<EditorAnswer> {
     const tab = this.current;
     if (!tab || tab.tabId !== payload.tabId) {
-      return { ok: false, reason: `this page shows ${tab?.tabId ?? "no tab"}, not ${String(payload.tabId)}` };
+      return { ok: false, reason: `this page shows ${tab?.tabId ?? "no tab"}, not ${payload.tabId}` };
     }
-    return tab.answerEditor(String(payload.op), String(payload.content ?? ""));
+    return tab.answerEditor(payload.op, payload.content ?? "");
   }
 
   // --- rendering ------------------------------------------------------------------------------
@@ -359,10 +319,9 @@ class Page {
       }
       this.editorHost.replaceChildren();
       if (target) {
-        const text = await this.channel.request<TabText>("ui.read", { tabId: target });
-        const facts = text as TabText & { filePath?: string | null; lineEnding?: string; encoding?: string };
-        setRenderContext({ window: this.label, docPath: facts.filePath ?? null });
-        this.statusBar.setFacts({ lineEnding: facts.lineEnding ?? "\n", encoding: facts.encoding ?? "UTF-8" });
+        const text = await this.channel.request("ui.read", { tabId: target });
+        setRenderContext({ window: this.label, docPath: text.filePath });
+        this.statusBar.setFacts({ lineEnding: text.lineEnding, encoding: text.encoding });
         const sync = new TabSync(this.channel, target, text);
         sync.onError = (err) => toast(errorText(err), "error");
         // Current at once: a `doc` event after the read waits for the editor on the tab's chain.
@@ -388,7 +347,7 @@ class Page {
 
   private async close(tab: TabInfo): Promise<void> {
     if (this.current?.tabId === tab.id) await this.current.flush();
-    let answer = await this.channel.request<{ closed: boolean; reason?: string }>("ui.close", { tabId: tab.id });
+    let answer = await this.channel.request("ui.close", { tabId: tab.id });
     if (!answer.closed && (answer.reason === "DIRTY" || answer.reason === "DIVERGENT")) {
       if (!window.confirm(`${tab.title} has unsaved changes. Close it and lose them?`)) return;
       answer = await this.channel.request("ui.close", { tabId: tab.id, force: true });
@@ -400,7 +359,7 @@ class Page {
   private wireControls(): void {
     byId("new-tab").addEventListener("click", () =>
       void act(async () => {
-        const { tabId } = await this.channel.request<{ tabId: string }>("ui.new", { kind: "markdown" });
+        const { tabId } = await this.channel.request("ui.new", { kind: "markdown" });
         await this.show(tabId);
       }),
     );
@@ -444,7 +403,7 @@ class Page {
       return;
     }
     await tab.flush();
-    const saved = await this.channel.request<{ filePath: string }>("ui.save", { tabId: tab.tabId });
+    const saved = await this.channel.request("ui.save", { tabId: tab.tabId });
     toast(`Saved ${saved.filePath}`);
   }
 
@@ -462,14 +421,14 @@ class Page {
       await this.loadTree();
       return;
     }
-    const { tabId } = await this.channel.request<{ tabId: string }>("ui.open", { path });
+    const { tabId } = await this.channel.request("ui.open", { path });
     await this.show(tabId);
   }
 
 
   // --- the file tree -------------------------------------------------------------------------------
   private async loadTree(): Promise<void> {
-    const { workspaces } = await this.channel.request<{ workspaces: Listing[] }>("ui.files");
+    const { workspaces } = await this.channel.request("ui.files", {});
     const tree = byId("tree");
     // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
     const shown = workspaces.filter((w) => w.active);

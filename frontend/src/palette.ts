@@ -3,6 +3,7 @@
 // workspace (results by file and line; a click opens the file at the match).
 import { el, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
+import type { SearchResult } from "./wire.gen";
 
 export interface PickItem {
   label: string;
@@ -226,16 +227,6 @@ function keysOf(keys: string): Node[] {
 }
 
 // --- search across the workspace -------------------------------------------------------------------
-export interface SearchResult {
-  root: string;
-  path: string;
-  filePath: string;
-  line: number;
-  column: number;
-  length: number;
-  text: string;
-  textColumn: number;
-}
 
 export class WorkspaceSearch {
   readonly dialog: HTMLDialogElement;
@@ -314,7 +305,7 @@ export class WorkspaceSearch {
       return;
     }
     try {
-      const answer = await this.channel.request<{ results: SearchResult[]; truncated: boolean }>("ui.search", { query, matchCase });
+      const answer = await this.channel.request("ui.search", { query, matchCase });
       if (asked !== this.asked) return;
       this.show(answer.results, answer.truncated, query, matchCase);
     } catch (err) {

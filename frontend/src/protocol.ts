@@ -1,13 +1,17 @@
 // The page's side of the UI protocol over the WebSocket /ui (same origin, cookie-authenticated).
 // Frames: requests {id, type, payload} -> {type: "response", id, success, data | error};
 // events {type: "event", event, payload, requestId?}; a request event wants a `ui.reply`.
+// The shapes are the app's (src/vmark/core/wire_types.py), generated into wire.gen.ts.
+import type { Events, LooseRequest, Reply, RequestEvents, Requests } from "./wire.gen";
 
-export interface AppEvent {
-  type: "event";
-  event: string;
-  payload: Record<string, unknown>;
-  requestId?: string;
-}
+type PushEvent = { [K in keyof Events]: { type: "event"; event: K; payload: Events[K]; requestId?: undefined } };
+type AskEvent = { [K in keyof RequestEvents]: { type: "event"; event: K; payload: RequestEvents[K]; requestId: string } };
+/** An event from the app: narrowing on `event` gives its payload's shape. */
+export type AppEvent = PushEvent[keyof Events] | AskEvent[keyof RequestEvents];
+/** An event that wants a `ui.reply`. */
+export type RequestEvent = AskEvent[keyof RequestEvents];
+/** What the page's editor answers to an `editor` request (sent in a `ui.reply`). */
+export type EditorAnswer = Omit<Reply, "requestId">;
 
 interface Response {
   type: "response";
@@ -64,7 +68,17 @@ export class Channel {
     else pending.reject(new ProtocolError(parseError(response.error)));
   }
 
-  request<T = Record<string, unknown>>(type: string, payload: Record<string, unknown> = {}): Promise<T> {
+  /** A request with a written-down shape: its payload and its answer are the app's (wire.gen.ts). */
+  request<K extends keyof Requests>(type: K, payload: Requests[K]["payload"]): Promise<Requests[K]["result"]> {
+    return this.send(type, payload);
+  }
+
+  /** A request of a family whose shapes are not written down yet: the caller says what it expects. */
+  requestLoose<T = Record<string, unknown>>(type: LooseRequest, payload: Record<string, unknown> = {}): Promise<T> {
+    return this.send(type, payload);
+  }
+
+  private send<T>(type: string, payload: object): Promise<T> {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error("not connected"));
     const id = `p${this.next++}`;

@@ -34,7 +34,7 @@ export class SaveAsDialog {
       return;
     }
     try {
-      const { filePath } = await this.channel.request<{ filePath: string | null }>("ui.read", { tabId: tab.tabId });
+      const { filePath } = await this.channel.request("ui.read", { tabId: tab.tabId });
       this.tab = tab;
       this.path.value = filePath ?? "";
       this.showError("");
@@ -55,7 +55,7 @@ export class SaveAsDialog {
     }
     try {
       await tab.flush(); // the file gets the person's latest keystrokes too
-      const saved = await this.channel.request<{ filePath: string }>("ui.save_as", { tabId: tab.tabId, path });
+      const saved = await this.channel.request("ui.save_as", { tabId: tab.tabId, path });
       this.dialog.close();
       this.tab = null;
       toast(`Saved as ${saved.filePath}`);

@@ -81,7 +81,7 @@ export class SettingsDialog {
 
   private async open(): Promise<void> {
     try {
-      const { settings } = await this.channel.request<{ settings: Setting[] }>("settings.list");
+      const { settings } = await this.channel.request("settings.list", {});
       const groups = new Map<string, HTMLElement[]>(GROUPS.map((g) => [g, []]));
       for (const setting of settings) groups.get(META[setting.key]?.group ?? "Other")?.push(this.row(setting));
       this.fields.replaceChildren(
@@ -117,7 +117,7 @@ export class SettingsDialog {
       return;
     }
     try {
-      const saved = await this.channel.request<{ value: unknown }>("settings.set", { key, value });
+      const saved = await this.channel.request("settings.set", { key, value });
       write(type, field, saved.value);
       show(row, status, "saved", "Saved");
     } catch (err) {

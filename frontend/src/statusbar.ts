@@ -2,11 +2,9 @@
 import { el } from "./dom";
 import { live, onEditorUpdate } from "./live";
 import { sourceOffset } from "./renderctx";
+import type { TabText } from "./wire.gen";
 
-export interface FileFacts {
-  lineEnding: string;
-  encoding: string;
-}
+export type FileFacts = Pick<TabText, "lineEnding" | "encoding">;
 
 const WORDS_PER_MINUTE = 230;
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/g;

@@ -11,36 +11,17 @@
 import { ChangeSet, type Text } from "@codemirror/state";
 import type { Editor, EditorHooks } from "./editor";
 import { workflowLint } from "./lint";
-import { applyChanges, diffChanges, fromSpans, textOf, toSpans, type WireSpan } from "./merge";
-import type { Channel } from "./protocol";
+import { applyChanges, diffChanges, fromSpans, textOf, toSpans } from "./merge";
+import type { Channel, EditorAnswer } from "./protocol";
+import type { DocChanges, EditorRequest, EditResult, Mode, TabText } from "./wire.gen";
+
+export type { DocChanges, TabText } from "./wire.gen";
 import { SourceEditor } from "./source";
 
 export const EDIT_DEBOUNCE_MS = 120;
 const SELECTION_DEBOUNCE_MS = 150;
 const SEEN_LIMIT = 64;
 const MAX_RETRIES = 5;
-
-export interface TabText {
-  text: string;
-  revision: string;
-  kind: string;
-  mode: "source" | "wysiwyg";
-  readOnly: boolean;
-}
-
-/** A `doc` event's changes: spans in code points of revision `base`'s text. */
-export interface DocChanges {
-  base: string;
-  spans: WireSpan[];
-}
-
-interface EditAnswer {
-  applied?: boolean;
-  revision: string;
-  /** `applied: false`: the app's changes from our base to `revision`, or else its whole text. */
-  changes?: WireSpan[];
-  text?: string;
-}
 
 export class TabSync {
   editor: Editor | null = null;
@@ -56,7 +37,7 @@ export class TabSync {
   /** The selection the app last heard of (or will, after the debounce). */
   private reported: [number, number] | null = null;
   readonly kind: string;
-  mode: "source" | "wysiwyg";
+  mode: Mode;
   readonly readOnly: boolean;
   onError: (err: unknown) => void = () => {};
 
@@ -100,7 +81,7 @@ export class TabSync {
     await this.enqueue(async () => this.destroy());
   }
 
-  async switchMode(parent: HTMLElement, mode: "source" | "wysiwyg"): Promise<void> {
+  async switchMode(parent: HTMLElement, mode: Mode): Promise<void> {
     await this.flush();
     await this.enqueue(async () => {
       await this.channel.request("ui.set_mode", { tabId: this.tabId, mode });
@@ -128,12 +109,12 @@ export class TabSync {
    * flushed nor disturbed: `prepare` answers `composing` (the app says BUSY), `get` answers what is there.
    * WYSIWYG's `prepare` carries the `changes` its replacement makes (code points of the text at `revision`).
    */
-  async answerEditor(op: string, content: string): Promise<Record<string, unknown>> {
+  async answerEditor(op: EditorRequest["op"], content: string): Promise<EditorAnswer> {
     if (!this.editor?.composing()) {
       await this.reportSelection();
       await this.flush();
     }
-    let answer: Record<string, unknown> = { ok: false, reason: `${this.tabId} has no editor right now` };
+    let answer: EditorAnswer = { ok: false, reason: `${this.tabId} has no editor right now` };
     await this.enqueue(async () => {
       const editor = this.editor;
       if (!editor) return;
@@ -173,7 +154,7 @@ export class TabSync {
       if (changes && changes.base === this.revision) theirs = fromSpans(this.synced, changes.spans);
       else {
         if (text === null) {
-          const read = await this.channel.request<TabText>("ui.read", { tabId: this.tabId });
+          const read = await this.channel.request("ui.read", { tabId: this.tabId });
           [revision, text] = [read.revision, read.text];
           if (this.seen.includes(revision)) return;
         }
@@ -247,9 +228,9 @@ export class TabSync {
     // What the person types while this is under way gathers in a new `unsent` (a ChangeSet of `sending`'s result).
     const sending = this.unsent;
     this.unsent = ChangeSet.empty(sending.newLength);
-    let answer: EditAnswer;
+    let answer: EditResult;
     try {
-      answer = await this.channel.request<EditAnswer>("ui.edit", {
+      answer = await this.channel.request("ui.edit", {
         tabId: this.tabId,
         baseRevision: this.revision,
         changes: toSpans(this.synced, sending),

@@ -40,7 +40,7 @@ export class ThemeSwitch {
   /** The stored choice (once the page is connected). */
   async load(): Promise<void> {
     try {
-      const { settings } = await this.channel.request<{ settings: { key: string; value: unknown }[] }>("settings.list");
+      const { settings } = await this.channel.request("settings.list", {});
       const stored = settings.find((s) => s.key === "editor.theme")?.value;
       if (stored === "light" || stored === "dark" || stored === "system") applyTheme(stored);
       setRemoteImages(settings.find((s) => s.key === "editor.remote_images")?.value !== false);

@@ -13,7 +13,7 @@ from playwright.async_api import Page
 from tests.browser.test_browser_tools import answer_next_prompt, ok, plain, token
 from tests.conftest import call
 from vmark.app.server import RunningApp
-from vmark.browser import recorder
+from vmark.browser import isolated, recorder
 from vmark.browser.workflow import parse
 from vmark.testing.uiclient import UIClient
 
@@ -158,12 +158,12 @@ async def test_the_page_limit(agent: Client, person: UIClient, vmark: RunningApp
     opened = await ok(agent, "browser", "open", url=f"{site}/rec-many.html")
     await start(agent, person)
     page = tab_page(vmark, opened["tabId"])
-    for _ in range(recorder.PAGE_EVENT_LIMIT + 5):
+    for _ in range(recorder.RECORDER_PAGE_EVENT_LIMIT + 5):
         await click(page, "#more")
     assert await page.evaluate("document.getElementById('more').dataset.count") == "205"
     stopped = await ok(agent, "browser", "workflow_record", recordOp="stop")
-    assert stopped["eventCount"] == 1 + recorder.PAGE_EVENT_LIMIT
-    assert stopped["source"].count('action: click "More" (button)') == recorder.PAGE_EVENT_LIMIT
+    assert stopped["eventCount"] == 1 + recorder.RECORDER_PAGE_EVENT_LIMIT
+    assert stopped["source"].count('action: click "More" (button)') == recorder.RECORDER_PAGE_EVENT_LIMIT
     assert stopped["notRecorded"] == 5
     assert stopped["limit"] == "reached 200 events per page: 5 later events were not recorded"
 
@@ -171,7 +171,7 @@ async def test_the_page_limit(agent: Client, person: UIClient, vmark: RunningApp
 async def test_the_session_limit(
     agent: Client, person: UIClient, vmark: RunningApp, site: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(recorder, "SESSION_EVENT_LIMIT", 4)
+    monkeypatch.setattr(recorder, "RECORDER_SESSION_EVENT_LIMIT", 4)
     opened = await ok(agent, "browser", "open", url=f"{site}/rec-many.html")
     await start(agent, person)
     page = tab_page(vmark, opened["tabId"])
@@ -222,4 +222,7 @@ def test_the_shim_never_reads_a_field_value() -> None:
     reads = [line.strip() for line in source.splitlines() if ".value" in line]
     # the one read left is the caption of an <input type=button|submit|reset>, never a field's text
     assert reads == ["if (el.hasAttribute('value')) return el.value;"]
-    assert "__RUNTIME__" not in source and "__PAGE_LIMIT__" not in source
+    assert "__RUNTIME__" not in source
+    # the limits come from core/limits.py, declared once at the top of the shim's own block
+    assert source.startswith("{\n" + isolated.limits_prelude() + "\n")
+    assert source.count("const LIMITS =") == 1

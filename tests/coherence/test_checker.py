@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from vmark.coherence.checker import (
-    DEFAULT_TIMEOUT_S,
     SETTING_KEYS,
     CheckRequest,
     CommandChecker,
@@ -23,6 +22,7 @@ from vmark.coherence.checker import (
     checker_from_settings,
     setting_error,
 )
+from vmark.core.limits import CHECKER_DEFAULT_TIMEOUT_S
 
 REQUEST = CheckRequest(
     upstream_before="Elena is 30.",
@@ -247,7 +247,7 @@ def test_checker_from_settings() -> None:
         {"coherence.checker": "command", "coherence.checker_command": "/opt/my check --say 'a b'"}
     )
     assert isinstance(split, CommandChecker)
-    assert (split.argv, split.timeout_s) == (["/opt/my", "check", "--say", "a b"], float(DEFAULT_TIMEOUT_S))
+    assert (split.argv, split.timeout_s) == (["/opt/my", "check", "--say", "a b"], float(CHECKER_DEFAULT_TIMEOUT_S))
 
     remote = checker_from_settings(
         {
@@ -263,7 +263,7 @@ def test_checker_from_settings() -> None:
         "http://127.0.0.1:9/v1",
         "m",
         "KEY",
-        float(DEFAULT_TIMEOUT_S),
+        float(CHECKER_DEFAULT_TIMEOUT_S),
     )
 
 

@@ -17,8 +17,9 @@ import pytest
 
 from vmark.coherence import ledger as ledger_module
 from vmark.coherence.layout import init_layout
-from vmark.coherence.ledger import ROTATE_BYTES, Ledger
+from vmark.coherence.ledger import Ledger
 from vmark.coherence.records import Record
+from vmark.core.limits import LEDGER_ROTATE_BYTES
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -173,7 +174,7 @@ def test_rotation_keeps_every_record_in_order(vmark: Path) -> None:
     assert (vmark / "ledger/w.000003.jsonl").read_bytes() == b"".join(line(r) for r in records[6:8])
     assert (vmark / "ledger/w.jsonl").read_bytes() == b"".join(line(r) for r in big)
     assert ledger.read().records == records + big
-    assert ROTATE_BYTES == 8 * 1024 * 1024
+    assert LEDGER_ROTATE_BYTES == 8 * 1024 * 1024
 
 
 def test_rotated_file_names_sort_past_nine(vmark: Path) -> None:
@@ -371,7 +372,7 @@ if torn == "torn":
 
 
 def _child(
-    vmark: Path, writer: str, count: int, torn: bool = False, rotate: int = ROTATE_BYTES, tag: str = "w"
+    vmark: Path, writer: str, count: int, torn: bool = False, rotate: int = LEDGER_ROTATE_BYTES, tag: str = "w"
 ) -> subprocess.Popen[str]:
     """A process appending ``count`` records (-1: until killed) with idempotency keys ``<tag>-<i>``."""
     args = [sys.executable, "-c", CHILD, str(vmark), writer, str(count), "torn" if torn else "-", str(rotate), tag]

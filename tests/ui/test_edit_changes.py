@@ -12,7 +12,8 @@ from tests.conftest import make_client
 from tests.contract.helpers import another_page, person_open, wait_event
 from tests.ui.helpers import agent_write, doc_of
 from vmark.app.server import RunningApp
-from vmark.core.changes import LOG_ENTRIES, wire
+from vmark.core.changes import wire
+from vmark.core.limits import CHANGE_LOG_ENTRIES
 from vmark.testing.uiclient import UIClient, UIError
 
 A = "# A\n\nalpha\n"
@@ -158,9 +159,9 @@ async def test_a_base_the_app_no_longer_knows_is_answered_with_the_text(
     tab = await person_open(person, opened / "a.md")
     base = await _base(person, tab)
     revision = base
-    for _ in range(LOG_ENTRIES + 1):
+    for _ in range(CHANGE_LOG_ENTRIES + 1):
         revision = str((await _edit(person, tab, revision, [[0, 0, "x"]]))["revision"])
-    text = "x" * (LOG_ENTRIES + 1) + A
+    text = "x" * (CHANGE_LOG_ENTRIES + 1) + A
     assert await _edit(person, tab, base, [[0, 0, "y"]]) == {"applied": False, "revision": revision, "text": text}
     assert await _edit(person, tab, "rev-neverWas", [[0, 0, "y"]]) == {
         "applied": False,

@@ -18,19 +18,6 @@ from vmark.testing.uiclient import UIClient, UIError
 A = "# A\n\nalpha\n"
 
 
-@pytest.fixture
-def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The freedesktop trash of this test (send2trash's home trash, moved under tmp)."""
-    from send2trash import plat_other
-
-    home = tmp_path / "xdg"
-    home.mkdir()
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", str(home).encode())
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", str(home / "Trash").encode())
-    monkeypatch.setattr(plat_other, "HOMETRASH", str(home / "Trash"))
-    return home / "Trash"
-
-
 async def refused(person: UIClient, action: str, **args: Any) -> str:
     with pytest.raises(UIError) as info:
         await person.call(action, **args)

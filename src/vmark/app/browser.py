@@ -19,7 +19,7 @@ from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, T
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
 from ..core.errors import ArgumentError, BrowserError
-from ..core.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS
+from ..core.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -145,7 +145,7 @@ class BrowserService:
             verdict = exc.verdict
             raise BrowserError("TARGET_REFUSED", verdict.detail, reason=verdict.reason) from exc
         except InvalidTimeout as exc:
-            raise ArgumentError("argument 'timeoutMs' must be an integer from 1 to 9000") from exc
+            raise ArgumentError(TIMEOUT_MS_RULE) from exc
         except NavigationTimeout as exc:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)
@@ -159,7 +159,7 @@ class BrowserService:
                 " for this tab, or none for its newest"
             ) from exc
         except InvalidTimeout as exc:
-            raise ArgumentError("argument 'timeoutMs' must be an integer from 1 to 9000") from exc
+            raise ArgumentError(TIMEOUT_MS_RULE) from exc
         except NavigationTimeout as exc:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)

@@ -34,9 +34,10 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
+from vmark.core.limits import ACCESSIBLE_NAME_CHARS, WORKFLOW_STEP_TEXT_SHOWN
+
 from ..browser.act import act as page_act
 from ..browser.isolated import EvalError
-from ..browser.navigation import MAX_TIMEOUT_MS
 from ..browser.snapshot import read_snapshot
 from ..browser.tabs import BrowserTab, UnknownTab
 from ..browser.urlpolicy import origin_of
@@ -45,6 +46,7 @@ from ..core.errors import ArgumentError, BrowserError
 from ..core.ids import new_id
 from ..core.limits import (
     APPROVAL_TTL_SECONDS,
+    MAX_TIMEOUT_MS,
     MAX_WORKFLOW_JOBS_KEPT,
     MAX_WORKFLOW_RUNS_KEPT,
     WORKFLOW_EXTRACT_MAX_CHARS,
@@ -69,8 +71,6 @@ READY_POLL_SECONDS = 0.1
 SETTLE_SECONDS = 0.25
 #: how often a step that may prompt looks for its prompt (and at the time budget)
 WATCH_SECONDS = 0.05
-#: the longest step text the start answer repeats
-STEP_TEXT_SHOWN = 200
 
 RunStatus = Literal["running", "paused", "completed", "failed", "cancelled", "superseded"]
 StepStatus = Literal["pending", "running", "completed", "skipped", "paused", "failed", "cancelled"]
@@ -219,7 +219,7 @@ class Runs:
         return {
             "runId": run.id,
             "steps": [
-                {"index": s.index, "line": s.line, "kind": s.kind, "text": s.text[:STEP_TEXT_SHOWN]}
+                {"index": s.index, "line": s.line, "kind": s.kind, "text": s.text[:WORKFLOW_STEP_TEXT_SHOWN]}
                 for s in workflow.steps
             ],
             "firstStep": run.first_step,
@@ -538,7 +538,7 @@ def _match(nodes: list[dict[str, Any]], step: Step) -> tuple[str, str] | None:
     with a name the snapshot cut at 200 characters, or the only element of the role when the name is empty.
     Several candidates are no match: a step never picks one by document order."""
     role, name = str(step.role), _normalized(str(step.name))
-    if any(n.get("role") == role and n.get("name") == name[:200] for n in nodes):
+    if any(n.get("role") == role and n.get("name") == name[:ACCESSIBLE_NAME_CHARS] for n in nodes):
         return role, name
     family = _FIELD_ROLES if role in _FIELD_ROLES else frozenset({role})
     kin = [n for n in nodes if n.get("role") in family]
@@ -548,7 +548,10 @@ def _match(nodes: list[dict[str, Any]], step: Step) -> tuple[str, str] | None:
     close = [
         n for n in kin
         if _normalized(str(n.get("name", ""))).casefold() == loose
-        or (len(str(n.get("name", ""))) >= 200 and loose.startswith(_normalized(str(n["name"])).casefold()))
+        or (
+            len(str(n.get("name", ""))) >= ACCESSIBLE_NAME_CHARS
+            and loose.startswith(_normalized(str(n["name"])).casefold())
+        )
     ]
     return (str(close[0]["role"]), str(close[0]["name"])) if len(close) == 1 else None
 

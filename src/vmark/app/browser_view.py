@@ -5,7 +5,7 @@ sends JPEG frames, which go to that page only, as ``browser_frame`` events. Flow
 frame is in flight per view. A frame is in flight from its send until the page says it drew it
 (``browser.frame_ack``); a newer frame arriving meanwhile replaces the waiting one, and Chromium gets
 its ``Page.screencastFrameAck`` when a frame is drawn or dropped, so it never runs ahead of what the
-page keeps up with (and a page that stops acknowledging costs one frame every ``ACK_TIMEOUT``).
+page keeps up with (and a page that stops acknowledging costs one frame every ``VIEW_ACK_SECONDS``).
 
 The person's input is replayed with real input events (``page.mouse`` / ``page.keyboard``; typed
 text as keystrokes, pasted text as one insertion), its coordinates scaled from the view the person
@@ -30,6 +30,8 @@ from urllib.parse import urlsplit
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
+from vmark.core.limits import VIEW_ACK_SECONDS, VIEW_MAX_TEXT_CHARS, VIEW_MAX_WHEEL_PX, VIEW_NAVIGATION_TIMEOUT_MS
+
 from ..browser.console import install_console
 from ..browser.tabs import BrowserTab, UnknownTab
 from ..core.errors import ArgumentError, BrowserError
@@ -40,14 +42,8 @@ if TYPE_CHECKING:
 
 #: the screencast: JPEG, and frames no larger than this (Chromium scales the page down to fit)
 SCREENCAST = {"format": "jpeg", "quality": 60, "maxWidth": 1280, "maxHeight": 800, "everyNthFrame": 1}
-#: a page that has not acknowledged a frame for this long is sent the newest one anyway
-ACK_TIMEOUT = 3.0
 #: how often a view checks that its page is still attached and its tab still open
 WATCH_SECONDS = 0.5
-#: the person's navigations wait for the response to commit, not for the page to load
-NAV_TIMEOUT_MS = 15_000
-MAX_TEXT = 4096
-MAX_WHEEL = 10_000.0
 MOUSE_BUTTONS = ("left", "middle", "right")
 #: modifiers a key event may carry, as Playwright names them in a chord
 MODIFIERS = {"ctrl": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta"}
@@ -135,7 +131,7 @@ class BrowserViews:
             raise ArgumentError("op must be 'back', 'forward', 'reload' or 'go'")
         error = None
         try:
-            await move(wait_until="commit", timeout=NAV_TIMEOUT_MS)
+            await move(wait_until="commit", timeout=VIEW_NAVIGATION_TIMEOUT_MS)
         except PlaywrightError as exc:
             error = _first_line(exc)
         return self._where(tab, error)
@@ -143,7 +139,7 @@ class BrowserViews:
     async def _goto(self, tab: BrowserTab, url: str) -> dict[str, Any]:
         error = None
         try:
-            await tab.page.goto(url, wait_until="commit", timeout=NAV_TIMEOUT_MS)
+            await tab.page.goto(url, wait_until="commit", timeout=VIEW_NAVIGATION_TIMEOUT_MS)
         except PlaywrightError as exc:  # the tab shows Chromium's error page: the person sees why
             error = _first_line(exc)
         return self._where(tab, error)
@@ -269,7 +265,7 @@ class BrowserViews:
             if not attached or view.page.is_closed() or view.tab.page is not view.page:
                 self._stop(key)
                 return
-            if view.in_flight is not None and time.monotonic() - view.sent_at > ACK_TIMEOUT:
+            if view.in_flight is not None and time.monotonic() - view.sent_at > VIEW_ACK_SECONDS:
                 self._acked(view)
 
     def _views_of(self, tab_id: str) -> list[_View]:
@@ -332,7 +328,7 @@ class BrowserViews:
 
     async def _wheel(self, conn: Connection, tab: BrowserTab, args: dict[str, Any]) -> None:
         x, y = await self._point(conn, tab, args)
-        dx, dy = (_number(args, name, -MAX_WHEEL, MAX_WHEEL, 0.0) for name in ("dx", "dy"))
+        dx, dy = (_number(args, name, -VIEW_MAX_WHEEL_PX, VIEW_MAX_WHEEL_PX, 0.0) for name in ("dx", "dy"))
         await tab.page.mouse.move(x, y)
         await tab.page.mouse.wheel(dx, dy)
 
@@ -428,8 +424,8 @@ def _chord(args: dict[str, Any]) -> str:
 
 def _text(args: dict[str, Any]) -> str:
     text = args.get("text")
-    if not isinstance(text, str) or not 0 < len(text) <= MAX_TEXT:
-        raise ArgumentError(f"argument 'text' must be a string of 1 to {MAX_TEXT} characters")
+    if not isinstance(text, str) or not 0 < len(text) <= VIEW_MAX_TEXT_CHARS:
+        raise ArgumentError(f"argument 'text' must be a string of 1 to {VIEW_MAX_TEXT_CHARS} characters")
     return text
 
 

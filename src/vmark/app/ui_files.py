@@ -16,6 +16,8 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from vmark.core.limits import MAX_IMAGE_BYTES
+
 from ..storage.pathscope import PathScope, ScopeError, canonical
 
 #: what the page may load as an image, by file name suffix
@@ -30,8 +32,6 @@ IMAGE_TYPES = {
     ".bmp": "image/bmp",
     ".ico": "image/x-icon",
 }
-#: no image a document shows is larger; past this the answer is 413
-MAX_IMAGE_BYTES = 64 * 1024 * 1024
 #: an image opened on its own runs nothing (an SVG's scripts) and loads nothing
 FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
 

@@ -30,7 +30,8 @@ from typing import Any, Literal
 from playwright.async_api import Page, Request
 
 from vmark.browser.isolated import EvalContextLost, EvalError, IsolatedWorld, Route, world_for
-from vmark.browser.snapshot import MAX_FRAME_DEPTH, ref_error
+from vmark.browser.snapshot import ref_error
+from vmark.core.limits import FIELD_VALUE_SHOWN_CHARS, MAX_FRAME_DEPTH
 
 Operation = Literal["click", "type", "scroll", "key"]
 #: texts longer than this are inserted in one input event instead of typed key by key
@@ -207,7 +208,7 @@ async def _type(page: Page, world: IsolatedWorld, target: dict[str, Any], text: 
         await page.keyboard.type(text)
     value = await field.call("fieldValue", ref)
     if _field_text(value, prepared["kind"]) != _field_text(text, prepared["kind"]):
-        shown = str(value)[:200]
+        shown = str(value)[:FIELD_VALUE_SHOWN_CHARS]
         return _refuse(prepared, "rejected-value", f"the field holds {shown!r}, not the text typed", "trusted")
     return _answer(prepared, "trusted")
 

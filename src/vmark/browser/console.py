@@ -18,10 +18,8 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from vmark.browser.isolated import js_source, world_for
-
-RING_LIMIT = 200
-TEXT_LIMIT = 2000
+from vmark.browser.isolated import page_script, world_for
+from vmark.core.limits import CONSOLE_LEVEL_CHARS, CONSOLE_RING_ENTRIES, CONSOLE_TEXT_CHARS
 
 _BUFFERS: weakref.WeakKeyDictionary[Page, str] = weakref.WeakKeyDictionary()
 
@@ -31,7 +29,7 @@ async def install_console(page: Page) -> str:
     buffer_id = _BUFFERS.get(page)
     if buffer_id is None:
         buffer_id = "vmark-console-" + secrets.token_hex(8)
-        await page.add_init_script(js_source("console.js").replace("__BUFFER_ID__", buffer_id))
+        await page.add_init_script(page_script("console.js").replace("__BUFFER_ID__", buffer_id))
         _BUFFERS[page] = buffer_id
     return buffer_id
 
@@ -75,7 +73,7 @@ def _parse(text: Any) -> list[dict[str, str]]:
     except ValueError:
         return []
     entries: list[dict[str, str]] = []
-    for item in raw[-RING_LIMIT:] if isinstance(raw, list) else []:
+    for item in raw[-CONSOLE_RING_ENTRIES:] if isinstance(raw, list) else []:
         if isinstance(item, dict) and isinstance(item.get("level"), str) and isinstance(item.get("text"), str):
-            entries.append({"level": item["level"][:16], "text": item["text"][:TEXT_LIMIT]})
+            entries.append({"level": item["level"][:CONSOLE_LEVEL_CHARS], "text": item["text"][:CONSOLE_TEXT_CHARS]})
     return entries

@@ -59,14 +59,11 @@ from playwright.async_api import Error as PlaywrightError
 from vmark.browser.launch import CHROMIUM, LAUNCH_ARGS
 from vmark.browser.netguard import NetGuard, Resolver
 from vmark.browser.urlpolicy import TargetVerdict, check_target, redact_url
+from vmark.core.limits import DIALOG_MESSAGE_CHARS, EVENT_LOG_LIMIT
 
 Posture = Literal["sandbox", "shared"]
 Check = Callable[[str], TargetVerdict]
 PROFILE_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
-#: how much of a dialog's (page-controlled) message is kept
-DIALOG_MESSAGE_CHARS = 500
-#: bounded logs per page: a hostile page cannot grow them without end
-EVENT_LOG_LIMIT = 50
 _DIALOG_ACCEPTED = frozenset({"alert", "beforeunload"})
 
 

@@ -27,14 +27,14 @@ from html.parser import HTMLParser
 from typing import Literal
 from urllib.parse import urlsplit
 
+from vmark.core.limits import GATE_MAX_HTML_CHARS
+
 GateKind = Literal["login", "consent", "challenge", "rate-limit"]
 
 #: a page with more visible text than this is content, not a gate
 TERSE_CHARS = 3000
 #: visible text outside a consent dialog above which the dialog is a banner over a page
 CONSENT_OTHER_CHARS = 600
-#: markup beyond this is not scanned (gates are small pages; this bounds the work on huge ones)
-MAX_HTML_CHARS = 2_000_000
 
 HINTS: dict[GateKind, str] = {
     "challenge": "The site is asking for human verification. Ask the person to complete it in this tab, then retry.",
@@ -258,7 +258,7 @@ def _scan(html: str | None) -> _Markup:
     if not html:
         return _Markup()
     scanner = _Scanner()
-    scanner.feed(html[:MAX_HTML_CHARS])
+    scanner.feed(html[:GATE_MAX_HTML_CHARS])
     scanner.close()
     return scanner.found
 

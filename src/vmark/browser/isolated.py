@@ -32,10 +32,11 @@ from typing import Any
 from playwright.async_api import CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
+from vmark.core.limits import PAGE_EVAL_SECONDS, PAGE_SCRIPT_LIMITS
+
 WORLD_NAME = "vmark"
 #: execute_js scripts run in a world of their own: they cannot reach the runtime or its refs
 SCRIPT_WORLD_NAME = "vmark-script"
-DEFAULT_TIMEOUT = 10.0
 _RUNTIME_FILES = ("runtime.js", "snapshot.js", "act.js", "query.js", "style.js")
 OBJECT_GROUP = "vmark-handles"
 
@@ -67,8 +68,21 @@ class _ContextGone(Exception):
 
 
 def js_source(name: str) -> str:
-    """One of the runtime's scripts (``src/vmark/browser/js/``)."""
+    """One of the runtime's scripts (``src/vmark/browser/js/``), as written: it reads ``LIMITS`` (see
+    :func:`page_script`)."""
     return (files("vmark.browser") / "js" / name).read_text("utf-8")
+
+
+def limits_prelude() -> str:
+    """The declaration of ``LIMITS``, the bounds the page scripts apply, from ``core/limits.py`` (the
+    scripts never repeat a number Python knows)."""
+    return f"const LIMITS = Object.freeze({json.dumps(PAGE_SCRIPT_LIMITS, sort_keys=True)});"
+
+
+def page_script(name: str) -> str:
+    """A page script ready to run on its own: in a block of its own (``LIMITS`` is declared once per
+    script, whatever else runs in the same world) with ``LIMITS`` declared first."""
+    return f"{{\n{limits_prelude()}\n{js_source(name)}\n}}"
 
 
 # The user's expression or function runs inside this wrapper: a function is called with the
@@ -206,13 +220,13 @@ class IsolatedWorld:
         # Chromium hands out the same world again for the same name and document: install once.
         # Frozen, so that a script sharing the world cannot swap the runtime's functions.
         scripts = "\n".join(js_source(name) for name in _RUNTIME_FILES)
-        runtime = f"if (!globalThis.__vmark) {{\n{scripts}\nObject.freeze(globalThis.__vmark);\n}}"
-        await self._raw(world, "Runtime.evaluate", {"expression": runtime}, DEFAULT_TIMEOUT)
+        runtime = f"if (!globalThis.__vmark) {{\n{limits_prelude()}\n{scripts}\nObject.freeze(globalThis.__vmark);\n}}"
+        await self._raw(world, "Runtime.evaluate", {"expression": runtime}, PAGE_EVAL_SECONDS)
         init = await self._raw(
             world,
             "Runtime.evaluate",
             {"expression": f"globalThis.__vmark.init({self._state.next_ref})", "returnByValue": True},
-            DEFAULT_TIMEOUT,
+            PAGE_EVAL_SECONDS,
         )
         self._state.next_ref = max(self._state.next_ref, int(init["result"]["value"]))
 
@@ -255,7 +269,7 @@ class IsolatedWorld:
                     self._world = None
         raise EvalContextLost("the page keeps replacing its document")
 
-    async def evaluate(self, source: str, arg: Any = None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Any:
+    async def evaluate(self, source: str, arg: Any = None, *, timeout: float | None = PAGE_EVAL_SECONDS) -> Any:
         """Evaluate an expression or a function (called with ``arg``) and return its JSON value.
 
         ``undefined`` becomes None. Raises EvalError for a throw or a result that is not JSON,
@@ -275,7 +289,7 @@ class IsolatedWorld:
             return json.loads(value["json"])
         return None
 
-    async def call(self, name: str, *args: Any, timeout: float | None = DEFAULT_TIMEOUT) -> Any:
+    async def call(self, name: str, *args: Any, timeout: float | None = PAGE_EVAL_SECONDS) -> Any:
         """Call one of the runtime's functions (``globalThis.__vmark[name]``) with JSON arguments."""
         params = {
             "functionDeclaration": _CALL,
@@ -298,7 +312,7 @@ class IsolatedWorld:
             "arguments": [{"value": name}, {"value": list(args)}],
             "objectGroup": group,
         }
-        answer = await self._send("Runtime.callFunctionOn", params, DEFAULT_TIMEOUT)
+        answer = await self._send("Runtime.callFunctionOn", params, PAGE_EVAL_SECONDS)
         array_id = answer["result"].get("objectId")
         if not array_id:
             return []
@@ -412,7 +426,7 @@ def world_for(page: Page) -> IsolatedWorld:
 _SCRIPT_WORLDS: weakref.WeakKeyDictionary[Page, IsolatedWorld] = weakref.WeakKeyDictionary()
 
 
-async def execute_script(page: Page, script: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Any:
+async def execute_script(page: Page, script: str, *, timeout: float | None = PAGE_EVAL_SECONDS) -> Any:
     """``execute_js``: run ``script`` (an async function body) in the page's script world.
 
     The world shares the DOM but neither the page's globals nor VMark's runtime. Returns the

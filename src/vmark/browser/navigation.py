@@ -29,23 +29,21 @@ from vmark.browser.gates import detect_gate
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import TargetVerdict, redact_url
 from vmark.core.ids import new_id
+from vmark.core.limits import (
+    DEFAULT_TIMEOUT_MS,
+    ERROR_PAGE_TIMEOUT_MS,
+    GATE_TEXT_TIMEOUT_MS,
+    MAX_TIMEOUT_MS,
+    MIN_TIMEOUT_MS,
+    NAVIGATION_LIMIT_MS,
+    TICKETS_PER_TAB,
+)
 
 TicketState = Literal["pending", "loaded", "failed", "superseded"]
-MIN_TIMEOUT_MS = 1
-MAX_TIMEOUT_MS = 9000
-DEFAULT_TIMEOUT_MS = 9000
-#: how long a navigation may run at all, waited for or not
-NAVIGATION_LIMIT_MS = 120_000
-#: finished tickets kept per tab for a later ``wait``
-TICKETS_PER_TAB = 16
-#: bounds on reading the loaded page for gate detection
-TEXT_TIMEOUT_MS = 2000
 _NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")
 #: how a load fails when the proxy refused it
 _PROXY_REFUSED = ("net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE")
 _ERROR_PAGE = re.compile(r"^chrome-error:")
-#: how long a failed load's error page may take to commit
-ERROR_PAGE_TIMEOUT_MS = 1000
 
 
 class InvalidTimeout(ValueError):
@@ -252,7 +250,7 @@ async def _settle_error_page(page: Page, exc: PlaywrightError) -> None:
 
 async def _visible_text(page: Page) -> str:
     try:
-        return await page.locator("body").inner_text(timeout=TEXT_TIMEOUT_MS)
+        return await page.locator("body").inner_text(timeout=GATE_TEXT_TIMEOUT_MS)
     except PlaywrightError:
         return ""
 

@@ -32,13 +32,10 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from vmark.browser.urlpolicy import TargetVerdict, redact_url
+from vmark.core.limits import PROXY_CONNECT_SECONDS, PROXY_HEAD_BYTES, PROXY_REFUSALS_KEPT
 
 Check = Callable[[str], TargetVerdict]
 Resolver = Callable[[str, int], list[str]]
-#: the largest request head accepted from the browser
-HEAD_LIMIT = 64 * 1024
-CONNECT_TIMEOUT_SECONDS = 15.0
-REFUSALS_KEPT = 50
 _Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 _HOP_HEADERS = (b"proxy-connection", b"proxy-authorization", b"connection", b"keep-alive")
 
@@ -86,7 +83,7 @@ class NetGuard:
         self._resolve = resolve or _system_resolve
         self._server: asyncio.Server | None = None
         self._connections: set[asyncio.Task[None]] = set()
-        self.refusals: deque[ProxyRefusal] = deque(maxlen=REFUSALS_KEPT)
+        self.refusals: deque[ProxyRefusal] = deque(maxlen=PROXY_REFUSALS_KEPT)
 
     @property
     def url(self) -> str:
@@ -96,7 +93,7 @@ class NetGuard:
 
     async def start(self) -> str:
         if self._server is None:
-            self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, limit=HEAD_LIMIT)
+            self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, limit=PROXY_HEAD_BYTES)
         return self.url
 
     async def stop(self) -> None:
@@ -173,7 +170,7 @@ class NetGuard:
         failure: OSError | None = None
         for address in addresses:
             try:
-                return await asyncio.wait_for(asyncio.open_connection(address, port), CONNECT_TIMEOUT_SECONDS)
+                return await asyncio.wait_for(asyncio.open_connection(address, port), PROXY_CONNECT_SECONDS)
             except OSError as exc:  # TimeoutError included
                 failure = exc
         detail = f"could not connect to {host}:{port} ({type(failure).__name__})"

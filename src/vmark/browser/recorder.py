@@ -17,7 +17,7 @@ the last event within that time.
 Navigations: one the page asked for (a link, a form, a script) replays by itself with the step
 that caused it; one the page did not ask for (the address bar, reload, back) becomes
 ``navigate to <origin + path>``, as does the page shown at the start. Bounds:
-:data:`PAGE_EVENT_LIMIT` events per document (counted in the shim), :data:`SESSION_EVENT_LIMIT`
+:data:`RECORDER_PAGE_EVENT_LIMIT` events per document (counted in the shim), :data:`RECORDER_SESSION_EVENT_LIMIT`
 per recording; past them nothing more is added and the answer says how much was left out.
 """
 
@@ -37,17 +37,18 @@ from typing import Any, Literal, Protocol
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from vmark.browser.isolated import EvalError, EvalTimeout, js_source, world_for
+from vmark.browser.isolated import EvalError, EvalTimeout, js_source, page_script, world_for
 from vmark.browser.urlpolicy import redact_url
+from vmark.core.limits import (
+    ACCESSIBLE_NAME_CHARS,
+    RECORDER_EVAL_SECONDS,
+    RECORDER_INPUT_NAME_CHARS,
+    RECORDER_PAGE_EVENT_LIMIT,
+    RECORDER_SESSION_EVENT_LIMIT,
+)
 
-PAGE_EVENT_LIMIT = 200
-SESSION_EVENT_LIMIT = 1000
 POLL_SECONDS = 0.3
-#: accessible names are cut like the snapshot's
-NAME_LIMIT = 200
-INPUT_NAME_CHARS = 40
 DEFAULT_SITE = "recording"
-_EVAL_SECONDS = 5.0
 #: the one place the runtime reads a field's value (the name of a control holding another one):
 #: the shim's copy of the runtime names that inner field by nothing instead
 _VALUE_READ = "parts.push(' ' + (el.value || '') + ' ');"
@@ -106,7 +107,7 @@ class _Recording:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def add(self, event: Captured) -> None:
-        if len(self.events) >= SESSION_EVENT_LIMIT:
+        if len(self.events) >= RECORDER_SESSION_EVENT_LIMIT:
             self.session_dropped += 1
             return
         self.events.append(event)
@@ -133,9 +134,8 @@ def shim_source(buffer_id: str, flag: str) -> str:
     if _VALUE_READ not in runtime:
         raise RuntimeError("runtime.js changed: the recorder's copy must not read field values")
     runtime = runtime.replace(_VALUE_READ, "parts.push(' ');")
-    shim = js_source("recorder.js")
+    shim = page_script("recorder.js")
     shim = shim.replace("__BUFFER_ID__", buffer_id).replace("__FLAG__", flag)
-    shim = shim.replace("__PAGE_LIMIT__", str(PAGE_EVENT_LIMIT))
     return shim.replace("__RUNTIME__;", runtime)
 
 
@@ -156,8 +156,8 @@ async def start_recording(page: Page, site: str = DEFAULT_SITE) -> None:
     try:
         activate = f"window[{json.dumps(shim.flag)}] = {json.dumps(recording.id)};"
         recording.activation = await page.add_init_script(activate)
-        await asyncio.wait_for(page.evaluate(shim.source), _EVAL_SECONDS)
-        await asyncio.wait_for(page.evaluate(activate), _EVAL_SECONDS)
+        await asyncio.wait_for(page.evaluate(shim.source), RECORDER_EVAL_SECONDS)
+        await asyncio.wait_for(page.evaluate(activate), RECORDER_EVAL_SECONDS)
         await _follow_navigations(recording)
     except (PlaywrightError, TimeoutError) as exc:
         await _teardown(recording)
@@ -226,7 +226,7 @@ async def _drain(recording: _Recording) -> None:
         # read waits out a navigation in progress (DevTools holds it until the next document).
         read = world_for(recording.page).evaluate(_READ, recording.shim.buffer_id, timeout=None)
         try:
-            text = await asyncio.wait_for(read, _EVAL_SECONDS)
+            text = await asyncio.wait_for(read, RECORDER_EVAL_SECONDS)
         except (EvalError, EvalTimeout, PlaywrightError, TimeoutError):
             return  # between documents, or the page is gone: the next read (or the carry) has them
         _take(recording, text)
@@ -257,13 +257,13 @@ def _event(recording: _Recording, raw: Any) -> Captured | None:
         return None
     if kind not in ("click", "type") or not isinstance(role, str) or not _ROLE.fullmatch(role):
         return None
-    if (doc, index) in recording.seen or len(recording.seen) >= SESSION_EVENT_LIMIT * 4:
+    if (doc, index) in recording.seen or len(recording.seen) >= RECORDER_SESSION_EVENT_LIMIT * 4:
         return None
     recording.seen.add((doc, index))
     stamp = raw.get("t")
     t = float(stamp) if isinstance(stamp, int | float) and not isinstance(stamp, bool) else recording.started
     name = _CONTROL.sub(" ", str(raw.get("name", "")))
-    name = " ".join(name.split())[:NAME_LIMIT]
+    name = " ".join(name.split())[:ACCESSIBLE_NAME_CHARS]
     if kind == "type" and raw.get("secret") is True:
         return Captured(t, "confirm", role, name)
     return Captured(t, "click" if kind == "click" else "type", role, name)
@@ -279,8 +279,10 @@ async def _teardown(recording: _Recording) -> None:
     with contextlib.suppress(PlaywrightError, TimeoutError, EvalError, EvalTimeout):
         if recording.activation is not None:
             await recording.activation.close()
-        await asyncio.wait_for(page.evaluate(f"window[{json.dumps(recording.shim.flag)}] = null"), _EVAL_SECONDS)
-        await asyncio.wait_for(world_for(page).evaluate(_FORGET, recording.shim.buffer_id, timeout=None), _EVAL_SECONDS)
+        deactivate = page.evaluate(f"window[{json.dumps(recording.shim.flag)}] = null")
+        await asyncio.wait_for(deactivate, RECORDER_EVAL_SECONDS)
+        forget = world_for(page).evaluate(_FORGET, recording.shim.buffer_id, timeout=None)
+        await asyncio.wait_for(forget, RECORDER_EVAL_SECONDS)
     if recording.session is not None:
         with contextlib.suppress(PlaywrightError):
             await recording.session.detach()
@@ -306,9 +308,9 @@ def build(
     if left_out:
         bounds = []
         if page_dropped:
-            bounds.append(f"{PAGE_EVENT_LIMIT} events per page")
+            bounds.append(f"{RECORDER_PAGE_EVENT_LIMIT} events per page")
         if session_dropped:
-            bounds.append(f"{SESSION_EVENT_LIMIT} events per recording")
+            bounds.append(f"{RECORDER_SESSION_EVENT_LIMIT} events per recording")
         answer["notRecorded"] = left_out
         answer["limit"] = f"reached {' and '.join(bounds)}: {left_out} later events were not recorded"
     return answer
@@ -334,7 +336,7 @@ def _quote(name: str) -> str:
 
 def _slug(name: str) -> str:
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    slug = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")[:INPUT_NAME_CHARS].rstrip("_")
+    slug = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")[:RECORDER_INPUT_NAME_CHARS].rstrip("_")
     if not slug:
         return "field"
     return f"field_{slug}" if slug[0].isdigit() else slug

@@ -13,7 +13,7 @@ cross-origin frames by a walk in the frame's own isolated world (``IsolatedWorld
 than :data:`MAX_FRAME_DEPTH` cross-origin levels) and closed shadow roots. JavaScript cannot see
 a closed root, so the walk collects the custom elements that have no open root and CDP
 (``DOM.describeNode``, which does see closed roots) tells which of them carry one. Closed roots
-on built-in elements (a ``div`` can host one too) and more than :data:`CLOSED_ROOT_CHECKS`
+on built-in elements (a ``div`` can host one too) and more than :data:`SNAPSHOT_CLOSED_ROOT_CHECKS`
 candidates per world are not examined: in those cases the count is a lower bound.
 """
 
@@ -27,11 +27,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from vmark.browser.isolated import EvalError, IsolatedWorld, world_for
+from vmark.core.limits import MAX_FRAME_DEPTH, SNAPSHOT_CLOSED_ROOT_CHECKS, SNAPSHOT_MAX_NODES
 
-CLOSED_ROOT_CHECKS = 200
-MAX_NODES = 2000
-#: cross-origin frames inside cross-origin frames are entered this deep, then counted
-MAX_FRAME_DEPTH = 4
 #: the CDP object group of resolved refs (release with ``world.release_objects(REF_GROUP)``)
 REF_GROUP = "vmark-refs"
 
@@ -70,8 +67,8 @@ def ref_error(ref: str, code: str) -> RefError:
 async def read_snapshot(page: Page) -> dict[str, Any]:
     """``{snapshot: [...], truncated?: True, unreachable?: n}`` for the page's current document."""
     nodes, truncated, unreachable = await _read_world(world_for(page), "", 0)
-    if len(nodes) > MAX_NODES:
-        nodes = nodes[:MAX_NODES]
+    if len(nodes) > SNAPSHOT_MAX_NODES:
+        nodes = nodes[:SNAPSHOT_MAX_NODES]
         truncated = True
     result: dict[str, Any] = {"snapshot": nodes}
     if truncated:
@@ -113,7 +110,7 @@ async def _read_world(world: IsolatedWorld, prefix: str, depth: int) -> tuple[li
 
 
 async def _closed_roots(world: IsolatedWorld, candidates: int) -> int:
-    ids = await world.call_objects("snapshotHosts", min(candidates, CLOSED_ROOT_CHECKS))
+    ids = await world.call_objects("snapshotHosts", min(candidates, SNAPSHOT_CLOSED_ROOT_CHECKS))
     session = await world.session()
 
     async def closed(object_id: str) -> bool:

@@ -19,14 +19,12 @@ from playwright.async_api import Frame, Page
 from vmark.browser.driver import BrowserDriver, PageEvents, Posture
 from vmark.browser.urlpolicy import redact_url
 from vmark.core.ids import new_id
+from vmark.core.limits import TAB_LIMIT, TAB_TITLE_SECONDS
 
 Owner = Literal["ai", "human"]
-#: at most this many AI-owned tabs at once
-TAB_LIMIT = 8
 #: attempts to confirm a closed page, and the pause between them
 CLOSE_ATTEMPTS = 3
 CLOSE_RETRY_SECONDS = 0.2
-TITLE_TIMEOUT_SECONDS = 1.0
 
 
 class TabLimit(Exception):
@@ -87,7 +85,7 @@ class BrowserTab:
 
     async def refresh_title(self) -> str:
         with contextlib.suppress(PlaywrightError, asyncio.TimeoutError):
-            self.title = await asyncio.wait_for(self.page.title(), TITLE_TIMEOUT_SECONDS)
+            self.title = await asyncio.wait_for(self.page.title(), TAB_TITLE_SECONDS)
         return self.title
 
     def describe(self) -> dict[str, Any]:

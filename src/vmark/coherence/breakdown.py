@@ -15,17 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from vmark.core.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
+
 from . import claims as _claims
 from .checker import Checker, CheckRequest
 from .errors import CoherenceError, EdgeNotLive
 from .index import WorkspaceIndex
 from .projection import EdgeView, live_edge, project
 from .records import Record, parse_time
-
-#: Semantic checks run per ``edges`` call at most (each may take the checker's whole timeout).
-MAX_CHECKS_PER_CALL = 8
-#: ... and stop starting new ones after this long (a check may take the checker's own timeout more)
-CHECK_BUDGET_SECONDS = 4.0
 
 
 @dataclass

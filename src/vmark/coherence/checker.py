@@ -20,15 +20,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from vmark.core.limits import CHECKER_DEFAULT_TIMEOUT_S, CHECKER_MAX_ANSWER_BYTES, CHECKER_MAX_TIMEOUT_S
+
 from .records import VERDICTS
 
 UNKNOWN = "unknown"
 CHECKER_MODES = ("off", "command", "openai")
-#: Below the 20 s the `coherence` tool waits for a whole call (which may run a check or more).
-DEFAULT_TIMEOUT_S = 10
-MAX_TIMEOUT_S = 600
-#: An answer larger than this is not a one-word verdict; it is read no further.
-MAX_ANSWER_BYTES = 1024 * 1024
 
 #: settings key -> (type, default), in the shape of ``vmark.storage.settings.SETTINGS``
 SETTING_KEYS: dict[str, tuple[type, Any]] = {
@@ -37,7 +34,7 @@ SETTING_KEYS: dict[str, tuple[type, Any]] = {
     "coherence.checker_url": (str, ""),
     "coherence.checker_model": (str, ""),
     "coherence.checker_api_key_env": (str, ""),
-    "coherence.checker_timeout_s": (int, DEFAULT_TIMEOUT_S),
+    "coherence.checker_timeout_s": (int, CHECKER_DEFAULT_TIMEOUT_S),
 }
 
 _INSTRUCTION = (
@@ -95,7 +92,7 @@ class CommandChecker:
         except OSError:
             _kill(process)
             return UNKNOWN
-        if process.returncode != 0 or len(out) > MAX_ANSWER_BYTES:
+        if process.returncode != 0 or len(out) > CHECKER_MAX_ANSWER_BYTES:
             return UNKNOWN
         return _verdict_of_json(out)
 
@@ -133,10 +130,10 @@ class OpenAICompatibleChecker:
                 method="POST",
             )
             with urllib.request.urlopen(http, timeout=self.timeout_s) as response:
-                raw = response.read(MAX_ANSWER_BYTES + 1)
+                raw = response.read(CHECKER_MAX_ANSWER_BYTES + 1)
         except (OSError, ValueError):  # URLError, HTTPError, timeouts, a malformed URL
             return UNKNOWN
-        if len(raw) > MAX_ANSWER_BYTES:
+        if len(raw) > CHECKER_MAX_ANSWER_BYTES:
             return UNKNOWN
         try:
             answer = json.loads(raw)["choices"][0]["message"]["content"]
@@ -178,8 +175,8 @@ def _setting_range_error(key: str, value: Any) -> str | None:
         return f"setting {key!r} takes a list of non-empty strings (the command and its arguments)"
     if key == "coherence.checker_url" and value and not value.startswith(("http://", "https://")):
         return f"setting {key!r} takes an http(s) URL, not {value!r}"
-    if key == "coherence.checker_timeout_s" and not 1 <= value <= MAX_TIMEOUT_S:
-        return f"setting {key!r} takes 1..{MAX_TIMEOUT_S} seconds, not {value!r}"
+    if key == "coherence.checker_timeout_s" and not 1 <= value <= CHECKER_MAX_TIMEOUT_S:
+        return f"setting {key!r} takes 1..{CHECKER_MAX_TIMEOUT_S} seconds, not {value!r}"
     return None
 
 
@@ -224,9 +221,9 @@ def _argv(value: Any) -> list[str]:
 
 
 def _timeout(value: Any) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool) and 0 < value <= MAX_TIMEOUT_S:
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 < value <= CHECKER_MAX_TIMEOUT_S:
         return float(value)
-    return float(DEFAULT_TIMEOUT_S)
+    return float(CHECKER_DEFAULT_TIMEOUT_S)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

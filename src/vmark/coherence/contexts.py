@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vmark.core.limits import MAX_CONTEXT_FILE_BYTES
+
 from .claims import Claim, default_visible
 
 DEFAULT_CONTEXT = "default"
 ENFORCEMENTS = ("greenhouse", "enforcing")
 CONTEXT_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
-#: A context file larger than this is refused unread (it is a handful of ids, not a document).
-MAX_CONTEXT_FILE_BYTES = 256 * 1024
 _FIELDS = ("name", "parent", "enforcement", "include", "exclude")
 
 

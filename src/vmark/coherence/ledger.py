@@ -32,14 +32,12 @@ from typing import BinaryIO, TypeVar
 
 from vmark.coherence.records import MalformedRecord, Record, parse_line
 from vmark.core.atomic import fsync_dir, write_all, write_atomic
-
-ROTATE_BYTES = 8 * 1024 * 1024
+from vmark.core.limits import LEDGER_ROTATE_BYTES, LEDGER_SYNC_ROUNDS
 
 _T = TypeVar("_T")
 _WRITER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SEQ_DIGITS = 6
 _RECORD_START = b'{"body":'  # Record.to_line sorts its keys: "body" comes first
-_SYNC_ROUNDS = 8  # a ledger appended to nonstop is read as of the last round, not chased forever
 _EDGE = 64  # bytes before a parsed file's end that must be unchanged for an incremental parse
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
@@ -68,7 +66,7 @@ class _Parsed:
 class Ledger:
     """One writer's handle on the ledger of a ``.vmark`` folder (reads see every writer)."""
 
-    def __init__(self, vmark_dir: Path, writer: str, rotate_bytes: int = ROTATE_BYTES) -> None:
+    def __init__(self, vmark_dir: Path, writer: str, rotate_bytes: int = LEDGER_ROTATE_BYTES) -> None:
         if not _WRITER.fullmatch(writer):
             raise ValueError(f"writer {writer!r} must be 1-64 of A-Z a-z 0-9 _ -")
         self.dir = vmark_dir / "ledger"
@@ -223,7 +221,7 @@ class _Files:
 
     def _sync(self) -> int:
         quarantined = 0
-        for _ in range(_SYNC_ROUNDS):
+        for _ in range(LEDGER_SYNC_ROUNDS):
             stamp = self.fingerprint()
             names = {name for name, *_ in stamp}
             for gone in set(self.files) - names:

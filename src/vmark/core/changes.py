@@ -16,12 +16,9 @@ from typing import NamedTuple
 
 from .document import DocState, Splice, has_lone_surrogate, normalize_line_endings
 from .ids import new_revision
+from .limits import CHANGE_LOG_CHARS, CHANGE_LOG_ENTRIES
 from .spans import Span as Span  # the value types live in .spans (a document's state names them too)
 from .spans import Spans as Spans
-
-#: how many recent changes of a document are kept, and how many inserted characters at most
-LOG_ENTRIES = 64
-LOG_CHARS = 1_000_000
 
 
 class SpanError(ValueError):
@@ -238,7 +235,7 @@ class ChangeLog:
     """A document's recent states' changes (shown spans), bounded in entries and in inserted characters:
     a page a few revisions behind gets the changes since its revision instead of the whole text."""
 
-    def __init__(self, entries: int = LOG_ENTRIES, chars: int = LOG_CHARS) -> None:
+    def __init__(self, entries: int = CHANGE_LOG_ENTRIES, chars: int = CHANGE_LOG_CHARS) -> None:
         self._limit, self._chars_limit = entries, chars
         self._changes: OrderedDict[str, Splice] = OrderedDict()
         self._chars = 0

@@ -18,10 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .comments import Reply, Thread
-from .limits import COMMENT_PAGE_BYTES
-
-#: room kept for ``nextCursor``; a cursor is far shorter (see ``app.comments``)
-CURSOR_ROOM = 160
+from .limits import COMMENT_CURSOR_ROOM, COMMENT_PAGE_BYTES
 
 
 @dataclass(frozen=True)
@@ -50,7 +47,7 @@ class Pager:
         self.header = header
         self.budget = budget
         #: the page with no thread yet (and room for a cursor)
-        self.base = size({**header, "threads": [], "nextCursor": "x" * CURSOR_ROOM})
+        self.base = size({**header, "threads": [], "nextCursor": "x" * COMMENT_CURSOR_ROOM})
 
     # --- items ---------------------------------------------------------------------------
     def first_part(self, thread: Thread, split: bool, replies: Sequence[Reply] = ()) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from .changes import Spans, diff
 from .document import has_lone_surrogate
 from .errors import DomainError
 from .ids import new_id
-from .limits import MAX_COMMENT_BODY_BYTES, MAX_QUOTE_BYTES, MAX_REPLIES, MAX_THREAD_CHANGES
+from .limits import FUZZY_BUDGET, MAX_COMMENT_BODY_BYTES, MAX_QUOTE_BYTES, MAX_REPLIES, MAX_THREAD_CHANGES
 
 ThreadState = Literal["open", "addressed", "resolved", "reopened", "deleted"]
 AgentOp = Literal["reply", "mark_addressed"]
@@ -33,8 +33,6 @@ COMMENT_ID = re.compile(r"c-[0-9A-Za-z]{10}")
 FUZZY_MIN_CHARS = 8
 #: share of the quote that must be found again, in order, for a fuzzy anchor
 FUZZY_MIN_RATIO = 0.6
-#: fuzzy searches per edit; past it a displaced thread is orphaned (and found again by exact match later)
-FUZZY_BUDGET = 64
 
 
 def new_comment_gen() -> str:

@@ -10,6 +10,8 @@ import json
 from enum import Enum
 from typing import Any
 
+from .limits import TAB_LIMIT
+
 
 class ErrorShape(Enum):
     ENVELOPE = "envelope"
@@ -58,7 +60,10 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
     "INTERNAL": (ErrorShape.ENVELOPE, "Unexpected handler error"),
     # --- browser and browser_read (always token-shaped, see BrowserError) ---
     "BROWSER_DISABLED": (ErrorShape.TOKEN, "The embedded browser is turned off in VMark's settings"),
-    "TAB_LIMIT": (ErrorShape.TOKEN, "At most 8 AI-owned browser tabs may be open; close one you are done with"),
+    "TAB_LIMIT": (
+        ErrorShape.TOKEN,
+        f"At most {TAB_LIMIT} AI-owned browser tabs may be open; close one you are done with",
+    ),
     "NO_BROWSER_TAB": (ErrorShape.TOKEN, "No such browser tab (or none is open): open one first"),
     "TAB_NOT_AI_OWNED": (ErrorShape.TOKEN, "The tab is the user's; the AI cannot do this on it"),
     "TAB_TEARDOWN_FAILED": (

@@ -14,7 +14,7 @@ from typing import Any
 
 from .document import has_lone_surrogate
 from .errors import ArgumentError
-from .limits import MAX_ARGUMENT_DEPTH, MAX_DOCUMENT_EDITS
+from .limits import DEFAULT_TIMEOUT_MS, MAX_ARGUMENT_DEPTH, MAX_DOCUMENT_EDITS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS
 
 _JSON_TYPES: dict[str, dict[str, Any]] = {
     "string": {"type": "string"},
@@ -533,7 +533,12 @@ COHERENCE_RESOLVE = ToolSpec(
 )
 
 _BROWSER_TAB = FieldSpec("string", "Browser tab id (defaults to the focused browser tab)")
-_TIMEOUT_MS = FieldSpec("integer", "How long to wait, 1-9000 ms (default 9000)", minimum=1, maximum=9000)
+_TIMEOUT_MS = FieldSpec(
+    "integer",
+    f"How long to wait, {MIN_TIMEOUT_MS}-{MAX_TIMEOUT_MS} ms (default {DEFAULT_TIMEOUT_MS})",
+    minimum=MIN_TIMEOUT_MS,
+    maximum=MAX_TIMEOUT_MS,
+)
 _REF = FieldSpec("string", "An element ref (e.g. e5) from browser_read.read of the current view")
 _ROLE = FieldSpec("string", "ARIA role of the target (with name)")
 _NAME = FieldSpec("string", "Accessible name of the target (exact)")

@@ -39,12 +39,13 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.nodes import ScalarNode
 
+from vmark.core.limits import YAML_MAX_DEPTH
+
 #: Characters ruamel.yaml's reader counts as line breaks (a lone CR included).
 BREAKS = "\n\r\x85\u2028\u2029"
 BOM = "\ufeff"
 #: ruamel.yaml's safe loader (YAML 1.2 core schema, its default), used only to resolve and construct scalars.
 _SCALARS = YAML(typ="safe", pure=True)
-_MAX_DEPTH = 200
 
 
 class YamlSyntaxError(Exception):
@@ -242,7 +243,7 @@ class _Builder:
         return root
 
     def node(self, event: Event, depth: int) -> Node:
-        if depth > _MAX_DEPTH:
+        if depth > YAML_MAX_DEPTH:
             raise YamlSyntaxError("the document nests too deeply", *self.position(event))
         start = event.start_mark.index + self.offset
         if isinstance(event, AliasEvent):
@@ -354,7 +355,7 @@ def _line_number(text: str, index: int) -> int:
 
 def construct(node: Node, depth: int = 0) -> Any:
     """The Python value of ``node`` under the YAML 1.2 core schema (what ruamel.yaml's safe loader gives)."""
-    if depth > _MAX_DEPTH:
+    if depth > YAML_MAX_DEPTH:
         raise YamlSyntaxError("the document nests too deeply (recursive alias?)")
     if isinstance(node, Alias):
         assert node.target is not None

@@ -21,9 +21,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from ..core.bridgefile import BridgeInfo, read_bridge, read_bridge_file
+from vmark.core.limits import APP_START_TIMEOUT_SECONDS
 
-START_TIMEOUT_SECONDS = 15.0
+from ..core.bridgefile import BridgeInfo, read_bridge, read_bridge_file
 
 
 class BridgeUnavailable(Exception):
@@ -92,13 +92,13 @@ class BridgeClient:
                 raise BridgeUnavailable(f"no VMark app is running for {self.data_dir}")
             return info
         stale_token = started[0] if started is not None else self._start_app()
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        deadline = time.monotonic() + APP_START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             await asyncio.sleep(0.05)
             info = read_bridge(self.data_dir)
             if info is not None and info.token != stale_token:
                 return info
-        raise BridgeUnavailable(f"the VMark app did not start within {START_TIMEOUT_SECONDS:.0f} s; see app.log")
+        raise BridgeUnavailable(f"the VMark app did not start within {APP_START_TIMEOUT_SECONDS:.0f} s; see app.log")
 
     async def connect(self) -> None:
         async with self._lock:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vmark.core.limits import DELEGATION_DEFAULT_SECONDS, DELEGATION_MAX_SECONDS
+
 from ..core.ids import new_id
 from .atomic_json import read_json, update_json
 
 SCOPES = ("accept-newer", "waive")
-DEFAULT_SECONDS = 7 * 24 * 3600
-MAX_SECONDS = 365 * 24 * 3600
 _DURATION = re.compile(r"^(\d{1,5})([mhdw])$")
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
@@ -34,7 +34,7 @@ def parse_duration(text: str) -> int:
     if found is None:
         raise DelegationError(f"expiry {text!r} must be a number and a unit: 30m, 12h, 7d or 2w")
     seconds = int(found.group(1)) * _UNIT_SECONDS[found.group(2)]
-    if not 60 <= seconds <= MAX_SECONDS:
+    if not 60 <= seconds <= DELEGATION_MAX_SECONDS:
         raise DelegationError("a delegation lasts between a minute and a year; none lasts forever")
     return seconds
 
@@ -86,7 +86,7 @@ class Delegations:
         principal: str,
         scope: list[str],
         *,
-        seconds: int = DEFAULT_SECONDS,
+        seconds: int = DELEGATION_DEFAULT_SECONDS,
         workspace: str | None = None,
         now: float | None = None,
     ) -> Grant:
@@ -96,7 +96,7 @@ class Delegations:
         unknown = sorted(set(scope) - set(SCOPES))
         if unknown or not wanted:
             raise DelegationError(f"scope must be one or more of {list(SCOPES)}; got {scope!r}")
-        if not 60 <= seconds <= MAX_SECONDS:
+        if not 60 <= seconds <= DELEGATION_MAX_SECONDS:
             raise DelegationError("a delegation lasts between a minute and a year; none lasts forever")
         if workspace is not None and not os.path.isabs(workspace):
             raise DelegationError("workspace must be an absolute path")

@@ -55,7 +55,7 @@ class UIClient:
                 await self._pump
         await self.bridge.close()
 
-    async def call(self, kind: str, **payload: Any) -> Any:
+    async def call(self, kind: str, /, **payload: Any) -> Any:
         response = await self.bridge.request(kind, payload)
         if not response.get("success"):
             raise UIError(parse_wire_error(str(response.get("error"))))

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from vmark.core.limits import MAX_PUNCTUATION_LIMIT
+
 QuoteStyle = Literal["curly", "corner", "guillemets"]
 #: the quote styles: curly “” ‘’; corner brackets 「」 『』 (only for quotes around Han text); guillemets « » ‹ ›
 QUOTE_STYLES: tuple[QuoteStyle, ...] = ("curly", "corner", "guillemets")
 SETTINGS_PREFIX = "cjk."
-#: the highest repeated-punctuation limit a setting may hold (0 switches the rule off)
-MAX_PUNCTUATION_LIMIT = 9
 
 
 @dataclass(frozen=True, slots=True)

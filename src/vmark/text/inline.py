@@ -35,6 +35,8 @@ from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 from markdown_it.rules_inline.entity import DIGITAL_RE, NAMED_RE
 
+from vmark.core.limits import MAX_INLINE_NESTING
+
 from .blocks import block_parser
 
 Piece = tuple[str, str]
@@ -45,8 +47,6 @@ _AUTOLINK_SPAN = re.compile(r"<([^<>]*)>")
 # a link destination without ``<``, parentheses, escapes, spaces or control characters: parseLinkDestination
 # takes all of it and stops right after it (unless a parenthesis or a backslash follows)
 _PLAIN_DESTINATION = re.compile(r"[^\x00-\x20\x7f()\\<][^\x00-\x20\x7f()\\]*")
-#: markdown-it's ``maxNesting``: deeper links are left alone, deeper label lookahead gives up
-_MAX_NESTING = 20
 
 
 @functools.cache
@@ -310,7 +310,7 @@ class _Scanner:
         elif not _terminators().match(char):
             following = _terminators().search(src, pos, end)
             after = following.start() if following else end
-        elif self._depth >= _MAX_NESTING:
+        elif self._depth >= MAX_INLINE_NESTING:
             after = end
         else:
             self._depth += 1
@@ -395,7 +395,7 @@ class _Scanner:
         src = self.src
         if silent:
             return end, []
-        if self._depth >= _MAX_NESTING:
+        if self._depth >= MAX_INLINE_NESTING:
             return end, [("S", src[at:end])]
         self._depth += 1
         inner: list[_Item] = list(self.frame(label_start, label_end, fresh))

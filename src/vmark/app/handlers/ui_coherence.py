@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...coherence.kernel import PERSON, CoherenceError, Kernel
 from ...core.errors import ArgumentError
-from ...storage.delegations import DEFAULT_SECONDS, DelegationError, parse_duration
+from ...core.limits import DELEGATION_DEFAULT_SECONDS
+from ...storage.delegations import DelegationError, parse_duration
 from ..coherence import CoherenceTimeout
 from .args import require_str
 
@@ -162,7 +163,7 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
         raise ArgumentError("argument 'workspaceRoot' must be a string")
 
     def grant() -> dict[str, Any]:
-        seconds = DEFAULT_SECONDS if expires is None else parse_duration(str(expires))
+        seconds = DELEGATION_DEFAULT_SECONDS if expires is None else parse_duration(str(expires))
         made = ctx.app.coherence.delegations.grant(principal, scope, seconds=seconds, workspace=workspace)
         return made.describe(time.time())
 

@@ -6,14 +6,14 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
+from vmark.core.limits import MAX_TREE_FILES
+
 from ...core.errors import ArgumentError
 from ...core.kinds import kind_for_path
 
 if TYPE_CHECKING:
     from ..service import RequestContext
 
-#: files listed per workspace instance; past this the listing says ``truncated``
-MAX_TREE_FILES = 5000
 #: folders never walked (dot folders are skipped too, except ``.github`` for workflows)
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
 

@@ -12,18 +12,14 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
+from vmark.core.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
+
 from ...core.errors import ArgumentError
 from .ui_read import list_files
 
 if TYPE_CHECKING:
     from ..service import RequestContext
 
-#: results per query; past this the answer says ``truncated``
-MAX_RESULTS = 500
-#: files larger than this are not searched
-MAX_FILE_BYTES = 4 * 1024 * 1024
-#: characters of a line shown around a match
-LINE_PREVIEW = 160
 
 
 async def search(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -65,9 +61,9 @@ def _search(
                 column = hay.find(needle)
                 if column < 0:
                     continue
-                if len(results) >= MAX_RESULTS:
+                if len(results) >= SEARCH_MAX_RESULTS:
                     return results, True
-                start = max(0, column - LINE_PREVIEW // 3)
+                start = max(0, column - SEARCH_LINE_PREVIEW_CHARS // 3)
                 results.append(
                     {
                         "root": root,
@@ -76,7 +72,7 @@ def _search(
                         "line": number,
                         "column": column,
                         "length": len(query),
-                        "text": line[start : start + LINE_PREVIEW],
+                        "text": line[start : start + SEARCH_LINE_PREVIEW_CHARS],
                         "textColumn": column - start,
                     }
                 )
@@ -85,7 +81,7 @@ def _search(
 
 def _read(path: str) -> str | None:
     try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
+        if os.path.getsize(path) > SEARCH_MAX_FILE_BYTES:
             return None
         with open(path, encoding="utf-8", errors="replace", newline="") as handle:
             return handle.read()

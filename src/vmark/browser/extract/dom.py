@@ -4,7 +4,7 @@ Nothing here fetches, resolves entities from the network or runs anything: the p
 parser with network access off, and every element that can only carry code, styling or form chrome is
 dropped before a reader sees the tree. Depth: libxml2's default cap (256) silently drops everything after
 the first subtree that reaches it, so the parser runs with its higher cap and the tree is then flattened
-here: below ``MAX_DEPTH`` every subtree becomes its bare text, which bounds every walker's recursion.
+here: below ``EXTRACT_DOM_MAX_DEPTH`` every subtree becomes its bare text, which bounds every walker's recursion.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import cast
 
 from lxml import etree
+
+from vmark.core.limits import EXTRACT_DOM_MAX_DEPTH
 
 # Elements whose content is never article text (code, styling, metadata, embedded documents and media).
 _DROPPED_TAGS = frozenset(
@@ -36,7 +38,6 @@ BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 
-MAX_DEPTH = 160
 
 # The plain etree element: lxml.html's element classes would cost a Python-level class lookup per node.
 Element = etree._Element
@@ -56,7 +57,7 @@ def parse(source: str) -> Element:
         root = None
     if root is None:  # nothing parseable (empty or blank input)
         root = etree.fromstring(b"<html><body></body></html>", parser)
-    _flatten_below(root, MAX_DEPTH)
+    _flatten_below(root, EXTRACT_DOM_MAX_DEPTH)
     return root
 
 

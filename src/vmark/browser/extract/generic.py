@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
+from vmark.core.limits import EXTRACT_WORK_BUDGET
+
 from .dom import Element, body_of, class_and_id, raw_text, remove, text_of
 from .measure import COMMAS, Measure, forget, measure
 from .model import Article, Page
@@ -60,7 +62,6 @@ _TAG_BIAS = {
 _MIN_TEXT = 500
 _EXACT_UP_TO = 2000  # elements with less text get their exact length (cheap); larger ones the measured one
 _WIDEN_LEVELS = 8
-_WORK_BUDGET = 200_000  # elements processed over all attempts on one page (each attempt walks the whole body)
 _RUNNERS_UP = 5
 
 
@@ -78,7 +79,7 @@ def read(page: Page) -> Article:
     """The article of ``page`` (never None: at worst the whole body)."""
     body = body_of(page.root)
     size = sum(1 for _ in body.iter())
-    attempts = _ATTEMPTS[: max(1, _WORK_BUDGET // max(size, 1))]  # a huge page gets fewer retries
+    attempts = _ATTEMPTS[: max(1, EXTRACT_WORK_BUDGET // max(size, 1))]  # a huge page gets fewer retries
     best: tuple[int, Element, str | None] | None = None
     for flags in attempts:
         grab = _Grab(flags, page.title)

@@ -4,7 +4,7 @@ Blocks are rendered to lists of strings and joined with blank lines; inline cont
 with whitespace collapsed as a browser would, then escaped so that page text can never turn into
 Markdown structure. Links and images are resolved against the page URL, and only http(s), mailto and
 in-page links survive (no ``javascript:``; ``data:`` images are dropped). Recursion is bounded: a subtree
-deeper than ``MAX_DEPTH`` is flattened to its text.
+deeper than ``EXTRACT_MARKDOWN_MAX_DEPTH`` is flattened to its text.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from .dom import BLOCK_TAGS, Element, raw_text, text_of
+from vmark.core.limits import EXTRACT_MARKDOWN_MAX_DEPTH
 
-MAX_DEPTH = 96
+from .dom import BLOCK_TAGS, Element, raw_text, text_of
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _EMPHASIS = {"em": "*", "i": "*", "dfn": "*", "var": "*", "strong": "**", "b": "**", "del": "~~",
@@ -119,7 +119,7 @@ class _Writer:
     # -- blocks ---------------------------------------------------------------------------------------------
     def blocks(self, el: Element, depth: int) -> list[str]:
         """The Markdown blocks of ``el``'s content (not of ``el`` itself)."""
-        if depth > MAX_DEPTH:
+        if depth > EXTRACT_MARKDOWN_MAX_DEPTH:
             text = _escape(text_of(el))
             return [text] if text else []
         out: list[str] = []
@@ -150,7 +150,7 @@ class _Writer:
 
     def block(self, el: Element, depth: int) -> list[str]:
         tag = el.tag
-        if depth > MAX_DEPTH:
+        if depth > EXTRACT_MARKDOWN_MAX_DEPTH:
             return self.blocks(el, depth)
         if tag in _HEADINGS:
             text = _finish_inline(self._inline_content(el, depth)).replace("\\\n", " ")
@@ -312,7 +312,7 @@ class _Writer:
 
     def inline(self, el: Element, depth: int) -> str:
         tag = el.tag
-        if depth > MAX_DEPTH:
+        if depth > EXTRACT_MARKDOWN_MAX_DEPTH:
             return _escape(text_of(el))
         if tag == "br":
             return _BREAK

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 
+from vmark.core.limits import EXTRACT_BYLINE_CHARS
+
 from .dom import Element, text_of
 
 _SEPARATORS = re.compile(r"\s+[|\-–—\\/>»·:]\s+")
-_MAX_BYLINE = 120
 
 
 def _meta(root: Element, *keys: str) -> str | None:
@@ -66,6 +67,6 @@ def _json_ld_author(root: Element) -> str | None:
 
 def byline_of(root: Element) -> str | None:
     byline = _json_ld_author(root) or _meta(root, "author", "article:author", "dc.creator", "byl", "parsely-author")
-    if byline and not byline.startswith(("http://", "https://")) and len(byline) <= _MAX_BYLINE:
+    if byline and not byline.startswith(("http://", "https://")) and len(byline) <= EXTRACT_BYLINE_CHARS:
         return byline
     return None

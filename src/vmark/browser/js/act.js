@@ -97,11 +97,12 @@
         if (!inner || inner === hit) break;
         hit = inner;
       }
-      if ((hit.localName === 'iframe' || hit.localName === 'frame') && hit.contentDocument) {
+      const frame = /** @type {HTMLIFrameElement} */ (hit);
+      if ((hit.localName === 'iframe' || hit.localName === 'frame') && frame.contentDocument) {
         const origin = frameOrigin(hit);
         lx -= origin.x;
         ly -= origin.y;
-        doc = hit.contentDocument;
+        doc = frame.contentDocument;
         continue;
       }
       return hit;
@@ -270,7 +271,7 @@
     const option =
       options.find((o) => V.normalize(o.label) === wanted) || options.find((o) => o.value === String(choice));
     if (!option) {
-      const labels = options.slice(0, 20).map((o) => o.label);
+      const labels = options.slice(0, LIMITS.SELECT_OPTIONS_SHOWN).map((o) => o.label);
       return { ok: false, reason: 'no-such-option', detail: 'options: ' + JSON.stringify(labels) };
     }
     if (option.disabled) return { ok: false, reason: 'disabled', detail: 'the option is disabled' };
@@ -282,13 +283,19 @@
   };
 
   // Key presses: remember what is focused and watch for a form submission, then report.
+  /** @type {{active: Element | null, submitted: boolean, doc: Document, listener?: () => void} | null} */
   let armed = null;
   V.keyArm = function keyArm() {
     const active = deepActive(document);
     const doc = active ? active.ownerDocument : document;
-    const state = { active, submitted: false, doc };
-    state.listener = () => {
-      state.submitted = true;
+    /** @type {{active: Element | null, submitted: boolean, doc: Document, listener: () => void}} */
+    const state = {
+      active,
+      submitted: false,
+      doc,
+      listener: () => {
+        state.submitted = true;
+      },
     };
     doc.addEventListener('submit', state.listener, true);
     armed = state;
@@ -300,7 +307,7 @@
     const state = armed;
     armed = null;
     if (!state) return { submitted: false, focusMoved: false };
-    state.doc.removeEventListener('submit', state.listener, true);
+    if (state.listener) state.doc.removeEventListener('submit', state.listener, true);
     return { submitted: state.submitted, focusMoved: deepActive(document) !== state.active };
   };
 

@@ -6,15 +6,17 @@
 (() => {
   if (window !== window.top) return;
   const BUFFER_ID = '__BUFFER_ID__';
-  const LIMIT = 200;
-  const TEXT_LIMIT = 2000;
+  const LIMIT = LIMITS.CONSOLE_RING_ENTRIES;
+  const TEXT_LIMIT = LIMITS.CONSOLE_TEXT_CHARS;
   // The page's own scripts run after this one and may replace these: keep the originals.
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const toString = String;
   const isArray = Array.isArray;
   let ring = [];
+  /** @type {string | null} */
   let written = null;
+  /** @type {HTMLElement | null} */
   let buffer = null;
   let pending = 0; // entries recorded since the buffer was last written
 
@@ -22,10 +24,11 @@
     const root = document.documentElement;
     if (!root) return null;
     if (!buffer || !buffer.isConnected) {
-      buffer = document.getElementById(BUFFER_ID) || document.createElement('template');
-      buffer.id = BUFFER_ID;
-      if (!buffer.isConnected) root.appendChild(buffer);
-      written = buffer.textContent;
+      const found = document.getElementById(BUFFER_ID) || document.createElement('template');
+      found.id = BUFFER_ID;
+      if (!found.isConnected) root.appendChild(found);
+      written = found.textContent;
+      buffer = found;
     }
     return buffer;
   }

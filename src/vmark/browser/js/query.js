@@ -2,8 +2,8 @@
 (() => {
   'use strict';
   const V = globalThis.__vmark;
-  const MAX_ELEMENTS = 50;
-  const MAX_TEXT = 500;
+  const MAX_ELEMENTS = LIMITS.QUERY_MAX_ELEMENTS;
+  const MAX_TEXT = LIMITS.QUERY_TEXT_CHARS;
 
   function cut(text) {
     return text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
@@ -15,7 +15,7 @@
     try {
       found = document.querySelectorAll(String(selector));
     } catch (e) {
-      return { error: 'invalid-selector', message: String(e && e.message ? e.message : e) };
+      return { error: 'invalid-selector', message: String(e instanceof Error && e.message ? e.message : e) };
     }
     const wanted = fields || {};
     const elements = [];

@@ -11,13 +11,14 @@
 // reads from its isolated world, and to sessionStorage, so that the events of a document that a
 // click navigated away from reach the next document of the same origin: the driver cannot read a
 // document once its navigation has started. No message channel from the page into VMark exists.
-// The driver fills in the buffer id, the flag's name, the per-page limit and runtime.js (recorder.py).
+// The driver fills in the buffer id, the flag's name and runtime.js (recorder.py); LIMITS comes from
+// core/limits.py (browser/isolated.py page_script).
 (() => {
   if (window !== window.top) return;
   const BUFFER_ID = '__BUFFER_ID__';
   const FLAG = '__FLAG__';
   const INSTALLED = FLAG + '-installed';
-  const LIMIT = __PAGE_LIMIT__;
+  const LIMIT = LIMITS.RECORDER_PAGE_EVENT_LIMIT;
   // the carried events of earlier documents of this origin (this document's own are kept apart)
   const CARRY_LIMIT = 2 * LIMIT;
   if (window[INSTALLED]) return;
@@ -53,12 +54,14 @@
   const SECRET_WORDS = /(^|[^a-z0-9])(otp|totp|hotp|2fa|mfa|one ?time|two ?factor|passcode|password|passwd|pwd|pin|code|token|secret|cvv|cvc)([^a-z0-9]|$)/;
   const NOT_SECRET_WORDS = /(^|[^a-z0-9])(postal|zip|post|promo|coupon|voucher|discount|country|area|gift)([^a-z0-9]|$)/;
 
+  /** @type {string | null} */
   let session = null;
   let own = [];
   let carried = [];
   let dropped = 0;
   let lastElement = null;
   let lastKind = null;
+  /** @type {HTMLElement | null} */
   let buffer = null;
 
   if (storage) {
@@ -95,9 +98,10 @@
     const root = document.documentElement;
     if (!root) return;
     if (!buffer || !buffer.isConnected) {
-      buffer = document.getElementById(BUFFER_ID) || document.createElement('template');
-      buffer.id = BUFFER_ID;
-      if (!buffer.isConnected) root.appendChild(buffer);
+      const found = document.getElementById(BUFFER_ID) || document.createElement('template');
+      found.id = BUFFER_ID;
+      if (!found.isConnected) root.appendChild(found);
+      buffer = found;
     }
     buffer.textContent = text;
   }

@@ -18,7 +18,7 @@
     frameByIndex: new Map(),
     nextFrame: 1,
     // the frames the last walk could not enter (cross-origin): the driver enters them itself
-    unentered: [],
+    unentered: /** @type {Element[]} */ ([]),
   };
 
   const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base']);
@@ -33,7 +33,7 @@
   ]);
   const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
   const NO_ROLE = new Set(['none', 'presentation', 'generic']);
-  const NAME_LIMIT = 200;
+  const NAME_LIMIT = LIMITS.ACCESSIBLE_NAME_CHARS;
 
   function init(base) {
     if (base > S.next) S.next = base;
@@ -299,7 +299,7 @@
     return (root.getElementById && root.getElementById(id)) || el.ownerDocument.getElementById(id);
   }
 
-  function nativeName(el, role, includeHidden) {
+  function nativeName(el, includeHidden) {
     const tag = el.localName;
     if (tag === 'input') {
       const type = (el.getAttribute('type') || 'text').toLowerCase();
@@ -344,7 +344,7 @@
     }
     const label = el.getAttribute('aria-label');
     if (label && label.trim()) return normalize(label);
-    const native = nativeName(el, role, includeHidden);
+    const native = nativeName(el, includeHidden);
     if (native && normalize(native)) return normalize(native);
     if (NAME_FROM_CONTENT.has(role)) {
       const text = contentText(el, includeHidden, null, NAME_LIMIT + 1);
@@ -408,12 +408,7 @@
       if (verdict === false) return;
       const tag = el.localName;
       if (tag === 'iframe' || tag === 'frame') {
-        let doc = null;
-        try {
-          doc = el.contentDocument;
-        } catch (e) {
-          doc = null;
-        }
+        const doc = contentDocumentOf(el);
         if (doc && doc.documentElement) {
           element(doc.documentElement, verdict || ctx);
         } else {
@@ -499,13 +494,20 @@
   function frameKind(index) {
     const frame = frameByIndex(index);
     if (!frame) return 'gone';
-    let doc = null;
+    return contentDocumentOf(frame) ? 'same' : 'cross';
+  }
+
+  /**
+   * A frame's document when this world may reach it (same origin), else null.
+   * @param {Element} frame an iframe or frame
+   * @returns {Document | null}
+   */
+  function contentDocumentOf(frame) {
     try {
-      doc = frame.contentDocument;
+      return /** @type {HTMLIFrameElement} */ (frame).contentDocument;
     } catch (e) {
-      doc = null;
+      return null;
     }
-    return doc ? 'same' : 'cross';
   }
 
   const api = {

@@ -2,7 +2,7 @@
 (() => {
   'use strict';
   const V = globalThis.__vmark;
-  const MAX_NODES = 2000;
+  const MAX_NODES = LIMITS.SNAPSHOT_MAX_NODES;
 
   // Elements the walk could not enter (custom elements without an open shadow root) stay here
   // until the driver asks which of them carry a closed root (only CDP can tell).

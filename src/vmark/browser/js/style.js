@@ -4,15 +4,20 @@
   'use strict';
   const V = globalThis.__vmark;
 
+  /**
+   * The elements a style change applies to: the one a ref names, or those a selector matches.
+   * @returns {{elements: (HTMLElement | SVGElement)[], error?: undefined} | {error: string, message?: string}}
+   */
   function targets(target) {
     if (target.ref !== undefined && target.ref !== null) {
       const found = V.resolve(target.ref);
       return found.error ? { error: 'ref-' + found.error } : { elements: [found.el] };
     }
     try {
-      return { elements: Array.from(document.querySelectorAll(String(target.selector))) };
+      const matched = Array.from(document.querySelectorAll(String(target.selector)));
+      return { elements: /** @type {(HTMLElement | SVGElement)[]} */ (matched) };
     } catch (e) {
-      return { error: 'invalid-selector', message: String(e && e.message ? e.message : e) };
+      return { error: 'invalid-selector', message: String(e instanceof Error && e.message ? e.message : e) };
     }
   }
 
@@ -26,7 +31,7 @@
       return { count: 0, injected: true };
     }
     const found = targets(target);
-    if (found.error) return found;
+    if (found.error !== undefined) return found;
     for (const el of found.elements) {
       if (op.set) {
         for (const [prop, raw] of Object.entries(op.set)) {

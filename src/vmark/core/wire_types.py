@@ -1,0 +1,725 @@
+"""The person protocol's wire shapes, as the editor page (``frontend/``) uses them: the one definition.
+
+``frontend/src/wire.gen.ts`` is generated from this module (``python -m vmark.tools.gen_wire``; ``make lint``
+fails when it is stale), and the UI tests validate what the app really sends against it
+(``vmark.testing.wirecheck``), so the page's TypeScript and the app cannot drift apart.
+
+Frames on ``/ui``: ``hello`` once, then ``{type: "response", id, success, data | error}`` for each request
+``{id, type, payload}``, and ``{type: "event", event, payload, requestId?}``; an event with a ``requestId`` wants
+a ``ui.reply``. :data:`REQUESTS` maps each request the page sends to its payload and result, :data:`EVENTS` and
+:data:`REQUEST_EVENTS` each event to its payload. :data:`LOOSE_REQUESTS` are the requests whose shapes are not
+written down here yet (the embedded browser's, coherence's, delegations', ``ui.validate``): the page names them
+explicitly (``Channel.requestLoose``) and they are checked for their name only (:data:`OpenPayload`).
+
+Stdlib only, and without ``from __future__ import annotations`` (Python 3.11 cannot see ``NotRequired`` in a
+string annotation). Keys are the wire's own (camelCase, ``from``), so some shapes use the functional syntax.
+"""
+
+from typing import Literal, NotRequired, TypedDict
+
+from .kinds import Kind
+
+Mode = Literal["source", "wysiwyg"]
+#: code points ``[from, to, insert]`` of a text: the spans of one change (``core.changes.wire``)
+WireSpan = tuple[int, int, str]
+#: who made a change, as the pages see it (a revert is the person's edit)
+ShownOrigin = Literal["agent", "person", "disk"]
+LineEnding = Literal["\n", "\r\n", "\r"]
+Encoding = Literal["UTF-8", "UTF-8 with BOM"]
+NotificationLevel = Literal["info", "warning", "error"]
+#: a payload or answer of a family not written down here yet: any JSON object
+OpenPayload = dict[str, object]
+
+
+class Empty(TypedDict):
+    """No arguments, or nothing to say."""
+
+
+# --- the session state the pages render ----------------------------------------------------------------
+class TabInfo(TypedDict):
+    id: str
+    filePath: str | None
+    title: str
+    dirty: bool
+    revision: str
+    kind: Kind
+    active: bool
+    visible: bool
+
+
+class WindowInfo(TypedDict):
+    label: str
+    focused: bool
+    activeWorkspaceInstanceId: str | None
+    tabs: list[TabInfo]
+
+
+class TabView(TypedDict):
+    mode: Mode
+    pinned: bool
+    divergent: bool
+    divergenceKept: bool
+    readOnly: bool
+    workspaceInstanceId: str | None
+
+
+class WorkspaceRef(TypedDict):
+    id: str
+    root: str
+
+
+class WindowView(TypedDict):
+    workspaces: list[WorkspaceRef]
+    tabs: dict[str, TabView]
+
+
+class AgentInfo(TypedDict):
+    connectionId: str
+    principal: str | None
+
+
+class PageState(TypedDict):
+    """The ``state`` event and ``ui.state``: every window, its view details, the connected agents."""
+
+    windows: list[WindowInfo]
+    views: dict[str, WindowView]
+    agents: list[AgentInfo]
+
+
+# --- events ----------------------------------------------------------------------------------------------
+class DocChanges(TypedDict):
+    """A ``doc`` event's changes: spans in code points of revision ``base``'s text."""
+
+    base: str
+    spans: list[WireSpan]
+
+
+class DocEvent(TypedDict):
+    """A document changed elsewhere: its changes since the revision the page has (or its whole ``text``)."""
+
+    tabIds: list[str]
+    revision: str
+    origin: ShownOrigin
+    dirty: bool
+    text: NotRequired[str]
+    changes: NotRequired[DocChanges]
+
+
+class DivergentEvent(TypedDict):
+    filePath: str | None
+
+
+class NotificationEvent(TypedDict):
+    level: NotificationLevel
+    message: str
+
+
+class BrowserTabEvent(TypedDict):
+    """``browser_crashed``: the page of an embedded browser tab crashed."""
+
+    tabId: str
+
+
+class BrowserFrame(TypedDict):
+    """One screencast frame of the tab the person views (a base64 JPEG), acknowledged by ``browser.frame_ack``."""
+
+    tabId: str
+    data: str
+    width: float
+    height: float
+    url: str
+
+
+class ActivateRequest(TypedDict):
+    tabId: str
+
+
+class WorkspaceSwitchRequest(TypedDict):
+    workspaceInstanceId: str
+    folder: str
+
+
+class EditorRequest(TypedDict):
+    """``get``: the selection; ``prepare``: what replacing it with ``content`` would do (``app.editor_link``)."""
+
+    tabId: str
+    op: Literal["get", "prepare"]
+    content: NotRequired[str]
+
+
+# --- approvals: the person's yes or no to what widens an agent's access (``app.approvals``) ------------------
+ApprovalKind = Literal["open_workspace", "folder_access", "browser"]
+ApprovalState = Literal["pending", "allowed", "denied", "used"]
+#: a browser prompt's Allow once / Allow on this site
+BrowserDecision = Literal["once", "site"]
+
+
+class BrowserElement(TypedDict):
+    role: str
+    name: str
+
+
+class BrowserDetail(TypedDict):
+    """What a browser prompt shows: every string here may come from the page or the agent (untrusted)."""
+
+    site: str
+    tabId: str | None
+    action: str
+    element: BrowserElement | None
+    value: str | None
+
+
+class Approval(TypedDict):
+    """An approval as the pages list and show it (``prompt``, ``folder_picker``, ``browser_prompt`` events)."""
+
+    id: str
+    kind: ApprovalKind
+    requester: str
+    subject: str
+    window: str
+    state: ApprovalState
+    created: str
+    expires: str
+    detail: NotRequired[BrowserDetail]
+    decision: NotRequired[BrowserDecision | None]
+
+
+class ApprovalsList(TypedDict):
+    approvals: list[Approval]
+
+
+class AnswerPayload(TypedDict):
+    id: str
+    allow: bool
+    decision: NotRequired[BrowserDecision]
+
+
+class AnswerResult(TypedDict):
+    approval: Approval
+
+
+# --- history: a document's snapshots and the review of AI revisions (``storage.history``) -----------------
+SnapshotKind = Literal["manual", "auto", "mcp", "revert"]
+ThreadState = Literal["open", "addressed", "resolved", "reopened", "deleted"]
+
+
+class Addressed(TypedDict):
+    """A comment a revision answered, as it is now (state ``deleted`` for a deleted one)."""
+
+    comment: str
+    quote: str
+    state: ThreadState
+
+
+class Snapshot(TypedDict):
+    id: int
+    path: str | None
+    kind: SnapshotKind
+    label: str
+    revision: str
+    time: float
+    principal: str | None
+    addresses: list[str]
+    addressed: list[Addressed]
+    content: NotRequired[str]
+
+
+class HistoryListPayload(TypedDict):
+    tabId: str
+    content: NotRequired[bool]
+
+
+class HistoryList(TypedDict):
+    snapshots: list[Snapshot]
+    unreviewed: int
+
+
+class SnapshotPayload(TypedDict):
+    tabId: str
+    id: int
+
+
+class RevisionResult(TypedDict):
+    revision: str
+
+
+class ReviewedPayload(TypedDict):
+    tabId: str
+    revision: NotRequired[str | None]
+
+
+class ReviewedResult(TypedDict):
+    reviewed: int
+
+
+# --- review comments: the person's side (``app.handlers.ui_comments``) -------------------------------------
+class CommentReply(TypedDict):
+    id: str
+    author: str
+    body: str
+    created: float
+
+
+CommentAnchor = TypedDict("CommentAnchor", {"from": int, "to": int})
+
+
+class ThreadStatus(TypedDict):
+    """A thread's identity, state and ``commentGen`` (the generation an agent's change must name)."""
+
+    comment: str
+    state: ThreadState
+    commentGen: str
+
+
+class Thread(TypedDict):
+    comment: str
+    state: ThreadState
+    commentGen: str
+    quote: str
+    body: str
+    author: str
+    created: float
+    anchor: CommentAnchor | None
+    orphaned: bool
+    replies: list[CommentReply]
+
+
+class ThreadsPayload(TypedDict):
+    """A document by its tab or its file (a file no tab shows has threads too)."""
+
+    tabId: NotRequired[str]
+    filePath: NotRequired[str]
+
+
+class Threads(TypedDict):
+    doc: str
+    threads: list[Thread]
+
+
+class CommentAddPayload(TypedDict):
+    """A new thread on ``quote``, at its occurrence nearest ``at`` (code points; the first without it)."""
+
+    tabId: NotRequired[str]
+    filePath: NotRequired[str]
+    quote: str
+    body: str
+    at: NotRequired[int]
+
+
+class CommentAdded(TypedDict):
+    comment: str
+    commentGen: str
+
+
+class CommentPayload(TypedDict):
+    commentId: str
+
+
+class CommentReplyPayload(TypedDict):
+    commentId: str
+    body: str
+
+
+class CommentReplied(TypedDict):
+    reply: str
+    commentGen: str
+
+
+class CommentsEvent(TypedDict):
+    """The threads of ``doc`` changed."""
+
+    doc: str
+    filePath: str | None
+
+
+# --- the workspace's files: the tree, its changes, search ----------------------------------------------------
+class TreeFile(TypedDict):
+    path: str
+    kind: Kind
+
+
+class Listing(TypedDict):
+    """One workspace instance of the page's window: its files and folders (relative, sorted)."""
+
+    workspaceInstanceId: str
+    root: str
+    active: bool
+    files: list[TreeFile]
+    folders: list[str]
+    truncated: bool
+
+
+class Listings(TypedDict):
+    workspaces: list[Listing]
+
+
+class FileCreatePayload(TypedDict):
+    path: str
+    type: NotRequired[Literal["file", "folder"]]
+
+
+class FileCreated(TypedDict):
+    path: str
+    type: Literal["file", "folder"]
+
+
+FileRenamePayload = TypedDict("FileRenamePayload", {"from": str, "to": str})
+Moved = TypedDict("Moved", {"from": str, "to": str})
+
+
+class FileRenamed(TypedDict):
+    """The new path, and the open documents that moved with it."""
+
+    path: str
+    moved: list[Moved]
+
+
+class FileDeleted(TypedDict):
+    path: str
+    trashed: bool
+
+
+class WorkspaceSwitchPayload(TypedDict):
+    workspaceInstanceId: str
+
+
+class WorkspaceSwitched(TypedDict):
+    workspaceInstanceId: str
+    activeTabId: str | None
+
+
+class SearchPayload(TypedDict):
+    query: str
+    matchCase: NotRequired[bool]
+
+
+class SearchResult(TypedDict):
+    """A match: its file, line and column (code points), and the part of its line shown around it."""
+
+    root: str
+    path: str
+    filePath: str
+    line: int
+    column: int
+    length: int
+    text: str
+    textColumn: int
+
+
+class SearchResults(TypedDict):
+    query: str
+    results: list[SearchResult]
+    truncated: bool
+
+
+class TextPayload(TypedDict):
+    text: str
+
+
+class TextResult(TypedDict):
+    text: str
+
+
+# --- requests --------------------------------------------------------------------------------------------
+class AttachPayload(TypedDict):
+    window: NotRequired[str | None]
+
+
+class AttachResult(TypedDict):
+    window: str
+    windows: list[WindowInfo]
+
+
+class FocusPayload(TypedDict):
+    focused: bool
+    visible: NotRequired[bool]
+
+
+class FocusResult(TypedDict):
+    window: str
+    focused: bool
+
+
+class PathPayload(TypedDict):
+    path: str
+
+
+class TabResult(TypedDict):
+    tabId: str
+
+
+class WorkspaceResult(TypedDict):
+    workspaceInstanceId: str
+
+
+class NewPayload(TypedDict):
+    kind: NotRequired[Kind]
+
+
+class TabPayload(TypedDict):
+    tabId: str
+
+
+class ClosePayload(TypedDict):
+    tabId: str
+    force: NotRequired[bool]
+
+
+class CloseResult(TypedDict):
+    closed: bool
+    reason: NotRequired[Literal["PINNED", "DIRTY", "DIVERGENT"]]
+
+
+class SwitchResult(TypedDict):
+    activeTabId: str | None
+
+
+class PinPayload(TypedDict):
+    tabId: str
+    pinned: NotRequired[bool]
+
+
+class PinResult(TypedDict):
+    pinned: bool
+
+
+class ModePayload(TypedDict):
+    tabId: str
+    mode: Mode
+
+
+class ModeResult(TypedDict):
+    mode: Mode
+
+
+class EditPayload(TypedDict):
+    """``changes`` (on top of ``baseRevision``) or the whole ``text``, never both."""
+
+    tabId: str
+    baseRevision: NotRequired[str]
+    text: NotRequired[str]
+    changes: NotRequired[list[WireSpan]]
+
+
+class EditResult(TypedDict):
+    """``applied: false``: the app's changes from the base to ``revision``, or else its whole text."""
+
+    revision: str
+    applied: bool
+    text: NotRequired[str]
+    changes: NotRequired[list[WireSpan]]
+
+
+class CompositionPayload(TypedDict):
+    tabId: str
+    state: Literal["start", "end"]
+    mode: NotRequired[Mode]
+
+
+class CompositionResult(TypedDict):
+    composing: bool
+
+
+SelectionPayload = TypedDict("SelectionPayload", {"tabId": str, "from": int, "to": int})
+
+
+class SelectionResult(TypedDict):
+    selection: tuple[int, int]
+
+
+class SaveAsPayload(TypedDict):
+    tabId: str
+    path: str
+
+
+class SaveResult(TypedDict):
+    filePath: str
+    revision: str
+
+
+class DivergencePayload(TypedDict):
+    tabId: str
+    keep: Literal["mine", "disk"]
+
+
+class DivergenceResult(TypedDict):
+    divergent: bool
+    revision: str
+
+
+#: the page's answer to a request event: ``ok`` and, for ``editor``, the editor's state and selection
+#: (``revision`` is null while keystrokes are unsent); for a refused ``activate``, what it shows instead
+Reply = TypedDict(
+    "Reply",
+    {
+        "requestId": str,
+        "ok": bool,
+        "reason": NotRequired[str],
+        "activeTabId": NotRequired[str | None],
+        "tabId": NotRequired[str],
+        "mode": NotRequired[Mode],
+        "revision": NotRequired[str | None],
+        "composing": NotRequired[bool],
+        "from": NotRequired[int],
+        "to": NotRequired[int],
+        "text": NotRequired[str],
+        "replaced": NotRequired[int],
+        "changes": NotRequired[list[WireSpan]],
+    },
+)
+
+
+class ReplyResult(TypedDict):
+    accepted: bool
+
+
+class TabText(TypedDict):
+    """``ui.read``: a tab's text and what the page shows about its file."""
+
+    text: str
+    revision: str
+    kind: Kind
+    mode: Mode
+    dirty: bool
+    filePath: str | None
+    divergent: bool
+    readOnly: bool
+    lineEnding: LineEnding
+    encoding: Encoding
+
+
+class Setting(TypedDict):
+    key: str
+    type: Literal["bool", "int", "list", "str"]
+    value: object
+    default: object
+
+
+class SettingsList(TypedDict):
+    settings: list[Setting]
+
+
+class SettingPayload(TypedDict):
+    key: str
+    value: object
+
+
+class SettingResult(TypedDict):
+    key: str
+    value: object
+
+
+#: every request the page sends with a written-down shape: its payload and its result
+REQUESTS: dict[str, tuple[type, type]] = {
+    "ui.attach": (AttachPayload, AttachResult),
+    "ui.focus": (FocusPayload, FocusResult),
+    "ui.open": (PathPayload, TabResult),
+    "ui.open_folder": (PathPayload, WorkspaceResult),
+    "ui.new": (NewPayload, TabResult),
+    "ui.close": (ClosePayload, CloseResult),
+    "ui.switch_tab": (TabPayload, SwitchResult),
+    "ui.pin": (PinPayload, PinResult),
+    "ui.set_mode": (ModePayload, ModeResult),
+    "ui.edit": (EditPayload, EditResult),
+    "ui.composition": (CompositionPayload, CompositionResult),
+    "ui.selection": (SelectionPayload, SelectionResult),
+    "ui.save": (TabPayload, SaveResult),
+    "ui.save_as": (SaveAsPayload, SaveResult),
+    "ui.resolve_divergence": (DivergencePayload, DivergenceResult),
+    "ui.reply": (Reply, ReplyResult),
+    "ui.state": (Empty, PageState),
+    "ui.read": (TabPayload, TabText),
+    "history.list": (HistoryListPayload, HistoryList),
+    "history.get": (SnapshotPayload, Snapshot),
+    "history.revert": (SnapshotPayload, RevisionResult),
+    "history.mark_reviewed": (ReviewedPayload, ReviewedResult),
+    "comments.threads": (ThreadsPayload, Threads),
+    "comments.add": (CommentAddPayload, CommentAdded),
+    "comments.person_reply": (CommentReplyPayload, CommentReplied),
+    "comments.resolve": (CommentPayload, ThreadStatus),
+    "comments.reopen": (CommentPayload, ThreadStatus),
+    "comments.delete": (CommentPayload, ThreadStatus),
+    "ui.files": (Empty, Listings),
+    "ui.file_create": (FileCreatePayload, FileCreated),
+    "ui.file_rename": (FileRenamePayload, FileRenamed),
+    "ui.file_delete": (PathPayload, FileDeleted),
+    "ui.switch_workspace": (WorkspaceSwitchPayload, WorkspaceSwitched),
+    "ui.search": (SearchPayload, SearchResults),
+    "ui.cjk_format": (TextPayload, TextResult),
+    "approvals.list": (Empty, ApprovalsList),
+    "approvals.answer": (AnswerPayload, AnswerResult),
+    "settings.list": (Empty, SettingsList),
+    "settings.set": (SettingPayload, SettingResult),
+}
+
+#: requests the page sends whose shapes are not written down here yet (named, so no other name can be sent)
+LOOSE_REQUESTS: tuple[str, ...] = (
+    "browser.close",
+    "browser.frame_ack",
+    "browser.human_open",
+    "browser.input",
+    "browser.nav",
+    "browser.permissions",
+    "browser.reload_crashed",
+    "browser.revoke",
+    "browser.tabs",
+    "browser.unview",
+    "browser.view",
+    "coherence.add_identities",
+    "coherence.claim_add",
+    "coherence.claim_update",
+    "coherence.claims",
+    "coherence.context_delete",
+    "coherence.context_save",
+    "coherence.contexts",
+    "coherence.diff",
+    "coherence.init",
+    "coherence.overview",
+    "coherence.resolve",
+    "delegations.grant",
+    "delegations.list",
+    "delegations.revoke",
+    "ui.validate",
+)
+
+#: events the app pushes, and their payloads
+EVENTS: dict[str, type] = {
+    "state": PageState,
+    "doc": DocEvent,
+    "divergent": DivergentEvent,
+    "notification": NotificationEvent,
+    "browser_crashed": BrowserTabEvent,
+    "browser_frame": BrowserFrame,
+    "browser_prompt": Approval,
+    "browser_tabs": Empty,
+    "coherence": Empty,
+    "comments": CommentsEvent,
+    "folder_picker": Approval,
+    "prompt": Approval,
+}
+
+#: events that want a ``ui.reply`` (they carry a ``requestId``), and their payloads
+REQUEST_EVENTS: dict[str, type] = {
+    "flush": Empty,
+    "activate": ActivateRequest,
+    "focus": Empty,
+    "workspace_switch": WorkspaceSwitchRequest,
+    "editor": EditorRequest,
+}
+
+#: the named aliases the generated TypeScript keeps (so it reads like this module)
+ALIASES: dict[str, object] = {
+    "Kind": Kind,
+    "Mode": Mode,
+    "WireSpan": WireSpan,
+    "ShownOrigin": ShownOrigin,
+    "LineEnding": LineEnding,
+    "Encoding": Encoding,
+    "NotificationLevel": NotificationLevel,
+    "ApprovalKind": ApprovalKind,
+    "ApprovalState": ApprovalState,
+    "BrowserDecision": BrowserDecision,
+    "SnapshotKind": SnapshotKind,
+    "ThreadState": ThreadState,
+    "OpenPayload": OpenPayload,
+}
