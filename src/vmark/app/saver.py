@@ -4,136 +4,183 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-from ..coherence.kernel import Actor
+from ..coherence.kernel import PERSON, Actor
+from ..core.document import DocState
 from ..core.errors import DomainError
-from ..core.kinds import kind_for_path
+from ..core.kinds import Kind, kind_for_path
 from ..core.model import Tab, Window
 from ..storage.files import SaveError, save_new, save_replace
-from ..storage.history import SnapshotKind
-from ..storage.journal import JournalEntry
-from ..storage.pathscope import ScopeError
+from ..storage.history import History, SnapshotKind
+from ..storage.pathscope import PathScope, ScopeError
+from ..storage.settings import Settings
+from .coherence import CoherenceService
+from .connection import Connection
+from .journaling import Recorded, Recorder, tab_entry
+from .saves import SaveQueue
+from .state import Session
+from .tasks import Spawn
 
-if TYPE_CHECKING:
-    from .service import App, RequestContext
-    from .writes import Recorded
+
+def already_exists(real: str) -> DomainError:
+    """Save as never replaces a file that is not the tab's own (the spec's ``APPROVAL_REQUIRED``)."""
+    return DomainError("APPROVAL_REQUIRED", _EXISTS.format(path=real), filePath=real)
+
+
+_EXISTS = "{path} already exists; Save as never replaces a file. Choose another name"
 
 
 class Saver:
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(
+        self,
+        session: Session,
+        saves: SaveQueue,
+        coherence: CoherenceService,
+        recorder: Recorder,
+        history: History,
+        settings: Settings,
+        background: Spawn,
+    ) -> None:
+        self.session = session
+        self.saves = saves
+        self.coherence = coherence
+        self.recorder = recorder
+        self.history = history
+        self.settings = settings
+        self.background = background
 
-    async def _land(
-        self, ctx: RequestContext, window: Window, tab: Tab, real_path: str, ticket: int, new_file: bool
-    ) -> str:
-        """Put the tab's current text at ``real_path`` through the file's save queue."""
+    async def land(
+        self,
+        window: Window,
+        tab: Tab,
+        real_path: str,
+        scope: Callable[[], PathScope],
+        by: Actor,
+        *,
+        new_kind: Kind | None = None,
+        ticket: int | None = None,
+    ) -> DocState:
+        """Put the tab's current text at ``real_path`` through the file's save queue: the one save of a tab,
+        the person's and an agent's alike. ``scope`` is asked when the save's turn comes (the path is checked
+        again then). With ``new_kind`` the target is a new file, created without replacing anything that
+        appeared there meanwhile, and the document moves to it. Refusals: ``INVALID_PATH`` (scope),
+        ``APPROVAL_REQUIRED`` (a file exists there), ``STALE`` (a later save reached the file), SaveError
+        (the disk failed: nothing was kept)."""
         doc = tab.doc
 
-        async def put() -> str:
+        async def put() -> DocState:
             if tab not in window.tabs:
                 raise SaveError("the tab was closed before it was saved; nothing was written")
             try:
-                scope = self.app.session.scope(window)
-                real = scope.resolve(real_path)
+                allowed = scope()
+                real = allowed.resolve(real_path)
             except ScopeError as exc:
-                raise DomainError(
-                    "INVALID_PATH", f"{real_path!r} left the permitted scope: {exc}", filePath=real_path
-                ) from exc
+                raise exc.refusal(real_path) from exc
             state = doc.state
-            text = await self.app.coherence.text_to_save(real, state.text)
+            text = await self.coherence.text_to_save(real, state.text)
             try:
                 data = text.encode("utf-8")
             except UnicodeEncodeError as exc:
                 raise SaveError("the text holds characters that cannot be saved as UTF-8") from exc
-            writer = save_new if new_file else save_replace
+            write = save_replace if new_kind is None else save_new
             try:
-                stamp = await asyncio.to_thread(writer, real, data, scope)
+                stamp = await asyncio.to_thread(write, real, data, allowed)
             except FileExistsError as exc:
-                raise DomainError(
-                    "APPROVAL_REQUIRED",
-                    f"{real_path!r} already exists; save_as never replaces another file",
-                    filePath=real_path,
-                ) from exc
+                raise already_exists(real) from exc
             except ScopeError as exc:
-                raise DomainError("INVALID_PATH", str(exc), filePath=real_path) from exc
+                raise exc.refusal(real_path) from exc
+            if new_kind is not None:
+                self.session.rekey(doc, real, new_kind)
+                doc.read_only = False
             doc.disk = stamp
-            if doc.path == real or new_file:
+            if doc.path == real:
                 doc.saved_revision = state.revision
-            self.app.session.changed()
-            await self.app.coherence.saved(real, text, Actor("agent", ctx.connection.principal))
-            return state.revision
+            if by.kind == "person":
+                doc.divergent = False  # the person chose this text over the file's
+            self.session.changed()
+            await self.coherence.saved(real, text, by)
+            return state
 
-        return await self.app.saves.run(real_path, ticket, put)
+        return await self.saves.run(real_path, self.saves.ticket() if ticket is None else ticket, put)
 
-    async def _snapshot(self, ctx: RequestContext, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...]) -> None:
+    async def person_save(self, window: Window, tab: Tab, real: str, new_kind: Kind | None = None) -> dict[str, Any]:
+        """The person's save (or Save as, with ``new_kind``), then its ``manual`` snapshot. The person may
+        save anywhere, so the scope is the target's own folder."""
         doc = tab.doc
-        self.app.background(
-            self.app.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, ctx.connection.principal, addresses
+        try:
+            state = await self.land(
+                window, tab, real, lambda: PathScope.of([os.path.dirname(real)]), PERSON, new_kind=new_kind
+            )
+        except SaveError as exc:
+            raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
+        await self.history.snapshot(doc.key, doc.path, "manual", state.revision, state.text)
+        return {"filePath": real, "revision": state.revision}
+
+    async def _land(
+        self, conn: Connection, window: Window, tab: Tab, real_path: str, ticket: int, kind: Kind | None = None
+    ) -> str:
+        """An agent's save: the window's scope binds it."""
+        by = Actor("agent", conn.principal)
+        state = await self.land(
+            window, tab, real_path, lambda: self.session.scope(window), by, new_kind=kind, ticket=ticket
+        )
+        return state.revision
+
+    async def _snapshot(self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...]) -> None:
+        doc = tab.doc
+        self.background(
+            self.history.snapshot(
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses
             )
         )
 
     async def save_after_write(
-        self, ctx: RequestContext, window: Window, tab: Tab, recorded: Recorded, addresses: tuple[str, ...]
+        self, conn: Connection, window: Window, tab: Tab, recorded: Recorded, addresses: tuple[str, ...]
     ) -> dict[str, Any]:
         assert tab.doc.path is not None
         try:
-            await self._land(ctx, window, tab, tab.doc.path, self.app.saves.ticket(), new_file=False)
+            await self._land(conn, window, tab, tab.doc.path, self.saves.ticket())
         except SaveError as exc:
             return {"saved": False, "save_error": str(exc)}
         except DomainError as exc:
             return {"saved": False, "save_error": exc.message}
-        await self._snapshot(ctx, tab, "mcp", addresses)
+        await self._snapshot(conn, tab, "mcp", addresses)
         return {"saved": True, "journaled": recorded.journaled}
 
-    async def _journal_save(self, ctx: RequestContext, tab: Tab, tool: str) -> str:
-        doc = tab.doc
-        state = doc.state
-        recorded = await self.app.writer.record_quietly(
-            JournalEntry(
-                tool=tool,
-                doc=doc.key,
-                principal=ctx.connection.principal,
-                tab=tab.id,
-                file=doc.path,
-                rev_before=state.revision,
-                rev_after=state.revision,
-                hash_before=state.content_hash,
-                hash_after=state.content_hash,
-            )
-        )
-        return recorded
+    async def _journal_save(self, conn: Connection, tab: Tab, tool: str) -> str:
+        return await self.recorder.record_quietly(tab_entry(tool, conn, tab))
 
-    async def save(self, ctx: RequestContext, window: Window, tab: Tab) -> dict[str, Any]:
+    async def save(self, conn: Connection, window: Window, tab: Tab) -> dict[str, Any]:
         doc = tab.doc
         if doc.path is None:
             raise DomainError("INVALID_PATH", "The tab is untitled and has no path yet; use save_as", tabId=tab.id)
         if doc.read_only:
             raise DomainError("READ_ONLY", f"{doc.path} is read-only")
-        ticket = self.app.saves.ticket()
+        ticket = self.saves.ticket()
         try:
-            revision = await self._land(ctx, window, tab, doc.path, ticket, new_file=False)
+            revision = await self._land(conn, window, tab, doc.path, ticket)
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=doc.path) from exc
-        journaled = await self._journal_save(ctx, tab, "workspace.save")
-        await self._snapshot(ctx, tab, "mcp", ())
+        journaled = await self._journal_save(conn, tab, "workspace.save")
+        await self._snapshot(conn, tab, "mcp", ())
         return {"filePath": doc.path, "revision": revision, "journaled": journaled}
 
-    async def save_as(self, ctx: RequestContext, window: Window, tab: Tab, file_path: str) -> dict[str, Any]:
+    async def save_as(self, conn: Connection, window: Window, tab: Tab, file_path: str) -> dict[str, Any]:
         doc = tab.doc
         try:
-            real = self.app.session.scope(window).resolve(file_path)
+            real = self.session.scope(window).resolve(file_path)
         except ScopeError as exc:
-            raise DomainError("INVALID_PATH", str(exc), filePath=file_path) from exc
+            raise exc.refusal(file_path) from exc
         if real == doc.path:
-            result = await self.save(ctx, window, tab)
+            result = await self.save(conn, window, tab)
             return {"revision": result["revision"], "journaled": result["journaled"]}
         kind = kind_for_path(real)
         if kind is None:
             raise DomainError("INVALID_PATH", f"{file_path!r} is not a Markdown or workflow file", filePath=file_path)
-        if not self.app.settings.get("auto_approve_save_as"):
-            await self.app.session.notify(
+        if not self.settings.get("auto_approve_save_as"):
+            await self.session.notify(
                 "notification",
                 {"level": "warning", "message": f"Blocked an AI save to a new location: {real}"},
                 window.label,
@@ -144,17 +191,12 @@ class Saver:
                 filePath=real,
             )
         if os.path.lexists(real):
-            raise DomainError(
-                "APPROVAL_REQUIRED",
-                f"{real!r} already exists; save_as never replaces another file",
-                filePath=real,
-            )
-        ticket = self.app.saves.ticket()
+            raise already_exists(real)
+        ticket = self.saves.ticket()
         try:
-            revision = await self._land(ctx, window, tab, real, ticket, new_file=True)
+            revision = await self._land(conn, window, tab, real, ticket, kind)
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
-        self.app.session.rekey(doc, real, kind)
-        journaled = await self._journal_save(ctx, tab, "workspace.save_as")
-        await self._snapshot(ctx, tab, "mcp", ())
+        journaled = await self._journal_save(conn, tab, "workspace.save_as")
+        await self._snapshot(conn, tab, "mcp", ())
         return {"revision": revision, "journaled": journaled}

@@ -10,56 +10,55 @@ from typing import TYPE_CHECKING, Any
 from ...browser.grants import OPERATIONS
 from ...browser.tabs import BrowserTab
 from ...core.errors import ArgumentError
-from ..browser_view import views_of
 from .args import require_str
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 def _tab(ctx: RequestContext, args: dict[str, Any]) -> BrowserTab:
-    return views_of(ctx.app).tab(require_str(args, "tabId"))
+    return ctx.browser_views.tab(require_str(args, "tabId"))
 
 
 async def tabs(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Every browser tab, the agents' and the person's, with redacted URLs."""
-    return {"tabs": await views_of(ctx.app).listing()}
+    return {"tabs": await ctx.browser_views.listing()}
 
 
 async def human_open(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     url = args.get("url")
     if url is not None and not isinstance(url, str):
         raise ArgumentError("argument 'url' must be a string")
-    return await views_of(ctx.app).open_human(url or None)
+    return await ctx.browser_views.open_human(url or None)
 
 
 async def view(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Start a screencast of the tab for this page: ``browser_frame`` events, each to be acknowledged."""
-    return await views_of(ctx.app).view(ctx.connection, _tab(ctx, args))
+    return await ctx.browser_views.view(ctx.connection, _tab(ctx, args))
 
 
 async def unview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return views_of(ctx.app).unview(ctx.connection, require_str(args, "tabId"))
+    return ctx.browser_views.unview(ctx.connection, require_str(args, "tabId"))
 
 
 async def frame_ack(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return views_of(ctx.app).frame_ack(ctx.connection, require_str(args, "tabId"))
+    return ctx.browser_views.frame_ack(ctx.connection, require_str(args, "tabId"))
 
 
 async def input_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).input(ctx.connection, _tab(ctx, args), args)
+    return await ctx.browser_views.input(ctx.connection, _tab(ctx, args), args)
 
 
 async def nav(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).nav(_tab(ctx, args), args.get("op"), args.get("url"))
+    return await ctx.browser_views.nav(_tab(ctx, args), args.get("op"), args.get("url"))
 
 
 async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).close(_tab(ctx, args))
+    return await ctx.browser_views.close(_tab(ctx, args))
 
 
 async def reload_crashed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).reload_crashed(_tab(ctx, args))
+    return await ctx.browser_views.reload_crashed(_tab(ctx, args))
 
 
 async def permissions(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +73,7 @@ async def permissions(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
                 "name": grant.name,
                 "value": grant.value,
             }
-            for grant in ctx.app.browser.grants.list_site_permissions()
+            for grant in ctx.browser.grants.list_site_permissions()
         ]
     }
 
@@ -84,7 +83,7 @@ async def revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     operation = require_str(args, "operation")
     if operation not in OPERATIONS:
         raise ArgumentError(f"operation must be one of {list(OPERATIONS)}")
-    ctx.app.browser.grants.revoke(origin, operation)
+    ctx.browser.grants.revoke(origin, operation)
     return {"origin": origin, "operation": operation, "revoked": True}
 
 

@@ -18,7 +18,7 @@ from ..coherence import CoherenceTimeout
 from .args import require_str
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 T = TypeVar("T")
 
@@ -26,12 +26,12 @@ T = TypeVar("T")
 def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
     root = args.get("workspaceRoot")
     if root is None and ctx.connection.window is not None:
-        window = ctx.app.session.windows.get(ctx.connection.window)
+        window = ctx.session.windows.get(ctx.connection.window)
         instance = window.workspace(window.active_workspace) if window else None
         root = instance.root if instance else None
     if root is None:
         raise ArgumentError("name the workspace: workspaceRoot (the window has no workspace open)")
-    return ctx.app.coherence.kernel(root)
+    return ctx.coherence.kernel(root)
 
 
 def _index(args: dict[str, Any]) -> int:
@@ -43,13 +43,13 @@ def _index(args: dict[str, Any]) -> int:
 
 async def _run(ctx: RequestContext, call: Callable[[], T], *, changes: bool = False) -> T:
     try:
-        result = await ctx.app.coherence.run(call)
+        result = await ctx.coherence.run(call)
     except CoherenceTimeout as exc:
         raise ArgumentError("the coherence kernel did not answer within 20 s; try again") from exc
     except (CoherenceError, DelegationError) as exc:
         raise ArgumentError(str(exc)) from exc
     if changes:
-        ctx.app.coherence.changed()
+        ctx.coherence.changed()
     return result
 
 
@@ -74,7 +74,7 @@ async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     like any save; documents open with unsaved changes are skipped and get it when saved)."""
     kernel = _kernel(ctx, args)
     try:
-        return await ctx.app.coherence.add_identities(kernel)
+        return await ctx.coherence.add_identities(kernel)
     except CoherenceTimeout as exc:
         raise ArgumentError("the coherence kernel did not answer within 20 s; try again") from exc
     except CoherenceError as exc:
@@ -146,8 +146,8 @@ async def context_delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
 async def delegations_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     now = time.time()
     return {
-        "grants": [g.describe(now) for g in ctx.app.coherence.delegations.list()],
-        "principals": [p["name"] for p in ctx.app.principals.list()],
+        "grants": [g.describe(now) for g in ctx.coherence.delegations.list()],
+        "principals": [p["name"] for p in ctx.principals.list()],
     }
 
 
@@ -163,7 +163,7 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
 
     def grant() -> dict[str, Any]:
         seconds = DEFAULT_SECONDS if expires is None else parse_duration(str(expires))
-        made = ctx.app.coherence.delegations.grant(principal, scope, seconds=seconds, workspace=workspace)
+        made = ctx.coherence.delegations.grant(principal, scope, seconds=seconds, workspace=workspace)
         return made.describe(time.time())
 
     return await _run(ctx, grant, changes=True)
@@ -171,7 +171,7 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
 
 async def delegations_revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     grant_id = require_str(args, "id")
-    revoked = await _run(ctx, lambda: ctx.app.coherence.delegations.revoke(grant_id), changes=True)
+    revoked = await _run(ctx, lambda: ctx.coherence.delegations.revoke(grant_id), changes=True)
     return revoked.describe(time.time())
 
 

@@ -18,22 +18,22 @@ from ..state import canonical_or_invalid
 from .args import require_str
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 async def _document(ctx: RequestContext, args: dict[str, Any]) -> tuple[str, str | None, str]:
     """``(key, filePath, text)`` of the document named, its anchors brought up to that text."""
     if args.get("tabId") is not None:
-        doc = ctx.app.session.find_tab(require_str(args, "tabId"))[1].doc
+        doc = ctx.session.find_tab(require_str(args, "tabId"))[1].doc
     elif args.get("filePath") is not None:
         real = canonical_or_invalid(require_str(args, "filePath"))
-        open_doc = ctx.app.session.doc_by_path(real)
+        open_doc = ctx.session.doc_by_path(real)
         if open_doc is None:
             return real, real, await _disk_text(ctx, real)
         doc = open_doc
     else:
         raise ArgumentError("name the document: tabId or filePath")
-    ctx.app.comments.sync(doc.key, doc.path, doc.state)
+    ctx.comments.sync(doc.key, doc.path, doc.state)
     return doc.key, doc.path, doc.state.text
 
 
@@ -43,8 +43,8 @@ async def _disk_text(ctx: RequestContext, real: str) -> str:
     try:
         text, _, _ = await asyncio.to_thread(read_document, real, PathScope.of([os.path.dirname(real)]))
     except ScopeError as exc:
-        raise DomainError("INVALID_PATH", str(exc), filePath=real) from exc
-    ctx.app.comments.sync_text(real, real, None, text)
+        raise exc.refusal(real) from exc
+    ctx.comments.sync_text(real, real, None, text)
     return text
 
 
@@ -55,7 +55,7 @@ def _body(args: dict[str, Any]) -> str:
 
 
 def _thread(ctx: RequestContext, args: dict[str, Any]) -> Thread:
-    return ctx.app.comments.thread(require_str(args, "commentId"))
+    return ctx.comments.thread(require_str(args, "commentId"))
 
 
 async def add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -73,19 +73,19 @@ async def add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     anchor = model.find_exact(text, quote, at)
     if anchor is None:
         raise ArgumentError("quote does not occur in the document's text")
-    thread = await ctx.app.comments.add(key, path, quote, body, anchor)
+    thread = await ctx.comments.add(key, path, quote, body, anchor)
     return {"comment": thread.id, "commentGen": thread.gen}
 
 
 async def threads(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Every live thread of the document, oldest first, with anchors in its current text."""
     key, _, _ = await _document(ctx, args)
-    return {"doc": key, "threads": [t.describe() for t in ctx.app.comments.live(key)]}
+    return {"doc": key, "threads": [t.describe() for t in ctx.comments.live(key)]}
 
 
 async def person_reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     thread = _thread(ctx, args)
-    reply = await ctx.app.comments.person_reply(thread, _body(args))
+    reply = await ctx.comments.person_reply(thread, _body(args))
     return {"reply": reply.id, "commentGen": thread.gen}
 
 
@@ -94,7 +94,7 @@ def _state_action(next_state: dict[ThreadState, ThreadState], default: ThreadSta
 
     async def action(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         thread = _thread(ctx, args)
-        await ctx.app.comments.set_state(thread, next_state.get(thread.state, default or thread.state))
+        await ctx.comments.set_state(thread, next_state.get(thread.state, default or thread.state))
         return thread.status()
 
     return action

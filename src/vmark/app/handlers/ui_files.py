@@ -21,22 +21,22 @@ from .args import require_str
 
 if TYPE_CHECKING:
     from ...core.model import Window
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 #: what a new file is called when its name has no suffix of a kind VMark opens
 DEFAULT_SUFFIX = ".md"
 
 
 def _scope(ctx: RequestContext) -> tuple[Window, PathScope]:
-    window = ctx.app.page_window(ctx.connection)
-    return window, ctx.app.session.scope(window)
+    window = ctx.windows.page_window(ctx.connection)
+    return window, ctx.session.scope(window)
 
 
 def _resolve(scope: PathScope, path: str) -> str:
     try:
         return scope.resolve(path)
     except ScopeError as exc:
-        raise DomainError("INVALID_PATH", f"{path}: {exc}", filePath=path) from exc
+        raise exc.refusal(path) from exc
 
 
 def _not_a_root(window: Window, real: str) -> None:
@@ -77,7 +77,7 @@ async def create(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise DomainError("INVALID_PATH", f"{os.path.basename(real)} already exists here", filePath=real) from exc
     except OSError as exc:
         raise DomainError("INVALID_PATH", f"cannot create {real}: {exc.strerror}", filePath=real) from exc
-    ctx.app.session.changed()
+    ctx.session.files_changed()
     return {"path": real, "type": what}
 
 
@@ -116,7 +116,7 @@ async def rename(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     except OSError as exc:
         raise DomainError("INVALID_PATH", f"cannot move {source}: {exc.strerror}", filePath=source) from exc
     moved = _follow(ctx, source, target)
-    ctx.app.session.changed()
+    ctx.session.files_changed()
     return {"path": target, "moved": moved}
 
 
@@ -138,7 +138,7 @@ def _move(source: str, target: str, is_folder: bool) -> None:
 
 def _follow(ctx: RequestContext, source: str, target: str) -> list[dict[str, str]]:
     """Open documents at or under ``source`` now live under ``target``."""
-    session = ctx.app.session
+    session = ctx.session
     moved = []
     for doc in list(session.docs.values()):
         if doc.path is None or not is_within(doc.path, source):
@@ -157,7 +157,7 @@ async def delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     _not_a_root(window, real)
     if not os.path.lexists(real):
         raise DomainError("INVALID_PATH", f"{real} does not exist", filePath=real)
-    session = ctx.app.session
+    session = ctx.session
     docs = [d for d in session.docs.values() if d.path is not None and is_within(d.path, real)]
     unsaved = [d.path for d in docs if d.dirty]
     if unsaved:
@@ -166,8 +166,8 @@ async def delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     trashed = await asyncio.to_thread(_trash, real)
     for doc in docs:
         for owner, tab in session.tabs_of(doc):
-            ctx.app.close_tab(owner, tab)
-    session.changed()
+            ctx.windows.close_tab(owner, tab)
+    session.files_changed()
     return {"path": real, "trashed": trashed}
 
 

@@ -10,7 +10,7 @@ from ...core.errors import ArgumentError
 from ...core.kinds import kind_for_path
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 #: files listed per workspace instance; past this the listing says ``truncated``
 MAX_TREE_FILES = 5000
@@ -22,7 +22,7 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab_id = args.get("tabId")
     if not isinstance(tab_id, str):
         raise ArgumentError("argument 'tabId' must be a string")
-    _, tab = ctx.app.session.find_tab(tab_id)
+    _, tab = ctx.session.find_tab(tab_id)
     doc = tab.doc
     return {
         "text": doc.state.text,
@@ -40,7 +40,7 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def files(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """The files VMark opens under each workspace instance of the page's window (paths relative, sorted)."""
-    window = ctx.app.page_window(ctx.connection)
+    window = ctx.windows.page_window(ctx.connection)
     listings = []
     for wsi in window.workspaces:
         found, truncated = await asyncio.to_thread(list_files, wsi.root)

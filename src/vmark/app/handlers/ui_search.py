@@ -16,7 +16,7 @@ from ...core.errors import ArgumentError
 from .ui_read import list_files
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 #: results per query; past this the answer says ``truncated``
 MAX_RESULTS = 500
@@ -35,8 +35,8 @@ async def search(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     match_case = args.get("matchCase", False)
     if not isinstance(match_case, bool):
         raise ArgumentError("argument 'matchCase' must be a boolean")
-    window = ctx.app.page_window(ctx.connection)
-    open_texts = {doc.path: doc.state.text for _, tab in ctx.app.session.tabs() if (doc := tab.doc).path}
+    window = ctx.windows.page_window(ctx.connection)
+    open_texts = {doc.path: doc.state.text for _, tab in ctx.session.tabs() if (doc := tab.doc).path}
     roots = [w.root for w in window.workspaces]
     results, truncated = await asyncio.to_thread(_search, roots, query, match_case, open_texts)
     return {"query": query, "results": results, "truncated": truncated}

@@ -14,7 +14,7 @@ from .args import require_str
 from .document import user_cjk_rules
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -22,7 +22,7 @@ async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
     The page asks for whatever tab it shows, so a tab of another kind is the page's mistake (an argument
     error), not the agents' ``NOT_WORKFLOW`` refusal."""
-    _, tab = ctx.app.session.find_tab(require_str(args, "tabId"))
+    _, tab = ctx.session.find_tab(require_str(args, "tabId"))
     if tab.doc.kind != "yaml-workflow":
         raise ArgumentError(f"ui.validate checks workflow tabs; {tab.id} is a {tab.doc.kind} document")
     return await workflow.validate(ctx, {"tabId": tab.id})
@@ -33,7 +33,7 @@ async def cjk_format(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
     with the person's rules from the settings. Nothing is written: the page replaces its selection itself."""
     text = require_str(args, "text")
     check_text(text)
-    rules = user_cjk_rules(ctx.app)
+    rules = user_cjk_rules(ctx)
     # A selection may be a whole large document: format it off the event loop.
     return {"text": await asyncio.to_thread(cjk_transform, text, "cjk-format", rules)}
 
