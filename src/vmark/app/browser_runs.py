@@ -45,11 +45,11 @@ from ..core.errors import ArgumentError, BrowserError
 from ..core.ids import new_id
 from ..core.limits import (
     APPROVAL_TTL_SECONDS,
-    MAX_WORKFLOW_JOBS_KEPT,
-    MAX_WORKFLOW_RUNS_KEPT,
-    WORKFLOW_EXTRACT_MAX_CHARS,
-    WORKFLOW_STEP_READY_SECONDS,
-    WORKFLOW_TIME_BUDGET_SECONDS,
+    BROWSER_RUN_EXTRACT_MAX_CHARS,
+    BROWSER_RUN_STEP_READY_SECONDS,
+    BROWSER_RUN_TIME_BUDGET_SECONDS,
+    MAX_BROWSER_RUN_JOBS_KEPT,
+    MAX_BROWSER_RUNS_KEPT,
 )
 from .approvals import Approval, Approvals
 from .browser import Ask, BrowserService, ask_for
@@ -59,8 +59,8 @@ from .connection import Connection
 log = logging.getLogger(__name__)
 
 #: a run's running time (module constants, so a test can shorten them)
-TIME_BUDGET_SECONDS = WORKFLOW_TIME_BUDGET_SECONDS
-READY_SECONDS = WORKFLOW_STEP_READY_SECONDS
+TIME_BUDGET_SECONDS = BROWSER_RUN_TIME_BUDGET_SECONDS
+READY_SECONDS = BROWSER_RUN_STEP_READY_SECONDS
 READY_POLL_SECONDS = 0.1
 #: how soon after a click a navigation it started has begun (a form sent by the click)
 SETTLE_SECONDS = 0.25
@@ -298,7 +298,7 @@ class Runs:
     def _keep(self, run: Run) -> None:
         self._runs[run.id] = run
         finished = [r.id for r in self._runs.values() if r.status in TERMINAL]
-        for old in finished[: max(0, len(self._runs) - MAX_WORKFLOW_RUNS_KEPT)]:
+        for old in finished[: max(0, len(self._runs) - MAX_BROWSER_RUNS_KEPT)]:
             del self._runs[old]
 
     def _resume(self, run: Run, paused: Run) -> None:
@@ -413,7 +413,7 @@ class Runs:
 
     def _remember(self, job: str, index: int) -> None:
         self._done.setdefault(job, set()).add(index)
-        while len(self._done) > MAX_WORKFLOW_JOBS_KEPT:
+        while len(self._done) > MAX_BROWSER_RUN_JOBS_KEPT:
             del self._done[next(iter(self._done))]
 
     async def _perform(self, run: Run, step: Step) -> dict[str, Any] | None:
@@ -589,7 +589,7 @@ def _normalized(name: str) -> str:
 
 async def _extract(tab: BrowserTab) -> dict[str, Any]:
     """The page as reader-mode Markdown, as ``browser_read.extract`` reads it, kept short."""
-    return await reader_mode(await _content(tab), tab.page.url, WORKFLOW_EXTRACT_MAX_CHARS)
+    return await reader_mode(await _content(tab), tab.page.url, BROWSER_RUN_EXTRACT_MAX_CHARS)
 
 
 async def _content(tab: BrowserTab) -> str:

@@ -36,7 +36,7 @@ from ..storage.delegations import Delegations
 from ..storage.settings import SETTINGS, Settings
 from .connection import Connection
 from .faults import Delay
-from .saves import SaveQueue
+from .save_queue import SaveQueue
 from .state import Session
 from .tasks import Spawn
 from .turns import turn_of

@@ -24,9 +24,9 @@ from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
 from .review import Review
-from .saver import Saver
-from .saves import SaveQueue
+from .save_queue import SaveQueue
 from .state import Session
+from .tab_save import Saver
 from .turns import WriteTurns
 from .windows import Windows
 from .writes import Writer

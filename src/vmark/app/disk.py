@@ -12,7 +12,7 @@ from ..core.model import DiskStamp, Document
 from ..core.transaction import Transaction
 from ..storage.files import disk_stamp, read_document
 from ..storage.pathscope import PathScope, ScopeError
-from .saves import SaveQueue
+from .save_queue import SaveQueue
 from .state import Session
 
 

@@ -31,23 +31,24 @@ from .disk import DiskWatcher
 from .faults import TestHooks
 from .handlers import (
     browser,
+    browser_runs,
     browser_sessions,
-    browser_workflows,
     coherence,
     comments,
     document,
+    ghactions,
     person,
     selection,
     session,
     testing,
-    workflow,
     workspace,
 )
+from .handlers.registry import check_person_request
 from .journaling import Recorder
 from .review import Review
-from .saver import Saver
-from .saves import SaveQueue
+from .save_queue import SaveQueue
 from .state import Session
+from .tab_save import Saver
 from .tasks import Background
 from .turns import WriteTurns
 from .windows import Windows
@@ -60,11 +61,11 @@ TOOL_HANDLERS: dict[str, Mapping[str, Callable[..., Awaitable[Any]]]] = {
     "session": session.ACTIONS,
     "workspace": workspace.ACTIONS,
     "document": document.ACTIONS,
-    "workflow": workflow.ACTIONS,
+    "workflow": ghactions.ACTIONS,
     "selection": selection.ACTIONS,
     "comments": comments.ACTIONS,
-    "browser": {**browser.ACTIONS, **browser_workflows.ACTIONS, **browser_sessions.ACTIONS},
-    "browser_read": {**browser.READ_ACTIONS, **browser_workflows.READ_ACTIONS},
+    "browser": {**browser.ACTIONS, **browser_runs.ACTIONS, **browser_sessions.ACTIONS},
+    "browser_read": {**browser.READ_ACTIONS, **browser_runs.READ_ACTIONS},
     "coherence": coherence.ACTIONS,
     "coherence_resolve": coherence.RESOLVE_ACTIONS,
 }
@@ -223,12 +224,9 @@ class App:
             return handlers[action], args
         if self.hooks is not None and kind in testing.ACTIONS:
             return testing.ACTIONS[kind], payload
-        handler = person.ACTIONS.get(kind)
-        if handler is None:
-            raise ArgumentError(f"unknown request type {kind!r}")
-        if conn.role != "person":
+        if kind in person.ACTIONS and conn.role != "person":
             raise ArgumentError(f"{kind!r} is a person's action; agents cannot send it")
-        return handler, payload
+        return check_person_request(person.ACTIONS, kind, payload)
 
     def _approval_changed(self, approval: Approval) -> None:
         if approval.state == "pending" and self.session.pages:

@@ -28,8 +28,8 @@ from .connection import Connection
 from .faults import EditorFaults
 from .journaling import Recorder, tab_entry
 from .review import Review
-from .saver import Saver
 from .state import Session
+from .tab_save import Saver
 from .turns import Inflight, WriteTurns
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from ...coherence.kernel import PERSON, CoherenceError, Kernel
 from ...core.errors import ArgumentError
 from ...storage.delegations import DEFAULT_SECONDS, DelegationError, parse_duration
 from ..coherence import CoherenceTimeout
-from .args import require_str
+from .registry import STR, PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -83,8 +83,8 @@ async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
 
 async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    txf, index = require_str(args, "txf"), _index(args)
-    resolution = require_str(args, "resolution")
+    txf, index = args["txf"], _index(args)
+    resolution = args["resolution"]
     reason = args.get("reason")
     expires = args.get("expires")
     if reason is not None and not isinstance(reason, str):
@@ -99,7 +99,7 @@ async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def diff(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """An edge with the upstream's pinned and current text, for "revise"."""
     kernel = _kernel(ctx, args)
-    txf, index = require_str(args, "txf"), _index(args)
+    txf, index = args["txf"], _index(args)
     return await _run(ctx, lambda: kernel.edge_texts(txf, index))
 
 
@@ -110,7 +110,7 @@ async def claims(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    statement = require_str(args, "statement")
+    statement = args["statement"]
     maturity = args.get("maturity", "draft")
     supersedes = args.get("supersedes")
     return await _run(ctx, lambda: kernel.add_claim(statement, maturity, supersedes), changes=True)
@@ -118,7 +118,7 @@ async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
 
 async def claim_update(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    claim = require_str(args, "claim")
+    claim = args["claim"]
     changes: dict[str, Any] = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
     if not changes:
         raise ArgumentError("nothing to change: give statement, maturity or invalidAt")
@@ -132,14 +132,14 @@ async def contexts(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def context_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    context_id = require_str(args, "id")
+    context_id = args["id"]
     data: dict[str, Any] = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
     return {"contexts": await _run(ctx, lambda: kernel.save_context(context_id, data), changes=True)}
 
 
 async def context_delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    context_id = require_str(args, "id")
+    context_id = args["id"]
     return {"contexts": await _run(ctx, lambda: kernel.delete_context(context_id), changes=True)}
 
 
@@ -152,7 +152,7 @@ async def delegations_list(ctx: RequestContext, args: dict[str, Any]) -> dict[st
 
 
 async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    principal = require_str(args, "principal")
+    principal = args["principal"]
     scope = args.get("scope")
     if not isinstance(scope, list) or not all(isinstance(s, str) for s in scope):
         raise ArgumentError("argument 'scope' must be a list of resolutions")
@@ -170,24 +170,24 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
 
 
 async def delegations_revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    grant_id = require_str(args, "id")
+    grant_id = args["id"]
     revoked = await _run(ctx, lambda: ctx.coherence.delegations.revoke(grant_id), changes=True)
     return revoked.describe(time.time())
 
 
 ACTIONS = {
-    "coherence.overview": overview,
-    "coherence.init": init,
-    "coherence.add_identities": add_identities,
-    "coherence.resolve": resolve,
-    "coherence.diff": diff,
-    "coherence.claims": claims,
-    "coherence.claim_add": claim_add,
-    "coherence.claim_update": claim_update,
-    "coherence.contexts": contexts,
-    "coherence.context_save": context_save,
-    "coherence.context_delete": context_delete,
-    "delegations.list": delegations_list,
-    "delegations.grant": delegations_grant,
-    "delegations.revoke": delegations_revoke,
+    "coherence.overview": PersonAction(overview),
+    "coherence.init": PersonAction(init),
+    "coherence.add_identities": PersonAction(add_identities),
+    "coherence.resolve": PersonAction(resolve, required={"txf": STR, "resolution": STR}),
+    "coherence.diff": PersonAction(diff, required={"txf": STR}),
+    "coherence.claims": PersonAction(claims),
+    "coherence.claim_add": PersonAction(claim_add, required={"statement": STR}),
+    "coherence.claim_update": PersonAction(claim_update, required={"claim": STR}),
+    "coherence.contexts": PersonAction(contexts),
+    "coherence.context_save": PersonAction(context_save, required={"id": STR}),
+    "coherence.context_delete": PersonAction(context_delete, required={"id": STR}),
+    "delegations.list": PersonAction(delegations_list),
+    "delegations.grant": PersonAction(delegations_grant, required={"principal": STR}),
+    "delegations.revoke": PersonAction(delegations_revoke, required={"id": STR}),
 }

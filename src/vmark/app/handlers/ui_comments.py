@@ -15,7 +15,7 @@ from ...core.kinds import kind_for_path
 from ...storage.files import read_document
 from ...storage.pathscope import PathScope, ScopeError
 from ..state import canonical_or_invalid
-from .args import require_str
+from .registry import STR, TEXT, PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 async def _document(ctx: RequestContext, args: dict[str, Any]) -> tuple[str, str | None, str]:
     """``(key, filePath, text)`` of the document named, its anchors brought up to that text."""
     if args.get("tabId") is not None:
-        doc = ctx.session.find_tab(require_str(args, "tabId"))[1].doc
+        doc = ctx.session.find_tab(args["tabId"])[1].doc
     elif args.get("filePath") is not None:
-        real = canonical_or_invalid(require_str(args, "filePath"))
+        real = canonical_or_invalid(args["filePath"])
         open_doc = ctx.session.doc_by_path(real)
         if open_doc is None:
             return real, real, await _disk_text(ctx, real)
@@ -49,18 +49,18 @@ async def _disk_text(ctx: RequestContext, real: str) -> str:
 
 
 def _body(args: dict[str, Any]) -> str:
-    body = require_str(args, "body")
+    body: str = args["body"]
     model.check_body(body)
     return body
 
 
 def _thread(ctx: RequestContext, args: dict[str, Any]) -> Thread:
-    return ctx.comments.thread(require_str(args, "commentId"))
+    return ctx.comments.thread(args["commentId"])
 
 
 async def add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """A new thread on ``quote``, anchored at its occurrence nearest ``at`` (code points)."""
-    quote = require_str(args, "quote")
+    quote = args["quote"]
     problem = model.quote_problem(quote)
     if problem is not None:
         raise ArgumentError(problem)
@@ -100,11 +100,18 @@ def _state_action(next_state: dict[ThreadState, ThreadState], default: ThreadSta
     return action
 
 
+#: the document named: a tab, or a file (open or not)
+_DOCUMENT = {"tabId": STR, "filePath": STR}
+_THREAD = {"commentId": STR}
+
 ACTIONS = {
-    "comments.add": add,
-    "comments.threads": threads,
-    "comments.person_reply": person_reply,
-    "comments.resolve": _state_action({}, "resolved"),
-    "comments.reopen": _state_action({"resolved": "reopened", "addressed": "reopened", "deleted": "reopened"}, None),
-    "comments.delete": _state_action({}, "deleted"),
+    "comments.add": PersonAction(add, required={"quote": STR, "body": TEXT}, optional=_DOCUMENT),
+    "comments.threads": PersonAction(threads, optional=_DOCUMENT),
+    "comments.person_reply": PersonAction(person_reply, required={**_THREAD, "body": TEXT}),
+    "comments.resolve": PersonAction(_state_action({}, "resolved"), required=_THREAD),
+    "comments.reopen": PersonAction(
+        _state_action({"resolved": "reopened", "addressed": "reopened", "deleted": "reopened"}, None),
+        required=_THREAD,
+    ),
+    "comments.delete": PersonAction(_state_action({}, "deleted"), required=_THREAD),
 }

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
 from ...storage.pathscope import PathScope, ScopeError, is_within
-from .args import require_str
+from .registry import STR, PersonAction, one_of
 
 if TYPE_CHECKING:
     from ...core.model import Window
@@ -54,9 +54,7 @@ async def create(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """A new empty file (``type: "file"``, a Markdown name unless it says otherwise) or folder."""
     _, scope = _scope(ctx)
     what = args.get("type", "file")
-    if what not in ("file", "folder"):
-        raise DomainError("INVALID_PATH", "type must be 'file' or 'folder'")
-    path = require_str(args, "path")
+    path = args["path"]
     if what == "file" and kind_for_path(path) is None:
         if os.path.splitext(path)[1] == "":
             path += DEFAULT_SUFFIX
@@ -89,8 +87,8 @@ def _create_file(real: str) -> None:
 async def rename(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Rename or move ``from`` to ``to`` (both in the scope); the open documents under it follow."""
     window, scope = _scope(ctx)
-    source = _resolve(scope, require_str(args, "from"))
-    target = _resolve(scope, require_str(args, "to"))
+    source = _resolve(scope, args["from"])
+    target = _resolve(scope, args["to"])
     _not_a_root(window, source)
     _check_name(target)
     if not os.path.lexists(source):
@@ -153,7 +151,7 @@ def _follow(ctx: RequestContext, source: str, target: str) -> list[dict[str, str
 async def delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Move a file or folder to the OS trash (``send2trash``); the clean tabs of what it held close."""
     window, scope = _scope(ctx)
-    real = _resolve(scope, require_str(args, "path"))
+    real = _resolve(scope, args["path"])
     _not_a_root(window, real)
     if not os.path.lexists(real):
         raise DomainError("INVALID_PATH", f"{real} does not exist", filePath=real)
@@ -186,4 +184,8 @@ def _trash(real: str) -> bool:
     return True
 
 
-ACTIONS = {"ui.file_create": create, "ui.file_rename": rename, "ui.file_delete": delete}
+ACTIONS = {
+    "ui.file_create": PersonAction(create, required={"path": STR}, optional={"type": one_of("file", "folder")}),
+    "ui.file_rename": PersonAction(rename, required={"from": STR, "to": STR}),
+    "ui.file_delete": PersonAction(delete, required={"path": STR}),
+}

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ArgumentError
 from ...core.kinds import kind_for_path
+from .registry import STR, PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -89,4 +90,4 @@ def _walked(name: str) -> bool:
     return name not in SKIPPED_DIRS and (not name.startswith(".") or name == ".github")
 
 
-ACTIONS = {"ui.read": read, "ui.files": files}
+ACTIONS = {"ui.read": PersonAction(read, optional={"tabId": STR}), "ui.files": PersonAction(files)}

@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ArgumentError
+from .registry import PersonAction
 from .ui_read import list_files
 
 if TYPE_CHECKING:
@@ -93,4 +94,5 @@ def _read(path: str) -> str | None:
         return None
 
 
-ACTIONS = {"ui.search": search}
+#: ``query`` and ``matchCase`` are checked by the search itself (its messages say what a query may be)
+ACTIONS = {"ui.search": PersonAction(search)}

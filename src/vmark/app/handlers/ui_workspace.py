@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ArgumentError
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -23,4 +24,5 @@ async def switch_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[st
     return {"workspaceInstanceId": instance_id, "activeTabId": ctx.windows.switch_workspace(window, instance_id)}
 
 
-ACTIONS = {"ui.switch_workspace": switch_workspace}
+#: the instance is checked against the window's (its message lists the known ones)
+ACTIONS = {"ui.switch_workspace": PersonAction(switch_workspace)}

@@ -1,4 +1,5 @@
-"""Saving documents to disk for agents and for the person: atomic, queued, journaled."""
+"""The save of a tab, the person's and an agent's alike: it lands the tab's text in its file (atomic, through
+the file's queue in :mod:`vmark.app.save_queue`), then journals (agents) and snapshots it."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from ..storage.settings import Settings
 from .coherence import CoherenceService
 from .connection import Connection
 from .journaling import Recorded, Recorder, tab_entry
-from .saves import SaveQueue
+from .save_queue import SaveQueue
 from .state import Session
 from .tasks import Spawn
 

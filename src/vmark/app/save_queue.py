@@ -1,4 +1,4 @@
-"""Saves to one canonical file run in order through one queue.
+"""The per-file save queue: saves to one canonical file run in order, one at a time.
 
 Every save takes a ticket when its request arrives. When its turn comes, a save whose
 ticket is older than the last save that reached the file wrote nothing it could keep:
