@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from vmark.mcp.discovery import read_bridge
 from vmark.storage.atomic_json import read_json, write_json
-from vmark.storage.datadir import BridgeInfo, InstanceLock, read_bridge, write_bridge
+from vmark.storage.datadir import BridgeInfo, InstanceLock, write_bridge
 from vmark.storage.files import save_new, save_replace
 from vmark.storage.history import History
 from vmark.storage.journal import (

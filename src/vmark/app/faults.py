@@ -57,6 +57,8 @@ class Delay:
 
 @dataclass
 class TestHooks:
+    __test__ = False  # not a test class (pytest collects names that start with "Test")
+
     journal: JournalFault = field(default_factory=JournalFault)
     editor: EditorFaults = field(default_factory=EditorFaults)
     #: a save waits this long before it queues (once: to overtake it with a later one)

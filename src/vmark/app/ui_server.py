@@ -111,13 +111,13 @@ def _header(scope: Scope, name: bytes) -> str | None:
 class Guard:
     """ASGI middleware in front of everything: ``Host`` allow-list, foreign ``Origin``, methods, headers."""
 
-    def __init__(self, app: ASGIApp, port: int) -> None:
-        self.app = app
+    def __init__(self, inner: ASGIApp, port: int) -> None:
+        self.inner = inner
         self.hosts = allowed_hosts(port)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
+            await self.inner(scope, receive, send)
             return
         host = (_header(scope, b"host") or "").lower()
         origin = _header(scope, b"origin")
@@ -131,7 +131,7 @@ class Guard:
         if refusal is not None:
             await _refuse(scope, send, refusal)
             return
-        await self.app(scope, receive, _with_headers(send) if scope["type"] == "http" else send)
+        await self.inner(scope, receive, _with_headers(send) if scope["type"] == "http" else send)
 
 
 async def _refuse(scope: Scope, send: Send, reason: str) -> None:

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from vmark.coherence.records import MalformedRecord, Record, parse_line
-from vmark.core.atomic import fsync_dir, write_all, write_atomic
+
+from ..storage.atomic import fsync_dir, write_all, write_atomic
 
 ROTATE_BYTES = 8 * 1024 * 1024
 

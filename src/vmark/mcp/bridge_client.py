@@ -21,7 +21,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from ..core.bridgefile import BridgeInfo, read_bridge, read_bridge_file
+from ..core.bridgefile import BridgeInfo
+from .discovery import read_bridge, read_bridge_file
 
 START_TIMEOUT_SECONDS = 15.0
 

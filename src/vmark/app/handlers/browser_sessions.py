@@ -20,6 +20,7 @@ from ...browser.recorder import DEFAULT_SITE, RecordingError, is_recording, star
 from ...browser.urlpolicy import origin_of
 from ...browser.vault import HANDLE, Vault, capture, restore
 from ...core.errors import ArgumentError, BrowserError
+from ...storage.atomic import write_text_atomic
 from ..browser import Ask
 
 if TYPE_CHECKING:
@@ -64,7 +65,8 @@ async def session_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
         raise BrowserError(
             "EVAL_FAILED", "The page's session could not be read (navigating or closed); nothing was saved"
         ) from exc
-    store = await asyncio.to_thread(lambda: Vault(ctx.data_dir).save(handle, session))  # the keyring blocks
+    vault = Vault(ctx.data_dir, write_text_atomic)
+    store = await asyncio.to_thread(lambda: vault.save(handle, session))  # the keyring blocks
     return {
         "handle": handle,
         "origin": origin,
@@ -78,7 +80,7 @@ async def session_load(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     browser = ctx.browser
     tab = browser.tab(args.get("tabId"), ai_only=True)
     handle = _handle(args["handle"])
-    saved = await asyncio.to_thread(lambda: Vault(ctx.data_dir).load(handle))
+    saved = await asyncio.to_thread(lambda: Vault(ctx.data_dir, write_text_atomic).load(handle))
     if saved is None:
         raise BrowserError("SESSION_NOT_FOUND", f"No session is saved under {handle!r}", handle=handle)
     message = "the session {handle!r} was saved from {saved}; the page is on {origin}: navigate there first"
