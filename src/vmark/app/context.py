@@ -1,7 +1,12 @@
 """What a handler is given: the services by name and the connection that asked.
 
 The names are App's (``ctx.session``, ``ctx.writer``, ...): a handler reads ``ctx.X`` where it once read
-``ctx.app.X``. Handlers never see App, so no handler can reach a service it does not name here.
+``ctx.app.X``. Handlers never see App, so no handler can reach a service it does not name here. What App
+itself did moved to services: ``page_window`` / ``activate`` / ``close_tab`` / ``flush_pages`` are
+``ctx.windows.*``, ``resolve_divergence`` is ``ctx.disk.*``, the writer's ``person_event`` /
+``abort_window_switch`` / ``is_composing`` / ``turn`` are ``ctx.turns.*`` and its ``record`` /
+``record_quietly`` are ``ctx.recorder.*``; ``views_of(app)`` is ``ctx.browser_views``; the test hooks
+(``test_hooks``, ``editor_faults``) are ``ctx.hooks``.
 """
 
 from __future__ import annotations
