@@ -35,7 +35,7 @@ from benchlib import (
     vmark_mcp_params,
 )
 
-from vmark.storage.datadir import read_bridge
+from vmark.mcp.discovery import read_bridge
 
 TARGET_SECONDS = 1.5
 

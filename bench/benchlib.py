@@ -27,7 +27,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from vmark.mcp.bridge_client import BridgeClient
-from vmark.storage.datadir import lock_is_held, read_bridge
+from vmark.mcp.discovery import lock_is_held, read_bridge
 from vmark.storage.settings import Settings
 
 T = TypeVar("T")

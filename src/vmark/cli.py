@@ -14,7 +14,8 @@ from typing import Any
 
 from . import cli_coherence, settings_keys  # noqa: F401  (settings_keys registers every setting)
 from .core.errors import parse_wire_error
-from .storage.datadir import data_dir, lock_is_held, read_bridge
+from .mcp.discovery import lock_is_held, read_bridge
+from .storage.datadir import data_dir
 from .storage.principals import PrincipalError, Principals
 from .storage.settings import Settings, SettingsError
 
@@ -140,7 +141,7 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def _cmd_mcp_install(args: argparse.Namespace) -> int:
-    from .mcp.install import default_config_path, merged_config, server_entry, write_config
+    from .cli_mcp_install import default_config_path, merged_config, server_entry, write_config
 
     path = None if args.client == "print" else args.config or default_config_path(args.client)
     config = merged_config(path, {})  # refuse a broken config before a token is registered

@@ -21,6 +21,7 @@ from tests.conftest import call
 from vmark.app import browser as browser_service
 from vmark.app.server import RunningApp
 from vmark.browser.vault import VAULT_FILE, SavedSession, Vault
+from vmark.storage.atomic import write_text_atomic
 from vmark.testing.uiclient import UIClient
 
 pytestmark = pytest.mark.anyio
@@ -140,24 +141,25 @@ SESSION = SavedSession(
 
 def test_the_keyring_is_used_when_it_works(tmp_path: Path) -> None:
     backend = MemoryKeyring()
-    vault = Vault(tmp_path, backend)
+    vault = Vault(tmp_path, write_text_atomic, backend)
     assert vault.store == "keyring"
-    Vault(tmp_path, MemoryKeyring(broken=True)).save("h", SESSION)  # an older copy in the file ...
+    Vault(tmp_path, write_text_atomic, MemoryKeyring(broken=True)).save("h", SESSION)  # an older copy in the file ...
     assert (tmp_path / VAULT_FILE).exists()
     assert vault.save("h", SESSION) == "keyring"
     assert list(backend.items) == [("vmark-browser-session", "h")]
     assert vault.load("h") == SESSION
-    assert Vault(tmp_path, MemoryKeyring()).load("h") is None  # ... is gone from the file
+    assert Vault(tmp_path, write_text_atomic, MemoryKeyring()).load("h") is None  # ... is gone from the file
     assert vault.load("other") is None
 
 
 def test_a_broken_keyring_falls_back_to_the_labelled_file(tmp_path: Path) -> None:
-    vault = Vault(tmp_path, MemoryKeyring(broken=True))
+    vault = Vault(tmp_path, write_text_atomic, MemoryKeyring(broken=True))
     assert vault.save("h", SESSION) == "file (unencrypted)"
     assert vault.store == "file (unencrypted)"
     assert stat.S_IMODE(os.stat(tmp_path / VAULT_FILE).st_mode) == 0o600
-    assert Vault(tmp_path, MemoryKeyring()).load("h") == SESSION  # not in the keyring: the file has it
+    # not in the keyring: the file has it
+    assert Vault(tmp_path, write_text_atomic, MemoryKeyring()).load("h") == SESSION
 
 
 def test_this_headless_box_has_no_keyring(tmp_path: Path) -> None:
-    assert Vault(tmp_path).store == "file (unencrypted)"
+    assert Vault(tmp_path, write_text_atomic).store == "file (unencrypted)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from vmark.coherence.layout import VMARK_DIR, init_layout, is_initialized
-from vmark.core.atomic import write_atomic
+from vmark.storage.atomic import write_atomic
 
 
 def _tree(root: Path) -> list[str]:

@@ -134,7 +134,7 @@ async def test_status_after_init_counts_every_document(mcp: Client, tracked: Pat
         "objects": 5,  # a.md, b.md, notes/c.md, readme.txt and the workflow
         "open_items": 0,
         "quarantined": 0,
-        "writer": vmark.app.coherence.writer,
+        "writer": vmark.app.coherence.installation_id,
         "duplicates": [],
     }
     assert (tracked / "a.md").read_text() == "# A\n\nalpha\n"  # tracking on rewrites no document
@@ -321,13 +321,9 @@ async def test_unknown_edges_are_argument_errors(alice: Client, vmark: RunningAp
 async def test_resolve_waits_its_turn_then_write_busy(alice: Client, vmark: RunningApp, tracked: Path) -> None:
     row = await stale_edge(alice, tracked)
     vmark.app.coherence.delegations.grant("alice", ["accept-newer"])
-    lock = vmark.app.coherence.turn(vmark.app.coherence.kernel(str(tracked)))
-    await lock.acquire()
-    try:
+    async with vmark.app.coherence.turn(vmark.app.coherence.kernel(str(tracked))):  # another resolution's turn
         text = await fail(alice, "coherence_resolve", "resolve", workspace_root=str(tracked), txf=row["txf"],
                           input=0, resolution="accept-newer")
-    finally:
-        lock.release()
     assert text == "WRITE_BUSY: waited 3 s behind another write; not executed, retry"
     assert [r["state"] for r in await edges(alice, tracked)] == ["version-stale"]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-import vmark.app.writes as writes
+import vmark.app.turns as turns
 from tests.conftest import call, fail, fail_code, ok
 from tests.contract.helpers import (
     another_page,
@@ -240,7 +240,7 @@ async def test_refusals_change_nothing(
     await wait_until(lambda: not vmark.app.journal.pending_docs, "the pending entry to be saved")
 
     # A write being recorded in this tab holds the document's turn: WRITE_BUSY after waiting (3 s in production).
-    monkeypatch.setattr(writes, "WRITE_QUEUE_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(turns, "WRITE_QUEUE_WAIT_SECONDS", 0.2)
     async with journal_gate(vmark) as gate:
         first = background(ok(mcp, "document", "write", tabId=tab, content="# A\n\nalpha\n\nmore\n"))
         await gate.wait_entered()

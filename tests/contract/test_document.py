@@ -165,7 +165,7 @@ async def test_write_whose_tab_closes_before_the_save(
     tab = await open_tab(mcp, opened / "a.md")
     await person.call("test.fault", save_delay=0.5)
     pending = background(ok(mcp, "document", "write", tabId=tab, content="# written, never saved\n"))
-    await wait_until(lambda: vmark.app.saves.delay_before_queue == 0, "the write to reach its save")
+    await wait_until(lambda: vmark.app.hooks.save_delay.seconds == 0, "the write to reach its save")
     assert (await person.call("ui.close", tabId=tab, force=True))["closed"] is True
     result = await pending
     assert (result["applied"], result["saved"]) == (True, False)

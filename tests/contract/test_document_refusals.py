@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from mcp import Client
 
-import vmark.app.writes as writes
+import vmark.app.journaling as journaling
+import vmark.app.turns as turns
 from tests.conftest import fail, fail_code, make_client, ok
 from tests.contract.helpers import (
     Snapshot,
@@ -112,11 +113,11 @@ async def test_busy_while_the_person_composes(
         await person.call("ui.composition", tabId=target.tab, state="start")
         await _refused(mcp, "BUSY", target)
         await _refused(mcp, "BUSY", target, save=False)
-        monkeypatch.setattr(writes, "COMPOSITION_GRACE_SECONDS", 60.0)  # cannot lapse mid-test
+        monkeypatch.setattr(turns, "COMPOSITION_GRACE_SECONDS", 60.0)  # cannot lapse mid-test
         await person.call("ui.composition", tabId=target.tab, state="end")
         if mode == "source":  # a Source editor is still composing for a short grace period
             await _refused(mcp, "BUSY", target)
-            monkeypatch.setattr(writes, "COMPOSITION_GRACE_SECONDS", 0.0)  # the grace period is over
+            monkeypatch.setattr(turns, "COMPOSITION_GRACE_SECONDS", 0.0)  # the grace period is over
         await _written(mcp, target, f"# after composing in {mode}\n")
         assert target.path.read_bytes() == f"# after composing in {mode}\n".encode()
 
@@ -125,7 +126,7 @@ async def test_busy_while_the_person_composes(
 async def test_write_busy_after_waiting_behind_another_write(
     mcp: Client, opened: Path, vmark: RunningApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(writes, "WRITE_QUEUE_WAIT_SECONDS", 0.2)  # 3 s in production
+    monkeypatch.setattr(turns, "WRITE_QUEUE_WAIT_SECONDS", 0.2)  # 3 s in production
     target = await _target(mcp, vmark, opened)
     async with journal_gate(vmark) as gate:
         first = background(_written(mcp, target, "# first\n"))
@@ -204,7 +205,7 @@ async def test_journal_unavailable(
     await person.call("test.fault", journal="unavailable")
     await _refused(mcp, "JOURNAL_UNAVAILABLE", target)
     # A journal that does not answer in time (2 s in production) is just as unavailable.
-    monkeypatch.setattr(writes, "JOURNAL_ANSWER_SECONDS", 0.1)
+    monkeypatch.setattr(journaling, "JOURNAL_ANSWER_SECONDS", 0.1)
     await person.call("test.fault", journal="slow:1")
     await _refused(mcp, "JOURNAL_UNAVAILABLE", target)
     await person.call("test.fault", journal="none")

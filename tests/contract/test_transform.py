@@ -50,7 +50,7 @@ async def test_cjk_format_follows_settings_and_no_op_keeps_revision(
 async def test_refusals_change_nothing(
     mcp: Client, vmark: RunningApp, person: UIClient, opened: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("vmark.app.writes.COMPOSITION_GRACE_SECONDS", 0.0)
+    monkeypatch.setattr("vmark.app.turns.COMPOSITION_GRACE_SECONDS", 0.0)
     tab = await _tab(mcp, opened)
     doc = doc_of(vmark, tab)
     read = await ok(mcp, "document", "read", tabId=tab)

@@ -95,7 +95,7 @@ async def test_refusals(
     opened: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("vmark.app.writes.COMPOSITION_GRACE_SECONDS", 0.0)
+    monkeypatch.setattr("vmark.app.turns.COMPOSITION_GRACE_SECONDS", 0.0)
     md = await open_tab(mcp, opened / "a.md")
     for action, args in (("apply_patch", {"patches": []}), ("validate", {})):
         err = await fail_code(mcp, "workflow", action, tabId=md, **args)

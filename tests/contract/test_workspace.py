@@ -283,7 +283,7 @@ async def test_a_save_overtaken_by_a_later_save_is_stale(
     await person.edit(tab, "# first\n")
     await person.call("test.fault", save_delay=0.5)
     first = background(fail_code(mcp, "workspace", "save", tabId=tab))
-    await wait_until(lambda: vmark.app.saves.delay_before_queue == 0, "the first save to take its ticket")
+    await wait_until(lambda: vmark.app.hooks.save_delay.seconds == 0, "the first save to take its ticket")
     revision = await person.edit(tab, "# second\n")
     assert (await ok(mcp, "workspace", "save", tabId=tab))["revision"] == revision
     stale = await first

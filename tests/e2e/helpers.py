@@ -24,7 +24,8 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 
 from vmark.mcp.bridge_client import BridgeClient
-from vmark.storage.datadir import BridgeInfo, lock_is_held, read_bridge
+from vmark.mcp.discovery import lock_is_held, read_bridge
+from vmark.storage.datadir import BridgeInfo
 
 PYTHON = sys.executable
 CLI_TIMEOUT = 30.0

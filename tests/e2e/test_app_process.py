@@ -28,7 +28,7 @@ from tests.e2e.helpers import (
     request,
 )
 from vmark import __version__
-from vmark.storage.datadir import lock_is_held, read_bridge
+from vmark.mcp.discovery import lock_is_held, read_bridge
 
 
 class Poller:

@@ -13,7 +13,7 @@ from tests.conftest import fail, fail_code, ok
 from tests.e2e.conftest import StartApp
 from tests.e2e.helpers import AppProcess, Home, app_pids, app_stopped, await_until, cli, stdio_client
 from vmark import __version__
-from vmark.storage.datadir import read_bridge
+from vmark.mcp.discovery import read_bridge
 
 MODES = pytest.mark.parametrize("mode", ["auto", "legacy"], ids=["protocol-current", "protocol-legacy"])
 

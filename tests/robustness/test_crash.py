@@ -35,8 +35,9 @@ from pathlib import Path
 from vmark.app.server import RunningApp
 from vmark.core.document import content_hash
 from vmark.mcp.bridge_client import BridgeClient, BridgeUnavailable
+from vmark.mcp.discovery import read_bridge
 from vmark.storage.atomic_json import read_json
-from vmark.storage.datadir import BridgeInfo, bridge_path, read_bridge
+from vmark.storage.datadir import BridgeInfo, bridge_path
 
 from .helpers import (
     agent_call,

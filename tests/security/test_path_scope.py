@@ -488,7 +488,7 @@ async def test_external_change_check_does_not_follow_a_swapped_dir(world: World)
     """A clean tab reloads changed files, but never from a directory that now points outside."""
     tab = await open_tab(world, world.at("notes/c.md"))
     swap_for_link(world.ws / "notes", world.outside / "notes")
-    await world.app.app._check_disk()  # what the background poll runs
+    await world.app.app.disk.check()  # what the background poll runs
     doc = await ok(world.agent, "document", "read", tabId=tab)
     assert doc["content"] == "# C\n"
 

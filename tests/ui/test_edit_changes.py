@@ -56,7 +56,7 @@ REFUSALS: list[tuple[dict[str, Any], str]] = [
     ({"changes": [[0, 0, "x"]], "text": "both"}, "ui.edit takes either text or changes"),
     ({}, "ui.edit takes either text or changes"),
     ({"changes": [[0, 0, "x"]], "baseRevision": None}, "changes need the baseRevision they were made on"),
-    ({"changes": [[0, 0, "x"]], "baseRevision": 7}, "baseRevision must be a string"),
+    ({"changes": [[0, 0, "x"]], "baseRevision": 7}, "argument 'baseRevision' must be a string"),
     ({"changes": "0,0,x"}, "changes must be a list of [from, to, insert] spans"),
     ({"changes": [[0, 0]]}, "changes[0] must be [from, to, insert]"),
     ({"changes": [{"from": 0, "to": 0, "insert": "x"}]}, "changes[0] must be [from, to, insert]"),

@@ -140,7 +140,7 @@ async def test_ime_composition_makes_an_agent_write_busy(pages: Pages, vmark: Ru
         await cdp.send("Input.insertText", {"text": "に"})  # commits the composition
         await wait_until(lambda: not doc.composing, "the composition to end")
         await wait_doc_text(vmark, tab, A + "に")
-        await wait_until(lambda: not vmark.app.writer.is_composing(doc), "the composition grace to pass")
+        await wait_until(lambda: not vmark.app.turns.is_composing(doc), "the composition grace to pass")
         await agent_write(agent, tab, "# A\n\nagent\n")
     await wait_editor_text(page, "# A\n\nagent\n")
 

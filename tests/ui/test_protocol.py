@@ -16,8 +16,9 @@ from tests.contract.helpers import another_page, person_open, wait_event, wait_u
 from tests.ui.helpers import agent_write
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
+from vmark.mcp.discovery import read_bridge
 from vmark.storage.atomic_json import write_json
-from vmark.storage.datadir import BridgeInfo, bridge_path, read_bridge
+from vmark.storage.datadir import BridgeInfo, bridge_path
 from vmark.testing.uiclient import UIClient, UIError
 
 A = "# A\n\nalpha\n"

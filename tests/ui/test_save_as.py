@@ -105,9 +105,11 @@ async def test_refusals_change_nothing(vmark: RunningApp, person: UIClient, open
     doc = doc_of(vmark, a_tab)
     before = (doc.key, doc.path, doc.state, doc.dirty)
     envelope = {"error": "INVALID_PATH", "message": ""}
+    # A file already there is the agents' refusal too (spec: save_as, APPROVAL_REQUIRED): one save, one set.
+    exists = {"error": "APPROVAL_REQUIRED", "message": ""}
     cases: list[tuple[object, dict[str, Any] | str]] = [
-        (opened / "readme.txt", {**envelope, "message": EXISTS.format(opened / "readme.txt")}),
-        (opened / "link.md", {**envelope, "message": EXISTS.format(opened / "notes" / "c.md")}),
+        (opened / "readme.txt", {**exists, "message": EXISTS.format(opened / "readme.txt")}),
+        (opened / "link.md", {**exists, "message": EXISTS.format(opened / "notes" / "c.md")}),
         (opened / "b.md", {**envelope, "message": f"{opened / 'b.md'} is open in another tab; close it first"}),
         (opened / "new.json", {**envelope, "message": UNSUPPORTED.format(opened / "new.json")}),
         (opened / "config.yml", {**envelope, "message": UNSUPPORTED.format(opened / "config.yml")}),
@@ -134,10 +136,10 @@ async def test_a_file_that_appears_before_the_save_lands_is_not_replaced(
     target = opened / "late.md"
     await person.call("test.fault", save_delay=2.0)  # the save waits before its turn in the file's queue
     saving = background(_refused(person, tab, str(target)))
-    await wait_until(lambda: vmark.app.saves.delay_before_queue == 0.0, "the save to wait for its turn")
+    await wait_until(lambda: vmark.app.hooks.save_delay.seconds == 0.0, "the save to wait for its turn")
     target.write_bytes(b"someone else's file\n")
     refused = await saving
-    assert refused == {"error": "INVALID_PATH", "message": EXISTS.format(target), "filePath": str(target)}
+    assert refused == {"error": "APPROVAL_REQUIRED", "message": EXISTS.format(target), "filePath": str(target)}
     assert target.read_bytes() == b"someone else's file\n"
     names = [".github", "a.md", "b.md", "image.png", "late.md", "notes", "readme.txt"]
     assert sorted(p.name for p in opened.iterdir()) == names  # no temp file left behind
@@ -162,7 +164,7 @@ async def test_the_dialog_saves_a_new_file_and_keeps_a_refusal_in_view(
     await path_input.fill(str(workspace / "b.md"))
     await page.click("#save-as-confirm")
     await expect(page.get_by_test_id("save-as-error")).to_have_text(
-        "INVALID_PATH: " + EXISTS.format(workspace / "b.md")
+        "APPROVAL_REQUIRED: " + EXISTS.format(workspace / "b.md")
     )
     await expect(dialog).to_be_visible()
     assert (workspace / "b.md").read_bytes() == B.encode()

@@ -185,7 +185,7 @@ async def test_composing_makes_set_busy(pages: Pages, vmark: RunningApp, workspa
         assert doc.state.text == A
         await cdp.send("Input.insertText", {"text": "に"})
         await wait_doc_text(vmark, tab, "# A\n\nに\n")
-        await wait_until(lambda: not vmark.app.writer.is_composing(doc), "the composition to end")
+        await wait_until(lambda: not vmark.app.turns.is_composing(doc), "the composition to end")
         await _select_line(page, mode, "に")
         await ok(agent, "selection", "set", content="done")
     await wait_editor_text(page, "# A\n\ndone\n")

@@ -1,4 +1,4 @@
-"""The one atomic write (``vmark.core.atomic``): whole files or nothing, exact modes, no temp left."""
+"""The one atomic write (``vmark.storage.atomic``): whole files or nothing, exact modes, no temp left."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from vmark.core import atomic
-from vmark.core.atomic import write_atomic, write_temp, write_text_atomic
+from vmark.storage import atomic
+from vmark.storage.atomic import write_atomic, write_temp, write_text_atomic
 
 
 def _names(folder: Path) -> list[str]:

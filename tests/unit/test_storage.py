@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from vmark.mcp.discovery import read_bridge
 from vmark.storage.atomic_json import read_json, write_json
-from vmark.storage.datadir import BridgeInfo, InstanceLock, read_bridge, write_bridge
+from vmark.storage.datadir import BridgeInfo, InstanceLock, write_bridge
 from vmark.storage.files import save_new, save_replace
 from vmark.storage.history import History
 from vmark.storage.journal import (
     BeforePatch,
     Journal,
     JournalEntry,
+    JournalFault,
     JournalRejected,
     JournalTransient,
     JournalUnavailable,
@@ -75,7 +77,8 @@ async def test_a_journal_of_an_earlier_version_gains_before_patch(tmp_path: Path
 
 
 async def test_journal_faults(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "journal.db", "transient:1")
+    fault = JournalFault("transient:1")
+    journal = Journal(tmp_path / "journal.db", fault)
     await journal.start()
     try:
         with pytest.raises(JournalTransient):
@@ -84,18 +87,18 @@ async def test_journal_faults(tmp_path: Path) -> None:
         assert await journal.retry_pending() == {"/w/x.md"}
         assert journal.pending_docs == set()
         assert len(await journal.entries("/w/x.md")) == 1
-        journal.set_fault("reject:1")
+        fault.set("reject:1")
         with pytest.raises(JournalRejected):
             await journal.record(_entry(), timeout=5)
         await journal.record(_entry(), timeout=5)
-        journal.set_fault("unavailable")
+        fault.set("unavailable")
         with pytest.raises(JournalUnavailable):
             await journal.record(_entry(), timeout=5)
-        journal.set_fault("slow:0.3")
+        fault.set("slow:0.3")
         with pytest.raises(JournalUnavailable, match="did not answer in time"):
             await journal.record(_entry(), timeout=0.05)
         with pytest.raises(ValueError):
-            journal.set_fault("explode")
+            fault.set("explode")
     finally:
         journal.close()
     with pytest.raises(JournalUnavailable, match="not running"):

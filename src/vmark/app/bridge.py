@@ -19,8 +19,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
 from ..core.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
+from ..storage.principals import Principals
+from .approvals import Approvals
+from .coherence import CoherenceService
 from .connection import Connection, SendFn
-from .service import App
+from .state import Session
+
+#: how a request is answered (App.dispatch): ``(connection, kind, payload) -> {success, data | error}``
+Dispatch = Callable[[Connection, str, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +36,20 @@ CLOSE_TRY_AGAIN = 1013
 
 
 class Bridge:
-    def __init__(self, app: App, token: str) -> None:
-        self.app = app
+    def __init__(
+        self,
+        session: Session,
+        principals: Principals,
+        approvals: Approvals,
+        coherence: CoherenceService,
+        dispatch: Dispatch,
+        token: str,
+    ) -> None:
+        self.session = session
+        self.principals = principals
+        self.approvals = approvals
+        self.coherence = coherence
+        self.dispatch = dispatch
         self.token = token
         self.sockets = 0
 
@@ -80,7 +98,7 @@ class Bridge:
         principal = None
         ok = isinstance(token, str) and hmac.compare_digest(token, self.token) and role in ("agent", "person")
         if ok and client_token is not None:
-            principal = self.app.principals.authenticate(client_token) if isinstance(client_token, str) else None
+            principal = self.principals.authenticate(client_token) if isinstance(client_token, str) else None
             ok = principal is not None
         if not ok:
             await ws.send_json({"id": frame.get("id"), "type": "auth_result", "payload": {"ok": False}})
@@ -101,7 +119,7 @@ class Bridge:
             }
         )
         if role == "agent":
-            self.app.session.agent_joined(conn)
+            self.session.agent_joined(conn)
         return conn
 
     async def _serve(self, ws: WebSocket, conn: Connection) -> None:
@@ -129,21 +147,21 @@ class Bridge:
         if not isinstance(kind, str):
             response: dict[str, Any] = {"success": False, "error": "frame type must be a string"}
         else:
-            response = await self.app.dispatch(conn, kind, payload)
+            response = await self.dispatch(conn, kind, payload)
         with contextlib.suppress(ConnectionError):
             await conn.send({"type": "response", "id": frame.get("id"), **response})
 
     def _forget(self, conn: Connection) -> None:
-        self.app.approvals.withdraw_connection(conn.id)
-        self.app.coherence.forget(conn)
-        self.app.session.agent_left(conn)
+        self.approvals.withdraw_connection(conn.id)
+        self.coherence.forget(conn)
+        self.session.agent_left(conn)
         if conn.window is not None:
-            pages = self.app.session.pages.get(conn.window, [])
+            pages = self.session.pages.get(conn.window, [])
             if conn in pages:
                 pages.remove(conn)
             if not pages:
-                self.app.session.pages.pop(conn.window, None)
-                window = self.app.session.windows.get(conn.window)
+                self.session.pages.pop(conn.window, None)
+                window = self.session.windows.get(conn.window)
                 if window is not None:
                     window.focused = False
 

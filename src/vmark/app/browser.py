@@ -8,8 +8,10 @@ shows: the element (role + name) and, for type / key / scroll, the exact text, c
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..browser.console import install_console
@@ -20,10 +22,10 @@ from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, Un
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
 from ..core.errors import ArgumentError, BrowserError
 from ..core.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
-
-if TYPE_CHECKING:
-    from .connection import Connection
-    from .service import App
+from ..storage.settings import Settings
+from .approvals import Approvals
+from .connection import Connection
+from .state import Session
 
 #: set to 1 by the test suite and the benchmarks: the browser may reach only 127.0.0.1 / localhost
 LOOPBACK_ONLY_ENV = "VMARK_BROWSER_LOOPBACK_ONLY"
@@ -45,14 +47,27 @@ class Ask:
 
 
 class BrowserService:
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(
+        self,
+        session: Session,
+        settings: Settings,
+        approvals: Approvals,
+        profile_dir: Path,
+        *,
+        loopback_only: bool = False,
+        chromium_args: Sequence[str] = (),
+    ) -> None:
+        self.session = session
+        self.settings = settings
+        self.approvals = approvals
         self.driver = BrowserDriver(
-            app.data_dir / "browser",
+            profile_dir,
             allow_private=self._allow_private,
-            check=self._loopback_only if app.browser_loopback_only else None,
-            extra_args=app.chromium_args,
+            check=self._loopback_only if loopback_only else None,
+            extra_args=tuple(chromium_args),
         )
+        #: told the id of every tab closed here (a browser run on it stops)
+        self.closed_listeners: list[Callable[[str], None]] = []
         self.tabs = TabRegistry(self.driver)
         self.navigator = Navigator(self.driver)
         self.grants = GrantStore()
@@ -61,7 +76,7 @@ class BrowserService:
         self._refs: dict[str, dict[str, tuple[str, str]]] = {}
 
     def _allow_private(self) -> bool:
-        return bool(self.app.settings.get("browser.allow_private_network"))
+        return bool(self.settings.get("browser.allow_private_network"))
 
     def _loopback_only(self, url: str) -> TargetVerdict:
         """Tests and benchmarks: nothing but this machine is ever a target, not even a DNS lookup."""
@@ -78,7 +93,7 @@ class BrowserService:
 
     # --- tabs ----------------------------------------------------------------------------------
     def require_enabled(self) -> None:
-        if not self.app.settings.get("browser.enabled"):
+        if not self.settings.get("browser.enabled"):
             raise BrowserError("BROWSER_DISABLED", "The embedded browser is turned off (setting browser.enabled)")
 
     def tab(self, tab_id: Any, *, ai_only: bool = False) -> BrowserTab:
@@ -116,7 +131,7 @@ class BrowserService:
         tab.on_navigate(self._navigated)
         await install_console(tab.page)
         self.focused = tab.id
-        self.app.session.changed()
+        self.session.changed()
         try:
             await self.destination(conn, tab, url, wait=False)  # the tab stays for the retry
             ticket = await self.navigate(conn, tab, url, timeout_ms)
@@ -133,7 +148,7 @@ class BrowserService:
         self.require_enabled()
         tab = await self.tabs.open_human_tab()
         tab.on_navigate(self._navigated)
-        self.app.session.changed()
+        self.session.changed()
         return tab
 
     async def navigate(self, conn: Connection, tab: BrowserTab, url: str, timeout_ms: int) -> dict[str, Any]:
@@ -167,7 +182,8 @@ class BrowserService:
     async def close(self, tab_id: str, *, ai_only: bool = True) -> dict[str, Any]:
         """Close a tab (an agent: its own only; the person: any)."""
         tab = self.tab(tab_id, ai_only=ai_only)
-        self.app.browser_runs.tab_closed(tab.id)
+        for listener in self.closed_listeners:
+            listener(tab.id)
         self.navigator.forget_tab(tab.id)
         self.grants.lapse_tab(tab.id)
         self._refs.pop(tab.id, None)
@@ -178,14 +194,14 @@ class BrowserService:
         except TeardownFailed as exc:
             raise BrowserError("TAB_TEARDOWN_FAILED", tabId=tab.id, destroyed=False) from exc
         finally:
-            self.app.session.changed()
+            self.session.changed()
         return {"tabId": tab.id, "closed": True, "destroyed": True}
 
     def _navigated(self, tab: BrowserTab) -> None:
         """Any navigation, in-page ones too: what the person allowed may not be what the page shows now."""
         self.grants.lapse_tab(tab.id)
         self._refs.pop(tab.id, None)
-        self.app.session.changed()
+        self.session.changed()
 
     async def listing(self) -> list[dict[str, Any]]:
         return await self.tabs.listing()
@@ -283,7 +299,7 @@ class BrowserService:
         self.grants.check(request)
 
     def posture(self) -> Posture:
-        return "shared" if self.app.settings.get("browser.posture") == "shared" else "sandbox"
+        return "shared" if self.settings.get("browser.posture") == "shared" else "sandbox"
 
     async def _prompt(
         self,
@@ -295,7 +311,7 @@ class BrowserService:
         wait: bool = True,
         retry: dict[str, Any] | None = None,
     ) -> Decision:
-        approvals = self.app.approvals
+        approvals = self.approvals
         subject = ask.describe(site)
         approval = approvals.find("browser", conn.id, subject)
         if approval is not None and approval.state != "pending":
@@ -361,4 +377,3 @@ def _timeout(exc: NavigationTimeout) -> BrowserError:
         tabId=ticket.tab_id,
         url=ticket.url,
     )
-

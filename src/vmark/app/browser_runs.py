@@ -29,7 +29,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
@@ -46,26 +46,23 @@ from ..core.errors import ArgumentError, BrowserError
 from ..core.ids import new_id
 from ..core.limits import (
     APPROVAL_TTL_SECONDS,
+    BROWSER_RUN_EXTRACT_MAX_CHARS,
+    BROWSER_RUN_STEP_READY_SECONDS,
+    BROWSER_RUN_TIME_BUDGET_SECONDS,
+    MAX_BROWSER_RUN_JOBS_KEPT,
+    MAX_BROWSER_RUNS_KEPT,
     MAX_TIMEOUT_MS,
-    MAX_WORKFLOW_JOBS_KEPT,
-    MAX_WORKFLOW_RUNS_KEPT,
-    WORKFLOW_EXTRACT_MAX_CHARS,
-    WORKFLOW_STEP_READY_SECONDS,
-    WORKFLOW_TIME_BUDGET_SECONDS,
 )
-from .browser import Ask, ask_for
-from .handlers.browser import reader_mode
-
-if TYPE_CHECKING:
-    from .approvals import Approval
-    from .connection import Connection
-    from .service import App, RequestContext
+from .approvals import Approval, Approvals
+from .browser import Ask, BrowserService, ask_for
+from .browser_reader import reader_mode
+from .connection import Connection
 
 log = logging.getLogger(__name__)
 
 #: a run's running time (module constants, so a test can shorten them)
-TIME_BUDGET_SECONDS = WORKFLOW_TIME_BUDGET_SECONDS
-READY_SECONDS = WORKFLOW_STEP_READY_SECONDS
+TIME_BUDGET_SECONDS = BROWSER_RUN_TIME_BUDGET_SECONDS
+READY_SECONDS = BROWSER_RUN_STEP_READY_SECONDS
 READY_POLL_SECONDS = 0.1
 #: how soon after a click a navigation it started has begun (a form sent by the click)
 SETTLE_SECONDS = 0.25
@@ -171,8 +168,9 @@ class Run:
 class Runs:
     """Every run of this app session (the finished ones bounded), and the registry of completed writes."""
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, browser: BrowserService, approvals: Approvals) -> None:
+        self.browser = browser
+        self.approvals = approvals
         self._runs: dict[str, Run] = {}
         #: job -> indexes of its write steps that succeeded
         self._done: dict[str, set[int]] = {}
@@ -182,7 +180,7 @@ class Runs:
     # --- the tool's actions ---------------------------------------------------------------------
     def start(
         self,
-        ctx: RequestContext,
+        conn: Connection,
         tab: BrowserTab,
         workflow: Workflow,
         steps: tuple[Step, ...],
@@ -191,12 +189,13 @@ class Runs:
         resume_run_id: str | None,
     ) -> dict[str, Any]:
         """Start a run on ``tab`` and answer at once: ``{runId, steps, firstStep}``."""
-        conn = ctx.connection
         active = next((r for r in self._runs.values() if r.tab_id == tab.id and r.status == "running"), None)
         if active is not None:
             raise BrowserError(
-                "RUN_ACTIVE", f"{active.id} is running on {tab.id}: wait for it or workflow_cancel it",
-                runId=active.id, tabId=tab.id,
+                "RUN_ACTIVE",
+                f"{active.id} is running on {tab.id}: wait for it or workflow_cancel it",
+                runId=active.id,
+                tabId=tab.id,
             )
         run = Run(
             id=new_id("run"),
@@ -299,7 +298,7 @@ class Runs:
     def _keep(self, run: Run) -> None:
         self._runs[run.id] = run
         finished = [r.id for r in self._runs.values() if r.status in TERMINAL]
-        for old in finished[: max(0, len(self._runs) - MAX_WORKFLOW_RUNS_KEPT)]:
+        for old in finished[: max(0, len(self._runs) - MAX_BROWSER_RUNS_KEPT)]:
             del self._runs[old]
 
     def _resume(self, run: Run, paused: Run) -> None:
@@ -313,9 +312,7 @@ class Runs:
         if paused.job != run.job:
             raise ArgumentError(f"resumeRunId: {paused.id} ran with other inputs; resume it with the same inputs")
         at = paused.paused_at
-        run.results[:at] = [
-            StepResult(r.index, r.status, r.attempts, r.reason, r.data) for r in paused.results[:at]
-        ]
+        run.results[:at] = [StepResult(r.index, r.status, r.attempts, r.reason, r.data) for r in paused.results[:at]]
         run.results[at] = StepResult(at, "completed", 0, f"done outside the run (paused in {paused.id})")
         run.first_step = at + 1
         run.resumed_from = paused.id
@@ -339,7 +336,7 @@ class Runs:
 
     def _withdraw(self, run: Run) -> None:
         """The run's prompts vanish from the person's list: nobody waits for them any more."""
-        approvals = self.app.approvals
+        approvals = self.approvals
         found = [run.waiting.approval] if run.waiting is not None else []
         if run.asking is not None:
             asked = approvals.find("browser", run.connection.id, run.asking)
@@ -404,7 +401,7 @@ class Runs:
             result.status, result.reason = "failed", exc.reason
             raise
         except (PlaywrightError, EvalError) as exc:
-            gone = run.tab_id not in {t.id for t in self.app.browser.tabs.tabs()}
+            gone = run.tab_id not in {t.id for t in self.browser.tabs.tabs()}
             code = "tab-closed" if gone else "page-error"
             reason = "the tab was closed" if gone else run.scrub(f"{type(exc).__name__}: {exc}")
             result.status, result.reason = "failed", reason
@@ -416,11 +413,11 @@ class Runs:
 
     def _remember(self, job: str, index: int) -> None:
         self._done.setdefault(job, set()).add(index)
-        while len(self._done) > MAX_WORKFLOW_JOBS_KEPT:
+        while len(self._done) > MAX_BROWSER_RUN_JOBS_KEPT:
             del self._done[next(iter(self._done))]
 
     async def _perform(self, run: Run, step: Step) -> dict[str, Any] | None:
-        browser = self.app.browser
+        browser = self.browser
         try:
             tab = browser.tabs.get(run.tab_id)
         except UnknownTab:
@@ -471,9 +468,7 @@ class Runs:
                 raise _OutOfTime from None
             raise
 
-    async def _gated(
-        self, run: Run, step: Step, subject: str, shown: str, call: Callable[[], Awaitable[_T]]
-    ) -> _T:
+    async def _gated(self, run: Run, step: Step, subject: str, shown: str, call: Callable[[], Awaitable[_T]]) -> _T:
         """``call`` (an authorize or a navigate, which may prompt the person under ``subject``), waiting
         as long as the person takes: the clock stops meanwhile, and a prompt that outlasts the call's own
         wait (APPROVAL_PENDING) is waited on again by the same call, which finds it."""
@@ -494,7 +489,7 @@ class Runs:
             run.asking = None
 
     async def _watch(self, run: Run, step: Step, subject: str, shown: str, task: asyncio.Future[Any]) -> None:
-        approvals = self.app.approvals
+        approvals = self.approvals
         while not task.done():
             approval = approvals.find("browser", run.connection.id, subject)
             if approval is not None and approval.state == "pending":
@@ -508,7 +503,7 @@ class Runs:
     async def _wait_for_person(self, run: Run, waiting: _Waiting, task: asyncio.Future[Any]) -> None:
         run.waiting = waiting
         run.clock.stop()
-        answered = asyncio.ensure_future(self.app.approvals.wait(waiting.approval, APPROVAL_TTL_SECONDS))
+        answered = asyncio.ensure_future(self.approvals.wait(waiting.approval, APPROVAL_TTL_SECONDS))
         try:
             await asyncio.wait({task, answered}, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -546,7 +541,8 @@ def _match(nodes: list[dict[str, Any]], step: Step) -> tuple[str, str] | None:
         return (str(kin[0]["role"]), str(kin[0].get("name", ""))) if len(kin) == 1 else None
     loose = name.casefold()
     close = [
-        n for n in kin
+        n
+        for n in kin
         if _normalized(str(n.get("name", ""))).casefold() == loose
         or (
             len(str(n.get("name", ""))) >= ACCESSIBLE_NAME_CHARS
@@ -596,7 +592,7 @@ def _normalized(name: str) -> str:
 
 async def _extract(tab: BrowserTab) -> dict[str, Any]:
     """The page as reader-mode Markdown, as ``browser_read.extract`` reads it, kept short."""
-    return await reader_mode(await _content(tab), tab.page.url, WORKFLOW_EXTRACT_MAX_CHARS)
+    return await reader_mode(await _content(tab), tab.page.url, BROWSER_RUN_EXTRACT_MAX_CHARS)
 
 
 async def _content(tab: BrowserTab) -> str:

@@ -22,9 +22,8 @@ import asyncio
 import contextlib
 import re
 import time
-import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import CDPSession, Page
@@ -35,10 +34,11 @@ from vmark.core.limits import VIEW_ACK_SECONDS, VIEW_MAX_TEXT_CHARS, VIEW_MAX_WH
 from ..browser.console import install_console
 from ..browser.tabs import BrowserTab, UnknownTab
 from ..core.errors import ArgumentError, BrowserError
-
-if TYPE_CHECKING:
-    from .connection import Connection
-    from .service import App
+from .browser import BrowserService
+from .browser_runs import Runs
+from .connection import Connection
+from .state import Session
+from .tasks import Spawn
 
 #: the screencast: JPEG, and frames no larger than this (Chromium scales the page down to fit)
 SCREENCAST = {"format": "jpeg", "quality": 60, "maxWidth": 1280, "maxHeight": 800, "everyNthFrame": 1}
@@ -75,8 +75,11 @@ class _View:
 class BrowserViews:
     """Every live view of every page, the person's tabs, and which tabs crashed."""
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, session: Session, browser: BrowserService, runs: Runs, background: Spawn) -> None:
+        self.session = session
+        self.browser = browser
+        self.runs = runs
+        self.background = background
         self._views: dict[tuple[str, str], _View] = {}
         self._watched: set[str] = set()
         self._crashed: set[str] = set()
@@ -85,23 +88,23 @@ class BrowserViews:
 
     # --- tabs -----------------------------------------------------------------------------------------
     def tab(self, tab_id: str) -> BrowserTab:
-        self.app.browser.require_enabled()
+        self.browser.require_enabled()
         try:
-            tab = self.app.browser.tabs.get(tab_id)
+            tab = self.browser.tabs.get(tab_id)
         except UnknownTab as exc:
             raise BrowserError("NO_BROWSER_TAB", f"No browser tab {tab_id[:80]!r} (closed, or never opened)") from exc
         self._watch(tab)
         return tab
 
     async def listing(self) -> list[dict[str, Any]]:
-        for tab in self.app.browser.tabs.tabs():
+        for tab in self.browser.tabs.tabs():
             self._watch(tab)
-        return [{**entry, "crashed": entry["tabId"] in self._crashed} for entry in await self.app.browser.listing()]
+        return [{**entry, "crashed": entry["tabId"] in self._crashed} for entry in await self.browser.listing()]
 
     async def open_human(self, url: str | None) -> dict[str, Any]:
-        self.app.browser.require_enabled()
+        self.browser.require_enabled()
         target = person_url(url) if url else None
-        tab = await self.app.browser.open_human_tab()
+        tab = await self.browser.open_human_tab()
         self._watch(tab)
         await self._tabs_changed()
         answer: dict[str, Any] = {"tabId": tab.id}
@@ -113,14 +116,14 @@ class BrowserViews:
         """The person may close any tab, theirs or an agent's."""
         self._stop_tab(tab.id)
         with contextlib.suppress(BrowserError):  # a view not confirmed closed is gone from the list all the same
-            await self.app.browser.close(tab.id, ai_only=False)
+            await self.browser.close(tab.id, ai_only=False)
         self._forget(tab.id)
         await self._tabs_changed()
         return {"tabId": tab.id, "closed": True}
 
     # --- navigation -----------------------------------------------------------------------------------
     async def nav(self, tab: BrowserTab, op: Any, url: Any) -> dict[str, Any]:
-        self.app.browser_runs.person_took_over(tab.id)  # the person drives now: a run on the tab stops
+        self.runs.person_took_over(tab.id)  # the person drives now: a run on the tab stops
         if op == "go":
             if not isinstance(url, str) or not url.strip():
                 raise ArgumentError("argument 'url' must be a non-empty string")
@@ -166,7 +169,7 @@ class BrowserViews:
         if tab.page is not page:
             return
         self._crashed.add(tab.id)
-        self._spawn(self.app.session.notify("browser_crashed", {"tabId": tab.id}))
+        self._spawn(self.session.notify("browser_crashed", {"tabId": tab.id}))
 
     def _on_close(self, tab: BrowserTab, page: Page) -> None:
         if tab.page is not page:  # the crashed page a reload replaced
@@ -182,12 +185,12 @@ class BrowserViews:
         url = crashed.url
         viewers = [view.conn for view in self._views_of(tab.id)]
         self._stop_tab(tab.id)
-        await _renew_page(self.app, tab)
+        await _renew_page(self.browser, tab)
         self._crashed.discard(tab.id)
         self._listen(tab, tab.page)
         with contextlib.suppress(PlaywrightError):
             await crashed.close()
-        self.app.browser.driver.forget(crashed)
+        self.browser.driver.forget(crashed)
         for conn in viewers:
             await self.view(conn, tab)
         answer = await self._goto(tab, url) if urlsplit(url).scheme in ("http", "https") else self._where(tab, None)
@@ -261,7 +264,7 @@ class BrowserViews:
         key = (view.conn.id, view.tab.id)
         while not view.stopped:
             await asyncio.sleep(WATCH_SECONDS)
-            attached = any(conn is view.conn for conn in self.app.session.person_connections())
+            attached = any(conn is view.conn for conn in self.session.person_connections())
             if not attached or view.page.is_closed() or view.tab.page is not view.page:
                 self._stop(key)
                 return
@@ -293,7 +296,7 @@ class BrowserViews:
 
     # --- input ----------------------------------------------------------------------------------------
     async def input(self, conn: Connection, tab: BrowserTab, args: dict[str, Any]) -> dict[str, Any]:
-        self.app.browser_runs.person_took_over(tab.id)
+        self.runs.person_took_over(tab.id)
         if tab.id in self._crashed:
             raise BrowserError("NO_BROWSER_TAB", f"{tab.id} crashed: reload it first", tabId=tab.id)
         kind = args.get("kind")
@@ -353,21 +356,10 @@ class BrowserViews:
     # --- helpers --------------------------------------------------------------------------------------
     async def _tabs_changed(self) -> None:
         """Pages showing the tab list load it again (the state event does not carry browser tabs)."""
-        await self.app.session.notify("browser_tabs", {})
+        await self.session.notify("browser_tabs", {})
 
     def _spawn(self, work: Any) -> None:
-        self.app.background(work)
-
-
-_VIEWS: weakref.WeakKeyDictionary[App, BrowserViews] = weakref.WeakKeyDictionary()
-
-
-def views_of(app: App) -> BrowserViews:
-    """The app's browser views (made on first use: the app holds no reference of its own)."""
-    views = _VIEWS.get(app)
-    if views is None:
-        views = _VIEWS[app] = BrowserViews(app)
-    return views
+        self.background(work)
 
 
 def person_url(raw: str) -> str:
@@ -382,9 +374,9 @@ def person_url(raw: str) -> str:
     return url
 
 
-async def _renew_page(app: App, tab: BrowserTab) -> None:
+async def _renew_page(browser: BrowserService, tab: BrowserTab) -> None:
     """A new page for ``tab`` in the same context (a crashed Playwright page never recovers)."""
-    driver = app.browser.driver
+    driver = browser.driver
     page = await driver.new_page(tab.posture, tab.profile, ai=tab.owner == "ai")
     tab.page, tab.events = page, driver.events(page)
     # BrowserTab counts navigations from its page's framenavigated events: bind the new page's

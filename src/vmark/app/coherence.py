@@ -19,7 +19,9 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any, TypeVar
 
 from ..coherence.checker import checker_from_settings
 from ..coherence.identity import content_of
@@ -31,11 +33,13 @@ from ..core.model import Document
 from ..core.transaction import Transaction
 from ..storage.datadir import installation_writer
 from ..storage.delegations import Delegations
-from ..storage.settings import SETTINGS
-
-if TYPE_CHECKING:
-    from .connection import Connection
-    from .service import App
+from ..storage.settings import SETTINGS, Settings
+from .connection import Connection
+from .faults import Delay
+from .save_queue import SaveQueue
+from .state import Session
+from .tasks import Spawn
+from .turns import turn_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -46,15 +50,27 @@ class CoherenceTimeout(Exception):
 
 
 class CoherenceService:
-    def __init__(self, app: App) -> None:
-        self.app = app
-        self.delegations = Delegations(app.data_dir / "delegations.json")
-        self.writer = installation_writer(app.data_dir)
+    def __init__(
+        self,
+        session: Session,
+        saves: SaveQueue,
+        settings: Settings,
+        data_dir: Path,
+        background: Spawn,
+        delay: Delay | None = None,
+    ) -> None:
+        self.session = session
+        self.saves = saves
+        self.settings = settings
+        self.background = background
+        self.delegations = Delegations(data_dir / "delegations.json")
+        #: this installation's id in every ledger it appends to (a record's ``writer``)
+        self.installation_id = installation_writer(data_dir)
         self._kernels: dict[str, Kernel] = {}
         self._reads: dict[str, dict[str, str]] = {}
         self._turns: dict[str, asyncio.Lock] = {}
-        #: test hook: seconds every kernel call sleeps first (to reach TIMEOUT)
-        self.delay = 0.0
+        #: tests only: how long every kernel call sleeps first (to reach TIMEOUT)
+        self._delay = delay
 
     # --- kernels ---------------------------------------------------------------------------
     def kernel(self, workspace_root: Any) -> Kernel:
@@ -70,7 +86,7 @@ class CoherenceService:
     def _kernel_at(self, root: str) -> Kernel:
         kernel = self._kernels.get(root)
         if kernel is None:
-            kernel = self._kernels[root] = Kernel(root, self.writer, watch=True)
+            kernel = self._kernels[root] = Kernel(root, self.installation_id, watch=True)
         kernel.checker = checker_from_settings(self._checker_settings())
         return kernel
 
@@ -78,9 +94,9 @@ class CoherenceService:
         for kernel in self._kernels.values():
             kernel.close()
 
-    def turn(self, kernel: Kernel) -> asyncio.Lock:
-        """The workspace's write turn (resolutions one at a time, WRITE_BUSY after 3 s)."""
-        return self._turns.setdefault(str(kernel.root), asyncio.Lock())
+    def turn(self, kernel: Kernel) -> AbstractAsyncContextManager[None]:
+        """``async with`` the workspace's write turn (resolutions one at a time, WRITE_BUSY after 3 s)."""
+        return turn_of(self._turns.setdefault(str(kernel.root), asyncio.Lock()))
 
     def tracking(self, path: str) -> Kernel | None:
         """The kernel of the nearest tracked folder holding ``path``, if any."""
@@ -94,14 +110,14 @@ class CoherenceService:
             folder = parent
 
     def _checker_settings(self) -> dict[str, Any]:
-        return {key: self.app.settings.get(key) for key in SETTINGS if key.startswith("coherence.")}
+        return {key: self.settings.get(key) for key in SETTINGS if key.startswith("coherence.")}
 
     async def run(self, call: Callable[[], T]) -> T:
         """A kernel call in a worker thread, bounded; ``CoherenceTimeout`` if it overran."""
 
         def timed() -> T:
-            if self.delay:
-                time.sleep(self.delay)
+            if self._delay is not None and (seconds := self._delay.take()):
+                time.sleep(seconds)
             return call()
 
         try:
@@ -147,19 +163,19 @@ class CoherenceService:
                 stamp = await asyncio.to_thread(kernel.add_identity, item)
                 if stamp is None:
                     return False
-                doc = self.app.session.doc_by_path(item.path)
+                doc = self.session.doc_by_path(item.path)
                 if doc is not None:
                     doc.disk = stamp  # only the front matter moved: not a change on disk for the tab
                 return True
 
-            landed = await self.app.saves.run(item.path, self.app.saves.ticket(), put)
+            landed = await self.saves.run(item.path, self.saves.ticket(), put)
             (added if landed else skipped).append(item.rel)
         if added:
             self.changed()
         return {"added": added, "skipped": skipped}
 
     def _unsaved(self, path: str) -> bool:
-        doc = self.app.session.doc_by_path(path)
+        doc = self.session.doc_by_path(path)
         return doc is not None and (doc.dirty or doc.divergent)
 
     async def saved(self, path: str, text: str, by: Actor) -> None:
@@ -195,11 +211,10 @@ class CoherenceService:
 
     def changed(self) -> None:
         """Tell the pages something in the coherence layer moved."""
-        if self.app.session.pages:
-            self.app.background(self.app.session.notify("coherence", {}))
+        if self.session.pages:
+            self.background(self.session.notify("coherence", {}))
 
     @staticmethod
     def same_document(a: str, b: str) -> bool:
         """Two texts that differ only by identity front matter are the same document."""
         return content_of(a) == content_of(b)
-

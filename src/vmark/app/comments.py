@@ -19,7 +19,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core import comments as model
 from ..core.comment_pages import Pager, Position
@@ -30,10 +30,12 @@ from ..core.ids import new_id
 from ..core.model import Tab
 from ..core.transaction import Transaction
 from ..storage.comments import CommentStore
-from ..storage.journal import JournalEntry
-
-if TYPE_CHECKING:
-    from .service import App, RequestContext
+from ..storage.journal import Journal
+from .connection import Connection
+from .journaling import Recorder, tab_entry
+from .state import Session
+from .tasks import Spawn
+from .turns import WriteTurns
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +45,22 @@ _CURSOR_PREFIX = "cc-"
 
 
 class CommentService:
-    def __init__(self, app: App) -> None:
-        self.app = app
-        self.store = CommentStore(app.data_dir / "comments.db")
+    def __init__(
+        self,
+        session: Session,
+        store: CommentStore,
+        turns: WriteTurns,
+        recorder: Recorder,
+        journal: Journal,
+        background: Spawn,
+    ) -> None:
+        self.session = session
+        self.store = store
+        self.turns = turns
+        self.recorder = recorder
+        #: the journal's links of comments to the edits that answered them (:meth:`links`)
+        self.journal = journal
+        self.background = background
         self._threads: dict[str, Thread] = {}
         self._by_doc: dict[str, list[Thread]] = {}
         self._uids: dict[str, str] = {}
@@ -61,7 +76,7 @@ class CommentService:
         for thread in threads:
             self._index(thread)
         self._seq = max((t.seq for t in threads), default=0)
-        self.app.session.rekey_listeners.append(self.rekey)
+        self.session.rekey_listeners.append(self.rekey)
 
     async def close(self) -> None:
         if self._saver is not None:
@@ -133,7 +148,7 @@ class CommentService:
         self._moved.update((t.id, t) for t in moved)
         self._schedule_anchor_save()
         if any((before[t.id][0] is None) != (t.anchor is None) for t in moved):  # orphaned, or found again
-            self.app.background(self.notify(key, path))
+            self.background(self.notify(key, path))
 
     def _schedule_anchor_save(self) -> None:
         if self._moved and (self._saver is None or self._saver.done()):
@@ -160,9 +175,9 @@ class CommentService:
         uid = self._uids.pop(old, None)
         if uid is not None and new not in self._uids:
             self._uids[new] = uid
-        self.app.background(self.store.rekey(old, new))
+        self.background(self.store.rekey(old, new))
         if moving:
-            self.app.background(self.notify(new, new))
+            self.background(self.notify(new, new))
 
     # --- the person's changes ----------------------------------------------------------
     async def add(self, key: str, path: str | None, quote: str, body: str, anchor: tuple[int, int]) -> Thread:
@@ -204,17 +219,17 @@ class CommentService:
         await self.notify(thread.doc, self._path_of(thread.doc))
 
     def _path_of(self, key: str) -> str | None:
-        doc = self.app.session.docs.get(key)
+        doc = self.session.docs.get(key)
         if doc is not None:
             return doc.path
         return None if key.startswith("untitled:") else key
 
     async def notify(self, key: str, path: str | None) -> None:
-        await self.app.session.notify("comments", {"doc": key, "filePath": path})
+        await self.session.notify("comments", {"doc": key, "filePath": path})
 
     # --- agents' changes ------------------------------------------------------------------
     async def agent_change(
-        self, ctx: RequestContext, tab: Tab, comment_id: str, op: AgentOp, expected_gen: str, body: str = ""
+        self, conn: Connection, tab: Tab, comment_id: str, op: AgentOp, expected_gen: str, body: str = ""
     ) -> dict[str, Any]:
         """``reply`` / ``mark_addressed``: checked, journaled in the document's write turn, then applied.
         Any refusal changes nothing; the identical call repeated answers the first result."""
@@ -227,31 +242,27 @@ class CommentService:
             return earlier
         if op == "mark_addressed" and thread.state == "addressed":
             return thread.status()  # already so: nothing to change or record
-        writer = self.app.writer
-        lock = await writer.turn(doc, tab)
-        try:
+        async with self.turns.turn(doc, tab):
             earlier = model.check_agent_change(thread, op, expected_gen, body)  # it may have changed meanwhile
             if earlier is not None:
                 return earlier
-            if doc.key in self.app.journal.pending_docs:
+            if self.recorder.degraded(doc.key):
                 raise DomainError("JOURNAL_DEGRADED")
-            recorded = await writer.record(_entry(ctx, tab, op, comment_id))
+            # The document's text does not change: both revisions and hashes are its current ones.
+            recorded = await self.recorder.record(tab_entry(f"comments.{op}", conn, tab, addresses=(comment_id,)))
             try:  # the person may have resolved or deleted it while it was being recorded
                 model.check_agent_change(thread, op, expected_gen, body)
             except DomainError:
-                if recorded.entry_id is not None:
-                    await self.app.journal.mark(recorded.entry_id, "aborted")
+                await self.recorder.abort(recorded.entry_id)
                 raise
-            return await self._apply(ctx, thread, op, expected_gen, body, recorded.durable)
-        finally:
-            lock.release()
+            return await self._apply(conn, thread, op, expected_gen, body, recorded.durable)
 
     async def _apply(
-        self, ctx: RequestContext, thread: Thread, op: AgentOp, basis: str, body: str, durable: bool
+        self, conn: Connection, thread: Thread, op: AgentOp, basis: str, body: str, durable: bool
     ) -> dict[str, Any]:
         reply = None
         if op == "reply":
-            reply = Reply(new_id("r"), ctx.connection.requester, body, time.time())
+            reply = Reply(new_id("r"), conn.requester, body, time.time())
             model.add_reply(thread, reply)
             result = {"reply": reply.id, "commentGen": thread.gen, "durable": durable}
         else:
@@ -277,7 +288,7 @@ class CommentService:
         uid = self._uids.get(key)
         if uid is None:
             uid = self._uids[key] = new_id("d")
-            self.app.background(self.store.save_uid(key, uid))
+            self.background(self.store.save_uid(key, uid))
         return uid
 
     def _encode(self, key: str, thread_id: str, at: Position) -> str:
@@ -306,7 +317,7 @@ class CommentService:
         """Each snapshot gains ``addressed: [{comment, quote, state}]``: the comments named by the edits that
         made its revision (journaled, not aborted) and by the save that took it."""
         linked: dict[str, list[str]] = {}
-        for tool, state, rev_after, addresses in await self.app.journal.links(key):
+        for tool, state, rev_after, addresses in await self.journal.links(key):
             if tool.startswith("comments.") or state == "aborted" or rev_after is None:
                 continue
             linked.setdefault(rev_after, []).extend(json.loads(addresses))
@@ -328,20 +339,3 @@ def _changes(basis: tuple[str | None, str], text: str, splice: Splice | None) ->
         return model.changes_of(splice.spans)
     change = model.diff_span(old, text)
     return [] if change is None else [change]
-
-
-def _entry(ctx: RequestContext, tab: Tab, op: AgentOp, comment_id: str) -> JournalEntry:
-    """The document's text does not change: both revisions and hashes are its current ones."""
-    state = tab.doc.state
-    return JournalEntry(
-        tool=f"comments.{op}",
-        doc=tab.doc.key,
-        principal=ctx.connection.principal,
-        tab=tab.id,
-        file=tab.doc.path,
-        rev_before=state.revision,
-        rev_after=state.revision,
-        hash_before=state.content_hash,
-        hash_after=state.content_hash,
-        addresses=(comment_id,),
-    )

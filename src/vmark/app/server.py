@@ -26,6 +26,7 @@ from ..core.limits import MAX_FRAME_BYTES
 from ..storage.datadir import BridgeInfo, InstanceLock, bridge_path, remove_bridge, write_bridge
 from .bridge import Bridge
 from .browser import LOOPBACK_ONLY_ENV
+from .faults import TestHooks
 from .service import App
 from .ui_server import Guard, UIServer
 
@@ -74,11 +75,11 @@ class RunningApp:
         port: int = 0,
         *,
         test_hooks: bool = False,
-        journal_fault: str | None = None,
         chromium_args: Sequence[str] | None = None,
         browser_loopback_only: bool | None = None,
     ) -> None:
-        """``chromium_args``: extra Chromium launch flags, by default the machine's ``VMARK_CHROMIUM_ARGS``;
+        """``test_hooks``: the app is built with :class:`TestHooks` (tests only: ``test.fault`` is routed);
+        ``chromium_args``: extra Chromium launch flags, by default the machine's ``VMARK_CHROMIUM_ARGS``;
         ``browser_loopback_only``: the embedded browser reaches only this machine (tests, benchmarks), by
         default when ``VMARK_BROWSER_LOOPBACK_ONLY=1``. The environment is read here, at the composition
         root, and nowhere below it."""
@@ -90,14 +91,14 @@ class RunningApp:
             browser_loopback_only = os.environ.get(LOOPBACK_ONLY_ENV) == "1"
         self.app = App(
             data_dir,
-            test_hooks=test_hooks,
-            journal_fault=journal_fault,
+            hooks=TestHooks() if test_hooks else None,
             chromium_args=extra,
             browser_loopback_only=browser_loopback_only,
         )
         self.token = new_token()
         self.ui_token = new_token()
-        self.bridge = Bridge(self.app, self.token)
+        app = self.app
+        self.bridge = Bridge(app.session, app.principals, app.approvals, app.coherence, app.dispatch, self.token)
         self._lock = InstanceLock(data_dir)
         self._server: _QuietServer | None = None
         self._task: asyncio.Task[None] | None = None
@@ -129,7 +130,7 @@ class RunningApp:
         self.port = sock.getsockname()[1]
         await self.app.start(self.folder)
         config = uvicorn.Config(
-            build_asgi(self.app, self.bridge, UIServer(self.bridge, self.ui_token, self.port), self.port),
+            build_asgi(self.app, self.bridge, self._ui_server(), self.port),
             log_level="warning",
             lifespan="off",
             ws="websockets-sansio",
@@ -144,6 +145,9 @@ class RunningApp:
                 raise RuntimeError("server failed to start")
             await asyncio.sleep(0.01)
         write_bridge(self.data_dir, self.info)
+
+    def _ui_server(self) -> UIServer:
+        return UIServer(self.bridge, self.app.settings, self.ui_token, self.port)
 
     async def stop(self) -> None:
         remove_bridge(self.data_dir, self.token)
@@ -168,15 +172,8 @@ def _has_browser() -> bool:
 
 
 async def serve_forever(data_dir: Path, folder: str | None, port: int, *, open_browser: bool = False) -> None:
-    test_hooks = os.environ.get("VMARK_TEST_HOOKS") == "1"
-    running = RunningApp(
-        data_dir,
-        folder,
-        port,
-        test_hooks=test_hooks,
-        # a fault for tests of an app process: only where its test hooks are on, never in a person's app
-        journal_fault=os.environ.get("VMARK_JOURNAL_FAULT") if test_hooks else None,
-    )
+    # tests of an app process: its faults are set with test.fault; a person's app has none
+    running = RunningApp(data_dir, folder, port, test_hooks=os.environ.get("VMARK_TEST_HOOKS") == "1")
     # Our handlers go in before bridge.json is written: whoever sees the file may signal us at once.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -1,4 +1,4 @@
-"""The app service: state, storage and handlers wired together, and request dispatch."""
+"""The app: every service made and wired together (the composition root), and request dispatch."""
 
 from __future__ import annotations
 
@@ -6,48 +6,52 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import settings_keys  # noqa: F401  (registers every package's settings)
-from ..core.document import DocState
 from ..core.errors import ArgumentError, DomainError, VMarkError
-from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, UI_ROUND_TRIP_SECONDS
-from ..core.model import DiskStamp, Document, Tab, Window
+from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
 from ..core.tools import check_request
-from ..core.transaction import Transaction
-from ..storage.files import disk_stamp, read_document
+from ..storage.comments import CommentStore
 from ..storage.history import History
 from ..storage.journal import Journal
-from ..storage.pathscope import PathScope, ScopeError
 from ..storage.principals import Principals
 from ..storage.settings import Settings
 from .approvals import Approval, Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
+from .browser_view import BrowserViews
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
-from .faults import EditorFaults
+from .context import RequestContext, Services
+from .disk import DiskWatcher
+from .faults import TestHooks
 from .handlers import (
     browser,
+    browser_runs,
     browser_sessions,
-    browser_workflows,
     coherence,
     comments,
     document,
+    ghactions,
     person,
     selection,
     session,
-    workflow,
+    testing,
     workspace,
 )
+from .handlers.registry import check_person_request
+from .journaling import Recorder
 from .review import Review
-from .saver import Saver
-from .saves import SaveQueue
+from .save_queue import SaveQueue
 from .state import Session
+from .tab_save import Saver
+from .tasks import Background
+from .turns import WriteTurns
+from .windows import Windows
 from .writes import Writer
 
 log = logging.getLogger(__name__)
@@ -57,60 +61,105 @@ TOOL_HANDLERS: dict[str, Mapping[str, Callable[..., Awaitable[Any]]]] = {
     "session": session.ACTIONS,
     "workspace": workspace.ACTIONS,
     "document": document.ACTIONS,
-    "workflow": workflow.ACTIONS,
+    "workflow": ghactions.ACTIONS,
     "selection": selection.ACTIONS,
     "comments": comments.ACTIONS,
-    "browser": {**browser.ACTIONS, **browser_workflows.ACTIONS, **browser_sessions.ACTIONS},
-    "browser_read": {**browser.READ_ACTIONS, **browser_workflows.READ_ACTIONS},
+    "browser": {**browser.ACTIONS, **browser_runs.ACTIONS, **browser_sessions.ACTIONS},
+    "browser_read": {**browser.READ_ACTIONS, **browser_runs.READ_ACTIONS},
     "coherence": coherence.ACTIONS,
     "coherence_resolve": coherence.RESOLVE_ACTIONS,
 }
 
 
-@dataclass
-class RequestContext:
-    app: App
-    connection: Connection
-
-
 class App:
+    """The composition root: it makes every service with the collaborators it needs, starts and stops them,
+    and dispatches each request to its handler with a :class:`RequestContext`."""
+
     def __init__(
         self,
         data_dir: Path,
         *,
-        test_hooks: bool = False,
-        journal_fault: str | None = None,
+        hooks: TestHooks | None = None,
         chromium_args: Sequence[str] = (),
         browser_loopback_only: bool = False,
     ) -> None:
         self.data_dir = data_dir
-        self.test_hooks = test_hooks
-        #: the machine's extra Chromium launch flags (``VMARK_CHROMIUM_ARGS``), added to the product's
-        self.chromium_args = tuple(chromium_args)
-        #: tests and benchmarks: the embedded browser reaches nothing but this machine
-        self.browser_loopback_only = browser_loopback_only
-        self.session = Session()
-        self.journal = Journal(data_dir / "journal.db", journal_fault)
+        #: tests only: the faults and delays they inject (None in a person's app)
+        self.hooks = hooks
+        self.tasks = Background()
+        spawn = self.tasks.spawn
+        self.session = session = Session()
+        self.journal = Journal(data_dir / "journal.db", None if hooks is None else hooks.journal)
         self.history = History(data_dir / "history.db")
-        self.settings = Settings(data_dir / "settings.json")
+        self.settings = settings = Settings(data_dir / "settings.json")
         self.principals = Principals(data_dir / "principals.json")
         self.approvals = Approvals(self._approval_changed)
-        self.saves = SaveQueue()
-        self.saver = Saver(self)
-        self.writer = Writer(self)
-        self.comments = CommentService(self)
-        self.coherence = CoherenceService(self)
-        self.browser = BrowserService(self)
-        self.browser_runs = Runs(self)
-        self.editor_faults = EditorFaults()
-        self.review = Review(self.history, self.background)
+        self.saves = SaveQueue(None if hooks is None else hooks.save_delay)
+        self.recorder = Recorder(self.journal)
+        self.turns = WriteTurns()
+        self.coherence = CoherenceService(
+            session, self.saves, settings, data_dir, spawn, None if hooks is None else hooks.coherence_delay
+        )
+        self.saver = Saver(session, self.saves, self.coherence, self.recorder, self.history, settings, spawn)
+        self.comments = CommentService(
+            session, CommentStore(data_dir / "comments.db"), self.turns, self.recorder, self.journal, spawn
+        )
+        self.review = Review(self.history, spawn)
+        self.writer = Writer(
+            session,
+            self.turns,
+            self.recorder,
+            self.comments,
+            self.review,
+            self.saver,
+            settings,
+            None if hooks is None else hooks.editor,
+        )
+        self.windows = Windows(session, self.turns)
+        self.disk = DiskWatcher(session, self.saves, self.coherence.same_document)
+        self.browser = BrowserService(
+            session,
+            settings,
+            self.approvals,
+            data_dir / "browser",
+            # tests and benchmarks: the embedded browser reaches nothing but this machine
+            loopback_only=browser_loopback_only,
+            # the machine's extra Chromium launch flags (``VMARK_CHROMIUM_ARGS``), added to the product's
+            chromium_args=chromium_args,
+        )
+        self.browser_runs = Runs(self.browser, self.approvals)
+        self.browser.closed_listeners.append(self.browser_runs.tab_closed)
+        self.browser_views = BrowserViews(session, self.browser, self.browser_runs, spawn)
         # What follows every change of a document's text (Session.apply), in this order: the abort of an agent
         # write being recorded and the comment anchors at once; then the coherence ledger and the history.
-        self.session.observers += [self.writer.observe, self.comments.observe]
-        self.session.followers += [self.coherence.follow, self.review.follow]
+        session.observers += [self.turns.observe, self.comments.observe]
+        session.followers += [self.coherence.follow, self.review.follow]
         self.folder_grants: set[str] = set()
+        self.services = Services(
+            data_dir=data_dir,
+            session=session,
+            journal=self.journal,
+            history=self.history,
+            settings=settings,
+            principals=self.principals,
+            approvals=self.approvals,
+            saves=self.saves,
+            recorder=self.recorder,
+            turns=self.turns,
+            saver=self.saver,
+            writer=self.writer,
+            comments=self.comments,
+            coherence=self.coherence,
+            review=self.review,
+            windows=self.windows,
+            disk=self.disk,
+            browser=self.browser,
+            browser_runs=self.browser_runs,
+            browser_views=self.browser_views,
+            folder_grants=self.folder_grants,
+            hooks=hooks,
+        )
         self._tasks: list[asyncio.Task[None]] = []
-        self._background: set[asyncio.Task[Any]] = set()
 
     # --- lifecycle -----------------------------------------------------------------
     async def start(self, folder: str | None = None) -> None:
@@ -121,7 +170,7 @@ class App:
             self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
-            asyncio.create_task(self._every(DISK_POLL_SECONDS, self._check_disk)),
+            asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
         ]
 
     async def stop(self) -> None:
@@ -130,7 +179,7 @@ class App:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await asyncio.gather(*self._background, return_exceptions=True)  # history writes land before close
+        await self.tasks.drain()  # history writes land before close
         await self.comments.close()
         self.coherence.close()
         await self.browser_runs.aclose()
@@ -149,7 +198,7 @@ class App:
     # --- dispatch ------------------------------------------------------------------
     async def dispatch(self, conn: Connection, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Answer one request: ``{success, data}`` or ``{success: false, error}``."""
-        ctx = RequestContext(self, conn)
+        ctx = RequestContext.of(self.services, conn)
         try:
             handler, args = self._route(conn, kind, payload)
             data = await handler(ctx, args)
@@ -173,89 +222,11 @@ class App:
                 raise ArgumentError(f"unknown tool {tool!r}")
             action, args = check_request(tool, {**payload, "action": action})
             return handlers[action], args
-        handler = person.ACTIONS.get(kind)
-        if handler is None:
-            raise ArgumentError(f"unknown request type {kind!r}")
-        if conn.role != "person" and kind != "test.fault":
+        if self.hooks is not None and kind in testing.ACTIONS:
+            return testing.ACTIONS[kind], payload
+        if kind in person.ACTIONS and conn.role != "person":
             raise ArgumentError(f"{kind!r} is a person's action; agents cannot send it")
-        return handler, payload
-
-    def background(self, job: Coroutine[Any, Any, Any]) -> None:
-        """Run ``job`` without waiting for it. History writes go through one FIFO worker, so a later read
-        still sees them; the answer to the agent does not wait for them."""
-        task = asyncio.ensure_future(job)
-        self._background.add(task)
-        task.add_done_callback(self._forget_background)
-
-    def _forget_background(self, task: asyncio.Task[Any]) -> None:
-        self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background job failed", exc_info=task.exception())
-
-    # --- shared operations ------------------------------------------------------------
-    def page_window(self, conn: Connection) -> Window:
-        if conn.window is None:
-            raise ArgumentError("attach to a window first (ui.attach)")
-        return self.session.windows[conn.window]
-
-    def activate(self, window: Window, tab: Tab) -> bool:
-        """Make ``tab`` the active tab; return whether the workspace instance switched."""
-        switched = bool(
-            window.workspace_bar and tab.workspace_instance and window.active_workspace != tab.workspace_instance
-        )
-        if switched:
-            window.active_workspace = tab.workspace_instance
-        window.active_tab = tab.id
-        self.session.touch(window)
-        self.session.changed()
-        return switched
-
-    def close_tab(self, window: Window, tab: Tab) -> None:
-        self.writer.person_event(tab.doc, "closed")
-        self.session.remove_tab(window, tab)
-
-    async def flush_pages(self, window: Window) -> None:
-        """Ask the window's pages to pass on keystrokes they still hold."""
-        pages = self.session.pages.get(window.label, [])
-        await asyncio.gather(*(p.ask("flush", {}, UI_ROUND_TRIP_SECONDS) for p in pages))
-
-    async def resolve_divergence(self, doc: Document, keep: str) -> None:
-        if keep == "disk" and doc.path is not None:
-            text, stamp, _ = await _reread(doc.path)
-            state = DocState(text)
-            doc.saved_revision, doc.disk = state.revision, stamp
-            doc.divergent = False
-            await self.session.apply(Transaction(doc, state, "disk"))
-        else:
-            doc.divergent = doc.divergence_kept = True
-            self.session.changed()
-
-    async def _check_disk(self) -> None:
-        """A file changed by another program: reload a clean tab, mark a dirty one divergent."""
-        for doc in list(self.session.docs.values()):
-            if doc.path is None or self.saves.busy(doc.path):
-                continue
-            stamp = disk_stamp(doc.path)
-            if stamp is None or stamp == doc.disk:
-                continue
-            try:
-                text, stamp, read_only = await _reread(doc.path)
-            except ScopeError:
-                continue
-            if self.saves.busy(doc.path) or doc.key not in self.session.docs:
-                continue
-            doc.disk, doc.read_only = stamp, read_only
-            if text == doc.state.text or self.coherence.same_document(text, doc.state.text):
-                doc.saved_revision = doc.state.revision if not doc.dirty else doc.saved_revision
-                continue
-            if doc.dirty:
-                doc.divergent, doc.divergence_kept = True, False  # a new outside change asks again
-                await self.session.notify("divergent", {"filePath": doc.path})
-                self.session.changed()
-            else:
-                state = DocState(text)
-                doc.saved_revision = state.revision
-                await self.session.apply(Transaction(doc, state, "disk"))
+        return check_person_request(person.ACTIONS, kind, payload)
 
     def _approval_changed(self, approval: Approval) -> None:
         if approval.state == "pending" and self.session.pages:
@@ -263,8 +234,3 @@ class App:
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
-
-
-async def _reread(path: str) -> tuple[str, DiskStamp, bool]:
-    """An open document's file read again (its own directory is its scope: it is already open)."""
-    return await asyncio.to_thread(read_document, path, PathScope.of([os.path.dirname(path)]))

@@ -207,6 +207,11 @@ class Session:
         for conns in self.pages.values():
             yield from conns
 
+    def files_changed(self) -> None:
+        """Files of a workspace were created, moved or trashed: the pages list them again (they do on every
+        state broadcast)."""
+        self.changed()
+
     def changed(self) -> None:
         """Coalesce state broadcasts to the attached pages: one per loop turn."""
         if self._broadcast_scheduled or not self.pages:
@@ -283,4 +288,4 @@ def canonical_or_invalid(path: str) -> str:
     try:
         return canonical(path)
     except ScopeError as exc:
-        raise DomainError("INVALID_PATH", str(exc), filePath=path) from exc
+        raise exc.refusal(path) from exc

@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .. import __version__
+from ..storage.settings import Settings
 from .bridge import CLOSE_POLICY, Bridge, sender
 from .connection import Connection
 from .ui_files import WorkspaceFiles
@@ -110,13 +111,13 @@ def _header(scope: Scope, name: bytes) -> str | None:
 class Guard:
     """ASGI middleware in front of everything: ``Host`` allow-list, foreign ``Origin``, methods, headers."""
 
-    def __init__(self, app: ASGIApp, port: int) -> None:
-        self.app = app
+    def __init__(self, inner: ASGIApp, port: int) -> None:
+        self.inner = inner
         self.hosts = allowed_hosts(port)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
+            await self.inner(scope, receive, send)
             return
         host = (_header(scope, b"host") or "").lower()
         origin = _header(scope, b"origin")
@@ -130,7 +131,7 @@ class Guard:
         if refusal is not None:
             await _refuse(scope, send, refusal)
             return
-        await self.app(scope, receive, _with_headers(send) if scope["type"] == "http" else send)
+        await self.inner(scope, receive, _with_headers(send) if scope["type"] == "http" else send)
 
 
 async def _refuse(scope: Scope, send: Send, reason: str) -> None:
@@ -158,14 +159,15 @@ def _with_headers(send: Send) -> Send:
 class UIServer:
     """The routes of the UI: ``/`` (the page), ``/assets/*`` and the WebSocket ``/ui``."""
 
-    def __init__(self, bridge: Bridge, token: str, port: int, dist: Path = DIST) -> None:
+    def __init__(self, bridge: Bridge, settings: Settings, token: str, port: int, dist: Path = DIST) -> None:
         self.bridge = bridge
+        self.settings = settings
         self.token = token
         self.dist = dist
         # Cookies do not keep ports apart: two apps on one machine must not overwrite each other's.
         self.cookie = f"vmark_ui_{port}"
         self._static = StaticFiles(directory=dist / "assets", check_dir=False)
-        session = bridge.app.session
+        session = bridge.session
         self.files = WorkspaceFiles(
             lambda label: session.scope(session.windows[label]) if label in session.windows else None, self.admitted
         )
@@ -201,7 +203,7 @@ class UIServer:
         # CodeMirror styles itself with <style> elements: they carry this response's nonce.
         nonce = secrets.token_urlsafe(18)
         html = page.read_text("utf-8").replace("<head>", f'<head>\n<meta name="{NONCE_META}" content="{nonce}">', 1)
-        remote = self.bridge.app.settings.get("editor.remote_images") is True
+        remote = self.settings.get("editor.remote_images") is True
         headers = {"cache-control": "no-store", "content-security-policy": content_security_policy(nonce, remote)}
         return HTMLResponse(html, headers=headers)
 

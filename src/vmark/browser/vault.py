@@ -13,6 +13,7 @@ import contextlib
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -25,7 +26,9 @@ from playwright.async_api import Page
 
 from vmark.browser.isolated import world_for
 from vmark.browser.urlpolicy import redact_url
-from vmark.core.atomic import write_text_atomic
+
+#: ``(path, text, mode)``: replace a file atomically, created with exactly ``mode``
+WriteText = Callable[[Path, str, int], None]
 
 HANDLE = re.compile(r"[A-Za-z0-9._-]{1,128}")
 VAULT_FILE = "session-vault.json"
@@ -76,8 +79,12 @@ class SavedSession:
 class Vault:
     """Saved sessions by handle: the keyring when usable, else the labelled 0600 file."""
 
-    def __init__(self, data_dir: Path, backend: keyring.backend.KeyringBackend | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, write: WriteText, backend: keyring.backend.KeyringBackend | None = None
+    ) -> None:
+        """``write(path, text, mode)``: the atomic write of a file (:func:`vmark.storage.atomic.write_text_atomic`)."""
         self.path = data_dir / VAULT_FILE
+        self._write = write
         self._backend = backend if backend is not None else _usable_backend()
 
     @property
@@ -122,13 +129,9 @@ class Vault:
                 del data[handle]
             else:
                 data[handle] = json.loads(session.to_json())
-            _write_private(self.path, json.dumps(data, ensure_ascii=False))
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` readable by its owner only, replacing it atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(path, text, 0o600)  # created 0600 with O_EXCL: an umask or an old file cannot widen it
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # created 0600 with O_EXCL: an umask or an old file cannot widen it
+            self._write(self.path, json.dumps(data, ensure_ascii=False), 0o600)
 
 
 def _usable_backend() -> keyring.backend.KeyringBackend | None:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ..core.atomic import write_atomic
+from ..storage.atomic import write_atomic
 from . import claims as _claims
 from .contexts import load_contexts, validate_context
 from .errors import CoherenceError

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.atomic import fsync_dir, write_atomic
+from ..storage.atomic import fsync_dir, write_atomic
 
 VMARK_DIR = ".vmark"
 

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from vmark.coherence.records import MalformedRecord, Record, parse_line
-from vmark.core.atomic import fsync_dir, write_all, write_atomic
-from vmark.core.limits import LEDGER_ROTATE_BYTES, LEDGER_SYNC_ROUNDS
+
+from ..core.limits import LEDGER_ROTATE_BYTES, LEDGER_SYNC_ROUNDS
+from ..storage.atomic import fsync_dir, write_all, write_atomic
 
 _T = TypeVar("_T")
 _WRITER = re.compile(r"[A-Za-z0-9_-]{1,64}")

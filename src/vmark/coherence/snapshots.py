@@ -11,7 +11,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from vmark.core.atomic import write_atomic
+from ..storage.atomic import write_atomic
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 

@@ -1,16 +1,13 @@
-"""``bridge.json``: how a ``vmark mcp`` (or any client) finds the running app of a data directory.
+"""``bridge.json``'s format: how a ``vmark mcp`` (or any client) finds the running app of a data directory.
 
 The app writes ``{port, token, pid, uiToken}`` (mode 0600, atomically) and holds an exclusive ``flock``
-on ``app.lock`` for its lifetime; a ``bridge.json`` whose lock is free belongs to a dead app. This is
-the discovery half of the bridge protocol, shared by the app (``storage.datadir`` writes it) and the MCP
-server (which may import only ``core``); like :mod:`vmark.core.atomic` it is stdlib-only file access.
+on ``app.lock`` for its lifetime; a ``bridge.json`` whose lock is free belongs to a dead app. This module
+is the format only (pure: names, parse, serialize); :mod:`vmark.storage.datadir` writes the file and the
+clients' :mod:`vmark.mcp.discovery` reads it.
 """
 
 from __future__ import annotations
 
-import fcntl
-import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,30 +41,6 @@ def bridge_path(directory: Path) -> Path:
     return directory / BRIDGE_FILE
 
 
-def lock_is_held(directory: Path) -> bool:
-    """Whether an app holds the data directory's instance lock now."""
-    path = directory / LOCK_FILE
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
-
-
-def read_bridge_file(directory: Path) -> Any:
-    """The JSON in ``bridge.json`` as it is (None when missing or not JSON), live or not."""
-    try:
-        return json.loads(bridge_path(directory).read_text("utf-8"))
-    except (FileNotFoundError, ValueError):
-        return None
-
-
 def parse_bridge(data: Any) -> BridgeInfo | None:
     if not isinstance(data, dict):
         return None
@@ -80,11 +53,3 @@ def parse_bridge(data: Any) -> BridgeInfo | None:
         )
     except (KeyError, TypeError, ValueError):
         return None
-
-
-def read_bridge(directory: Path) -> BridgeInfo | None:
-    """The live app's bridge, or ``None`` when there is none (missing, malformed or stale)."""
-    info = parse_bridge(read_bridge_file(directory))
-    if info is None or not lock_is_held(directory):
-        return None
-    return info

@@ -70,14 +70,14 @@ MAX_WORKFLOW_INPUTS = 64
 #: one input value, in UTF-8 bytes
 MAX_WORKFLOW_INPUT_BYTES = 4 * 1024
 #: a run's running time; the time it waits for the person does not count
-WORKFLOW_TIME_BUDGET_SECONDS = 120.0
+BROWSER_RUN_TIME_BUDGET_SECONDS = 120.0
 #: how long a click / type step waits for its element to show up before acting anyway
-WORKFLOW_STEP_READY_SECONDS = 5.0
+BROWSER_RUN_STEP_READY_SECONDS = 5.0
 #: the Markdown an extract step keeps (status answers stay well inside the MCP output bound)
-WORKFLOW_EXTRACT_MAX_CHARS = 2000
+BROWSER_RUN_EXTRACT_MAX_CHARS = 2000
 #: finished runs kept for workflow_status (the oldest go first), and jobs remembered for skipping
-MAX_WORKFLOW_RUNS_KEPT = 200
-MAX_WORKFLOW_JOBS_KEPT = 1000
+MAX_BROWSER_RUNS_KEPT = 200
+MAX_BROWSER_RUN_JOBS_KEPT = 1000
 
 # --- browser: tabs and navigation (spec: browser.open / navigate / wait) ---
 #: AI-owned tabs open at once (spec ``TAB_LIMIT``): enough for a task's side by side reading, few enough that

@@ -9,10 +9,11 @@ import keyring
 
 from vmark.browser.launch import CHROMIUM, extra_args_from_env
 from vmark.browser.vault import VAULT_FILE, Vault
+from vmark.cli_mcp_install import CLIENTS, default_config_path, vmark_command
 from vmark.doctor import clients, datadir, machine, running
 from vmark.doctor.report import Check
 from vmark.ghactions.actionlint import find_actionlint
-from vmark.mcp.install import CLIENTS, default_config_path, vmark_command
+from vmark.storage.atomic import write_text_atomic
 
 #: the clients ``vmark mcp install`` writes a file for (``print`` writes none)
 CONFIGURED_CLIENTS = tuple(c for c in CLIENTS if c != "print")
@@ -28,7 +29,7 @@ def run_checks(directory: Path, chromium: str = CHROMIUM) -> list[Check]:
         machine.check_chromium(chromium, extra_args_from_env()),
         machine.check_actionlint(find_actionlint),
         machine.check_shellcheck(shutil.which),
-        machine.check_keyring(Vault(directory).store, _backend_name(), directory / VAULT_FILE),
+        machine.check_keyring(Vault(directory, write_text_atomic).store, _backend_name(), directory / VAULT_FILE),
     ]
     ours = vmark_command()
     for client in CONFIGURED_CLIENTS:

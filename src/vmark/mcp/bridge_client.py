@@ -21,9 +21,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from vmark.core.limits import APP_START_TIMEOUT_SECONDS
-
-from ..core.bridgefile import BridgeInfo, read_bridge, read_bridge_file
+from ..core.bridgefile import BridgeInfo
+from ..core.limits import APP_START_TIMEOUT_SECONDS
+from .discovery import read_bridge, read_bridge_file
 
 
 class BridgeUnavailable(Exception):

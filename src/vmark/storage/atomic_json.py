@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..core.atomic import write_atomic
+from .atomic import write_atomic
 
 
 def write_json(path: Path, data: Any, mode: int = 0o600) -> None:

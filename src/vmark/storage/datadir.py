@@ -1,5 +1,6 @@
-"""The app data directory: where it is, the single-instance lock, writing ``bridge.json`` (reading it is
-:mod:`vmark.core.bridgefile`, shared with the MCP server), this installation's coherence writer id.
+"""The app data directory: where it is, the single-instance lock, writing ``bridge.json`` (its format is
+:mod:`vmark.core.bridgefile`; clients read it with :mod:`vmark.mcp.discovery`), this installation's
+coherence writer id.
 
 ``$VMARK_HOME`` or ``$XDG_DATA_HOME/vmark`` (``~/.local/share/vmark``). One app runs
 per data directory: it holds an exclusive ``flock`` on ``app.lock`` for its lifetime,
@@ -12,9 +13,9 @@ import fcntl
 import os
 from pathlib import Path
 
-from ..core.atomic import write_text_atomic
-from ..core.bridgefile import LOCK_FILE, BridgeInfo, bridge_path, lock_is_held, read_bridge
+from ..core.bridgefile import LOCK_FILE, BridgeInfo, bridge_path
 from ..core.ids import uuid7
+from .atomic import write_text_atomic
 from .atomic_json import read_json, write_json
 
 
@@ -76,4 +77,4 @@ def installation_writer(directory: Path) -> str:
     return path.read_text().strip()  # two first uses at once: both keep the one that landed last
 
 
-__all__ = ["BridgeInfo", "InstanceLock", "bridge_path", "data_dir", "lock_is_held", "read_bridge"]
+__all__ = ["BridgeInfo", "InstanceLock", "bridge_path", "data_dir"]

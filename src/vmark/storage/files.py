@@ -1,6 +1,6 @@
 """Reading documents and saving them atomically, inside a :class:`PathScope`.
 
-Saves write a temp file beside the target (:func:`vmark.core.atomic.write_temp`), fsync it,
+Saves write a temp file beside the target (:func:`vmark.storage.atomic.write_temp`), fsync it,
 rename it into place and fsync the directory, so a crash leaves the old or the new content and
 nothing else. Every
 file operation goes through a directory descriptor that is re-checked against the
@@ -19,8 +19,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
-from ..core.atomic import TEMP_SUFFIX, write_temp
 from ..core.model import DiskStamp
+from .atomic import TEMP_SUFFIX, write_temp
 from .pathscope import PathScope, ScopeError
 
 _RENAME_NOREPLACE = 1

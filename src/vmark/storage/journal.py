@@ -4,9 +4,9 @@ SQLite in WAL mode with ``synchronous=FULL``. An entry keeps who changed what, t
 revisions and content hashes before and after, the full before-text (so the change
 can be undone) and the comment ids it ``addresses``.
 
-Faults are injected at construction (``Journal(path, fault)``) or with :meth:`Journal.set_fault`,
-never read from the environment here, so every journal refusal of the reference is reachable in tests:
-``slow:SECONDS``, ``transient:N``, ``reject:N``, ``unavailable``.
+Tests inject a :class:`JournalFault` at construction (``Journal(path, fault)``) and set it later, so every
+journal refusal of the reference is reachable: ``slow:SECONDS``, ``transient:N``, ``reject:N``,
+``unavailable``. A person's app has none: its journal never looks for one.
 """
 
 from __future__ import annotations
@@ -92,25 +92,35 @@ class JournalEntry:
     time: float = field(default_factory=time.time)
 
 
-@dataclass
-class _Fault:
-    kind: str = "none"
-    value: float = 0.0
+class JournalFault:
+    """A fault the tests inject into a journal; ``set`` changes it (``none`` clears it)."""
 
-    @classmethod
-    def parse(cls, spec: str | None) -> _Fault:
+    def __init__(self, spec: str | None = None) -> None:
+        self.kind, self.value = "none", 0.0
+        self.set(spec)
+
+    def set(self, spec: str | None) -> None:
         if not spec or spec == "none":
-            return cls()
+            self.kind, self.value = "none", 0.0
+            return
         kind, _, value = spec.partition(":")
         if kind not in ("slow", "transient", "reject", "unavailable"):
             raise ValueError(f"unknown journal fault {spec!r}")
-        return cls(kind, float(value or 0))
+        self.kind, self.value = kind, float(value or 0)
+
+    def take(self, kind: str) -> bool:
+        """One of the counted failures of ``kind`` happens now."""
+        if self.kind != kind or self.value < 1:
+            return False
+        self.value -= 1
+        return True
 
 
 class Journal:
-    def __init__(self, path: Path, fault: str | None = None) -> None:
+    def __init__(self, path: Path, fault: JournalFault | None = None) -> None:
         self._db = SqliteWorker(path, _SCHEMA, synchronous="FULL")
-        self._fault = _Fault.parse(fault)
+        #: tests only (None in a person's app)
+        self._fault = fault
         self._running = False
         self._pending: list[JournalEntry] = []
         self._batch: list[tuple[JournalEntry, asyncio.Future[int]]] = []
@@ -126,16 +136,13 @@ class Journal:
             self._running = False
             self._db.close()
 
-    def set_fault(self, spec: str | None) -> None:
-        self._fault = _Fault.parse(spec)
-
     @property
     def pending_docs(self) -> set[str]:
         return {e.doc for e in self._pending}
 
     async def record(self, entry: JournalEntry, timeout: float) -> int:
         """Record ``entry`` durably and return its id, or raise a :class:`JournalError`."""
-        if not self._running or self._fault.kind == "unavailable":
+        if not self._running or self._faulted("unavailable"):
             raise JournalUnavailable("the agent edit journal is not running")
         try:
             return await asyncio.wait_for(self._record(entry), timeout)
@@ -143,15 +150,8 @@ class Journal:
             raise JournalUnavailable("the agent edit journal did not answer in time") from exc
 
     async def _record(self, entry: JournalEntry) -> int:
-        fault = self._fault
-        if fault.kind == "slow":
-            await asyncio.sleep(fault.value)
-        elif fault.kind in ("transient", "reject") and fault.value >= 1:
-            fault.value -= 1
-            if fault.kind == "transient":
-                self._pending.append(entry)
-                raise JournalTransient("disk I/O error (injected)")
-            raise JournalRejected("entry rejected (injected)")
+        if self._fault is not None:
+            await self._injected(self._fault, entry)
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         # A caller that timed out no longer waits: its outcome is still consumed, never "unretrieved".
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
@@ -159,6 +159,18 @@ class Journal:
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         return await asyncio.shield(future)
+
+    def _faulted(self, kind: str) -> bool:
+        return self._fault is not None and self._fault.kind == kind
+
+    async def _injected(self, fault: JournalFault, entry: JournalEntry) -> None:
+        if fault.kind == "slow":
+            await asyncio.sleep(fault.value)
+        elif fault.take("transient"):
+            self._pending.append(entry)
+            raise JournalTransient("disk I/O error (injected)")
+        elif fault.take("reject"):
+            raise JournalRejected("entry rejected (injected)")
 
     async def _flush(self) -> None:
         """Group commit: every entry queued meanwhile lands in one transaction, one fsync."""
@@ -179,10 +191,9 @@ class Journal:
 
     async def retry_pending(self) -> set[str]:
         """Try to save what is waiting; return the documents that are clean again."""
-        if not self._pending or self._fault.kind in ("unavailable",):
+        if not self._pending or self._faulted("unavailable"):
             return set()
-        if self._fault.kind == "transient" and self._fault.value >= 1:
-            self._fault.value -= 1
+        if self._fault is not None and self._fault.take("transient"):
             return set()
         waiting, self._pending = self._pending, []
         still: list[JournalEntry] = []

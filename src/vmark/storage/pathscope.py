@@ -16,11 +16,17 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..core.errors import DomainError
+
 _FOLDING_FS = sys.platform in ("darwin", "win32")
 
 
 class ScopeError(Exception):
     """The path is malformed, unreadable or outside the scope (``INVALID_PATH``)."""
+
+    def refusal(self, path: str) -> DomainError:
+        """The one translation of a scope failure into the request's refusal: ``INVALID_PATH`` for ``path``."""
+        return DomainError("INVALID_PATH", str(self), filePath=path)
 
 
 def canonical(path: object) -> str:

@@ -1,14 +1,22 @@
-"""Argument checks shared by the person's actions (the tools' arguments are checked by ``core.tools``)."""
+"""What the person's actions share once the registry (:mod:`.registry`) has checked their arguments."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...core.model import Tab, Window
+from ...core.transaction import Actor
+
+if TYPE_CHECKING:
+    from ..connection import Connection
+    from ..context import RequestContext
 
 
-def require_str(args: dict[str, Any], name: str) -> str:
-    value = args.get(name)
-    if not isinstance(value, str):
-        raise ArgumentError(f"argument {name!r} must be a string")
-    return value
+def tab_of(ctx: RequestContext, args: dict[str, Any]) -> tuple[Window, Tab]:
+    """The window and the tab an action's ``tabId`` names (``NO_TAB`` if none)."""
+    return ctx.session.find_tab(args["tabId"])
+
+
+def actor_of(conn: Connection) -> Actor:
+    """The person's page as the actor of a change."""
+    return Actor(conn.id, conn.principal)

@@ -20,11 +20,12 @@ from ...browser.recorder import DEFAULT_SITE, RecordingError, is_recording, star
 from ...browser.urlpolicy import origin_of
 from ...browser.vault import HANDLE, Vault, capture, restore
 from ...core.errors import ArgumentError, BrowserError
+from ...storage.atomic import write_text_atomic
 from ..browser import Ask
 
 if TYPE_CHECKING:
     from ...browser.tabs import BrowserTab
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 #: what a page can do to a read or a write of it; never shown as text, which may name URLs or values
 _PAGE_FAILURES = (PlaywrightError, EvalError, EvalTimeout)
@@ -33,7 +34,7 @@ _SITE = re.compile(r"[^\x00-\x1f\x7f]{1,200}")
 
 
 async def workflow_record(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    browser = ctx.app.browser
+    browser = ctx.browser
     tab = browser.tab(args.get("tabId"), ai_only=True)
     site = _site(args.get("site"))
     if args["recordOp"] == "stop":
@@ -52,7 +53,7 @@ async def workflow_record(ctx: RequestContext, args: dict[str, Any]) -> dict[str
 
 
 async def session_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    browser = ctx.app.browser
+    browser = ctx.browser
     tab = browser.tab(args.get("tabId"), ai_only=True)
     handle = _handle(args["handle"])
     origin = _origin(tab)
@@ -64,7 +65,8 @@ async def session_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
         raise BrowserError(
             "EVAL_FAILED", "The page's session could not be read (navigating or closed); nothing was saved"
         ) from exc
-    store = await asyncio.to_thread(lambda: Vault(ctx.app.data_dir).save(handle, session))  # the keyring blocks
+    vault = Vault(ctx.data_dir, write_text_atomic)
+    store = await asyncio.to_thread(lambda: vault.save(handle, session))  # the keyring blocks
     return {
         "handle": handle,
         "origin": origin,
@@ -75,10 +77,10 @@ async def session_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
 
 
 async def session_load(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    browser = ctx.app.browser
+    browser = ctx.browser
     tab = browser.tab(args.get("tabId"), ai_only=True)
     handle = _handle(args["handle"])
-    saved = await asyncio.to_thread(lambda: Vault(ctx.app.data_dir).load(handle))
+    saved = await asyncio.to_thread(lambda: Vault(ctx.data_dir, write_text_atomic).load(handle))
     if saved is None:
         raise BrowserError("SESSION_NOT_FOUND", f"No session is saved under {handle!r}", handle=handle)
     message = "the session {handle!r} was saved from {saved}; the page is on {origin}: navigate there first"

@@ -7,19 +7,18 @@ delegation, is journaled like every agent write, and goes through the workspace'
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...coherence.kernel import Actor, CoherenceError, EdgeNotLive, Kernel
 from ...core.errors import ArgumentError, DomainError, VMarkError
-from ...core.limits import COHERENCE_TIMEOUT_SECONDS, WRITE_QUEUE_WAIT_SECONDS
-from ...storage.journal import JournalEntry
+from ...core.limits import COHERENCE_TIMEOUT_SECONDS
 from ..coherence import CoherenceTimeout
+from ..journaling import file_entry
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 T = TypeVar("T")
 
@@ -37,7 +36,7 @@ _NO_GRANT = (
 
 async def _ask(ctx: RequestContext, action: str, call: Callable[[], T], *, writes: bool) -> T:
     try:
-        return await ctx.app.coherence.run(call)
+        return await ctx.coherence.run(call)
     except CoherenceTimeout as exc:
         template = _TIMEOUT_WRITE if writes else _TIMEOUT_READ
         raise DomainError("TIMEOUT", template.format(action=action, s=COHERENCE_TIMEOUT_SECONDS)) from exc
@@ -48,7 +47,7 @@ async def _ask(ctx: RequestContext, action: str, call: Callable[[], T], *, write
 
 
 def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
-    return ctx.app.coherence.kernel(args.get("workspace_root"))
+    return ctx.coherence.kernel(args.get("workspace_root"))
 
 
 async def status(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +58,7 @@ async def status(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def edges(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, Any]]:
     kernel = _kernel(ctx, args)
     rows = await _ask(ctx, "edges", kernel.edges, writes=True)
-    ctx.app.coherence.changed()
+    ctx.coherence.changed()
     return rows
 
 
@@ -74,31 +73,23 @@ async def contexts(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, 
 
 
 async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    app = ctx.app
     kernel = _kernel(ctx, args)
     txf, index, resolution = args["txf"], args["input"], args["resolution"]
     reason = args.get("reason")
     if resolution == "waive" and not (reason and reason.strip()):
         raise ArgumentError("coherence_resolve.resolve: a waive needs a non-empty 'reason'")
     principal = ctx.connection.principal  # who the token says, never what the client claims
-    grant = app.coherence.delegations.find(principal, resolution, str(kernel.root))
+    grant = ctx.coherence.delegations.find(principal, resolution, str(kernel.root))
     if grant is None:
         who = f"principal {principal!r}" if principal else "this anonymous connection (it has no client token)"
         raise DomainError(
             "APPROVAL_REQUIRED",
             _NO_GRANT.format(who=who, resolution=resolution, root=kernel.root, name=principal or "NAME"),
         )
-    lock = app.coherence.turn(kernel)
-    try:
-        await asyncio.wait_for(lock.acquire(), WRITE_QUEUE_WAIT_SECONDS)
-    except TimeoutError as exc:
-        raise DomainError("WRITE_BUSY") from exc
-    try:
+    async with ctx.coherence.turn(kernel):
         edge = await _ask(ctx, "resolve", lambda: kernel.open_edge(txf, index), writes=True)
         downstream = os.path.join(kernel.root, edge["downstream_path"])
-        recorded = await app.writer.record(
-            JournalEntry(tool="coherence_resolve", doc=downstream, principal=principal, file=downstream)
-        )
+        recorded = await ctx.recorder.record(file_entry("coherence_resolve", ctx.connection, downstream))
         by = Actor("agent", principal)
         try:
             result = await _ask(
@@ -108,12 +99,10 @@ async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
                 writes=True,
             )
         except VMarkError as exc:
-            if recorded.entry_id is not None and getattr(exc, "code", None) != "TIMEOUT":
-                await app.journal.mark(recorded.entry_id, "aborted")
+            if getattr(exc, "code", None) != "TIMEOUT":
+                await ctx.recorder.abort(recorded.entry_id)
             raise
-    finally:
-        lock.release()
-    app.coherence.changed()
+    ctx.coherence.changed()
     return {**result, "grant": grant.id, "durable": recorded.durable}
 
 

@@ -5,26 +5,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 async def list_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    _, tab = ctx.app.session.resolve_tab(args.get("tabId"))
-    ctx.app.comments.sync(tab.doc.key, tab.doc.path, tab.doc.state)
-    return ctx.app.comments.page(tab.doc.key, args.get("cursor"))
+    _, tab = ctx.session.resolve_tab(args.get("tabId"))
+    ctx.comments.sync(tab.doc.key, tab.doc.path, tab.doc.state)
+    return ctx.comments.page(tab.doc.key, args.get("cursor"))
 
 
 async def reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    _, tab = ctx.app.session.resolve_tab(args.get("tabId"))
-    return await ctx.app.comments.agent_change(
-        ctx, tab, args["commentId"], "reply", args["expectedCommentGen"], args["body"]
+    _, tab = ctx.session.resolve_tab(args.get("tabId"))
+    return await ctx.comments.agent_change(
+        ctx.connection, tab, args["commentId"], "reply", args["expectedCommentGen"], args["body"]
     )
 
 
 async def mark_addressed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    _, tab = ctx.app.session.resolve_tab(args.get("tabId"))
-    return await ctx.app.comments.agent_change(
-        ctx, tab, args["commentId"], "mark_addressed", args["expectedCommentGen"]
+    _, tab = ctx.session.resolve_tab(args.get("tabId"))
+    return await ctx.comments.agent_change(
+        ctx.connection, tab, args["commentId"], "mark_addressed", args["expectedCommentGen"]
     )
 
 

@@ -12,12 +12,12 @@ from ...text import transform as cjk_transform
 from ..writes import WriteRequest, check_text
 
 if TYPE_CHECKING:
-    from ..service import App, RequestContext
+    from ..context import RequestContext
 
 
-def user_cjk_rules(app: App) -> CjkRules:
+def user_cjk_rules(ctx: RequestContext) -> CjkRules:
     """The person's CJK rules, as the settings say now (``document.transform`` and format selection)."""
-    return CjkRules.from_settings({key: app.settings.get(key) for key in SETTING_KEYS})
+    return CjkRules.from_settings({key: ctx.settings.get(key) for key in SETTING_KEYS})
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -25,21 +25,21 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
     A later page names the first page's revision as ``expected_revision``, so all pages are of one text.
     """
-    _window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    _window, tab = ctx.session.resolve_tab(args.get("tabId"))
     doc = tab.doc
     state = doc.state
     expected = args.get("expected_revision")
     if expected is not None and expected != state.revision:
         raise DomainError("STALE", current_revision=state.revision)
     tab.basis_seq = doc.write_seq
-    ctx.app.coherence.note_read(ctx.connection, doc)
+    ctx.coherence.note_read(ctx.connection, doc)
     fields = {"revision": state.revision, "filePath": doc.path, "kind": doc.kind, "dirty": doc.dirty}
     return page(state.text, args.get("offset", 0), args.get("limit"), fields)
 
 
 async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab_id = args.get("tabId")
-    window, tab = ctx.app.session.resolve_tab(tab_id)
+    window, tab = ctx.session.resolve_tab(tab_id)
     content: str = args["content"]
     check_text(content)  # before anything else: nothing may change
     # In either mode the document holds and saves exactly the agent's text; an editor only displays it.
@@ -52,7 +52,7 @@ async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         save=args.get("save", True),
         implicit_tab=tab_id is None,
     )
-    return await ctx.app.writer.write(ctx, window, tab, request)
+    return await ctx.writer.write(ctx.connection, window, tab, request)
 
 
 class _EditPlan:
@@ -73,7 +73,7 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     WYSIWYG too, no editor round trip: every byte outside the edits stays as it was).
     """
     tab_id = args.get("tabId")
-    window, tab = ctx.app.session.resolve_tab(tab_id)
+    window, tab = ctx.session.resolve_tab(tab_id)
     edits = parse_edits(args["edits"])
     for item in edits:  # before anything else: nothing may change
         check_text(item.old)
@@ -87,15 +87,15 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         save=args.get("save", True),
         implicit_tab=tab_id is None,
     )
-    return await ctx.app.writer.write(ctx, window, tab, request)
+    return await ctx.writer.write(ctx.connection, window, tab, request)
 
 
 async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab_id = args.get("tabId")
-    window, tab = ctx.app.session.resolve_tab(tab_id)
+    window, tab = ctx.session.resolve_tab(tab_id)
     if tab.doc.kind != "markdown":
         raise ArgumentError(f"document.transform works on Markdown tabs; {tab.id} is {tab.doc.kind}")
-    rules = user_cjk_rules(ctx.app)
+    rules = user_cjk_rules(ctx)
     kind: str = args["kind"]
     request = WriteRequest(
         tool="document.transform",
@@ -105,7 +105,7 @@ async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
         implicit_tab=tab_id is None,
         skip_unchanged=True,
     )
-    return await ctx.app.writer.write(ctx, window, tab, request)
+    return await ctx.writer.write(ctx.connection, window, tab, request)
 
 
 ACTIONS = {"read": read, "write": write, "edit": edit, "transform": transform}

@@ -22,15 +22,15 @@ from ..editor_link import ask_editor
 from ..writes import BUSY_COMPOSING, WriteRequest, check_text
 
 if TYPE_CHECKING:
-    from ..service import App, RequestContext
+    from ..context import RequestContext
 
 
-def _focused_editor(app: App, tab_id: str | None) -> tuple[Window, Tab, Connection]:
+def _focused_editor(ctx: RequestContext, tab_id: str | None) -> tuple[Window, Tab, Connection]:
     """The focused window's active tab and the page showing it; ``INVALID_TAB`` / ``NO_EDITOR`` otherwise."""
-    window = app.session.window()
+    window = ctx.session.window()
     active = window.tab(window.active_tab) if window.active_tab else None
     if tab_id is not None and (active is None or active.id != tab_id):
-        app.session.find_tab(tab_id)  # an unknown id is INVALID_TAB in its own words
+        ctx.session.find_tab(tab_id)  # an unknown id is INVALID_TAB in its own words
         focused = active.id if active is not None else "none"
         raise DomainError(
             "INVALID_TAB",
@@ -39,7 +39,7 @@ def _focused_editor(app: App, tab_id: str | None) -> tuple[Window, Tab, Connecti
         )
     if active is None:
         raise DomainError("NO_EDITOR", f"Window {window.label!r} has no active tab")
-    pages = app.session.pages.get(window.label)
+    pages = ctx.session.pages.get(window.label)
     if not pages:
         raise DomainError("NO_EDITOR", f"No editor shows window {window.label!r} (open it in the VMark UI)")
     return window, active, pages[-1]
@@ -53,11 +53,11 @@ def _offsets(answer: dict[str, Any]) -> tuple[int, int]:
 
 
 async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    _window, tab, page = _focused_editor(ctx.app, args.get("tabId"))
+    _window, tab, page = _focused_editor(ctx, args.get("tabId"))
     answer = await ask_editor(page, tab, {"op": "get"})
     start, end = _offsets(answer)
     tab.basis_seq = tab.doc.write_seq  # a read, like document.read
-    ctx.app.coherence.note_read(ctx.connection, tab.doc)
+    ctx.coherence.note_read(ctx.connection, tab.doc)
     text = str(answer.get("text", ""))
     return {
         "text": text,
@@ -73,12 +73,12 @@ async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 class _Prepared:
     """What the page answered to ``prepare``, and the change set it makes."""
 
-    def __init__(self, app: App, doc: Document, page: Connection, tab: Tab, content: str) -> None:
-        self._app, self._doc, self._page, self._tab, self._content = app, doc, page, tab, content
+    def __init__(self, ctx: RequestContext, doc: Document, page: Connection, tab: Tab, content: str) -> None:
+        self._ctx, self._doc, self._page, self._tab, self._content = ctx, doc, page, tab, content
         self.answer: dict[str, Any] = {}
 
     async def __call__(self) -> None:
-        if self._app.writer.is_composing(self._doc):
+        if self._ctx.turns.is_composing(self._doc):
             raise DomainError("BUSY", BUSY_COMPOSING)
         self.answer = await ask_editor(self._page, self._tab, {"op": "prepare", "content": self._content})
         if self.answer.get("composing"):
@@ -110,10 +110,10 @@ class _Prepared:
 
 async def set_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab_id = args.get("tabId")
-    window, tab, page = _focused_editor(ctx.app, tab_id)
+    window, tab, page = _focused_editor(ctx, tab_id)
     content: str = args["content"]
     check_text(content)
-    prepared = _Prepared(ctx.app, tab.doc, page, tab, content)
+    prepared = _Prepared(ctx, tab.doc, page, tab, content)
     request = WriteRequest(
         tool="selection.set",
         expected_revision=args.get("expected_revision"),
@@ -123,7 +123,7 @@ async def set_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         prepare=prepared,
         spans=prepared.spans,
     )
-    result = await ctx.app.writer.write(ctx, window, tab, request)
+    result = await ctx.writer.write(ctx.connection, window, tab, request)
     return {
         "revision": result["revision"],
         "replaced_chars": prepared.replaced_chars,

@@ -8,7 +8,7 @@ from ... import __version__
 from ...core.kinds import KINDS
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 MCP_PROTOCOL = "0.2.0"
 
@@ -19,8 +19,8 @@ def capabilities() -> dict[str, Any]:
 
 async def get_state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return {
-        "windows": ctx.app.session.describe(),
-        "browserTabs": await ctx.app.browser.listing(),  # URLs redacted: no query string or fragment
+        "windows": ctx.session.describe(),
+        "browserTabs": await ctx.browser.listing(),  # URLs redacted: no query string or fragment
         "capabilities": capabilities(),
     }
 

@@ -10,56 +10,53 @@ from typing import TYPE_CHECKING, Any
 from ...browser.grants import OPERATIONS
 from ...browser.tabs import BrowserTab
 from ...core.errors import ArgumentError
-from ..browser_view import views_of
-from .args import require_str
+from .registry import STR, PersonAction
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 def _tab(ctx: RequestContext, args: dict[str, Any]) -> BrowserTab:
-    return views_of(ctx.app).tab(require_str(args, "tabId"))
+    return ctx.browser_views.tab(args["tabId"])
 
 
 async def tabs(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Every browser tab, the agents' and the person's, with redacted URLs."""
-    return {"tabs": await views_of(ctx.app).listing()}
+    return {"tabs": await ctx.browser_views.listing()}
 
 
 async def human_open(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     url = args.get("url")
-    if url is not None and not isinstance(url, str):
-        raise ArgumentError("argument 'url' must be a string")
-    return await views_of(ctx.app).open_human(url or None)
+    return await ctx.browser_views.open_human(url or None)
 
 
 async def view(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Start a screencast of the tab for this page: ``browser_frame`` events, each to be acknowledged."""
-    return await views_of(ctx.app).view(ctx.connection, _tab(ctx, args))
+    return await ctx.browser_views.view(ctx.connection, _tab(ctx, args))
 
 
 async def unview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return views_of(ctx.app).unview(ctx.connection, require_str(args, "tabId"))
+    return ctx.browser_views.unview(ctx.connection, args["tabId"])
 
 
 async def frame_ack(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return views_of(ctx.app).frame_ack(ctx.connection, require_str(args, "tabId"))
+    return ctx.browser_views.frame_ack(ctx.connection, args["tabId"])
 
 
 async def input_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).input(ctx.connection, _tab(ctx, args), args)
+    return await ctx.browser_views.input(ctx.connection, _tab(ctx, args), args)
 
 
 async def nav(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).nav(_tab(ctx, args), args.get("op"), args.get("url"))
+    return await ctx.browser_views.nav(_tab(ctx, args), args.get("op"), args.get("url"))
 
 
 async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).close(_tab(ctx, args))
+    return await ctx.browser_views.close(_tab(ctx, args))
 
 
 async def reload_crashed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await views_of(ctx.app).reload_crashed(_tab(ctx, args))
+    return await ctx.browser_views.reload_crashed(_tab(ctx, args))
 
 
 async def permissions(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -74,30 +71,33 @@ async def permissions(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
                 "name": grant.name,
                 "value": grant.value,
             }
-            for grant in ctx.app.browser.grants.list_site_permissions()
+            for grant in ctx.browser.grants.list_site_permissions()
         ]
     }
 
 
 async def revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    origin = require_str(args, "origin")
-    operation = require_str(args, "operation")
+    origin = args["origin"]
+    operation = args["operation"]
     if operation not in OPERATIONS:
         raise ArgumentError(f"operation must be one of {list(OPERATIONS)}")
-    ctx.app.browser.grants.revoke(origin, operation)
+    ctx.browser.grants.revoke(origin, operation)
     return {"origin": origin, "operation": operation, "revoked": True}
 
 
+_TAB = {"tabId": STR}
+
 ACTIONS = {
-    "browser.tabs": tabs,
-    "browser.human_open": human_open,
-    "browser.view": view,
-    "browser.unview": unview,
-    "browser.frame_ack": frame_ack,
-    "browser.input": input_,
-    "browser.nav": nav,
-    "browser.close": close,
-    "browser.reload_crashed": reload_crashed,
-    "browser.permissions": permissions,
-    "browser.revoke": revoke,
+    "browser.tabs": PersonAction(tabs),
+    "browser.human_open": PersonAction(human_open, optional={"url": STR}),
+    "browser.view": PersonAction(view, required=_TAB),
+    "browser.unview": PersonAction(unview, required=_TAB),
+    "browser.frame_ack": PersonAction(frame_ack, required=_TAB),
+    # the event's own fields are checked by BrowserViews.input (they depend on its type)
+    "browser.input": PersonAction(input_, required=_TAB),
+    "browser.nav": PersonAction(nav, required=_TAB),
+    "browser.close": PersonAction(close, required=_TAB),
+    "browser.reload_crashed": PersonAction(reload_crashed, required=_TAB),
+    "browser.permissions": PersonAction(permissions),
+    "browser.revoke": PersonAction(revoke, required={"origin": STR, "operation": STR}),
 }

@@ -16,10 +16,10 @@ from ...core.errors import ArgumentError
 from ...core.limits import DELEGATION_DEFAULT_SECONDS
 from ...storage.delegations import DelegationError, parse_duration
 from ..coherence import CoherenceTimeout
-from .args import require_str
+from .registry import STR, PersonAction
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 T = TypeVar("T")
 
@@ -27,12 +27,12 @@ T = TypeVar("T")
 def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
     root = args.get("workspaceRoot")
     if root is None and ctx.connection.window is not None:
-        window = ctx.app.session.windows.get(ctx.connection.window)
+        window = ctx.session.windows.get(ctx.connection.window)
         instance = window.workspace(window.active_workspace) if window else None
         root = instance.root if instance else None
     if root is None:
         raise ArgumentError("name the workspace: workspaceRoot (the window has no workspace open)")
-    return ctx.app.coherence.kernel(root)
+    return ctx.coherence.kernel(root)
 
 
 def _index(args: dict[str, Any]) -> int:
@@ -44,13 +44,13 @@ def _index(args: dict[str, Any]) -> int:
 
 async def _run(ctx: RequestContext, call: Callable[[], T], *, changes: bool = False) -> T:
     try:
-        result = await ctx.app.coherence.run(call)
+        result = await ctx.coherence.run(call)
     except CoherenceTimeout as exc:
         raise ArgumentError("the coherence kernel did not answer within 20 s; try again") from exc
     except (CoherenceError, DelegationError) as exc:
         raise ArgumentError(str(exc)) from exc
     if changes:
-        ctx.app.coherence.changed()
+        ctx.coherence.changed()
     return result
 
 
@@ -75,7 +75,7 @@ async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     like any save; documents open with unsaved changes are skipped and get it when saved)."""
     kernel = _kernel(ctx, args)
     try:
-        return await ctx.app.coherence.add_identities(kernel)
+        return await ctx.coherence.add_identities(kernel)
     except CoherenceTimeout as exc:
         raise ArgumentError("the coherence kernel did not answer within 20 s; try again") from exc
     except CoherenceError as exc:
@@ -84,8 +84,8 @@ async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
 
 async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    txf, index = require_str(args, "txf"), _index(args)
-    resolution = require_str(args, "resolution")
+    txf, index = args["txf"], _index(args)
+    resolution = args["resolution"]
     reason = args.get("reason")
     expires = args.get("expires")
     if reason is not None and not isinstance(reason, str):
@@ -100,7 +100,7 @@ async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 async def diff(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """An edge with the upstream's pinned and current text, for "revise"."""
     kernel = _kernel(ctx, args)
-    txf, index = require_str(args, "txf"), _index(args)
+    txf, index = args["txf"], _index(args)
     return await _run(ctx, lambda: kernel.edge_texts(txf, index))
 
 
@@ -111,7 +111,7 @@ async def claims(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    statement = require_str(args, "statement")
+    statement = args["statement"]
     maturity = args.get("maturity", "draft")
     supersedes = args.get("supersedes")
     return await _run(ctx, lambda: kernel.add_claim(statement, maturity, supersedes), changes=True)
@@ -119,7 +119,7 @@ async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
 
 async def claim_update(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    claim = require_str(args, "claim")
+    claim = args["claim"]
     changes: dict[str, Any] = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
     if not changes:
         raise ArgumentError("nothing to change: give statement, maturity or invalidAt")
@@ -133,27 +133,27 @@ async def contexts(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def context_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    context_id = require_str(args, "id")
+    context_id = args["id"]
     data: dict[str, Any] = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
     return {"contexts": await _run(ctx, lambda: kernel.save_context(context_id, data), changes=True)}
 
 
 async def context_delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     kernel = _kernel(ctx, args)
-    context_id = require_str(args, "id")
+    context_id = args["id"]
     return {"contexts": await _run(ctx, lambda: kernel.delete_context(context_id), changes=True)}
 
 
 async def delegations_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     now = time.time()
     return {
-        "grants": [g.describe(now) for g in ctx.app.coherence.delegations.list()],
-        "principals": [p["name"] for p in ctx.app.principals.list()],
+        "grants": [g.describe(now) for g in ctx.coherence.delegations.list()],
+        "principals": [p["name"] for p in ctx.principals.list()],
     }
 
 
 async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    principal = require_str(args, "principal")
+    principal = args["principal"]
     scope = args.get("scope")
     if not isinstance(scope, list) or not all(isinstance(s, str) for s in scope):
         raise ArgumentError("argument 'scope' must be a list of resolutions")
@@ -164,31 +164,31 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
 
     def grant() -> dict[str, Any]:
         seconds = DELEGATION_DEFAULT_SECONDS if expires is None else parse_duration(str(expires))
-        made = ctx.app.coherence.delegations.grant(principal, scope, seconds=seconds, workspace=workspace)
+        made = ctx.coherence.delegations.grant(principal, scope, seconds=seconds, workspace=workspace)
         return made.describe(time.time())
 
     return await _run(ctx, grant, changes=True)
 
 
 async def delegations_revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    grant_id = require_str(args, "id")
-    revoked = await _run(ctx, lambda: ctx.app.coherence.delegations.revoke(grant_id), changes=True)
+    grant_id = args["id"]
+    revoked = await _run(ctx, lambda: ctx.coherence.delegations.revoke(grant_id), changes=True)
     return revoked.describe(time.time())
 
 
 ACTIONS = {
-    "coherence.overview": overview,
-    "coherence.init": init,
-    "coherence.add_identities": add_identities,
-    "coherence.resolve": resolve,
-    "coherence.diff": diff,
-    "coherence.claims": claims,
-    "coherence.claim_add": claim_add,
-    "coherence.claim_update": claim_update,
-    "coherence.contexts": contexts,
-    "coherence.context_save": context_save,
-    "coherence.context_delete": context_delete,
-    "delegations.list": delegations_list,
-    "delegations.grant": delegations_grant,
-    "delegations.revoke": delegations_revoke,
+    "coherence.overview": PersonAction(overview),
+    "coherence.init": PersonAction(init),
+    "coherence.add_identities": PersonAction(add_identities),
+    "coherence.resolve": PersonAction(resolve, required={"txf": STR, "resolution": STR}),
+    "coherence.diff": PersonAction(diff, required={"txf": STR}),
+    "coherence.claims": PersonAction(claims),
+    "coherence.claim_add": PersonAction(claim_add, required={"statement": STR}),
+    "coherence.claim_update": PersonAction(claim_update, required={"claim": STR}),
+    "coherence.contexts": PersonAction(contexts),
+    "coherence.context_save": PersonAction(context_save, required={"id": STR}),
+    "coherence.context_delete": PersonAction(context_delete, required={"id": STR}),
+    "delegations.list": PersonAction(delegations_list),
+    "delegations.grant": PersonAction(delegations_grant, required={"principal": STR}),
+    "delegations.revoke": PersonAction(delegations_revoke, required={"id": STR}),
 }

@@ -15,25 +15,25 @@ from ...core.kinds import kind_for_path
 from ...storage.files import read_document
 from ...storage.pathscope import PathScope, ScopeError
 from ..state import canonical_or_invalid
-from .args import require_str
+from .registry import STR, TEXT, PersonAction
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 async def _document(ctx: RequestContext, args: dict[str, Any]) -> tuple[str, str | None, str]:
     """``(key, filePath, text)`` of the document named, its anchors brought up to that text."""
     if args.get("tabId") is not None:
-        doc = ctx.app.session.find_tab(require_str(args, "tabId"))[1].doc
+        doc = ctx.session.find_tab(args["tabId"])[1].doc
     elif args.get("filePath") is not None:
-        real = canonical_or_invalid(require_str(args, "filePath"))
-        open_doc = ctx.app.session.doc_by_path(real)
+        real = canonical_or_invalid(args["filePath"])
+        open_doc = ctx.session.doc_by_path(real)
         if open_doc is None:
             return real, real, await _disk_text(ctx, real)
         doc = open_doc
     else:
         raise ArgumentError("name the document: tabId or filePath")
-    ctx.app.comments.sync(doc.key, doc.path, doc.state)
+    ctx.comments.sync(doc.key, doc.path, doc.state)
     return doc.key, doc.path, doc.state.text
 
 
@@ -43,24 +43,24 @@ async def _disk_text(ctx: RequestContext, real: str) -> str:
     try:
         text, _, _ = await asyncio.to_thread(read_document, real, PathScope.of([os.path.dirname(real)]))
     except ScopeError as exc:
-        raise DomainError("INVALID_PATH", str(exc), filePath=real) from exc
-    ctx.app.comments.sync_text(real, real, None, text)
+        raise exc.refusal(real) from exc
+    ctx.comments.sync_text(real, real, None, text)
     return text
 
 
 def _body(args: dict[str, Any]) -> str:
-    body = require_str(args, "body")
+    body: str = args["body"]
     model.check_body(body)
     return body
 
 
 def _thread(ctx: RequestContext, args: dict[str, Any]) -> Thread:
-    return ctx.app.comments.thread(require_str(args, "commentId"))
+    return ctx.comments.thread(args["commentId"])
 
 
 async def add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """A new thread on ``quote``, anchored at its occurrence nearest ``at`` (code points)."""
-    quote = require_str(args, "quote")
+    quote = args["quote"]
     problem = model.quote_problem(quote)
     if problem is not None:
         raise ArgumentError(problem)
@@ -73,19 +73,19 @@ async def add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     anchor = model.find_exact(text, quote, at)
     if anchor is None:
         raise ArgumentError("quote does not occur in the document's text")
-    thread = await ctx.app.comments.add(key, path, quote, body, anchor)
+    thread = await ctx.comments.add(key, path, quote, body, anchor)
     return {"comment": thread.id, "commentGen": thread.gen}
 
 
 async def threads(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Every live thread of the document, oldest first, with anchors in its current text."""
     key, _, _ = await _document(ctx, args)
-    return {"doc": key, "threads": [t.describe() for t in ctx.app.comments.live(key)]}
+    return {"doc": key, "threads": [t.describe() for t in ctx.comments.live(key)]}
 
 
 async def person_reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     thread = _thread(ctx, args)
-    reply = await ctx.app.comments.person_reply(thread, _body(args))
+    reply = await ctx.comments.person_reply(thread, _body(args))
     return {"reply": reply.id, "commentGen": thread.gen}
 
 
@@ -94,17 +94,24 @@ def _state_action(next_state: dict[ThreadState, ThreadState], default: ThreadSta
 
     async def action(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         thread = _thread(ctx, args)
-        await ctx.app.comments.set_state(thread, next_state.get(thread.state, default or thread.state))
+        await ctx.comments.set_state(thread, next_state.get(thread.state, default or thread.state))
         return thread.status()
 
     return action
 
 
+#: the document named: a tab, or a file (open or not)
+_DOCUMENT = {"tabId": STR, "filePath": STR}
+_THREAD = {"commentId": STR}
+
 ACTIONS = {
-    "comments.add": add,
-    "comments.threads": threads,
-    "comments.person_reply": person_reply,
-    "comments.resolve": _state_action({}, "resolved"),
-    "comments.reopen": _state_action({"resolved": "reopened", "addressed": "reopened", "deleted": "reopened"}, None),
-    "comments.delete": _state_action({}, "deleted"),
+    "comments.add": PersonAction(add, required={"quote": STR, "body": TEXT}, optional=_DOCUMENT),
+    "comments.threads": PersonAction(threads, optional=_DOCUMENT),
+    "comments.person_reply": PersonAction(person_reply, required={**_THREAD, "body": TEXT}),
+    "comments.resolve": PersonAction(_state_action({}, "resolved"), required=_THREAD),
+    "comments.reopen": PersonAction(
+        _state_action({"resolved": "reopened", "addressed": "reopened", "deleted": "reopened"}, None),
+        required=_THREAD,
+    ),
+    "comments.delete": PersonAction(_state_action({}, "deleted"), required=_THREAD),
 }

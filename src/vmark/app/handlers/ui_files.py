@@ -17,26 +17,26 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
 from ...storage.pathscope import PathScope, ScopeError, is_within
-from .args import require_str
+from .registry import STR, PersonAction, one_of
 
 if TYPE_CHECKING:
     from ...core.model import Window
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 #: what a new file is called when its name has no suffix of a kind VMark opens
 DEFAULT_SUFFIX = ".md"
 
 
 def _scope(ctx: RequestContext) -> tuple[Window, PathScope]:
-    window = ctx.app.page_window(ctx.connection)
-    return window, ctx.app.session.scope(window)
+    window = ctx.windows.page_window(ctx.connection)
+    return window, ctx.session.scope(window)
 
 
 def _resolve(scope: PathScope, path: str) -> str:
     try:
         return scope.resolve(path)
     except ScopeError as exc:
-        raise DomainError("INVALID_PATH", f"{path}: {exc}", filePath=path) from exc
+        raise exc.refusal(path) from exc
 
 
 def _not_a_root(window: Window, real: str) -> None:
@@ -54,9 +54,7 @@ async def create(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """A new empty file (``type: "file"``, a Markdown name unless it says otherwise) or folder."""
     _, scope = _scope(ctx)
     what = args.get("type", "file")
-    if what not in ("file", "folder"):
-        raise DomainError("INVALID_PATH", "type must be 'file' or 'folder'")
-    path = require_str(args, "path")
+    path = args["path"]
     if what == "file" and kind_for_path(path) is None:
         if os.path.splitext(path)[1] == "":
             path += DEFAULT_SUFFIX
@@ -77,7 +75,7 @@ async def create(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise DomainError("INVALID_PATH", f"{os.path.basename(real)} already exists here", filePath=real) from exc
     except OSError as exc:
         raise DomainError("INVALID_PATH", f"cannot create {real}: {exc.strerror}", filePath=real) from exc
-    ctx.app.session.changed()
+    ctx.session.files_changed()
     return {"path": real, "type": what}
 
 
@@ -89,8 +87,8 @@ def _create_file(real: str) -> None:
 async def rename(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Rename or move ``from`` to ``to`` (both in the scope); the open documents under it follow."""
     window, scope = _scope(ctx)
-    source = _resolve(scope, require_str(args, "from"))
-    target = _resolve(scope, require_str(args, "to"))
+    source = _resolve(scope, args["from"])
+    target = _resolve(scope, args["to"])
     _not_a_root(window, source)
     _check_name(target)
     if not os.path.lexists(source):
@@ -116,7 +114,7 @@ async def rename(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     except OSError as exc:
         raise DomainError("INVALID_PATH", f"cannot move {source}: {exc.strerror}", filePath=source) from exc
     moved = _follow(ctx, source, target)
-    ctx.app.session.changed()
+    ctx.session.files_changed()
     return {"path": target, "moved": moved}
 
 
@@ -138,7 +136,7 @@ def _move(source: str, target: str, is_folder: bool) -> None:
 
 def _follow(ctx: RequestContext, source: str, target: str) -> list[dict[str, str]]:
     """Open documents at or under ``source`` now live under ``target``."""
-    session = ctx.app.session
+    session = ctx.session
     moved = []
     for doc in list(session.docs.values()):
         if doc.path is None or not is_within(doc.path, source):
@@ -153,11 +151,11 @@ def _follow(ctx: RequestContext, source: str, target: str) -> list[dict[str, str
 async def delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Move a file or folder to the OS trash (``send2trash``); the clean tabs of what it held close."""
     window, scope = _scope(ctx)
-    real = _resolve(scope, require_str(args, "path"))
+    real = _resolve(scope, args["path"])
     _not_a_root(window, real)
     if not os.path.lexists(real):
         raise DomainError("INVALID_PATH", f"{real} does not exist", filePath=real)
-    session = ctx.app.session
+    session = ctx.session
     docs = [d for d in session.docs.values() if d.path is not None and is_within(d.path, real)]
     unsaved = [d.path for d in docs if d.dirty]
     if unsaved:
@@ -166,8 +164,8 @@ async def delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     trashed = await asyncio.to_thread(_trash, real)
     for doc in docs:
         for owner, tab in session.tabs_of(doc):
-            ctx.app.close_tab(owner, tab)
-    session.changed()
+            ctx.windows.close_tab(owner, tab)
+    session.files_changed()
     return {"path": real, "trashed": trashed}
 
 
@@ -186,4 +184,8 @@ def _trash(real: str) -> bool:
     return True
 
 
-ACTIONS = {"ui.file_create": create, "ui.file_rename": rename, "ui.file_delete": delete}
+ACTIONS = {
+    "ui.file_create": PersonAction(create, required={"path": STR}, optional={"type": one_of("file", "folder")}),
+    "ui.file_rename": PersonAction(rename, required={"from": STR, "to": STR}),
+    "ui.file_delete": PersonAction(delete, required={"path": STR}),
+}

@@ -10,9 +10,10 @@ from vmark.core.limits import MAX_TREE_FILES
 
 from ...core.errors import ArgumentError
 from ...core.kinds import kind_for_path
+from .registry import STR, PersonAction
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 #: folders never walked (dot folders are skipped too, except ``.github`` for workflows)
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
@@ -22,7 +23,7 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab_id = args.get("tabId")
     if not isinstance(tab_id, str):
         raise ArgumentError("argument 'tabId' must be a string")
-    _, tab = ctx.app.session.find_tab(tab_id)
+    _, tab = ctx.session.find_tab(tab_id)
     doc = tab.doc
     return {
         "text": doc.state.text,
@@ -40,7 +41,7 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def files(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """The files VMark opens under each workspace instance of the page's window (paths relative, sorted)."""
-    window = ctx.app.page_window(ctx.connection)
+    window = ctx.windows.page_window(ctx.connection)
     listings = []
     for wsi in window.workspaces:
         found, truncated = await asyncio.to_thread(list_files, wsi.root)
@@ -89,4 +90,4 @@ def _walked(name: str) -> bool:
     return name not in SKIPPED_DIRS and (not name.startswith(".") or name == ".github")
 
 
-ACTIONS = {"ui.read": read, "ui.files": files}
+ACTIONS = {"ui.read": PersonAction(read, optional={"tabId": STR}), "ui.files": PersonAction(files)}

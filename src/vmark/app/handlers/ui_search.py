@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 from vmark.core.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
 
 from ...core.errors import ArgumentError
+from .registry import PersonAction
 from .ui_read import list_files
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 
@@ -31,8 +32,8 @@ async def search(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     match_case = args.get("matchCase", False)
     if not isinstance(match_case, bool):
         raise ArgumentError("argument 'matchCase' must be a boolean")
-    window = ctx.app.page_window(ctx.connection)
-    open_texts = {doc.path: doc.state.text for _, tab in ctx.app.session.tabs() if (doc := tab.doc).path}
+    window = ctx.windows.page_window(ctx.connection)
+    open_texts = {doc.path: doc.state.text for _, tab in ctx.session.tabs() if (doc := tab.doc).path}
     roots = [w.root for w in window.workspaces]
     results, truncated = await asyncio.to_thread(_search, roots, query, match_case, open_texts)
     return {"query": query, "results": results, "truncated": truncated}
@@ -89,4 +90,5 @@ def _read(path: str) -> str | None:
         return None
 
 
-ACTIONS = {"ui.search": search}
+#: ``query`` and ``matchCase`` are checked by the search itself (its messages say what a query may be)
+ACTIONS = {"ui.search": PersonAction(search)}

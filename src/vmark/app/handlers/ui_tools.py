@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ArgumentError
 from ...text import transform as cjk_transform
 from ..writes import check_text
-from . import workflow
-from .args import require_str
+from . import ghactions
 from .document import user_cjk_rules
+from .registry import STR, TEXT, PersonAction
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -22,20 +22,23 @@ async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
     The page asks for whatever tab it shows, so a tab of another kind is the page's mistake (an argument
     error), not the agents' ``NOT_WORKFLOW`` refusal."""
-    _, tab = ctx.app.session.find_tab(require_str(args, "tabId"))
+    _, tab = ctx.session.find_tab(args["tabId"])
     if tab.doc.kind != "yaml-workflow":
         raise ArgumentError(f"ui.validate checks workflow tabs; {tab.id} is a {tab.doc.kind} document")
-    return await workflow.validate(ctx, {"tabId": tab.id})
+    return await ghactions.validate(ctx, {"tabId": tab.id})
 
 
 async def cjk_format(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """``text`` (the person's selection, Markdown) formatted like ``document.transform`` kind ``cjk-format``,
     with the person's rules from the settings. Nothing is written: the page replaces its selection itself."""
-    text = require_str(args, "text")
+    text = args["text"]
     check_text(text)
-    rules = user_cjk_rules(ctx.app)
+    rules = user_cjk_rules(ctx)
     # A selection may be a whole large document: format it off the event loop.
     return {"text": await asyncio.to_thread(cjk_transform, text, "cjk-format", rules)}
 
 
-ACTIONS = {"ui.validate": validate, "ui.cjk_format": cjk_format}
+ACTIONS = {
+    "ui.validate": PersonAction(validate, required={"tabId": STR}),
+    "ui.cjk_format": PersonAction(cjk_format, required={"text": TEXT}),
+}

@@ -9,26 +9,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ArgumentError
+from .registry import PersonAction
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 async def switch_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    window = ctx.app.page_window(ctx.connection)
+    window = ctx.windows.page_window(ctx.connection)
     instance_id = args.get("workspaceInstanceId")
     if not isinstance(instance_id, str) or window.workspace(instance_id) is None:
         known = ", ".join(w.id for w in window.workspaces) or "none"
         raise ArgumentError(f"no workspace instance {instance_id!r} in window {window.label!r} (known: {known})")
-    ctx.app.writer.abort_window_switch(window.label)
-    window.active_workspace = instance_id
-    active = window.tab(window.active_tab) if window.active_tab else None
-    if active is None or not window.is_visible(active):
-        visible = [t for t in window.tabs if window.is_visible(t)]
-        window.active_tab = visible[-1].id if visible else None
-    ctx.app.session.touch(window)
-    ctx.app.session.changed()
-    return {"workspaceInstanceId": instance_id, "activeTabId": window.active_tab}
+    return {"workspaceInstanceId": instance_id, "activeTabId": ctx.windows.switch_workspace(window, instance_id)}
 
 
-ACTIONS = {"ui.switch_workspace": switch_workspace}
+#: the instance is checked against the window's (its message lists the known ones)
+ACTIONS = {"ui.switch_workspace": PersonAction(switch_workspace)}

@@ -16,51 +16,53 @@ from ...storage.pathscope import PathScope, ScopeError, is_within
 from ..state import canonical_or_invalid
 
 if TYPE_CHECKING:
-    from ..service import App, RequestContext
+    from ..context import RequestContext
 
 
-async def load_tab(app: App, window: Window, scope: PathScope, file_path: str, activate: bool) -> tuple[Tab, bool]:
+async def load_tab(
+    ctx: RequestContext, window: Window, scope: PathScope, file_path: str, activate: bool
+) -> tuple[Tab, bool]:
     """Open ``file_path`` (checked against ``scope``) in ``window``: ``(tab, created)``."""
     try:
         real = scope.resolve(file_path)
     except ScopeError as exc:
-        raise DomainError("INVALID_PATH", str(exc), filePath=file_path) from exc
+        raise exc.refusal(file_path) from exc
     kind = kind_for_path(real)
     if kind is None:
         raise DomainError("INVALID_PATH", f"{file_path!r} is not a Markdown or workflow file", filePath=file_path)
     existing = next((t for t in window.tabs if t.doc.path == real), None)
     if existing is not None:
         return existing, False
-    doc = app.session.doc_by_path(real)
+    doc = ctx.session.doc_by_path(real)
     if doc is None:
         try:
             text, stamp, read_only = await asyncio.to_thread(read_document, real, scope)
         except ScopeError as exc:
-            raise DomainError("INVALID_PATH", str(exc), filePath=file_path) from exc
+            raise exc.refusal(file_path) from exc
         # Temp files of saves that died with an earlier app must not litter the workspace.
         await asyncio.to_thread(remove_stale_temps, real, scope)
         doc = Document.load(real, kind, real, text, stamp)
         doc.read_only = read_only
-    return app.session.add_tab(window, doc, activate=activate), True
+    return ctx.session.add_tab(window, doc, activate=activate), True
 
 
 async def new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    window = ctx.app.session.window(args.get("windowLabel"))
+    window = ctx.session.window(args.get("windowLabel"))
     kind: Kind = args.get("kind", "markdown")
-    tab = new_untitled(ctx.app, window, kind)
+    tab = new_untitled(ctx, window, kind)
     return {"tabId": tab.id}
 
 
-def new_untitled(app: App, window: Window, kind: Kind) -> Tab:
+def new_untitled(ctx: RequestContext, window: Window, kind: Kind) -> Tab:
     doc = Document.load(f"untitled:{new_id('doc')}", kind, None, "", None)
-    return app.session.add_tab(window, doc, activate=True)
+    return ctx.session.add_tab(window, doc, activate=True)
 
 
 async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    session = ctx.app.session
+    session = ctx.session
     window = session.window(args.get("windowLabel"))
     before = window.active_tab
-    tab, _ = await load_tab(ctx.app, window, session.scope(window), args["filePath"], activate=False)
+    tab, _ = await load_tab(ctx, window, session.scope(window), args["filePath"], activate=False)
     return {
         "tabId": tab.id,
         "workspaceInstanceId": tab.workspace_instance,
@@ -69,20 +71,20 @@ async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _readable_roots(app: App) -> list[str]:
-    roots = [os.path.expanduser("~"), *app.settings.get("readable_roots")]
+def _readable_roots(ctx: RequestContext) -> list[str]:
+    roots = [os.path.expanduser("~"), *ctx.settings.get("readable_roots")]
     return [os.path.realpath(r) for r in roots if os.path.isabs(r)]
 
 
 async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    app, conn = ctx.app, ctx.connection
-    window = app.session.window()
+    conn = ctx.connection
+    window = ctx.session.window()
     folder = canonical_or_invalid(args["folderPath"])
     if not os.path.isdir(folder):
         raise DomainError("INVALID_PATH", f"{args['folderPath']!r} is not a folder", folderPath=folder)
-    consent = app.approvals.find("open_workspace", conn.id, folder)
+    consent = ctx.approvals.find("open_workspace", conn.id, folder)
     if consent is None:
-        app.approvals.request("open_workspace", conn.id, conn.requester, folder, window.label)
+        ctx.approvals.request("open_workspace", conn.id, conn.requester, folder, window.label)
         return {"needsApproval": True, "folderPath": folder}
     if consent.state == "pending":
         return {"needsApproval": True, "folderPath": folder}
@@ -92,16 +94,16 @@ async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
             f"The user denied opening {folder}; ask them to approve it",
             folderPath=folder,
         )
-    if window.label in app.session.switching:
+    if window.label in ctx.session.switching:
         raise DomainError("BUSY", "A workspace switch is already in progress in this window; try again")
-    if not _may_read(app, folder):
+    if not _may_read(ctx, folder):
         return await _ask_for_folder_access(ctx, window, folder)
-    app.session.switching.add(window.label)
+    ctx.session.switching.add(window.label)
     try:
-        app.approvals.consume(consent)
-        wsi = app.session.open_workspace(window, folder)
+        ctx.approvals.consume(consent)
+        wsi = ctx.session.open_workspace(window, folder)
         # The window's pages load the new file tree; until they have, the switch is in progress.
-        pages = app.session.pages.get(window.label, [])
+        pages = ctx.session.pages.get(window.label, [])
         await asyncio.gather(
             *(
                 p.ask("workspace_switch", {"workspaceInstanceId": wsi.id, "folder": folder}, UI_ROUND_TRIP_SECONDS)
@@ -109,29 +111,29 @@ async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
             )
         )
     finally:
-        app.session.switching.discard(window.label)
+        ctx.session.switching.discard(window.label)
     return {"opened": True, "folderPath": folder, "workspaceInstanceId": wsi.id, "windowLabel": window.label}
 
 
-def _may_read(app: App, folder: str) -> bool:
-    if any(is_within(folder, root) for root in _readable_roots(app)):
+def _may_read(ctx: RequestContext, folder: str) -> bool:
+    if any(is_within(folder, root) for root in _readable_roots(ctx)):
         return True
-    return any(is_within(folder, granted) for granted in app.folder_grants)
+    return any(is_within(folder, granted) for granted in ctx.folder_grants)
 
 
 async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: str) -> dict[str, Any]:
-    app, conn = ctx.app, ctx.connection
-    picker = app.approvals.find("folder_access", conn.id, folder)
+    conn = ctx.connection
+    picker = ctx.approvals.find("folder_access", conn.id, folder)
     if picker is not None and picker.state == "allowed":
-        app.folder_grants.add(folder)
-        app.approvals.consume(picker)
+        ctx.folder_grants.add(folder)
+        ctx.approvals.consume(picker)
         return await open_workspace(ctx, {"folderPath": folder})
-    dialogs = app.approvals.pending_in(window.label, "folder_access")
+    dialogs = ctx.approvals.pending_in(window.label, "folder_access")
     if picker is None and dialogs:
         raise DomainError("BUSY", "Another folder dialog is open; the confirmation is kept, try again later")
     if picker is None or picker.state == "denied":
         # Recording the request shows the folder picker (a `folder_picker` event naming the approval).
-        app.approvals.request("folder_access", conn.id, conn.requester, folder, window.label)
+        ctx.approvals.request("folder_access", conn.id, conn.requester, folder, window.label)
     raise DomainError(
         "APPROVAL_REQUIRED",
         f"{folder} is outside the always-readable locations; the user must select it in VMark's folder dialog",
@@ -140,19 +142,18 @@ async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: st
 
 
 async def save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
-    return await ctx.app.saver.save(ctx, window, tab)
+    window, tab = ctx.session.resolve_tab(args.get("tabId"))
+    return await ctx.saver.save(ctx.connection, window, tab)
 
 
 async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
-    return await ctx.app.saver.save_as(ctx, window, tab, args["filePath"])
+    window, tab = ctx.session.resolve_tab(args.get("tabId"))
+    return await ctx.saver.save_as(ctx.connection, window, tab, args["filePath"])
 
 
 async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    app = ctx.app
-    window, tab = app.session.find_tab(args["tabId"])
-    await app.flush_pages(window)
+    window, tab = ctx.session.find_tab(args["tabId"])
+    await ctx.windows.flush_pages(window)
     if tab not in window.tabs:
         return {"closed": True}
     if tab.pinned:
@@ -162,23 +163,20 @@ async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
             return {"closed": False, "reason": "DIVERGENT"}
         if tab.doc.dirty:
             return {"closed": False, "reason": "DIRTY"}
-    app.close_tab(window, tab)
+    ctx.windows.close_tab(window, tab)
     return {"closed": True}
 
 
 async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    app = ctx.app
-    window, tab = app.session.find_tab(args["tabId"])
+    window, tab = ctx.session.find_tab(args["tabId"])
     before_tab, before_workspace = window.active_tab, window.active_workspace
-    switched = app.activate(window, tab)
-    pages = app.session.pages.get(window.label, [])
+    switched = ctx.windows.activate(window, tab)
+    pages = ctx.session.pages.get(window.label, [])
     replies = await asyncio.gather(*(p.ask("activate", {"tabId": tab.id}, UI_ROUND_TRIP_SECONDS) for p in pages))
     for reply in replies:
         if reply is not None and reply.get("ok") is False:
             # The page did not show it (a modal, say): believe the page, not the request.
-            window.active_tab = reply.get("activeTabId") or before_tab
-            window.active_workspace = before_workspace
-            app.session.changed()
+            ctx.windows.shown_by_page(window, reply.get("activeTabId") or before_tab, before_workspace)
     activated = window.active_tab == tab.id and window.is_visible(tab)
     return {
         "activated": activated,
@@ -189,10 +187,9 @@ async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
 
 
 async def focus_window(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    app = ctx.app
-    window = app.session.window(args["windowLabel"])
-    app.session.touch(window)
-    pages = app.session.pages.get(window.label, [])
+    window = ctx.session.window(args["windowLabel"])
+    ctx.session.touch(window)
+    pages = ctx.session.pages.get(window.label, [])
     await asyncio.gather(*(p.ask("focus", {}, UI_ROUND_TRIP_SECONDS) for p in pages))
     return {"windowLabel": window.label, "focused": window.focused}
 

@@ -9,7 +9,7 @@ from ...browser.workflow import WorkflowError, bind, parse
 from ...core.errors import ArgumentError
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 async def workflow_run(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -19,20 +19,20 @@ async def workflow_run(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
         steps = bind(workflow, inputs)
     except WorkflowError as exc:
         raise ArgumentError(f"browser.workflow_run: {exc}") from exc
-    tab = ctx.app.browser.tab(args.get("tabId"), ai_only=True)
-    return ctx.app.browser_runs.start(
-        ctx, tab, workflow, steps, inputs, bool(args.get("allowRepeat")), args.get("resumeRunId")
+    tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
+    return ctx.browser_runs.start(
+        ctx.connection, tab, workflow, steps, inputs, bool(args.get("allowRepeat")), args.get("resumeRunId")
     )
 
 
 async def workflow_cancel(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    ctx.app.browser.require_enabled()
-    return await ctx.app.browser_runs.cancel(args["runId"], ctx.connection.requester, args.get("tabId"))
+    ctx.browser.require_enabled()
+    return await ctx.browser_runs.cancel(args["runId"], ctx.connection.requester, args.get("tabId"))
 
 
 async def workflow_status(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    ctx.app.browser.require_enabled()
-    return ctx.app.browser_runs.status(args["runId"], ctx.connection.requester, args.get("tabId"))
+    ctx.browser.require_enabled()
+    return ctx.browser_runs.status(args["runId"], ctx.connection.requester, args.get("tabId"))
 
 
 ACTIONS = {"workflow_run": workflow_run, "workflow_cancel": workflow_cancel}

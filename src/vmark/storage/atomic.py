@@ -4,11 +4,8 @@ nothing else (a reader never sees a mix).
 
 Every file VMark replaces goes through here: documents (``storage.files``, which adds the path scope and
 the no-clobber rename on top of :func:`write_temp`), the small JSON files of the data directory, the
-coherence layer's files, the MCP client configs ``vmark mcp install`` writes and the session vault.
-
-This is the one module of ``core`` that touches the disk: it is stdlib only and knows nothing of the
-domain, and it sits here so that every layer (``mcp`` and ``browser`` included, which may import only
-``core``) shares one implementation instead of keeping its own.
+coherence layer's files, the MCP client configs ``vmark mcp install`` writes (:mod:`vmark.cli_mcp_install`)
+and the session vault (the browser package, which imports only ``core``, is handed this write by the app).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Saves to one canonical file run in order through one queue.
+"""The per-file save queue: saves to one canonical file run in order, one at a time.
 
 Every save takes a ticket when its request arrives. When its turn comes, a save whose
 ticket is older than the last save that reached the file wrote nothing it could keep:
@@ -13,17 +13,18 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from ..core.errors import DomainError
+from .faults import Delay
 
 T = TypeVar("T")
 
 
 class SaveQueue:
-    def __init__(self) -> None:
+    def __init__(self, delay: Delay | None = None) -> None:
         self._tickets = itertools.count(1)
         self._locks: dict[str, asyncio.Lock] = {}
         self._landed: dict[str, int] = {}
-        #: test hook: seconds a save waits before it queues (to overtake it with a later one)
-        self.delay_before_queue = 0.0
+        #: tests only: how long a save waits before it queues (to overtake it with a later one)
+        self._delay = delay
 
     def busy(self, real_path: str) -> bool:
         lock = self._locks.get(real_path)
@@ -33,9 +34,8 @@ class SaveQueue:
         return next(self._tickets)
 
     async def run(self, real_path: str, ticket: int, save: Callable[[], Awaitable[T]]) -> T:
-        if self.delay_before_queue:
-            delay, self.delay_before_queue = self.delay_before_queue, 0.0
-            await asyncio.sleep(delay)
+        if self._delay is not None and (seconds := self._delay.take()):
+            await asyncio.sleep(seconds)
         lock = self._locks.setdefault(real_path, asyncio.Lock())
         async with lock:
             if self._landed.get(real_path, 0) > ticket:

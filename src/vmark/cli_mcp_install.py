@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.atomic import write_text_atomic
+from .storage.atomic import write_text_atomic
 
 CLIENTS = ("claude-code", "claude-desktop", "cursor", "print")
 

@@ -13,11 +13,11 @@ from ...ghactions.patch import PatchError, apply_patches
 from ..writes import WriteRequest
 
 if TYPE_CHECKING:
-    from ..service import RequestContext
+    from ..context import RequestContext
 
 
 def _workflow_tab(ctx: RequestContext, args: dict[str, Any]) -> tuple[Any, Tab]:
-    window, tab = ctx.app.session.resolve_tab(args.get("tabId"))
+    window, tab = ctx.session.resolve_tab(args.get("tabId"))
     if tab.doc.kind != "yaml-workflow":
         raise DomainError("NOT_WORKFLOW", f"Tab {tab.id} is a {tab.doc.kind} document, not a YAML workflow")
     return window, tab
@@ -51,7 +51,7 @@ async def apply_patch(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
         implicit_tab=args.get("tabId") is None,
         skip_unchanged=True,
     )
-    return await ctx.app.writer.write(ctx, window, tab, request)
+    return await ctx.writer.write(ctx.connection, window, tab, request)
 
 
 async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +61,7 @@ async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         result = await actionlint(tab.doc.state.text)
     else:
         # Named inside its repository, actionlint also checks local actions and reusable workflows.
-        instance = ctx.app.session.workspace_for(window, path)
+        instance = ctx.session.workspace_for(window, path)
         root = instance.root if instance is not None else os.path.dirname(path)
         result = await actionlint(tab.doc.state.text, filename=os.path.relpath(path, root), cwd=root)
     return result.to_dict()

@@ -1,0 +1,78 @@
+"""What a handler is given: the services by name and the connection that asked.
+
+The names are App's (``ctx.session``, ``ctx.writer``, ...): a handler reads ``ctx.X`` where it once read
+``ctx.app.X``. Handlers never see App, so no handler can reach a service it does not name here. What App
+itself did moved to services: ``page_window`` / ``activate`` / ``close_tab`` / ``flush_pages`` are
+``ctx.windows.*``, ``resolve_divergence`` is ``ctx.disk.*``, the writer's ``person_event`` /
+``abort_window_switch`` / ``is_composing`` / ``turn`` are ``ctx.turns.*`` and its ``record`` /
+``record_quietly`` are ``ctx.recorder.*``; ``views_of(app)`` is ``ctx.browser_views``; the test hooks
+(``test_hooks``, ``editor_faults``) are ``ctx.hooks``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from ..storage.history import History
+from ..storage.journal import Journal
+from ..storage.principals import Principals
+from ..storage.settings import Settings
+from .approvals import Approvals
+from .browser import BrowserService
+from .browser_runs import Runs
+from .browser_view import BrowserViews
+from .coherence import CoherenceService
+from .comments import CommentService
+from .connection import Connection
+from .disk import DiskWatcher
+from .faults import TestHooks
+from .journaling import Recorder
+from .review import Review
+from .save_queue import SaveQueue
+from .state import Session
+from .tab_save import Saver
+from .turns import WriteTurns
+from .windows import Windows
+from .writes import Writer
+
+
+@dataclass(frozen=True, kw_only=True)
+class Services:
+    """Every service of one app, made once by App (the composition root)."""
+
+    data_dir: Path
+    session: Session
+    journal: Journal
+    history: History
+    settings: Settings
+    principals: Principals
+    approvals: Approvals
+    saves: SaveQueue
+    recorder: Recorder
+    turns: WriteTurns
+    saver: Saver
+    writer: Writer
+    comments: CommentService
+    coherence: CoherenceService
+    review: Review
+    windows: Windows
+    disk: DiskWatcher
+    browser: BrowserService
+    browser_runs: Runs
+    browser_views: BrowserViews
+    #: the folders the person granted this session (``folder_access``), shared by every request
+    folder_grants: set[str]
+    #: tests only: the faults and delays they inject (None in a person's app: ``test.*`` is not routed)
+    hooks: TestHooks | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RequestContext(Services):
+    """One request: the services and the connection it came on."""
+
+    connection: Connection
+
+    @classmethod
+    def of(cls, services: Services, connection: Connection) -> RequestContext:
+        return cls(**{f.name: getattr(services, f.name) for f in fields(Services)}, connection=connection)

@@ -1,0 +1,30 @@
+"""``test.*``: the tests' requests, routed only in an app built with test hooks (never in a person's app)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import ArgumentError
+
+if TYPE_CHECKING:
+    from ..context import RequestContext
+
+
+async def fault(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Set the faults and delays the next requests meet (only the ones named)."""
+    hooks = ctx.hooks
+    if hooks is None:  # not routed then; a direct call must not pass silently either
+        raise ArgumentError("'test.fault' needs an app built with test hooks")
+    if "journal" in args:
+        hooks.journal.set(args["journal"])
+    if "editor" in args:
+        hooks.editor.fail = args["editor"]
+    if "save_delay" in args:
+        hooks.save_delay.seconds = float(args["save_delay"])
+    if "coherence_delay" in args:
+        hooks.coherence_delay.seconds = float(args["coherence_delay"])
+    return {"ok": True}
+
+
+#: request type -> handler; any connection may send these (agents' tests inject faults too)
+ACTIONS = {"test.fault": fault}

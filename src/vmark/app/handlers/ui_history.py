@@ -1,0 +1,86 @@
+"""The person's history of a document: its snapshots, one of them, a revert, the review of AI revisions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.changes import replaced_state
+from ...core.document import normalize_line_endings
+from ...core.errors import ArgumentError
+from ...core.model import Document
+from ...core.transaction import Transaction
+from .args import actor_of, tab_of
+from .registry import BOOL, INT, STR, TAB, PersonAction
+
+if TYPE_CHECKING:
+    from ..context import RequestContext
+
+
+_LABELS = {"mcp": "(mcp)"}
+
+
+def _labelled(snap: dict[str, Any]) -> dict[str, Any]:
+    return {**snap, "label": _LABELS.get(snap["kind"], "")}
+
+
+async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The document's snapshots, oldest first (``content: false`` leaves their texts out: see ``history.get``)."""
+    _, tab = tab_of(ctx, args)
+    content = args.get("content", True)
+    snaps = await ctx.history.snapshots(tab.doc.key, content)
+    await ctx.comments.annotate_history(tab.doc.key, snaps)
+    return {
+        "snapshots": [_labelled(s) for s in snaps],
+        "unreviewed": await ctx.review.unreviewed(tab.doc),
+    }
+
+
+async def _snapshot_arg(ctx: RequestContext, doc: Document, args: dict[str, Any]) -> dict[str, Any]:
+    snapshot_id = args["id"]
+    snap = await ctx.history.snapshot_of(doc.key, snapshot_id)
+    if snap is None:
+        raise ArgumentError(f"no snapshot {snapshot_id} in this document's history")
+    return snap
+
+
+async def history_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """One snapshot of the tab's document, with its text."""
+    _, tab = tab_of(ctx, args)
+    snap = await _snapshot_arg(ctx, tab.doc, args)
+    await ctx.comments.annotate_history(tab.doc.key, [snap])
+    return _labelled(snap)
+
+
+async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The document's text becomes the snapshot's, as the person's edit (not saved). The AI revisions made
+    after that snapshot are undone by it, so they count as reviewed; a ``revert`` snapshot records it."""
+    _, tab = tab_of(ctx, args)
+    doc = tab.doc
+    snap = await _snapshot_arg(ctx, doc, args)
+    reverted = doc.state
+    if reverted.text != snap["content"]:
+        # A page shows every line break as "\n": the file keeps the line endings it has. The page that asked
+        # gets the text too (it did not type it); the history takes the ``revert`` snapshot (it follows the change).
+        text = normalize_line_endings(snap["content"], doc.line_ending)
+        reverted = replaced_state(doc.state, text)
+        await ctx.session.apply(Transaction(doc, reverted, "revert", actor_of(ctx.connection)))
+    for revision in await ctx.history.unreviewed_after(doc.key, snap["id"]):
+        await ctx.review.mark_reviewed(doc, revision)
+    return {"revision": reverted.revision}
+
+
+async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    _, tab = tab_of(ctx, args)
+    revision = args.get("revision")
+    return {"reviewed": await ctx.review.mark_reviewed(tab.doc, revision)}
+
+
+#: a snapshot id from history.list
+_SNAPSHOT = {**TAB, "id": INT}
+
+ACTIONS = {
+    "history.list": PersonAction(history_list, required=TAB, optional={"content": BOOL}),
+    "history.get": PersonAction(history_get, required=_SNAPSHOT),
+    "history.revert": PersonAction(history_revert, required=_SNAPSHOT),
+    "history.mark_reviewed": PersonAction(history_mark_reviewed, required=TAB, optional={"revision": STR}),
+}

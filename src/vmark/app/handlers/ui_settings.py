@@ -1,0 +1,65 @@
+"""The person's answers and preferences: replies to the app's questions, approvals, settings."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import ArgumentError
+from ...storage.settings import SETTINGS, SettingsError
+from .registry import ANY, BOOL, STR, PersonAction, one_of
+
+if TYPE_CHECKING:
+    from ..context import RequestContext
+
+
+async def reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return {"accepted": ctx.connection.reply(args["requestId"], args)}
+
+
+async def approvals_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    return {"approvals": ctx.approvals.listing()}
+
+
+async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    approval_id = args["id"]
+    allow, decision = args["allow"], args.get("decision")
+    approval = ctx.approvals.answer(approval_id, allow, decision)
+    if approval is None:
+        raise ArgumentError(f"no pending approval {approval_id!r} (it may have expired)")
+    if approval.kind == "folder_access" and allow:
+        ctx.folder_grants.add(approval.subject)
+    return {"approval": approval.describe()}
+
+
+async def settings_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Every setting of the one table (the app's own and registered ones such as ``cjk.*``)."""
+    settings = ctx.settings
+    return {
+        "settings": [
+            {"key": key, "type": typ.__name__, "value": settings.get(key), "default": default}
+            for key, (typ, default) in SETTINGS.items()
+        ]
+    }
+
+
+async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Store one setting; a refused value changes nothing (a plain argument error)."""
+    key = args["key"]
+    try:
+        await asyncio.to_thread(ctx.settings.set, key, args["value"])
+    except SettingsError as exc:
+        raise ArgumentError(str(exc)) from exc
+    return {"key": key, "value": ctx.settings.get(key)}
+
+
+ACTIONS = {
+    "ui.reply": PersonAction(reply, required={"requestId": STR}),
+    "approvals.list": PersonAction(approvals_list),
+    # a browser prompt's Allow once / Allow on this site
+    "approvals.answer": PersonAction(
+        approvals_answer, required={"id": STR, "allow": BOOL}, optional={"decision": one_of("once", "site")}
+    ),
+    "settings.list": PersonAction(settings_list),
+    "settings.set": PersonAction(settings_set, required={"key": STR, "value": ANY}),
+}

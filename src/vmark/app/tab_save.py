@@ -1,0 +1,203 @@
+"""The save of a tab, the person's and an agent's alike: it lands the tab's text in its file (atomic, through
+the file's queue in :mod:`vmark.app.save_queue`), then journals (agents) and snapshots it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from typing import Any
+
+from ..coherence.kernel import PERSON, Actor
+from ..core.document import DocState
+from ..core.errors import DomainError
+from ..core.kinds import Kind, kind_for_path
+from ..core.model import Tab, Window
+from ..storage.files import SaveError, save_new, save_replace
+from ..storage.history import History, SnapshotKind
+from ..storage.pathscope import PathScope, ScopeError
+from ..storage.settings import Settings
+from .coherence import CoherenceService
+from .connection import Connection
+from .journaling import Recorded, Recorder, tab_entry
+from .save_queue import SaveQueue
+from .state import Session
+from .tasks import Spawn
+
+
+def already_exists(real: str) -> DomainError:
+    """Save as never replaces a file that is not the tab's own (the spec's ``APPROVAL_REQUIRED``)."""
+    return DomainError("APPROVAL_REQUIRED", _EXISTS.format(path=real), filePath=real)
+
+
+_EXISTS = "{path} already exists; Save as never replaces a file. Choose another name"
+
+
+class Saver:
+    def __init__(
+        self,
+        session: Session,
+        saves: SaveQueue,
+        coherence: CoherenceService,
+        recorder: Recorder,
+        history: History,
+        settings: Settings,
+        background: Spawn,
+    ) -> None:
+        self.session = session
+        self.saves = saves
+        self.coherence = coherence
+        self.recorder = recorder
+        self.history = history
+        self.settings = settings
+        self.background = background
+
+    async def land(
+        self,
+        window: Window,
+        tab: Tab,
+        real_path: str,
+        scope: Callable[[], PathScope],
+        by: Actor,
+        *,
+        new_kind: Kind | None = None,
+        ticket: int | None = None,
+    ) -> DocState:
+        """Put the tab's current text at ``real_path`` through the file's save queue: the one save of a tab,
+        the person's and an agent's alike. ``scope`` is asked when the save's turn comes (the path is checked
+        again then). With ``new_kind`` the target is a new file, created without replacing anything that
+        appeared there meanwhile, and the document moves to it. Refusals: ``INVALID_PATH`` (scope),
+        ``APPROVAL_REQUIRED`` (a file exists there), ``STALE`` (a later save reached the file), SaveError
+        (the disk failed: nothing was kept)."""
+        doc = tab.doc
+
+        async def put() -> DocState:
+            if tab not in window.tabs:
+                raise SaveError("the tab was closed before it was saved; nothing was written")
+            try:
+                allowed = scope()
+                real = allowed.resolve(real_path)
+            except ScopeError as exc:
+                raise exc.refusal(real_path) from exc
+            state = doc.state
+            text = await self.coherence.text_to_save(real, state.text)
+            try:
+                data = text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise SaveError("the text holds characters that cannot be saved as UTF-8") from exc
+            write = save_replace if new_kind is None else save_new
+            try:
+                stamp = await asyncio.to_thread(write, real, data, allowed)
+            except FileExistsError as exc:
+                raise already_exists(real) from exc
+            except ScopeError as exc:
+                raise exc.refusal(real_path) from exc
+            if new_kind is not None:
+                self.session.rekey(doc, real, new_kind)
+                doc.read_only = False
+            doc.disk = stamp
+            if doc.path == real:
+                doc.saved_revision = state.revision
+            if by.kind == "person":
+                doc.divergent = False  # the person chose this text over the file's
+            self.session.changed()
+            await self.coherence.saved(real, text, by)
+            return state
+
+        return await self.saves.run(real_path, self.saves.ticket() if ticket is None else ticket, put)
+
+    async def person_save(self, window: Window, tab: Tab, real: str, new_kind: Kind | None = None) -> dict[str, Any]:
+        """The person's save (or Save as, with ``new_kind``), then its ``manual`` snapshot. The person may
+        save anywhere, so the scope is the target's own folder."""
+        doc = tab.doc
+        try:
+            state = await self.land(
+                window, tab, real, lambda: PathScope.of([os.path.dirname(real)]), PERSON, new_kind=new_kind
+            )
+        except SaveError as exc:
+            raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
+        await self.history.snapshot(doc.key, doc.path, "manual", state.revision, state.text)
+        return {"filePath": real, "revision": state.revision}
+
+    async def _land(
+        self, conn: Connection, window: Window, tab: Tab, real_path: str, ticket: int, kind: Kind | None = None
+    ) -> str:
+        """An agent's save: the window's scope binds it."""
+        by = Actor("agent", conn.principal)
+        state = await self.land(
+            window, tab, real_path, lambda: self.session.scope(window), by, new_kind=kind, ticket=ticket
+        )
+        return state.revision
+
+    async def _snapshot(self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...]) -> None:
+        doc = tab.doc
+        self.background(
+            self.history.snapshot(
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses
+            )
+        )
+
+    async def save_after_write(
+        self, conn: Connection, window: Window, tab: Tab, recorded: Recorded, addresses: tuple[str, ...]
+    ) -> dict[str, Any]:
+        assert tab.doc.path is not None
+        try:
+            await self._land(conn, window, tab, tab.doc.path, self.saves.ticket())
+        except SaveError as exc:
+            return {"saved": False, "save_error": str(exc)}
+        except DomainError as exc:
+            return {"saved": False, "save_error": exc.message}
+        await self._snapshot(conn, tab, "mcp", addresses)
+        return {"saved": True, "journaled": recorded.journaled}
+
+    async def _journal_save(self, conn: Connection, tab: Tab, tool: str) -> str:
+        return await self.recorder.record_quietly(tab_entry(tool, conn, tab))
+
+    async def save(self, conn: Connection, window: Window, tab: Tab) -> dict[str, Any]:
+        doc = tab.doc
+        if doc.path is None:
+            raise DomainError("INVALID_PATH", "The tab is untitled and has no path yet; use save_as", tabId=tab.id)
+        if doc.read_only:
+            raise DomainError("READ_ONLY", f"{doc.path} is read-only")
+        ticket = self.saves.ticket()
+        try:
+            revision = await self._land(conn, window, tab, doc.path, ticket)
+        except SaveError as exc:
+            raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=doc.path) from exc
+        journaled = await self._journal_save(conn, tab, "workspace.save")
+        await self._snapshot(conn, tab, "mcp", ())
+        return {"filePath": doc.path, "revision": revision, "journaled": journaled}
+
+    async def save_as(self, conn: Connection, window: Window, tab: Tab, file_path: str) -> dict[str, Any]:
+        doc = tab.doc
+        try:
+            real = self.session.scope(window).resolve(file_path)
+        except ScopeError as exc:
+            raise exc.refusal(file_path) from exc
+        if real == doc.path:
+            result = await self.save(conn, window, tab)
+            return {"revision": result["revision"], "journaled": result["journaled"]}
+        kind = kind_for_path(real)
+        if kind is None:
+            raise DomainError("INVALID_PATH", f"{file_path!r} is not a Markdown or workflow file", filePath=file_path)
+        if not self.settings.get("auto_approve_save_as"):
+            await self.session.notify(
+                "notification",
+                {"level": "warning", "message": f"Blocked an AI save to a new location: {real}"},
+                window.label,
+            )
+            raise DomainError(
+                "APPROVAL_REQUIRED",
+                "Saving to a new location needs 'Auto-approve saves to a new location' in settings",
+                filePath=real,
+            )
+        if os.path.lexists(real):
+            raise already_exists(real)
+        ticket = self.saves.ticket()
+        try:
+            revision = await self._land(conn, window, tab, real, ticket, kind)
+        except SaveError as exc:
+            raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
+        journaled = await self._journal_save(conn, tab, "workspace.save_as")
+        await self._snapshot(conn, tab, "mcp", ())
+        return {"revision": revision, "journaled": journaled}
