@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from .. import __version__
@@ -77,14 +79,22 @@ class ToolRouter:
         return render(response)
 
 
-def build_server(bridge: BridgeClient) -> Server[Any]:
-    router = ToolRouter(bridge)
+#: the bridge connection a request is served over: one for the whole process on stdio, one per session on HTTP
+BridgeFor = Callable[[ServerRequestContext[Any]], BridgeClient]
+
+
+def _the_one(bridge: BridgeClient) -> BridgeFor:
+    return lambda ctx: bridge
+
+
+def build_server(bridge: BridgeClient | BridgeFor) -> Server[Any]:
+    bridge_for = _the_one(bridge) if isinstance(bridge, BridgeClient) else bridge
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool_definition(spec) for spec in TOOLS.values()])
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await router.call(params.name, params.arguments)
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await ToolRouter(bridge_for(ctx)).call(params.name, params.arguments)
 
     return Server(
         "vmark",
