@@ -26,9 +26,6 @@ class SessionBridges:
         self.autostart = autostart
         self._bridges: dict[str, BridgeClient] = {}
 
-    def __len__(self) -> int:
-        return len(self._bridges)
-
     def for_request(self, ctx: ServerRequestContext[Any]) -> BridgeClient:
         request = ctx.request
         assert request is not None, "an HTTP request carries its starlette request"

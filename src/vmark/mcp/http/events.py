@@ -26,9 +26,6 @@ class BoundedEventStore(EventStore):
         self._ids = itertools.count(1)
         self._events: OrderedDict[EventId, tuple[StreamId, types.JSONRPCMessage | None]] = OrderedDict()
 
-    def __len__(self) -> int:
-        return len(self._events)
-
     async def store_event(self, stream_id: StreamId, message: types.JSONRPCMessage | None) -> EventId:
         event_id = str(next(self._ids))
         self._events[event_id] = (stream_id, message)
