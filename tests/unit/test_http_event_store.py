@@ -23,7 +23,6 @@ async def _replay(store: BoundedEventStore, after: str) -> tuple[str | None, lis
     return stream, [(e.event_id, e.message.params["n"]) for e in sent]  # type: ignore[union-attr,index]
 
 
-@pytest.mark.anyio
 async def test_replays_what_followed_on_the_same_stream_only() -> None:
     store = BoundedEventStore()
     priming = await store.store_event("a", None)
@@ -36,7 +35,6 @@ async def test_replays_what_followed_on_the_same_stream_only() -> None:
     assert await _replay(store, "unknown") == (None, [])
 
 
-@pytest.mark.anyio
 async def test_the_oldest_events_go_past_the_bound() -> None:
     store = BoundedEventStore(max_events=3)
     ids = [await store.store_event("s", _note(n)) for n in range(5)]
