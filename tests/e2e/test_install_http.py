@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.contract.helpers import wait_until
 from tests.e2e.conftest import StartApp
 from tests.e2e.helpers import Home, cli
-from tests.contract.helpers import wait_until
 from tests.e2e.test_cli import TOKEN, pending
 from tests.http.helpers import client_with_header, http_server
 from vmark.storage.principals import Principals

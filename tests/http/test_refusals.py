@@ -34,7 +34,9 @@ CASES: dict[str, Case] = {
     "wrong token in the URL": (lambda url, token: (f"{url}?token={'0' * 64}", {}), 401),
     "empty token in the URL": (lambda url, token: (f"{url}?token=", {}), 401),
     "not a bearer token": (lambda url, token: (url, {"Authorization": f"Basic {token}"}), 401),
-    "foreign Origin": (lambda url, token: (url, {"Authorization": f"Bearer {token}", "Origin": "http://evil.example"}), 403),
+    "foreign Origin": (
+        lambda url, token: (url, {"Authorization": f"Bearer {token}", "Origin": "http://evil.example"}), 403,
+    ),
     "loopback Origin, other port": (
         lambda url, token: (url, {"Authorization": f"Bearer {token}", "Origin": "http://127.0.0.1:1"}), 403,
     ),

@@ -21,10 +21,10 @@ from http import HTTPStatus
 from urllib.parse import parse_qs
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
-from mcp.server.auth.provider import AccessToken
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ...core.limits import MAX_FRAME_BYTES
@@ -93,7 +93,8 @@ class Gate:
             raise Refusal(HTTPStatus.NOT_FOUND, f"Not Found: the MCP endpoint is {MCP_PATH}")
         headers = _headers(scope)
         if headers.get("host") not in self._hosts:
-            raise Refusal(HTTPStatus.MISDIRECTED_REQUEST, f"Misdirected Request: Host must be one of {sorted(self._hosts)}")
+            hosts = ", ".join(sorted(self._hosts))
+            raise Refusal(HTTPStatus.MISDIRECTED_REQUEST, f"Misdirected Request: the Host must be one of {hosts}")
         origin = headers.get("origin")
         if origin is not None and origin not in self._origins:
             raise Refusal(HTTPStatus.FORBIDDEN, "Forbidden: requests from web pages of other origins are refused")
@@ -101,7 +102,8 @@ class Gate:
         if token is None:
             raise Refusal(
                 HTTPStatus.UNAUTHORIZED,
-                "Unauthorized: send a client token of `vmark principals` as `Authorization: Bearer TOKEN` or ?token=TOKEN",
+                "Unauthorized: send a client token (`vmark principals add NAME`) as `Authorization: Bearer TOKEN`"
+                " or as ?token=TOKEN in the URL",
                 headers={"WWW-Authenticate": 'Bearer realm="vmark"'},
             )
         principal = self.authenticate(token)
