@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import __version__
 from ..core.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
 from .connection import Connection, SendFn
+from .progress_frames import progress_of
 from .service import App
 
 log = logging.getLogger(__name__)
@@ -129,7 +130,8 @@ class Bridge:
         if not isinstance(kind, str):
             response: dict[str, Any] = {"success": False, "error": "frame type must be a string"}
         else:
-            response = await self.app.dispatch(conn, kind, payload)
+            async with progress_of(conn, frame):
+                response = await self.app.dispatch(conn, kind, payload)
         with contextlib.suppress(ConnectionError):
             await conn.send({"type": "response", "id": frame.get("id"), **response})
 

@@ -13,7 +13,7 @@ from mcp.server.lowlevel import Server
 from .. import __version__
 from ..core.errors import ArgumentError
 from ..core.tools import TOOLS, ToolSpec
-from .bridge_client import BridgeClient, BridgeUnavailable
+from .bridge_client import BridgeClient, BridgeUnavailable, OnProgress
 from .render import render, render_error
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,9 @@ class ToolRouter:
     def __init__(self, bridge: BridgeClient) -> None:
         self.bridge = bridge
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None, progress: OnProgress | None = None
+    ) -> types.CallToolResult:
         spec = TOOLS.get(name)
         try:
             if spec is None:
@@ -71,7 +73,7 @@ class ToolRouter:
         except ArgumentError as exc:
             return render_error(exc.message)
         try:
-            response = await self.bridge.request(f"vmark.{name}.{action}", args)
+            response = await self.bridge.request(f"vmark.{name}.{action}", args, progress)
         except BridgeUnavailable as exc:  # raised before the request left: nothing happened
             return render_error(f"VMark app unavailable: {exc}. The call was not sent; nothing was changed.")
         except ConnectionError as exc:  # lost after the request left
@@ -94,7 +96,11 @@ def build_server(bridge: BridgeClient | BridgeFor) -> Server[Any]:
         return types.ListToolsResult(tools=[tool_definition(spec) for spec in TOOLS.values()])
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await ToolRouter(bridge_for(ctx)).call(params.name, params.arguments)
+        # The app reports progress of long work; the session sends it on as notifications/progress when the
+        # client asked (a progressToken, or a callback in-process) and drops it otherwise. Whether it asked
+        # is not visible here for every transport, so the app is always asked (a few small frames per call).
+        progress = ctx.session.report_progress
+        return await ToolRouter(bridge_for(ctx)).call(params.name, params.arguments, progress)
 
     return Server(
         "vmark",
