@@ -75,7 +75,9 @@ def http_app(data_dir: Path, port: int, authenticate: Authenticate, *, autostart
 
 def bind(port: int) -> socket.socket:
     """A listening socket on loopback (``port`` 0: a free one)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP, not 0: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say so, and
+    # with Nagle on, every small SSE answer on a kept-alive connection waits out the peer's delayed ACK.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((HOST, port))

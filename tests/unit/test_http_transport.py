@@ -1,4 +1,4 @@
-"""The bounded SSE event store of ``vmark mcp --http``: replay after an id, per stream, within the bound."""
+"""Parts of the Streamable HTTP transport: the bounded SSE event store, the listening socket."""
 
 from __future__ import annotations
 
@@ -43,3 +43,17 @@ async def test_the_oldest_events_go_past_the_bound() -> None:
     assert await _replay(store, ids[2]) == ("s", [(ids[3], 3), (ids[4], 4)])
     with pytest.raises(ValueError):
         BoundedEventStore(max_events=0)
+
+
+def test_the_listening_socket_is_tcp_so_asyncio_turns_nagle_off() -> None:
+    """asyncio sets TCP_NODELAY on accepted sockets only when the listener's proto is IPPROTO_TCP."""
+    import socket
+
+    from vmark.mcp.http import bind
+
+    sock = bind(0)
+    try:
+        assert (sock.family, sock.type, sock.proto) == (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        assert sock.getsockname()[0] == "127.0.0.1"
+    finally:
+        sock.close()
