@@ -88,3 +88,26 @@ async def test_the_same_request_with_the_token_runs(
         assert answer["result"]["isError"] is False, answer
         assert (opened / "a.md").read_bytes() == b"# taken over\n"
         args["expected_revision"] = answer["result"]["structuredContent"]["revision"]
+
+
+MALFORMED = {
+    "not JSON": (b"{bad", -32700, None),
+    "not UTF-8": (b'{"jsonrpc": "2.0", "id": 1, "method": "\xff"}', -32700, None),
+    "NaN": (b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": NaN}}', -32700, None),
+    "empty": (b"", -32700, None),
+    "a batch": (b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', -32600, None),
+    "a number": (b"7", -32600, None),
+    "no jsonrpc": (b'{"id": 5, "method": "ping"}', -32600, 5),
+    "method not a string": (b'{"jsonrpc": "2.0", "id": 6, "method": 3}', -32600, 6),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=list(MALFORMED))
+async def test_malformed_bodies_get_the_stdio_answers(case: str, http_url: str, alice: str) -> None:
+    """The same rules as a stdio line: every body gets a JSON-RPC answer (here with HTTP 400)."""
+    body, code, request_id = MALFORMED[case]
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    response = await post(f"{http_url}?token={alice}", body, headers)
+    assert response.status_code == 400, response.text
+    [error] = sse_messages(response.text)
+    assert (error["jsonrpc"], error["id"], error["error"]["code"]) == ("2.0", request_id, code), error

@@ -50,15 +50,24 @@ def loopback_origins(port: int) -> list[str]:
 
 
 class Refusal(Exception):
-    def __init__(self, status: HTTPStatus, message: str, code: int = REFUSED, headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        status: HTTPStatus,
+        message: str,
+        code: int = REFUSED,
+        headers: dict[str, str] | None = None,
+        request_id: str | int | None = None,
+    ):
         super().__init__(message)
         self.status = status
         self.message = message
         self.code = code
         self.headers = headers or {}
+        self.request_id = request_id
 
     async def send(self, send: Send) -> None:
-        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": self.code, "message": self.message}})
+        error = {"code": self.code, "message": self.message}
+        body = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})
         headers = [(b"content-type", b"application/json")]
         headers += [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in self.headers.items()]
         await send({"type": "http.response.start", "status": int(self.status), "headers": headers})
@@ -170,7 +179,7 @@ async def _checked_body(receive: Receive) -> Receive:
     try:
         parsed = read_line(body)
     except LineError as exc:
-        raise Refusal(HTTPStatus.BAD_REQUEST, exc.message, exc.code) from None
+        raise Refusal(HTTPStatus.BAD_REQUEST, exc.message, exc.code, request_id=exc.request_id) from None
     if parsed is None:
         raise Refusal(HTTPStatus.BAD_REQUEST, "Parse error: the body is empty", PARSE_ERROR)
     return _replay(dump(parsed.message).rstrip(b"\n"), receive)
