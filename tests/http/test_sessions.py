@@ -21,6 +21,7 @@ from tests.http.helpers import (
     sse_messages,
 )
 from vmark.app.server import RunningApp
+from vmark.storage.principals import Principals
 from vmark.testing.uiclient import UIClient
 
 JSON_HEADERS = {"Content-Type": "application/json", "Accept": ACCEPT}
@@ -157,3 +158,16 @@ async def _first_data_event(stream: httpx2.Response) -> dict[str, str]:
             if event.get("data"):
                 return event
     raise AssertionError("the stream ended without a data event")
+
+
+async def test_a_removed_principal_is_refused_in_its_open_session(
+    http_url: str, alice: str, vmark: RunningApp, data_dir: Path
+) -> None:
+    url = f"{http_url}?token={alice}"
+    async with httpx2.AsyncClient(timeout=30) as http:
+        session = await _open_session(http, url)
+        headers = {**JSON_HEADERS, "Mcp-Session-Id": session, "MCP-Protocol-Version": PREVIOUS}
+        assert (await http.post(url, json=_get_state(), headers=headers)).status_code == 200
+        Principals(data_dir / "principals.json").remove("alice")
+        refused = await http.post(url, json=_get_state(3), headers=headers)
+        assert refused.status_code == 401, refused.text
