@@ -132,6 +132,9 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
         return _cmd_mcp_install(args)
     if args.http:
         return _cmd_mcp_http(args)
+    if args.port:
+        print("vmark: --port goes with --http", file=sys.stderr)
+        return 2
     from .mcp.bridge_client import BridgeClient
 
     bridge = BridgeClient(data_dir(), os.environ.get("VMARK_MCP_TOKEN") or None)

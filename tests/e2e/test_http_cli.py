@@ -21,3 +21,8 @@ async def test_a_port_in_use_is_refused(world: Home) -> None:
 async def test_the_url_names_the_port_asked_for(world: Home, free_tcp_port: int) -> None:
     async with http_server(world.data, "--port", str(free_tcp_port)) as url:
         assert url == f"http://127.0.0.1:{free_tcp_port}/mcp"
+
+
+async def test_port_without_http_is_refused(world: Home) -> None:
+    result = await cli(world.env(), "mcp", "--port", "8765")
+    assert (result.code, result.out, result.err) == (2, "", "vmark: --port goes with --http\n")

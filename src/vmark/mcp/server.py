@@ -1,4 +1,4 @@
-"""``vmark mcp``: the stdio MCP server. Tools are thin adapters over the bridge."""
+"""The MCP server of ``vmark mcp`` (stdio) and ``vmark mcp --http``. Tools are thin adapters over the bridge."""
 
 from __future__ import annotations
 
