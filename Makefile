@@ -11,6 +11,9 @@ UI_BUILD := src/vmark/ui/dist/.vmark-build-stamp
 UI_SOURCES := $(shell find frontend/src -type f) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
 # The page scripts' checkers (tools/pagejs: tsc with checkJs, eslint), installed for `make lint`.
 PAGEJS_DEPS := tools/pagejs/node_modules/.vmark-ci-stamp
+# The MCP conformance suite (tests/conformance/, with the Node.js 22 it needs as an npm package): `npm ci`
+# when its lockfile changed; --prefer-offline takes npm's cache first, so a warm machine needs no network.
+CONFORMANCE_DEPS := tests/conformance/node_modules/.vmark-ci-stamp
 # The UI tests drive Debian's chromium (never a browser downloaded by Playwright).
 CHROMIUM := /usr/bin/chromium
 
@@ -37,6 +40,10 @@ $(UI_BUILD): $(UI_DEPS) $(UI_SOURCES)
 	$(NPM) run build --prefix frontend
 	touch $(UI_BUILD)
 
+$(CONFORMANCE_DEPS): tests/conformance/package.json tests/conformance/package-lock.json
+	$(NPM) ci --prefix tests/conformance --no-audit --no-fund --prefer-offline
+	touch $(CONFORMANCE_DEPS)
+
 $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ]; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
@@ -46,7 +53,7 @@ $(CHROMIUM):
 		exit 1; \
 	fi
 
-setup: $(STAMP) $(UI_BUILD)
+setup: $(STAMP) $(UI_BUILD) $(CONFORMANCE_DEPS)
 
 run: setup
 	$(BIN)/vmark app examples

@@ -222,6 +222,24 @@ async def stdio_client_for(params: StdioServerParameters, errlog: TextIO) -> Asy
 
 
 @contextlib.asynccontextmanager
+async def running_http_mcp(home: Path, errlog: TextIO) -> AsyncIterator[str]:
+    """``vmark mcp --http`` for ``home`` (a free port); yields the URL it prints first, stops it on exit."""
+    proc = subprocess.Popen(
+        [vmark_exe(), "mcp", "--http"], env={**os.environ, **vmark_env(home)}, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=errlog,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        with anyio.fail_after(APP_START_SECONDS):
+            line = await anyio.to_thread.run_sync(proc.stdout.readline)
+        if not line.startswith(b"http://127.0.0.1:"):
+            raise BenchError(f"vmark mcp --http printed {line!r}, not its URL")
+        yield line.decode().strip()
+    finally:
+        _stop_child(proc)
+
+
+@contextlib.asynccontextmanager
 async def bridge_agent(home: Path) -> AsyncIterator[BridgeClient]:
     """An agent connection straight to the app's bridge (no MCP layer, no output bound)."""
     client = BridgeClient(home, autostart=False)

@@ -29,12 +29,16 @@ def _parser() -> argparse.ArgumentParser:
     app.add_argument("--headless", action="store_true", help="do not open the UI in a browser")
     app.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
 
-    mcp = sub.add_parser("mcp", help="run the stdio MCP server, or install it into a client")
+    mcp = sub.add_parser("mcp", help="run the MCP server (stdio, or Streamable HTTP), or install it into a client")
+    mcp.add_argument("--http", action="store_true", help="serve MCP Streamable HTTP on 127.0.0.1 (prints the URL)")
+    mcp.add_argument("--port", type=int, default=0, help="with --http: the port (default: a free one)")
     mcp_sub = mcp.add_subparsers(dest="mcp_command")
     inst = mcp_sub.add_parser("install", help="write a client's MCP config")
     inst.add_argument("client", choices=["claude-code", "claude-desktop", "cursor", "print"])
     inst.add_argument("--config", type=Path, help="config file to write (default: the client's own)")
     inst.add_argument("--name", help="principal name for the new client token (default: the client)")
+    inst.add_argument("--http", action="store_true", help="the URL form, for `vmark mcp --http --port N`")
+    inst.add_argument("--port", type=int, help="with --http: the port `vmark mcp --http` serves on")
 
     pr = sub.add_parser("principals", help="named client tokens")
     pr_sub = pr.add_subparsers(dest="principals_command", required=True)
@@ -130,6 +134,11 @@ def _cmd_app(args: argparse.Namespace) -> int:
 def _cmd_mcp(args: argparse.Namespace) -> int:
     if args.mcp_command == "install":
         return _cmd_mcp_install(args)
+    if args.http:
+        return _cmd_mcp_http(args)
+    if args.port:
+        print("vmark: --port goes with --http", file=sys.stderr)
+        return 2
     from .mcp.bridge_client import BridgeClient
 
     bridge = BridgeClient(data_dir(), os.environ.get("VMARK_MCP_TOKEN") or None)
@@ -140,11 +149,52 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_mcp_install(args: argparse.Namespace) -> int:
-    from .cli_mcp_install import default_config_path, merged_config, server_entry, write_config
+def _cmd_mcp_http(args: argparse.Namespace) -> int:
+    from .mcp.bridge_client import BridgeClient
 
+    BridgeClient(data_dir()).start_early()  # the app boots while the MCP SDK and uvicorn import
+    from .mcp.http import bind, serve_http
+
+    try:
+        sock = bind(args.port)
+    except OSError as exc:
+        print(f"vmark: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 1
+    principals = Principals(data_dir() / "principals.json")
+    asyncio.run(serve_http(data_dir(), sock, principals.authenticate))
+    return 0
+
+
+def _http_url(port: int) -> str:
+    from .mcp.http import url_of
+
+    return url_of(port)
+
+
+def _cmd_mcp_install(args: argparse.Namespace) -> int:
+    from .cli_mcp_install import (
+        check_url_client,
+        default_config_path,
+        http_server_entry,
+        merged_config,
+        server_entry,
+        write_config,
+    )
+
+    if args.http and not args.port:
+        print("vmark: --http needs --port N: the port `vmark mcp --http --port N` will serve on", file=sys.stderr)
+        return 2
+    if not args.http and args.port is not None:
+        print("vmark: --port goes with --http", file=sys.stderr)
+        return 2
     path = None if args.client == "print" else args.config or default_config_path(args.client)
     config = merged_config(path, {})  # refuse a broken config before a token is registered
+    if args.http:
+        try:
+            check_url_client(args.client)  # before a token is registered
+        except ValueError as exc:
+            print(f"vmark: {exc}", file=sys.stderr)
+            return 2
     principals = Principals(data_dir() / "principals.json")
     base = args.name or args.client
     existing = {p["name"] for p in principals.list()}
@@ -153,7 +203,11 @@ def _cmd_mcp_install(args: argparse.Namespace) -> int:
         n += 1
         name = f"{base}-{n}"
     token = principals.add(name)
-    config["mcpServers"]["vmark"] = server_entry(args.client, token)
+    config["mcpServers"]["vmark"] = (
+        http_server_entry(args.client, token, _http_url(args.port))
+        if args.http
+        else server_entry(args.client, token)
+    )
     if path is None:
         print(json.dumps(config, indent=2))
         return 0

@@ -13,6 +13,7 @@ import os
 import time
 from typing import Any
 
+from .cli_progress import progress_bar
 from .coherence.checker import checker_from_settings
 from .coherence.kernel import PERSON, Kernel
 from .storage.datadir import data_dir, installation_writer
@@ -86,7 +87,8 @@ def cmd_coherence(args: argparse.Namespace) -> int:
     command = args.coherence_command
     kernel = _kernel(args.folder)
     if command == "init":
-        status = kernel.init()
+        with progress_bar():
+            status = kernel.init()
         print(f"tracking {kernel.root}: {status['objects']} objects, {status['open_items']} open items")
         return 0
     if command == "resolve":
@@ -123,12 +125,13 @@ def cmd_coherence(args: argparse.Namespace) -> int:
 
 
 def _print_reading(command: str, kernel: Kernel, args: argparse.Namespace) -> int:
-    data: Any = {
-        "status": kernel.status,
-        "edges": lambda: kernel.edges(include_fresh=args.all),
-        "claims": kernel.claims,
-        "contexts": kernel.contexts,
-    }[command]()
+    with progress_bar():  # edges may read many changed files and run checks: seconds on a big tree
+        data: Any = {
+            "status": kernel.status,
+            "edges": lambda: kernel.edges(include_fresh=args.all),
+            "claims": kernel.claims,
+            "contexts": kernel.contexts,
+        }[command]()
     if args.json or command == "status":
         print(json.dumps(data, indent=None if args.json else 2))
         return 0

@@ -23,6 +23,7 @@ from ..storage.principals import Principals
 from .approvals import Approvals
 from .coherence import CoherenceService
 from .connection import Connection, SendFn
+from .progress_frames import progress_of
 from .state import Session
 
 #: how a request is answered (App.dispatch): ``(connection, kind, payload) -> {success, data | error}``
@@ -147,7 +148,8 @@ class Bridge:
         if not isinstance(kind, str):
             response: dict[str, Any] = {"success": False, "error": "frame type must be a string"}
         else:
-            response = await self.dispatch(conn, kind, payload)
+            async with progress_of(conn, frame):
+                response = await self.dispatch(conn, kind, payload)
         with contextlib.suppress(ConnectionError):
             await conn.send({"type": "response", "id": frame.get("id"), **response})
 

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vmark.core.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
-
+from ..core.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
+from ..core.progress import report
 from . import claims as _claims
 from .checker import Checker, CheckRequest
 from .errors import CoherenceError, EdgeNotLive
@@ -141,10 +141,11 @@ def run_checks(checker: Checker, due: Sequence[DueCheck]) -> list[tuple[DueCheck
     """Ask the checker about each edge, within :data:`CHECK_BUDGET_SECONDS` (no lock is held here)."""
     verdicts = []
     deadline = time.monotonic() + CHECK_BUDGET_SECONDS
-    for item in due:
+    for done, item in enumerate(due, 1):
         if time.monotonic() > deadline:
             break  # the rest waits for the next call: the tool answers within its 20 s
         verdicts.append((item, checker.check(item.request)))
+        report(done, len(due), "checking edges")
     return verdicts
 
 

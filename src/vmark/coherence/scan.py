@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES
+from ..core.progress import report
 from .actors import UNKNOWN
 from .identity import content_digest, content_of, identity_of
 from .index import FileEntry, WorkspaceIndex, is_markdown, is_tracked
@@ -127,8 +128,9 @@ class Scanner:
         records: list[Record] = []
         for rel in gone:
             index.drop_file(rel)
-        for rel in sorted(changed):
+        for done, rel in enumerate(sorted(changed), 1):
             records.extend(self._capture(rel, seen[rel]))
+            report(done, len(changed), "reading changed files")
         self._refresh_current(gone)
         if records:
             index.append(records)

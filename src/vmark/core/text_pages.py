@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from .limits import OUTPUT_BOUND_BYTES
+from .progress import report
 
 
 def compact_json(value: Any) -> str:
@@ -35,6 +36,8 @@ def page(text: str, offset: int, limit: int | None, fields: dict[str, Any]) -> d
     answer = {"content": text[start : start + count], **fields, "totalLength": total}
     if start + count < total:
         answer["nextOffset"] = start + count
+    if start > 0 or start + count < total:  # a paged read: how far through the text this page reaches
+        report(start + count, total, "characters read")
     return answer
 
 

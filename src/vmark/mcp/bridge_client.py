@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,39 @@ from ..core.bridgefile import BridgeInfo
 from ..core.limits import APP_START_TIMEOUT_SECONDS
 from .discovery import read_bridge, read_bridge_file
 
+#: ``(progress, total, message)`` of a request, as the app reports it
+OnProgress = Callable[[float, float | None, str | None], Awaitable[None]]
+
 
 class BridgeUnavailable(Exception):
     pass
+
+
+async def _answer_with_progress(
+    answer: asyncio.Future[dict[str, Any]], reports: asyncio.Queue[dict[str, Any]], progress: OnProgress
+) -> dict[str, Any]:
+    """The answer; meanwhile each report, in order, to ``progress`` (one awaited at a time).
+
+    The reader queues a report before it sets the answer (frames are read in order), so every report
+    that came before the answer is passed on before the answer is returned."""
+    while True:
+        while not reports.empty():
+            await _forward(reports.get_nowait(), progress)
+        if answer.done():
+            return answer.result()
+        report = asyncio.ensure_future(reports.get())
+        await asyncio.wait({answer, report}, return_when=asyncio.FIRST_COMPLETED)
+        if report.done():
+            await _forward(report.result(), progress)
+        else:
+            report.cancel()
+
+
+async def _forward(report: dict[str, Any], progress: OnProgress) -> None:
+    done, total, message = report.get("progress"), report.get("total"), report.get("message")
+    if isinstance(done, int | float):
+        total = total if isinstance(total, int | float) else None
+        await progress(done, total, message if isinstance(message, str) else None)
 
 
 def start_app_detached(data_dir: Path) -> None:
@@ -67,6 +98,7 @@ class BridgeClient:
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._progress: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -131,6 +163,11 @@ class BridgeClient:
                 if frame.get("type") == "event":
                     self.events.put_nowait(frame)
                     continue
+                if frame.get("type") == "progress":
+                    queue = self._progress.get(str(frame.get("id")))
+                    if queue is not None and isinstance(frame.get("payload"), dict):
+                        queue.put_nowait(frame["payload"])
+                    continue
                 future = self._pending.pop(str(frame.get("id")), None)
                 if future is not None and not future.done():
                     future.set_result(frame)
@@ -144,8 +181,11 @@ class BridgeClient:
                     future.set_exception(ConnectionError("the connection to the VMark app was lost"))
             self._pending.clear()
 
-    async def request(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """``{success, data}`` or ``{success: False, error}``; reconnects once if the app went away."""
+    async def request(self, kind: str, payload: dict[str, Any], progress: OnProgress | None = None) -> dict[str, Any]:
+        """``{success, data}`` or ``{success: False, error}``; reconnects once if the app went away.
+
+        With ``progress``, the app reports the request's progress, and ``progress`` gets each report in
+        order while the request is being answered (never after)."""
         for attempt in (1, 2):
             if self._ws is None:
                 await self.connect()
@@ -154,17 +194,27 @@ class BridgeClient:
             request_id = str(next(self._ids))
             future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             self._pending[request_id] = future
+            frame: dict[str, Any] = {"id": request_id, "type": kind, "payload": payload}
+            if progress is not None:
+                frame["progress"] = True
+                self._progress[request_id] = asyncio.Queue()
             try:
-                await ws.send(_frame({"id": request_id, "type": kind, "payload": payload}), text=True)
+                await ws.send(_frame(frame), text=True)
             except ConnectionClosed:
                 self._pending.pop(request_id, None)
                 if future.done() and not future.cancelled():
                     future.exception()  # the reader already failed it: we retry instead of raising it
                 self._ws = None
+                self._progress.pop(request_id, None)
                 if attempt == 2:
                     raise BridgeUnavailable("the VMark app closed the connection") from None
                 continue
-            return await future
+            if progress is None:
+                return await future
+            try:
+                return await _answer_with_progress(future, self._progress[request_id], progress)
+            finally:
+                self._progress.pop(request_id, None)
         raise BridgeUnavailable("unreachable")
 
     async def close(self) -> None:

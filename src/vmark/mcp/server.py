@@ -1,17 +1,19 @@
-"""``vmark mcp``: the stdio MCP server. Tools are thin adapters over the bridge."""
+"""The MCP server of ``vmark mcp`` (stdio) and ``vmark mcp --http``. Tools are thin adapters over the bridge."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from .. import __version__
 from ..core.errors import ArgumentError
 from ..core.tools import TOOLS, ToolSpec
-from .bridge_client import BridgeClient, BridgeUnavailable
+from .bridge_client import BridgeClient, BridgeUnavailable, OnProgress
 from .render import render, render_error
 
 log = logging.getLogger(__name__)
@@ -60,7 +62,9 @@ class ToolRouter:
     def __init__(self, bridge: BridgeClient) -> None:
         self.bridge = bridge
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None, progress: OnProgress | None = None
+    ) -> types.CallToolResult:
         spec = TOOLS.get(name)
         try:
             if spec is None:
@@ -69,7 +73,7 @@ class ToolRouter:
         except ArgumentError as exc:
             return render_error(exc.message)
         try:
-            response = await self.bridge.request(f"vmark.{name}.{action}", args)
+            response = await self.bridge.request(f"vmark.{name}.{action}", args, progress)
         except BridgeUnavailable as exc:  # raised before the request left: nothing happened
             return render_error(f"VMark app unavailable: {exc}. The call was not sent; nothing was changed.")
         except ConnectionError as exc:  # lost after the request left
@@ -77,14 +81,26 @@ class ToolRouter:
         return render(response)
 
 
-def build_server(bridge: BridgeClient) -> Server[Any]:
-    router = ToolRouter(bridge)
+#: the bridge connection a request is served over: one for the whole process on stdio, one per session on HTTP
+BridgeFor = Callable[[ServerRequestContext[Any]], BridgeClient]
+
+
+def _the_one(bridge: BridgeClient) -> BridgeFor:
+    return lambda ctx: bridge
+
+
+def build_server(bridge: BridgeClient | BridgeFor) -> Server[Any]:
+    bridge_for = _the_one(bridge) if isinstance(bridge, BridgeClient) else bridge
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool_definition(spec) for spec in TOOLS.values()])
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await router.call(params.name, params.arguments)
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        # The app reports progress of long work; the session sends it on as notifications/progress when the
+        # client asked (a progressToken, or a callback in-process) and drops it otherwise. Whether it asked
+        # is not visible here for every transport, so the app is always asked (a few small frames per call).
+        progress = ctx.session.report_progress
+        return await ToolRouter(bridge_for(ctx)).call(params.name, params.arguments, progress)
 
     return Server(
         "vmark",
