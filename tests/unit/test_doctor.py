@@ -478,6 +478,10 @@ def test_a_url_entry_names_its_server_and_its_principal_never_its_token(
         f"✗ client claude-desktop needed    {config}: the token of http://127.0.0.1:8765/mcp is no principal's of "
         f"{tmp_path}; fix: vmark mcp install claude-desktop"
     )
+    # A client that takes a URL is told to write its URL form again, on the port its config names.
+    assert check_client("cursor", config, ours, tmp_path).line().endswith(
+        "; fix: vmark mcp install cursor --http --port 8765"
+    )
 
 
 # --- the command -----------------------------------------------------------------------------------

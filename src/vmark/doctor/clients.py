@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+from vmark.cli_mcp_install import URL_CLIENTS
 from vmark.doctor.report import Check
 from vmark.storage.principals import Principals
 
@@ -36,7 +37,7 @@ def check_client(client: str, path: Path, ours: list[str], data_dir: Path) -> Ch
     if not isinstance(entry, dict):
         return Check(name, True, False, f"{path}: mcpServers.{SERVER_NAME} is not an object", fix)
     if "command" not in entry and isinstance(entry.get("url"), str):
-        return _check_url_entry(name, path, entry, data_dir, fix)
+        return _check_url_entry(name, path, entry, data_dir, _url_fix(client, entry["url"], fix))
     given = entry.get("env")
     env: dict[str, Any] = given if isinstance(given, dict) else {}
     launch = _launch(entry)
@@ -77,6 +78,12 @@ def _check_url_entry(name: str, path: Path, entry: dict[str, Any], data_dir: Pat
         return Check(name, True, False, f"{path}: the token of {shown} is no principal's of {data_dir}", fix)
     as_who = f" as {principal!r}" if principal else ""
     return Check(name, True, True, f"{path}: the HTTP server at {shown}{as_who}")
+
+
+def _url_fix(client: str, url: str, fix: str) -> str:
+    """A client that takes a URL gets its URL form written again (``--http`` on the port it names)."""
+    port = urlsplit(url).port
+    return f"{fix} --http --port {port}" if client in URL_CLIENTS and port is not None else fix
 
 
 def _principal(token: object, home: Path) -> str | None:
