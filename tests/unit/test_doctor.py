@@ -302,23 +302,28 @@ def test_shellcheck_on_a_fake_path_entry_or_not(tmp_path: Path, monkeypatch: pyt
 
 
 # --- the keyring -----------------------------------------------------------------------------------
-class _MemoryKeyring(keyring.backend.KeyringBackend):
-    """A usable backend (priority above zero) that keeps passwords in memory."""
+def _memory_keyring() -> keyring.backend.KeyringBackend:
+    """A usable backend (priority above zero) that keeps passwords in memory. Its class is made only here: keyring
+    registers every subclass of its backend as a candidate, so one defined when this module is imported would be
+    the backend every later test of the process gets (the vault's tests expect none)."""
 
-    priority = 1  # type: ignore[assignment]
+    class _MemoryKeyring(keyring.backend.KeyringBackend):
+        priority = 1  # type: ignore[assignment]
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.items: dict[tuple[str, str], str] = {}
+        def __init__(self) -> None:
+            super().__init__()
+            self.items: dict[tuple[str, str], str] = {}
 
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.items.get((service, username))
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.items.get((service, username))
 
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.items[(service, username)] = password
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.items[(service, username)] = password
 
-    def delete_password(self, service: str, username: str) -> None:
-        self.items.pop((service, username), None)
+        def delete_password(self, service: str, username: str) -> None:
+            self.items.pop((service, username), None)
+
+    return _MemoryKeyring()
 
 
 @pytest.fixture
@@ -337,7 +342,7 @@ def test_keyring_or_the_labelled_file_vault(tmp_path: Path, restore_keyring: Non
         f'{vault}, mode 0600, labelled "file (unencrypted)"; '
         "fix: sudo apt-get install gnome-keyring (a Secret Service keyring, unlocked in your session)"
     )
-    keyring.set_keyring(_MemoryKeyring())
+    keyring.set_keyring(_memory_keyring())  # after restore_keyring chose this process's backend
     (result,) = [c for c in run_checks(tmp_path, chromium=str(tmp_path / "none")) if c.name == "keyring"]
     assert result.line() == (
         "✓ keyring               advisory  saved browser sessions go to the keyring (test doctor _MemoryKeyring)"
