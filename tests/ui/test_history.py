@@ -126,7 +126,12 @@ async def test_a_revert_undoes_only_the_ai_revisions_after_its_snapshot(
     assert path.read_bytes() == b"two\n"
     # The agent's change that the reverted text still holds is still to review, as the first revision's.
     [change] = (await person.call("review.list", tabId=tab))["changes"]
-    assert (change["from"], change["to"], change["old"], change["revision"]) == (0, 3, "# A\n\nalpha", first["revision"])
+    assert (change["from"], change["to"], change["old"], change["revision"]) == (
+        0,
+        3,
+        "# A\n\nalpha",
+        first["revision"],
+    )
 
 
 async def test_get_and_revert_refuse_foreign_unknown_and_mistyped_ids(
