@@ -313,6 +313,7 @@ class Review:
             self._end(doc.key, review, picked, "accepted")
             await self._save(doc.key)
             await self.push(doc)
+            self.session.changed()  # the tabs' reviewCount
         return len(picked)
 
     async def reject(self, doc: Document, ids: Sequence[str] | None, actor: Actor) -> int:
@@ -323,6 +324,7 @@ class Review:
             return 0
         review = self._docs[doc.key]
         self._end(doc.key, review, picked, "rejected")
+        self._to_push.add(doc.key)  # the pages hear of it after the restored text, even with nothing left
         before = doc.state
         state = splice_state(before, reject_spans(picked), doc.line_ending)
         await self.session.apply(Transaction(doc, state, "person", actor))
@@ -348,6 +350,7 @@ class Review:
                 ]
             await self._save(doc.key)
             await self.push(doc)
+            self.session.changed()  # the tabs' reviewCount
         changed = await self.history.mark_reviewed(doc.key, revision)
         self._unreviewed.pop(doc.key, None)
         return changed
