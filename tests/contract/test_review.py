@@ -467,3 +467,16 @@ async def test_the_list_by_file_path_opens_the_document(
     listed = await person.call("review.list", filePath=str(plan))
     assert (listed["tabId"], listed["filePath"], listed["dirty"]) == (tab, str(plan), False)
     assert len(listed["changes"]) == 1
+
+
+async def test_the_test_hook_switches_review_off_for_a_benchmarks_peer_run(
+    mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    tab = await person_open(person, plan)
+    await person.call("test.fault", review=False)
+    await _edit(mcp, tab, "short", "brief")
+    assert await _changes(person, tab) == []
+    assert await _unreviewed(person, tab) == 0
+    await person.call("test.fault", review=True)
+    await _edit(mcp, tab, "long", "lengthy")
+    assert _shown(TWO, await _changes(person, tab)) == ["lengthy"]

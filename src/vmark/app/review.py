@@ -91,6 +91,8 @@ class Review:
         self._notices: dict[str, dict[str, Any]] = {}
         self._save_later: set[str] = set()
         self._saver: asyncio.Task[None] | None = None
+        #: False: agents' edits make no changes to review (a benchmark's peer run: ``test.fault {review: false}``)
+        self.enabled = True
 
     async def start(self) -> None:
         await self.store.start()
@@ -174,7 +176,7 @@ class Review:
             return
         had = bool(review.changes)
         spans = _shown_spans(before, tx.state)
-        if tx.origin == "agent" and tx.tool is not None:
+        if tx.origin == "agent" and tx.tool is not None and self.enabled:
             added = self._merge(review, tx, before, spans)
             self._agent_edits[tx.state.revision] = _AgentEdit(before, added > 0)
             if added:
