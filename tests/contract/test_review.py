@@ -480,3 +480,52 @@ async def test_the_test_hook_switches_review_off_for_a_benchmarks_peer_run(
     await person.call("test.fault", review=True)
     await _edit(mcp, tab, "long", "lengthy")
     assert _shown(TWO, await _changes(person, tab)) == ["lengthy"]
+
+
+async def test_a_selection_set_is_reviewed(mcp: Client, plan: Path, person: UIClient, vmark: RunningApp) -> None:
+    tab = await person_open(person, plan)
+    at = PLAN.index("short")
+    await person.select(tab, at, at + 5)
+    written = await ok(mcp, "selection", "set", content="brief")
+    [change] = await _changes(person, tab)
+    assert (change["from"], change["to"], change["old"], change["tool"], change["revision"]) == (
+        at,
+        at + 5,
+        "short",
+        "selection.set",
+        written["revision"],
+    )
+
+
+async def test_changes_inside_a_table_and_a_list(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    path = opened / "structure.md"
+    text = "# T\n\n| name | state |\n| --- | --- |\n| alpha | open |\n| beta | done |\n\n- first item\n- second item\n"
+    path.write_text(text, "utf-8")
+    tab = await person_open(person, path)
+    await _edit(mcp, tab, "| beta | done |", "| beta | closed |")
+    await _edit(mcp, tab, "- second item\n", "- second point\n- third item\n")
+    changed = doc_of(vmark, tab).state.text
+    changes = await _changes(person, tab)
+    assert [(changed[c["from"] : c["to"]], c["old"]) for c in changes] == [
+        ("closed", "done"),
+        ("point\n- third ", ""),  # the fewest words: "item" stays, it ends the new line
+    ]
+    await person.call("review.reject", tabId=tab, ids=[changes[1]["id"]])
+    assert doc_of(vmark, tab).state.text == text.replace("| beta | done |", "| beta | closed |")
+
+
+async def test_pending_changes_follow_a_save_as(mcp: Client, plan: Path, person: UIClient, vmark: RunningApp) -> None:
+    tab = await person_open(person, plan)
+    await _three_changes(mcp, tab)
+    before = await _changes(person, tab)
+    moved = plan.parent / "moved.md"
+    await person.call("ui.save_as", tabId=tab, path=str(moved))
+    assert await _changes(person, tab) == before
+    listed = await person.call("review.list", filePath=str(moved))
+    assert [c["id"] for c in listed["changes"]] == [c["id"] for c in before]
+    assert await _unreviewed(person, tab) == 3
+    await person.call("review.reject", tabId=tab, ids=[before[0]["id"]])
+    assert doc_of(vmark, tab).state.text == THREE.replace("brief", "short")
+    assert await vmark.app.review.store.judged(str(moved)) == {before[0]["id"]: "rejected"}
