@@ -7,6 +7,8 @@ the ranges follow every later edit; the review survives a page reload and an app
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,8 @@ from mcp import Client
 from tests.conftest import fail_code, make_client, ok
 from tests.contract.helpers import another_page, doc_of, history, open_tab, person_open, wait_event, wait_until
 from vmark.app.server import RunningApp
+from vmark.core.document import content_hash
+from vmark.storage.journal import BeforePatch
 from vmark.testing.uiclient import UIClient, UIError
 
 PLAN = "# Plan\n\nThe first part is short.\n\nThe second part is long.\n\nThe third part is done.\n"
@@ -41,6 +45,10 @@ def _ranges(changes: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
 
 def _shown(text: str, changes: list[dict[str, Any]]) -> list[str]:
     return [text[c["from"] : c["to"]] for c in changes]
+
+
+async def _journaled(vmark: RunningApp, tool: str) -> list[dict[str, Any]]:
+    return [e for e in await vmark.app.journal.entries() if e["tool"] == tool]
 
 
 async def _unreviewed(person: UIClient, tab: str) -> int:
@@ -87,7 +95,7 @@ async def test_three_changes_reject_the_second_save_history_reload_restart(data_
             ]
             for change in changes:
                 assert set(change) == {"id", "revision", "principal", "tool", "from", "to", "old", "at"}
-                assert __import__("re").fullmatch(ISO, change["at"]), change["at"]
+                assert re.fullmatch(ISO, change["at"]), change["at"]
             # The page got a review event for the last revision, with the notice naming the agent and tool.
             event = await wait_event(person, "review", lambda p: p["revision"] == wrote[2]["revision"])
             assert event == {
@@ -120,6 +128,18 @@ async def test_three_changes_reject_the_second_save_history_reload_restart(data_
             assert [c["id"] for c in left] == [changes[0]["id"], changes[2]["id"]]
             assert _shown(AT_TWO, left) == ["brief", "finished"]
             assert [e["event"] for e in person.events if e["event"] in ("doc", "review")][-2:] == ["doc", "review"]
+
+            # The journal records the rejection (the person's edit), with what it replaced.
+            await wait_until(lambda: _journaled(first, "review.reject"), "the rejection's journal entry", timeout=10)
+            [entry] = await _journaled(first, "review.reject")
+            assert (entry["rev_before"], entry["rev_after"], entry["file"], entry["tab"]) == (
+                wrote[2]["revision"],
+                rejected["revision"],
+                str(path),
+                tab,
+            )
+            assert BeforePatch(**json.loads(entry["before_patch"])).restore(AT_TWO) == THREE
+            assert (entry["hash_before"], entry["hash_after"]) == (content_hash(THREE), content_hash(AT_TWO))
 
             await person.call("ui.save", tabId=tab)  # autosave is off by default: the person saves
             assert path.read_bytes() == AT_TWO.encode()

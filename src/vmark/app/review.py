@@ -62,6 +62,15 @@ class _DocReview:
 
 
 @dataclass(frozen=True)
+class Rejection:
+    """What a rejection did: how many changes, and the text before and after it (None: it rejected none)."""
+
+    count: int
+    before: DocState | None
+    after: DocState | None
+
+
+@dataclass(frozen=True)
 class _AgentEdit:
     """What ``follow`` needs of an agent transaction ``observe`` saw: the text before it, and whether it left
     anything to review."""
@@ -318,12 +327,12 @@ class Review:
             self.session.changed()  # the tabs' reviewCount
         return len(picked)
 
-    async def reject(self, doc: Document, ids: Sequence[str] | None, actor: Actor) -> int:
+    async def reject(self, doc: Document, ids: Sequence[str] | None, actor: Actor) -> Rejection:
         """Restore the old text of the changes (``ids``, or all of them): the person's edit, like any other
         (an agent write being recorded is aborted; an agent holding the old revision gets ``STALE``)."""
         picked = self._picked(doc, ids)
         if not picked:
-            return 0
+            return Rejection(0, None, None)
         review = self._docs[doc.key]
         self._end(doc.key, review, picked, "rejected")
         self._to_push.add(doc.key)  # the pages hear of it after the restored text, even with nothing left
@@ -333,7 +342,7 @@ class Review:
         snapshot = self.history.snapshot(doc.key, doc.path, "reject", state.revision, state.text, tool="review.reject")
         self._background(snapshot)
         await self._save(doc.key)
-        return len(picked)
+        return Rejection(len(picked), before, state)
 
     async def mark_reviewed(self, doc: Document, revision: str | None) -> int:
         """ "Mark reviewed": accept every pending change (or, for one AI revision, its part in them: a change that
