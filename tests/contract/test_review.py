@@ -549,3 +549,28 @@ async def test_pending_changes_follow_a_save_as(mcp: Client, plan: Path, person:
     await person.call("review.reject", tabId=tab, ids=[before[0]["id"]])
     assert doc_of(vmark, tab).state.text == THREE.replace("brief", "short")
     assert await vmark.app.review.store.judged(str(moved)) == {before[0]["id"]: "rejected"}
+
+
+# --- history ---------------------------------------------------------------------------------------------------
+async def test_each_agent_revision_is_an_entry_after_the_text_before_it(
+    mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    tab = await person_open(person, plan)
+    cid = (await person.call("comments.add", tabId=tab, quote="long", body="too long?"))["comment"]
+    first = await ok(mcp, "document", "edit", tabId=tab, edits=[{"old": "long", "new": "lengthy"}], addresses=[cid])
+    mine = first_text = doc_of(vmark, tab).state.text
+    mine = mine.replace("# Plan", "# My plan")
+    await person.edit(tab, mine)  # unsaved: the next agent revision's "before" is the person's text
+    second = await _edit(mcp, tab, "done", "finished")
+    snaps = await history(person, tab)
+    assert [(s["kind"], s["content"], s["actor"]["kind"]) for s in snaps] == [
+        ("disk", PLAN, "disk"),
+        ("mcp", first_text, "agent"),
+        ("edit", mine, "person"),
+        ("mcp", mine.replace("done", "finished"), "agent"),
+    ]
+    assert [s["revision"] for s in (snaps[1], snaps[3])] == [first["revision"], second["revision"]]
+    assert [a["comment"] for a in snaps[1]["addressed"]] == [cid]
+    assert snaps[3]["addressed"] == []
+    got = await person.call("history.get", tabId=tab, id=snaps[3]["id"])
+    assert got["actor"] == {"kind": "agent", "principal": "anonymous", "tool": "document.edit"}
