@@ -361,4 +361,3 @@ def _timeout(exc: NavigationTimeout) -> BrowserError:
         tabId=ticket.tab_id,
         url=ticket.url,
     )
-

@@ -155,6 +155,13 @@ class Review:
         if review.changes:
             self._background(self.push(doc))
 
+    async def agent_opened(self, doc: Document) -> None:
+        """An agent opened ``doc``: a document without history gets its text on disk as the first entry, so
+        the agent's first revision has a "before" (when the text is not the file's, the first revision's
+        entry comes after the person's unsaved text instead: see :meth:`follow`)."""
+        if doc.path is not None and not doc.dirty and await self.history.last_revision(doc.key) is None:
+            await self.history.snapshot(doc.key, doc.path, "disk", doc.state.revision, doc.state.text)
+
     def attached(self, window: Window) -> None:
         """A page attached to ``window``: it gets the review of every document it shows that has one."""
         for doc in {id(t.doc): t.doc for t in window.tabs}.values():
