@@ -149,4 +149,3 @@ async def pages(browser: Browser, ui: UI, request: pytest.FixtureRequest) -> Asy
             assert await opened.csp_violations() == []
     finally:
         await opened.close()
-
