@@ -149,3 +149,4 @@ async def pages(browser: Browser, ui: UI, request: pytest.FixtureRequest) -> Asy
             assert await opened.csp_violations() == []
     finally:
         await opened.close()
+
