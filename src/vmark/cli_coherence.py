@@ -24,12 +24,8 @@ def add_parsers(sub: Any) -> None:
     co = sub.add_parser("coherence", help="the coherence layer of a workspace, as the person")
     co_sub = co.add_subparsers(dest="coherence_command", required=True)
     co_sub.add_parser("init", help="switch provenance tracking on for FOLDER").add_argument("folder")
-    for name, text in (
-        ("status", "kernel counters"),
-        ("edges", "the breakdown"),
-        ("claims", "canon claims"),
-        ("contexts", "contexts"),
-    ):
+    for name, text in (("status", "kernel counters"), ("edges", "the breakdown"), ("claims", "canon claims"),
+                       ("contexts", "contexts")):
         p = co_sub.add_parser(name, help=text)
         p.add_argument("folder")
         p.add_argument("--json", action="store_true")
@@ -169,3 +165,4 @@ def cmd_delegations(args: argparse.Namespace) -> int:
         where = row["workspace"] or "every workspace"
         print(f"{row['id']}\t{row['principal']}\t{','.join(row['scope'])}\t{row['state']} (until {until})\t{where}")
     return 0
+

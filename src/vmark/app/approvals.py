@@ -91,14 +91,7 @@ class Approvals:
     ) -> Approval:
         now = self._clock()
         approval = Approval(
-            new_id("apr"),
-            kind,
-            connection,
-            requester,
-            subject,
-            window,
-            now,
-            now + APPROVAL_TTL_SECONDS,
+            new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS,
             detail=detail or {},
         )
         self._items[approval.id] = approval

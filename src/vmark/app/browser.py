@@ -361,3 +361,4 @@ def _timeout(exc: NavigationTimeout) -> BrowserError:
         tabId=ticket.tab_id,
         url=ticket.url,
     )
+

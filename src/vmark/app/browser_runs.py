@@ -195,10 +195,8 @@ class Runs:
         active = next((r for r in self._runs.values() if r.tab_id == tab.id and r.status == "running"), None)
         if active is not None:
             raise BrowserError(
-                "RUN_ACTIVE",
-                f"{active.id} is running on {tab.id}: wait for it or workflow_cancel it",
-                runId=active.id,
-                tabId=tab.id,
+                "RUN_ACTIVE", f"{active.id} is running on {tab.id}: wait for it or workflow_cancel it",
+                runId=active.id, tabId=tab.id,
             )
         run = Run(
             id=new_id("run"),
@@ -315,7 +313,9 @@ class Runs:
         if paused.job != run.job:
             raise ArgumentError(f"resumeRunId: {paused.id} ran with other inputs; resume it with the same inputs")
         at = paused.paused_at
-        run.results[:at] = [StepResult(r.index, r.status, r.attempts, r.reason, r.data) for r in paused.results[:at]]
+        run.results[:at] = [
+            StepResult(r.index, r.status, r.attempts, r.reason, r.data) for r in paused.results[:at]
+        ]
         run.results[at] = StepResult(at, "completed", 0, f"done outside the run (paused in {paused.id})")
         run.first_step = at + 1
         run.resumed_from = paused.id
@@ -471,7 +471,9 @@ class Runs:
                 raise _OutOfTime from None
             raise
 
-    async def _gated(self, run: Run, step: Step, subject: str, shown: str, call: Callable[[], Awaitable[_T]]) -> _T:
+    async def _gated(
+        self, run: Run, step: Step, subject: str, shown: str, call: Callable[[], Awaitable[_T]]
+    ) -> _T:
         """``call`` (an authorize or a navigate, which may prompt the person under ``subject``), waiting
         as long as the person takes: the clock stops meanwhile, and a prompt that outlasts the call's own
         wait (APPROVAL_PENDING) is waited on again by the same call, which finds it."""
@@ -544,8 +546,7 @@ def _match(nodes: list[dict[str, Any]], step: Step) -> tuple[str, str] | None:
         return (str(kin[0]["role"]), str(kin[0].get("name", ""))) if len(kin) == 1 else None
     loose = name.casefold()
     close = [
-        n
-        for n in kin
+        n for n in kin
         if _normalized(str(n.get("name", ""))).casefold() == loose
         or (len(str(n.get("name", ""))) >= 200 and loose.startswith(_normalized(str(n["name"])).casefold()))
     ]

@@ -202,3 +202,4 @@ class CoherenceService:
     def same_document(a: str, b: str) -> bool:
         """Two texts that differ only by identity front matter are the same document."""
         return content_of(a) == content_of(b)
+

@@ -106,3 +106,4 @@ def _read(real: str, scope: PathScope) -> bytes:
 
 def _answer(status: int, reason: str) -> PlainTextResponse:
     return PlainTextResponse(f"{reason}\n", status_code=status)
+

@@ -334,13 +334,11 @@ DOCUMENT = ToolSpec(
         ),
         "content": FieldSpec("string", "New full content", text=True),
         "offset": FieldSpec(
-            "integer",
-            "read: the first character of the page (code points; default 0; nextOffset of the last page)",
+            "integer", "read: the first character of the page (code points; default 0; nextOffset of the last page)",
             minimum=0,
         ),
         "limit": FieldSpec(
-            "integer",
-            "read: at most this many characters (code points); a page is also cut to fit the answer",
+            "integer", "read: at most this many characters (code points); a page is also cut to fit the answer",
             minimum=1,
         ),
         "edits": FieldSpec(
@@ -564,9 +562,8 @@ BROWSER = ToolSpec(
             required=("url",),
             optional=("timeoutMs", "profile"),
         ),
-        "navigate": ActionSpec(
-            "navigate an AI-owned tab -> the navigation ticket", required=("url",), optional=("tabId", "timeoutMs")
-        ),
+        "navigate": ActionSpec("navigate an AI-owned tab -> the navigation ticket", required=("url",),
+                               optional=("tabId", "timeoutMs")),
         "close": ActionSpec("close an AI-owned tab -> {tabId, closed, destroyed}", required=("tabId",)),
         "style": ActionSpec(
             "change styles of a target (ref or selector): set, addClasses, removeClasses or injectCss -> {count}",

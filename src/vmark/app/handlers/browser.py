@@ -215,10 +215,8 @@ async def wait_for(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise ArgumentError("browser_read.wait_for: name goes with role")
     needle = args.get("urlContains")
     if needle is not None and ("?" in needle or "#" in needle):
-        raise ArgumentError(
-            "browser_read.wait_for: urlContains is matched against the URL without query and"
-            " fragment, so it cannot contain ? or #"
-        )
+        raise ArgumentError("browser_read.wait_for: urlContains is matched against the URL without query and"
+                            " fragment, so it cannot contain ? or #")
     tab = await browser.readable(ctx.connection, args.get("tabId"), standing=True)
     deadline = time.monotonic() + _timeout_ms(args) / 1000
     while True:
