@@ -8,7 +8,9 @@ the ranges follow every later edit; the review survives a page reload and an app
 from __future__ import annotations
 
 import json
+import random
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,17 @@ import pytest
 from mcp import Client
 
 from tests.conftest import fail_code, make_client, ok
-from tests.contract.helpers import another_page, doc_of, history, open_tab, person_open, wait_event, wait_until
+from tests.contract.helpers import (
+    another_page,
+    background,
+    doc_of,
+    history,
+    journal_gate,
+    open_tab,
+    person_open,
+    wait_event,
+    wait_until,
+)
 from vmark.app.server import RunningApp
 from vmark.core.document import content_hash
 from vmark.storage.journal import BeforePatch
@@ -574,3 +586,48 @@ async def test_each_agent_revision_is_an_entry_after_the_text_before_it(
     assert snaps[3]["addressed"] == []
     got = await person.call("history.get", tabId=tab, id=snaps[3]["id"])
     assert got["actor"] == {"kind": "agent", "principal": "anonymous", "tool": "document.edit"}
+
+
+# --- races and sequences ------------------------------------------------------------------------------------------
+async def test_a_rejection_aborts_an_agent_write_being_recorded(
+    mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    tab = await person_open(person, plan)
+    await _edit(mcp, tab, "short", "brief")
+    [change] = await _changes(person, tab)
+    async with journal_gate(vmark) as gate:
+        write = background(fail_code(mcp, "document", "edit", tabId=tab, edits=[{"old": "long", "new": "lengthy"}]))
+        await gate.wait_entered()
+        await person.call("review.reject", tabId=tab, ids=[change["id"]])
+        gate.release.set()
+        envelope = await write
+    assert (envelope["error"], envelope["reason"]) == ("ABORTED", "edited")
+    assert doc_of(vmark, tab).state.text == PLAN
+    assert await _changes(person, tab) == []
+    assert plan.read_bytes() == ONE.encode()  # the agent's first edit was saved; the rejection is not yet
+
+
+async def test_any_sequence_of_agent_edits_rejected_gives_the_text_back_exactly(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    rng = random.Random(17)  # (seeds 1-12 were tried too)
+    path = opened / "items.md"
+    path.write_text("# Items\n\n" + "".join(f"- item{i} has alpha{i} and beta{i}.\n" for i in range(30)), "utf-8")
+    tab = await person_open(person, path)
+    doc = doc_of(vmark, tab)
+    accepted_text = doc.state.text
+    for step in range(40):
+        text = doc.state.text
+        old = rng.choice(sorted({w for w in re.findall(r"\w+", text) if text.count(w) == 1}))
+        new = rng.choice(["", "zz", "new words", old.upper(), f"{old} and more", f"{old}!"])
+        await ok(mcp, "document", "edit", tabId=tab, edits=[{"old": old, "new": new}], save=False)
+        if step == 20:  # the person accepts what is there so far: rejecting later restores this text
+            await person.call("review.accept", tabId=tab, all=True)
+            accepted_text = doc.state.text
+        changes = await _changes(person, tab)
+        assert all(a["to"] <= b["from"] for a, b in pairwise(changes)), changes
+        assert all(0 <= c["from"] <= c["to"] <= len(doc.state.shown) for c in changes)
+    await person.call("review.reject", tabId=tab, all=True)
+    assert doc.state.text == accepted_text
+    assert await _changes(person, tab) == []
+    assert await _unreviewed(person, tab) == 0
