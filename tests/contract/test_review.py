@@ -631,3 +631,30 @@ async def test_any_sequence_of_agent_edits_rejected_gives_the_text_back_exactly(
     assert doc.state.text == accepted_text
     assert await _changes(person, tab) == []
     assert await _unreviewed(person, tab) == 0
+
+
+async def test_ranges_stay_ordered_and_inside_the_text_through_anyones_edits(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    rng = random.Random(5)
+    path = opened / "items.md"
+    path.write_text("# Items\n\n" + "".join(f"- item{i} has alpha{i} and beta{i}.\n" for i in range(30)), "utf-8")
+    tab = await person_open(person, path)
+    doc = doc_of(vmark, tab)
+    for _ in range(60):
+        text = doc.state.shown
+        if rng.random() < 0.5:
+            old = rng.choice(sorted({w for w in re.findall(r"\w+", text) if text.count(w) == 1}))
+            await ok(mcp, "document", "edit", tabId=tab, edits=[{"old": old, "new": rng.choice(["", "q", f"{old}2"])}])
+        else:
+            start = rng.randrange(len(text))
+            end = min(len(text), start + rng.choice([0, 1, 3, 12]))
+            spans = [[start, end, rng.choice(["", "p", "pp "])]]
+            await person.call("ui.edit", tabId=tab, baseRevision=doc.state.revision, changes=spans)
+        changes = await _changes(person, tab)
+        assert all(a["to"] <= b["from"] for a, b in pairwise(changes)), changes
+        assert all(0 <= c["from"] <= c["to"] <= len(doc.state.shown) for c in changes)
+        assert all(c["from"] < c["to"] or c["old"] for c in changes)  # a change is never empty both ways
+    await person.call("review.reject", tabId=tab, all=True)
+    assert await _changes(person, tab) == []
+    assert await _unreviewed(person, tab) == 0
