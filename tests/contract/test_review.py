@@ -558,9 +558,12 @@ async def test_pending_changes_follow_a_save_as(mcp: Client, plan: Path, person:
     listed = await person.call("review.list", filePath=str(moved))
     assert [c["id"] for c in listed["changes"]] == [c["id"] for c in before]
     assert await _unreviewed(person, tab) == 3
+    history_ = vmark.app.history
+    assert (await history_.unreviewed(str(moved)), await history_.unreviewed(str(plan))) == (3, 0)  # the backlog moved
     await person.call("review.reject", tabId=tab, ids=[before[0]["id"]])
     assert doc_of(vmark, tab).state.text == THREE.replace("brief", "short")
     assert await vmark.app.review.store.judged(str(moved)) == {before[0]["id"]: "rejected"}
+    assert await history_.unreviewed(str(moved)) == 2
 
 
 # --- history ---------------------------------------------------------------------------------------------------

@@ -174,6 +174,7 @@ class Review:
         if review is not None:
             self._docs[new] = review
             self._background(self.store.rekey(old, new))
+        self._background(self.history.move_ai_revisions(old, new))  # their backlog moves too
         count = self._unreviewed.pop(old, None)
         if count is not None:
             self._unreviewed[new] = count
