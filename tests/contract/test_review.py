@@ -661,3 +661,22 @@ async def test_ranges_stay_ordered_and_inside_the_text_through_anyones_edits(
     await person.call("review.reject", tabId=tab, all=True)
     assert await _changes(person, tab) == []
     assert await _unreviewed(person, tab) == 0
+
+
+async def test_a_cjk_transform_is_reviewed_per_spot(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    path = opened / "cjk.md"
+    source = "学习Python编程,很有趣!\n\n`代码,不变`\n"
+    path.write_text(source, "utf-8")
+    tab = await person_open(person, path)
+    await ok(mcp, "document", "transform", tabId=tab, kind="cjk-spacing")
+    text = doc_of(vmark, tab).state.text
+    assert text == "学习 Python 编程,很有趣!\n\n`代码,不变`\n"
+    changes = await _changes(person, tab)
+    assert [(text[c["from"] : c["to"]], c["old"], c["tool"]) for c in changes] == [
+        (" ", "", "document.transform"),
+        (" ", "", "document.transform"),
+    ]
+    await person.call("review.reject", tabId=tab, ids=[changes[0]["id"]])
+    assert doc_of(vmark, tab).state.text == "学习Python 编程,很有趣!\n\n`代码,不变`\n"
