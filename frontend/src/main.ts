@@ -11,6 +11,7 @@ import { act, byId, el, toast } from "./dom";
 import { FileTree } from "./filetree";
 import { HistoryPanel } from "./history";
 import { Outline } from "./outline";
+import { ReviewPanel } from "./review";
 import { StatusBar } from "./statusbar";
 import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
@@ -30,6 +31,8 @@ interface TabInfo {
   kind: string;
   active: boolean;
   visible: boolean;
+  /** Pending agent changes of the tab's document. */
+  reviewCount?: number;
 }
 
 interface WindowInfo {
@@ -71,6 +74,7 @@ class Page {
   private approvals: ApprovalDialog;
   private historyPanel: HistoryPanel;
   private commentsPanel: CommentsPanel;
+  private reviewPanel: ReviewPanel;
   private coherencePanel: CoherencePanel;
   private browserPanel: BrowserPanel;
   private editorHost = byId("editor");
@@ -93,6 +97,8 @@ class Page {
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
+    this.reviewPanel = new ReviewPanel(channel, () => this.current);
+    this.keys.addCommands(this.reviewPanel.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {
@@ -205,6 +211,10 @@ class Page {
         this.commentsPanel.onEvent(payload);
         this.historyPanel.refresh(); // it names the comments each revision addressed, with their state
         break;
+      case "review":
+        this.reviewPanel.onEvent(payload);
+        this.historyPanel.refresh(); // the backlog counts what is judged
+        break;
       case "coherence":
         this.coherencePanel.refresh();
         break;
@@ -310,7 +320,7 @@ class Page {
             void act(() => this.close(tab));
           });
           const marker = el("span", { class: "dirty-marker", "aria-label": tab.dirty ? "unsaved" : "" }, tab.dirty ? "●" : "");
-          item.append(pin, el("span", { class: "title" }, tab.title), marker, close);
+          item.append(pin, el("span", { class: "title" }, tab.title), reviewMarker(tab.reviewCount ?? 0), marker, close);
           item.addEventListener("click", () => void act(() => this.switchTo(tab.id)));
           return item;
         }),
@@ -369,7 +379,9 @@ class Page {
         this.current = sync;
         this.editorHost.dataset.tabId = target;
         await sync.mount(this.editorHost);
+        await this.reviewPanel.attach(sync).catch((err) => toast(`changes to review unavailable: ${errorText(err)}`, "error"));
       } else {
+        this.reviewPanel.detach();
         delete this.editorHost.dataset.tabId;
         this.statusBar.setFacts(null);
       }
@@ -505,6 +517,13 @@ class Page {
   private renderWorkspace(listing: Listing): HTMLElement {
     return this.fileTree.render(listing);
   }
+}
+
+/** The tab's marker while its document has agent changes to review (empty otherwise). */
+function reviewMarker(count: number): HTMLElement {
+  if (count === 0) return el("span", { class: "review-marker", "data-count": "0" });
+  const label = `${count} change${count === 1 ? "" : "s"} to review`;
+  return el("span", { class: "review-marker", "data-count": String(count), "aria-label": label, title: label, role: "img" }, String(count));
 }
 
 const channel = new Channel();
