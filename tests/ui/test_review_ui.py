@@ -1,0 +1,338 @@
+"""Issue 17 in real Chromium with the official MCP client: an agent's changes shown inline in both modes
+(inserted text highlighted, deleted text struck through beside it), judged one by one or all at once, the
+review bar, the notice, the tab marker, two windows, History's per-version word diffs, a reload, the CLI.
+
+The product does not save a rejection by itself (``editor.save_automatically`` is off by default): the
+rejection is the person's edit, the document is dirty until the person saves (Ctrl+S).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from playwright.async_api import Page, expect
+
+from tests.conftest import fail_code, make_client, ok
+from tests.contract.helpers import wait_until
+from tests.ui.conftest import Pages
+from tests.ui.helpers import doc_of, open_folder, open_from_tree, wait_doc_text, wait_editor_text
+from tests.ui.test_protocol import vmark_cli
+from vmark.app.server import RunningApp
+from vmark.testing.uiclient import UIClient
+
+TEXT = "# Plan\n\nThe first step is slow.\n\nThe second step is hard.\n\nThe third step is long.\n"
+AGENT = "# Plan\n\nThe first step is quick.\n\nThe second step is easy.\n\nThe third step is short.\n"
+#: the agent's text with its second change rejected: changes one and three, the original text at two
+REJECTED_TWO = "# Plan\n\nThe first step is quick.\n\nThe second step is hard.\n\nThe third step is short.\n"
+INSERTS = ".cm-review-insert, .pm-review-insert"
+
+
+async def _page_on(pages: Pages, workspace: Path, name: str, mode: str) -> tuple[Page, str]:
+    page = await pages.open()
+    await open_folder(page, workspace)
+    tab = await open_from_tree(page, name)
+    if mode == "wysiwyg":
+        await page.click("#mode-toggle")
+        await page.wait_for_selector(".ProseMirror")
+    return page, tab
+
+
+async def _inserted(page: Page) -> list[str]:
+    """The highlighted inserted text of each change, in the document's order (a highlight may be split in pieces)."""
+    texts: list[str] = await page.locator(INSERTS).evaluate_all(
+        """els => {
+            const byId = new Map();
+            for (const el of els) byId.set(el.dataset.reviewId, (byId.get(el.dataset.reviewId) ?? "") + el.textContent);
+            return [...byId.values()];
+        }"""
+    )
+    return texts
+
+
+async def _wait_inserted(page: Page, expected: list[str]) -> None:
+    async def shows() -> bool:
+        return await _inserted(page) == expected
+
+    try:
+        await wait_until(shows, f"the highlights {expected!r}")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; the page highlights {await _inserted(page)!r}") from None
+
+
+async def _listed(vmark: RunningApp, tab: str) -> dict[str, Any]:
+    """The app's review state of the tab's document (what every page and the CLI show)."""
+    async with UIClient(vmark.data_dir) as person:
+        await person.attach()
+        listed: dict[str, Any] = await person.call("review.list", tabId=tab)
+    return listed
+
+
+def _agent(vmark: RunningApp, name: str = "alice") -> Client:
+    return make_client(vmark.data_dir, client_token=vmark.app.principals.add(name))
+
+
+async def _write(agent: Client, tab: str, content: str) -> dict[str, Any]:
+    read = await ok(agent, "document", "read", tabId=tab)
+    return await ok(agent, "document", "write", tabId=tab, content=content, expected_revision=read["revision"])
+
+
+# --- the issue's scenario ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_three_changes_reject_the_second_save_history_reload_and_cli(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    path = workspace / "plan.md"
+    path.write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    async with _agent(vmark) as agent:
+        read = await ok(agent, "document", "read", tabId=tab)
+        wrote = await ok(agent, "document", "write", tabId=tab, content=AGENT, expected_revision=read["revision"])
+        assert path.read_bytes() == AGENT.encode()  # an agent's write is saved
+
+        # Three small changes, each the words it changed, the old words struck through beside them.
+        await _wait_inserted(page, ["quick", "easy", "short"])
+        await expect(page.locator(".review-deleted")).to_have_text(["slow", "hard", "long"])
+        await expect(page.get_by_role("button", name="Accept change")).to_have_count(3)
+        await expect(page.get_by_role("button", name="Reject change")).to_have_count(3)
+        await expect(page.get_by_test_id("review-count")).to_have_text("3 changes")
+        await expect(page.get_by_test_id("review-notice")).to_have_text(
+            "alice made 3 changes with document.write: review them below."
+        )
+        await expect(page.locator(f".tab[data-tab-id='{tab}'] .review-marker")).to_have_attribute("data-count", "3")
+        await wait_editor_text(page, AGENT)  # the deleted words are widgets, never in the text
+
+        await page.get_by_role("button", name="Reject change").nth(1).click()
+        await wait_doc_text(vmark, tab, REJECTED_TWO)
+        await wait_editor_text(page, REJECTED_TWO)
+        await _wait_inserted(page, ["quick", "short"])
+        await expect(page.locator(".review-deleted")).to_have_text(["slow", "long"])
+        await expect(page.get_by_test_id("review-count")).to_have_text("2 changes")
+        await expect(page.locator(f".tab[data-tab-id='{tab}'] .review-marker")).to_have_attribute("data-count", "2")
+        assert doc_of(vmark, tab).dirty
+        assert path.read_bytes() == AGENT.encode()  # not saved by itself (autosave is off by default)
+        # The rejection is the person's edit: an agent holding the revision it wrote is stale now.
+        stale = await fail_code(
+            agent, "document", "write", tabId=tab, content="x\n", expected_revision=wrote["revision"]
+        )
+        assert stale["error"] == "STALE"
+
+    await page.keyboard.press("Control+s")
+    await expect(page.locator(f".tab[data-tab-id='{tab}']")).to_have_attribute("data-dirty", "false")
+    assert path.read_bytes() == REJECTED_TWO.encode()
+
+    # History: each version with what it changed from the one before, and who made it.
+    await page.click("#history-toggle")
+    items = page.locator("#history-list .snapshot")
+    await expect(items.locator(".snapshot-who")).to_have_text(["you", "alice · document.write", "on disk"])
+    diff = page.get_by_test_id("history-diff")
+    await expect(diff.locator(".diff-word.removed")).to_have_text(["easy"])  # the newest is shown first
+    await expect(diff.locator(".diff-word.added")).to_have_text(["hard"])
+    await items.nth(1).locator("button").click()
+    await expect(diff.locator(".diff-word.removed")).to_have_text(["slow", "hard", "long"])
+    await expect(diff.locator(".diff-word.added")).to_have_text(["quick", "easy", "short"])
+    await items.nth(2).locator("button").click()
+    await expect(page.locator("#history-selected")).to_have_text("The first version (on disk):")
+    await expect(diff.locator(".diff-word.added")).to_have_text([TEXT])
+
+    # A reload keeps what is left to review.
+    await page.reload()
+    await page.wait_for_selector("body[data-ready=true]")
+    if mode == "wysiwyg":
+        await page.wait_for_selector(".ProseMirror")
+    await _wait_inserted(page, ["quick", "short"])
+    await expect(page.get_by_test_id("review-count")).to_have_text("2 changes")
+    await expect(page.get_by_test_id("review-notice")).to_have_text("")  # the notice was for new changes
+
+    # The CLI sees the same changes.
+    listed = await _listed(vmark, tab)
+    assert [REJECTED_TWO[c["from"] : c["to"]] for c in listed["changes"]] == ["quick", "short"]
+    code, out, err = await vmark_cli(vmark.data_dir, "review", "list", str(path), "--json")
+    assert (code, err) == (0, "")
+    assert [c["id"] for c in json.loads(out)["changes"]] == [c["id"] for c in listed["changes"]]
+
+
+# --- the review bar ----------------------------------------------------------------------------------------
+async def test_next_previous_by_keyboard_accept_with_enter_and_accept_all(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    path = workspace / "plan.md"
+    path.write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", "source")
+    async with _agent(vmark) as agent:
+        await _write(agent, tab, AGENT)
+    await _wait_inserted(page, ["quick", "easy", "short"])
+    accept = page.get_by_role("button", name="Accept change")
+    await page.keyboard.press("F7")
+    await expect(accept.nth(0)).to_be_focused()
+    await page.keyboard.press("F7")
+    await expect(accept.nth(1)).to_be_focused()
+    await page.keyboard.press("Shift+F7")
+    await expect(accept.nth(0)).to_be_focused()
+    await page.keyboard.press("Shift+F7")
+    await expect(accept.nth(2)).to_be_focused()  # around to the last
+    await page.keyboard.press("Enter")  # accepts "short": the text stays, its highlight goes
+    await _wait_inserted(page, ["quick", "easy"])
+    await expect(accept.nth(1)).to_be_focused()  # the focus stays in the review: on the change now last
+    assert doc_of(vmark, tab).state.text == AGENT
+    # The palette knows the review's commands.
+    await page.keyboard.press("Control+Shift+P")
+    await page.keyboard.type("Accept all changes")
+    await page.keyboard.press("Enter")
+    await _wait_inserted(page, [])
+    await expect(page.get_by_test_id("review-bar")).to_be_hidden()
+    await expect(page.locator(f".tab[data-tab-id='{tab}'] .review-marker")).to_have_attribute("data-count", "0")
+    assert (doc_of(vmark, tab).state.text, doc_of(vmark, tab).dirty) == (AGENT, False)
+    assert (await _listed(vmark, tab))["changes"] == []
+
+
+async def test_reject_all_restores_the_text_and_the_backlog_counts_what_is_judged(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    vmark.app.settings.set("review_backlog_limit", 1)
+    path = workspace / "plan.md"
+    path.write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", "source")
+    await page.click("#history-toggle")
+    count = page.get_by_test_id("history-unreviewed")
+    async with _agent(vmark) as agent:
+        wrote = await _write(agent, tab, AGENT)
+        await expect(count).to_have_text("1 AI change to review")
+        refused = await fail_code(
+            agent, "document", "write", tabId=tab, content=TEXT, expected_revision=wrote["revision"]
+        )
+        assert refused["error"] == "REVIEW_BACKLOG_FULL"
+        # Judging some changes is not enough: the revision waits until each of them is judged.
+        await page.get_by_role("button", name="Accept change").first.click()
+        await _wait_inserted(page, ["easy", "short"])
+        await expect(count).to_have_text("1 AI change to review")
+        await page.click("#review-reject-all")
+        await wait_doc_text(vmark, tab, AGENT.replace("easy", "hard").replace("short", "long"))
+        await _wait_inserted(page, [])
+        await expect(count).to_have_text("All AI changes reviewed")
+        read = await ok(agent, "document", "read", tabId=tab)
+        again = await ok(agent, "document", "write", tabId=tab, content=AGENT, expected_revision=read["revision"])
+        assert again["applied"] is True
+    await _wait_inserted(page, ["easy", "short"])
+
+
+# --- where changes are -------------------------------------------------------------------------------------
+TABLE_LIST = "# Data\n\n| name | value |\n|------|-------|\n| alpha | one |\n\n- first item\n- second item\n"
+TABLE_LIST_AGENT = "# Data\n\n| name | value |\n|------|-------|\n| alpha | two |\n\n- first item\n- second entry\n"
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_changes_inside_a_table_cell_and_a_list_item(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    (workspace / "data.md").write_text(TABLE_LIST, "utf-8")
+    page, tab = await _page_on(pages, workspace, "data.md", mode)
+    async with _agent(vmark) as agent:
+        await _write(agent, tab, TABLE_LIST_AGENT)
+    await _wait_inserted(page, ["two", "entry"])
+    await expect(page.locator(".review-deleted")).to_have_text(["one", "item"])
+    if mode == "wysiwyg":  # inside the cell and the item the view shows, not beside them
+        await expect(page.locator("td .pm-review-insert")).to_have_text("two")
+        await expect(page.locator("li .pm-review-insert")).to_have_text("entry")
+    await page.get_by_role("button", name="Reject change").first.click()
+    await wait_doc_text(vmark, tab, TABLE_LIST_AGENT.replace("| two |", "| one |"))
+    await _wait_inserted(page, ["entry"])
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_a_change_the_person_then_edits_across(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    """The page shows exactly the ranges the app keeps after the person's edit across a change's edge."""
+    (workspace / "plan.md").write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    async with _agent(vmark) as agent:
+        await _write(agent, tab, AGENT)
+    await _wait_inserted(page, ["quick", "easy", "short"])
+    # Select from before "is " into "quick" (across the change's start) with the keyboard and type over it.
+    doc = doc_of(vmark, tab)
+    await page.locator(".cm-content, .ProseMirror").first.click()
+    await page.keyboard.press("Control+Home")
+    for _ in range(1 if mode == "wysiwyg" else 2):  # WYSIWYG has no blank line between blocks
+        await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("Home")
+    for _ in range(len("The first step ")):
+        await page.keyboard.press("ArrowRight")
+    for _ in range(len("is qu")):
+        await page.keyboard.press("Shift+ArrowRight")
+    await page.keyboard.type("was sl")
+    await wait_until(lambda: "was sl" in doc.state.text and doc.dirty, "the person's edit to arrive")
+    edited = doc.state.text
+    tail = AGENT[AGENT.index(".\n\nThe second") :]
+    assert edited.startswith("# Plan\n\nThe first step was sl") and edited.endswith(tail)
+    await wait_editor_text(page, edited)
+    listed = await _listed(vmark, tab)
+    assert listed["revision"] == doc.state.revision
+    expected = [edited[c["from"] : c["to"]] for c in listed["changes"]]
+    assert expected[1:] == ["easy", "short"]  # the other changes are as they were
+    await _wait_inserted(page, [t for t in expected if t])
+
+
+# --- everyone showing the document agrees ---------------------------------------------------------------
+async def test_two_windows_on_one_document_agree(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+    (workspace / "plan.md").write_text(TEXT, "utf-8")
+    first, tab = await _page_on(pages, workspace, "plan.md", "source")
+    second = await pages.open(window="second")
+    await open_folder(second, workspace)
+    other = await open_from_tree(second, "plan.md")
+    await second.click("#mode-toggle")
+    await second.wait_for_selector(".ProseMirror")
+    async with _agent(vmark, "bob") as agent:
+        await _write(agent, tab, AGENT)
+    for page in (first, second):
+        await _wait_inserted(page, ["quick", "easy", "short"])
+        await expect(page.get_by_test_id("review-notice")).to_have_text(
+            "bob made 3 changes with document.write: review them below."
+        )
+    await second.get_by_role("button", name="Reject change").last.click()
+    expected = AGENT.replace("is short", "is long")
+    await wait_editor_text(first, expected)
+    for page, shown in ((first, tab), (second, other)):
+        await _wait_inserted(page, ["quick", "easy"])
+        await expect(page.locator(f".tab[data-tab-id='{shown}'] .review-marker")).to_have_attribute("data-count", "2")
+    await first.get_by_role("button", name="Accept change").first.click()
+    for page in (first, second):
+        await _wait_inserted(page, ["easy"])
+        await expect(page.get_by_test_id("review-count")).to_have_text("1 change")
+
+
+WORKFLOW = """\
+name: ci
+on:
+  push:
+    branches: [ main ]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-python@v6
+        with:
+          python-version: "3.11"   # keep quoted
+"""
+
+
+async def test_a_workflow_patch_is_a_change_to_review(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+    path = workspace / ".github" / "workflows" / "ci.yml"
+    path.parent.mkdir(parents=True)
+    path.write_text(WORKFLOW, "utf-8")
+    page, tab = await _page_on(pages, workspace, ".github/workflows/ci.yml", "source")
+    patches = [{"kind": "with.set", "jobId": "build", "stepIndex": 0, "key": "python-version", "value": "3.12"}]
+    async with _agent(vmark) as agent:
+        read = await ok(agent, "document", "read", tabId=tab)
+        await ok(agent, "workflow", "apply_patch", tabId=tab, patches=patches, expected_revision=read["revision"])
+    patched = WORKFLOW.replace('"3.11"', '"3.12"')
+    await wait_editor_text(page, patched)
+    listed = await _listed(vmark, tab)
+    await _wait_inserted(page, [patched[c["from"] : c["to"]] for c in listed["changes"]])
+    await expect(page.get_by_test_id("review-notice")).to_contain_text("with workflow.apply_patch")
+    await page.click("#review-reject-all")
+    await wait_doc_text(vmark, tab, WORKFLOW)
+    await _wait_inserted(page, [])
