@@ -1,41 +1,433 @@
-"""The review of agent changes, as the history keeps it: every agent write is an AI revision waiting for the
-person (its count stops writes at ``review_backlog_limit``), and every revert is a ``revert`` snapshot.
+"""The review of agent changes: per document, the agent's changes waiting for the person, word by word.
 
-:meth:`Review.follow` follows every transaction (``Session.apply``), so no write or revert has to remember it.
+:meth:`Review.observe` sees every transaction as it applies (``Session.apply``): an agent's edit adds its
+word-level changes (merged with a pending change it touches), and every edit by anyone moves the pending
+ranges (:mod:`vmark.core.review` says how). The person judges a change: accept drops it; reject restores its
+old text as the person's own edit, through ``Session.apply``. An AI revision of the history's backlog is
+reviewed once none of its changes is pending (``REVIEW_BACKLOG_FULL`` counts the others).
+
+The pending set is saved with the content hash of the text its ranges apply to: a document opened again
+(after a restart too) gets its changes back only when its text is that text; else the file changed
+meanwhile, the ranges mean nothing there, and the changes end as ``superseded``. Every page showing a
+document gets a ``review`` event after each change of its pending set, after the document's own ``doc``
+event for that revision (the page applies the ranges only to the text they belong to).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import Any
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from ..core.model import Document
-from ..core.transaction import Transaction
-from ..storage.history import History
+from ..core.changes import diff, splice_state
+from ..core.document import DocState
+from ..core.errors import ArgumentError
+from ..core.ids import new_id
+from ..core.model import Document, Window
+from ..core.review import (
+    Change,
+    Hunk,
+    Judgement,
+    hunk_spans,
+    map_change,
+    merged_old,
+    reject_spans,
+    touches,
+    word_hunks,
+)
+from ..core.spans import Spans
+from ..core.transaction import Actor, Transaction
+from ..storage.history import History, SnapshotKind
+from ..storage.reviews import ReviewStore, StoredReview
+
+if TYPE_CHECKING:
+    from .state import Session
+
+#: moves of pending ranges by typing wait this long to be saved together
+REVIEW_SAVE_DELAY = 0.5
+
+
+@dataclass
+class _DocReview:
+    """One document's review: the state its ranges apply to (None: only its hash is known, from the store)."""
+
+    basis: DocState | None
+    hash: str | None = None
+    changes: list[Change] = field(default_factory=list)
+    #: judged since the last save: (id, judgement)
+    judged: list[tuple[str, Judgement]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _AgentEdit:
+    """What ``follow`` needs of an agent transaction ``observe`` saw: the text before it, and whether it left
+    anything to review."""
+
+    before: DocState
+    reviewable: bool
 
 
 class Review:
-    def __init__(self, history: History, background: Callable[[Coroutine[Any, Any, Any]], None]) -> None:
+    def __init__(
+        self,
+        history: History,
+        store: ReviewStore,
+        session: Session,
+        background: Callable[[Coroutine[Any, Any, Any]], None],
+    ) -> None:
         self.history = history
+        self.store = store
+        self.session = session
         self._background = background
         #: per document key: how many of its AI revisions are unreviewed (read from the history once)
         self._unreviewed: dict[str, int] = {}
+        self._docs: dict[str, _DocReview] = {}
+        self._agent_edits: dict[str, _AgentEdit] = {}
+        #: documents whose pages get a ``review`` event after their next ``doc`` event, and the notice to add
+        self._to_push: set[str] = set()
+        self._notices: dict[str, dict[str, Any]] = {}
+        self._save_later: set[str] = set()
+        self._saver: asyncio.Task[None] | None = None
 
-    async def follow(self, tx: Transaction) -> None:
-        doc, state = tx.doc, tx.state
-        if tx.origin == "agent" and tx.tool is not None:
-            # The answer to the agent does not wait for it: history writes keep their order (one FIFO worker).
-            self._background(self.history.add_ai_revision(doc.key, state.revision))
-            self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
-        elif tx.origin == "revert":
-            await self.history.snapshot(doc.key, doc.path, "revert", state.revision, state.text)
+    async def start(self) -> None:
+        await self.store.start()
+        stored: dict[str, StoredReview] = await self.store.load()
+        for key, review in stored.items():
+            self._docs[key] = _DocReview(None, review.hash, review.changes)
+
+    async def close(self) -> None:
+        if self._saver is not None:
+            self._saver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._saver
+        for key in list(self._save_later):
+            await self._save(key)
+        self.store.close()
+
+    # --- lookups ------------------------------------------------------------------------------------------
+    def pending(self, doc: Document) -> list[Change]:
+        """The document's pending changes in range order."""
+        review = self._docs.get(doc.key)
+        return [] if review is None else sorted(review.changes, key=lambda c: (c.start, c.end))
+
+    def count(self, doc: Document) -> int:
+        review = self._docs.get(doc.key)
+        return 0 if review is None else len(review.changes)
+
+    def listing(self, doc: Document) -> dict[str, Any]:
+        return {"revision": doc.state.revision, "changes": [c.wire() for c in self.pending(doc)]}
 
     async def unreviewed(self, doc: Document) -> int:
         if doc.key not in self._unreviewed:
             self._unreviewed[doc.key] = await self.history.unreviewed(doc.key)
         return self._unreviewed[doc.key]
 
+    # --- following the session ------------------------------------------------------------------------
+    def opened(self, doc: Document) -> None:
+        """A tab shows ``doc`` (``Session.add_tab``): a document seen again takes its pending changes back
+        when its text is the one they apply to, else they are superseded (the file changed meanwhile)."""
+        review = self._docs.get(doc.key)
+        if review is None:
+            self._docs[doc.key] = _DocReview(doc.state)
+            return
+        if review.basis is not None and review.basis.revision == doc.state.revision:
+            return  # another tab of the same document
+        expected = review.basis.content_hash if review.basis is not None else review.hash
+        review.basis = doc.state
+        if review.changes and expected != doc.state.content_hash:
+            self._end(doc.key, review, list(review.changes), "superseded")
+            self._save_now(doc.key)
+        self._to_push.add(doc.key)
+        if review.changes:
+            self._background(self.push(doc))
+
+    def attached(self, window: Window) -> None:
+        """A page attached to ``window``: it gets the review of every document it shows that has one."""
+        for doc in {id(t.doc): t.doc for t in window.tabs}.values():
+            if self.count(doc):
+                self._background(self.push(doc))
+
+    def rekey(self, old: str, new: str) -> None:
+        """A document moved (Save as): its review moves with it."""
+        review = self._docs.pop(old, None)
+        if review is not None:
+            self._docs[new] = review
+            self._background(self.store.rekey(old, new))
+        count = self._unreviewed.pop(old, None)
+        if count is not None:
+            self._unreviewed[new] = count
+
+    def observe(self, tx: Transaction) -> None:
+        """Every change of a document's text, as it applies: pending ranges move; an agent's edit adds its
+        changes. Runs before anything else on the loop (an observer of ``Session.apply``)."""
+        doc = tx.doc
+        review = self._docs.setdefault(doc.key, _DocReview(None))
+        before = review.basis
+        review.basis = tx.state
+        if before is None:  # never happens for a document a tab shows (``opened`` saw it first)
+            if review.changes:
+                self._end(doc.key, review, list(review.changes), "superseded")
+                self._save_now(doc.key)
+            return
+        had = bool(review.changes)
+        spans = _shown_spans(before, tx.state)
+        if tx.origin == "agent" and tx.tool is not None:
+            added = self._agent_changes(review, tx, before, spans)
+            self._agent_edits[tx.state.revision] = _AgentEdit(before, added > 0)
+            if added:
+                notice = self._notices.get(doc.key)
+                count = added + (notice["count"] if notice else 0)
+                self._notices[doc.key] = {"principal": _principal(tx.actor), "tool": tx.tool, "count": count}
+                self._save_now(doc.key)
+        elif review.changes:
+            self._move(doc.key, review, spans, "superseded" if tx.origin == "disk" else "edited")
+        if had or review.changes:
+            self._to_push.add(doc.key)
+
+    def _agent_changes(self, review: _DocReview, tx: Transaction, before: DocState, spans: Spans) -> int:
+        """Add the agent edit's word-level changes; a hunk that meets pending changes merges with them into one
+        change, whose old text is the text before all of them. Returns how many changes it made."""
+        old, new = before.shown, tx.state.shown
+        hunks = word_hunks(old, new, spans)
+        by_hunks = hunk_spans(hunks, new)
+        groups, untouched = _groups(hunks, review.changes)
+        kept = [c for c in (map_change(c, by_hunks) for c in untouched) if c is not None]
+        made = 0
+        for group_hunks, group_changes in groups:
+            start = min([h.old_start for h in group_hunks] + [c.start for c in group_changes])
+            end = max([h.old_end for h in group_hunks] + [c.end for c in group_changes])
+            # Hunks outside the group that start before it end before it (they would meet it otherwise).
+            shift = sum(_growth(h) for h in hunks if h.old_start < start)
+            new_start, new_end = start + shift, end + shift + sum(_growth(h) for h in group_hunks)
+            was = merged_old(old, start, end, group_changes)
+            merged = [r for c in group_changes for r in c.revisions]
+            if group_changes:
+                self._end(tx.doc.key, review, group_changes, "merged", count_revisions=False)
+            if was == new[new_start:new_end]:  # the agent put back what was there: nothing left to judge
+                self._settle_revisions(tx.doc.key, merged)
+                continue
+            revisions = tuple(dict.fromkeys([*merged, tx.state.revision]))
+            kept.append(
+                Change(
+                    new_id("rc"), revisions, _principal(tx.actor), tx.tool or "", new_start, new_end, was, time.time()
+                )
+            )
+            made += 1
+        review.changes = sorted(kept, key=lambda c: (c.start, c.end))
+        return made
+
+    def _move(self, key: str, review: _DocReview, spans: Spans, judgement: Judgement) -> None:
+        """Move the pending ranges through someone else's edit; the changes it took away are judged by it."""
+        kept: list[Change] = []
+        gone: list[Change] = []
+        for change in review.changes:
+            moved = map_change(change, spans)
+            if moved is None:
+                gone.append(change)
+            else:
+                kept.append(moved)
+        review.changes = kept
+        if gone:
+            self._end(key, review, gone, judgement)
+            self._save_now(key)
+        elif spans:
+            self._save_soon(key)
+
+    def _end(
+        self,
+        key: str,
+        review: _DocReview,
+        changes: Sequence[Change],
+        judgement: Judgement,
+        count_revisions: bool = True,
+    ) -> None:
+        ids = {c.id for c in changes}
+        review.changes = [c for c in review.changes if c.id not in ids]
+        review.judged += [(c.id, judgement) for c in changes]
+        if count_revisions:
+            self._settle_revisions(key, [r for c in changes for r in c.revisions])
+
+    def _settle_revisions(self, key: str, revisions: Sequence[str]) -> None:
+        """The AI revisions among ``revisions`` that have no pending change any more are reviewed."""
+        review = self._docs.get(key)
+        still = {r for c in (review.changes if review else []) for r in c.revisions}
+        done = [r for r in dict.fromkeys(revisions) if r not in still]
+        if not done:
+            return
+        if key in self._unreviewed:
+            self._unreviewed[key] = max(0, self._unreviewed[key] - len(done))
+        for revision in done:
+            self._background(self.history.mark_reviewed(key, revision))
+
+    async def follow(self, tx: Transaction) -> None:
+        """After the transaction: an agent edit with changes to judge joins the backlog, and the history gets
+        its revision (after the text before it, when that is not the history's latest); a revert is snapshotted."""
+        doc, state = tx.doc, tx.state
+        edit = self._agent_edits.pop(state.revision, None)
+        if tx.origin == "agent" and tx.tool is not None and edit is not None:
+            await self._history_of(doc, tx, edit.before)
+            if edit.reviewable:
+                await self.unreviewed(doc)  # the count is known before this revision joins it
+                # The answer to the agent does not wait for it: history writes keep their order (one FIFO worker).
+                self._background(self.history.add_ai_revision(doc.key, state.revision))
+                self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
+        elif tx.origin == "revert":
+            await self.history.snapshot(doc.key, doc.path, "revert", state.revision, state.text)
+
+    async def _history_of(self, doc: Document, tx: Transaction, before: DocState) -> None:
+        """Each agent revision is a history entry (its save, if any, is the same entry); the text before it is
+        one too when the history does not end with it: the document's text on disk (``disk``) or the
+        person's unsaved text (``edit``)."""
+        if await self.history.last_revision(doc.key) != before.revision:
+            kind: SnapshotKind = "disk" if doc.saved_revision == before.revision else "edit"
+            self._background(self.history.snapshot(doc.key, doc.path, kind, before.revision, before.text))
+        self._background(
+            self.history.snapshot(
+                doc.key, doc.path, "mcp", tx.state.revision, tx.state.text, tx.actor.principal, tool=tx.tool
+            )
+        )
+
+    # --- the person's judgement --------------------------------------------------------------------------
+    def _picked(self, doc: Document, ids: Sequence[str] | None) -> list[Change]:
+        pending = self.pending(doc)
+        if ids is None:
+            return pending
+        by_id = {c.id: c for c in pending}
+        unknown = [i for i in ids if i not in by_id]
+        if unknown:
+            raise ArgumentError(f"no pending change {', '.join(map(repr, unknown))} in this document")
+        return [by_id[i] for i in dict.fromkeys(ids)]
+
+    async def accept(self, doc: Document, ids: Sequence[str] | None) -> int:
+        """Keep the text of the changes (``ids``, or all of them) and stop showing them."""
+        picked = self._picked(doc, ids)
+        if picked:
+            review = self._docs[doc.key]
+            self._end(doc.key, review, picked, "accepted")
+            await self._save(doc.key)
+            await self.push(doc)
+        return len(picked)
+
+    async def reject(self, doc: Document, ids: Sequence[str] | None, actor: Actor) -> int:
+        """Restore the old text of the changes (``ids``, or all of them): the person's edit, like any other
+        (an agent write being recorded is aborted; an agent holding the old revision gets ``STALE``)."""
+        picked = self._picked(doc, ids)
+        if not picked:
+            return 0
+        review = self._docs[doc.key]
+        self._end(doc.key, review, picked, "rejected")
+        before = doc.state
+        state = splice_state(before, reject_spans(picked), doc.line_ending)
+        await self.session.apply(Transaction(doc, state, "person", actor))
+        snapshot = self.history.snapshot(doc.key, doc.path, "reject", state.revision, state.text, tool="review.reject")
+        self._background(snapshot)
+        await self._save(doc.key)
+        return len(picked)
+
     async def mark_reviewed(self, doc: Document, revision: str | None) -> int:
+        """ "Mark reviewed": accept every pending change (of ``revision``, or all), and mark the AI revisions
+        reviewed; return how many revisions changed."""
+        review = self._docs.get(doc.key)
+        if review is not None:
+            picked = [c for c in review.changes if revision is None or revision in c.revisions]
+            if picked:
+                self._end(doc.key, review, picked, "accepted", count_revisions=False)
+                await self._save(doc.key)
+                await self.push(doc)
         changed = await self.history.mark_reviewed(doc.key, revision)
         self._unreviewed.pop(doc.key, None)
         return changed
+
+    # --- pushing and saving ---------------------------------------------------------------------------
+    async def after_doc_push(self, doc: Document) -> None:
+        """The pages got the document's new revision (``Session``): now its review, when it changed."""
+        if doc.key in self._to_push:
+            await self.push(doc)
+
+    async def push(self, doc: Document) -> None:
+        """A ``review`` event to every page of a window showing ``doc``."""
+        self._to_push.discard(doc.key)
+        notice = self._notices.pop(doc.key, None)
+        listing = self.listing(doc)
+        payload: dict[str, Any] = {"filePath": doc.path, "docKey": doc.key, **listing}
+        if notice is not None:
+            payload["notice"] = notice
+        for label, conns in list(self.session.pages.items()):
+            window = self.session.windows.get(label)
+            tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
+            if not tab_ids:
+                continue
+            event = {"type": "event", "event": "review", "payload": {**payload, "tabIds": tab_ids}}
+            for conn in list(conns):
+                with contextlib.suppress(ConnectionError):
+                    await conn.send(event)
+
+    def _save_now(self, key: str) -> None:
+        self._save_later.discard(key)
+        self._background(self._save(key))
+
+    def _save_soon(self, key: str) -> None:
+        self._save_later.add(key)
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.ensure_future(self._save_after_delay())
+
+    async def _save_after_delay(self) -> None:
+        await asyncio.sleep(REVIEW_SAVE_DELAY)
+        for key in list(self._save_later):
+            await self._save(key)
+
+    async def _save(self, key: str) -> None:
+        self._save_later.discard(key)
+        review = self._docs.get(key)
+        if review is None:
+            return
+        text_hash = review.basis.content_hash if review.basis is not None else review.hash
+        if text_hash is None:
+            return
+        judged, review.judged = review.judged, []
+        await self.store.save(key, text_hash, list(review.changes), judged)
+
+
+def _growth(hunk: Hunk) -> int:
+    return (hunk.new_end - hunk.new_start) - (hunk.old_end - hunk.old_start)
+
+
+def _principal(actor: Actor) -> str:
+    return actor.principal or (f"anonymous ({actor.connection})" if actor.connection else "anonymous")
+
+
+def _shown_spans(before: DocState, after: DocState) -> Spans:
+    """The change from ``before`` to ``after`` as spans of the shown text: the state's own when it came
+    from ``before``, else the one span that differs."""
+    change = after.change
+    if change is not None and change.parent == before.revision:
+        return change.shown
+    span = diff(before.shown, after.shown)
+    return () if span is None else (span,)
+
+
+_Group = tuple[list[Hunk], list[Change]]
+
+
+def _groups(hunks: Sequence[Hunk], pending: Sequence[Change]) -> tuple[list[_Group], list[Change]]:
+    """The agent's hunks grouped with the pending changes they meet (a chain of touching ones is one group),
+    in text order, and the pending changes no hunk meets."""
+    items: list[tuple[int, int, Hunk | None, Change | None]] = [(h.old_start, h.old_end, h, None) for h in hunks]
+    items += [(c.start, c.end, None, c) for c in pending if any(touches(c, h) for h in hunks)]
+    items.sort(key=lambda i: (i[0], i[1]))
+    groups: list[_Group] = []
+    end = -1
+    for start, stop, hunk, change in items:
+        if not groups or start > end:
+            groups.append(([], []))
+            end = stop
+        end = max(end, stop)
+        if hunk is not None:
+            groups[-1][0].append(hunk)
+        if change is not None:
+            groups[-1][1].append(change)
+    touched = {c.id for _, changes in groups for c in changes}
+    return [g for g in groups if g[0]], [c for c in pending if c.id not in touched]

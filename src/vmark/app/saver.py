@@ -66,11 +66,13 @@ class Saver:
 
         return await self.app.saves.run(real_path, ticket, put)
 
-    async def _snapshot(self, ctx: RequestContext, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...]) -> None:
+    async def _snapshot(
+        self, ctx: RequestContext, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...], tool: str | None = None
+    ) -> None:
         doc = tab.doc
         self.app.background(
             self.app.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, ctx.connection.principal, addresses
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, ctx.connection.principal, addresses, tool
             )
         )
 
@@ -117,7 +119,7 @@ class Saver:
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=doc.path) from exc
         journaled = await self._journal_save(ctx, tab, "workspace.save")
-        await self._snapshot(ctx, tab, "mcp", ())
+        await self._snapshot(ctx, tab, "mcp", (), "workspace.save")
         return {"filePath": doc.path, "revision": revision, "journaled": journaled}
 
     async def save_as(self, ctx: RequestContext, window: Window, tab: Tab, file_path: str) -> dict[str, Any]:
@@ -156,5 +158,5 @@ class Saver:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
         self.app.session.rekey(doc, real, kind)
         journaled = await self._journal_save(ctx, tab, "workspace.save_as")
-        await self._snapshot(ctx, tab, "mcp", ())
+        await self._snapshot(ctx, tab, "mcp", (), "workspace.save_as")
         return {"revision": revision, "journaled": journaled}

@@ -23,6 +23,7 @@ from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.pathscope import PathScope, ScopeError
 from ..storage.principals import Principals
+from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
 from .approvals import Approval, Approvals
 from .browser import BrowserService
@@ -103,10 +104,12 @@ class App:
         self.browser = BrowserService(self)
         self.browser_runs = Runs(self)
         self.editor_faults = EditorFaults()
-        self.review = Review(self.history, self.background)
+        self.review = Review(self.history, ReviewStore(data_dir / "reviews.db"), self.session, self.background)
+        self.session.follow_review(self.review)
         # What follows every change of a document's text (Session.apply), in this order: the abort of an agent
-        # write being recorded and the comment anchors at once; then the coherence ledger and the history.
-        self.session.observers += [self.writer.observe, self.comments.observe]
+        # write being recorded, the comment anchors and the pending agent changes at once; then the coherence
+        # ledger and the history.
+        self.session.observers += [self.writer.observe, self.comments.observe, self.review.observe]
         self.session.followers += [self.coherence.follow, self.review.follow]
         self.folder_grants: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
@@ -117,6 +120,7 @@ class App:
         await self.journal.start()
         await self.history.start()
         await self.comments.start()
+        await self.review.start()
         if folder is not None:
             self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
         self._tasks = [
@@ -132,6 +136,7 @@ class App:
                 await task
         await asyncio.gather(*self._background, return_exceptions=True)  # history writes land before close
         await self.comments.close()
+        await self.review.close()
         self.coherence.close()
         await self.browser_runs.aclose()
         await self.browser.stop()

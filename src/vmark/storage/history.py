@@ -1,7 +1,10 @@
 """History snapshots per document, and the review backlog of AI revisions.
 
-Kinds: ``manual``, ``auto``, ``mcp``, ``revert``. ``mcp`` snapshots (every save by an
-AI client) are never merged with a neighbour or skipped for their size.
+Kinds: ``manual``, ``auto`` (the person's saves), ``mcp`` (every AI revision, and every save by an AI
+client), ``revert``, ``reject`` (the person rejected agent changes), ``disk`` (a document's text on disk before
+its first AI revision) and ``edit`` (the person's unsaved text before an AI revision). ``mcp`` snapshots are
+never merged with a neighbour or skipped for their size. A save of the revision the history ends with (an AI
+revision, a rejection) is that entry (its addresses join it), not a second one with the same text.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any, Literal
 
 from .sqlite_worker import SqliteWorker
 
-SnapshotKind = Literal["manual", "auto", "mcp", "revert"]
+SnapshotKind = Literal["manual", "auto", "mcp", "revert", "reject", "disk", "edit"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -26,7 +29,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     content BLOB NOT NULL,
     time REAL NOT NULL,
     principal TEXT,
-    addresses TEXT NOT NULL DEFAULT '[]'
+    addresses TEXT NOT NULL DEFAULT '[]',
+    tool TEXT
 );
 CREATE INDEX IF NOT EXISTS snapshots_doc ON snapshots (doc, id);
 CREATE TABLE IF NOT EXISTS ai_revisions (
@@ -45,6 +49,7 @@ class History:
 
     async def start(self) -> None:
         await self._db.start()
+        await self._db.run(_add_tool_column)
 
     def close(self) -> None:
         self._db.close()
@@ -58,16 +63,22 @@ class History:
         content: str,
         principal: str | None = None,
         addresses: tuple[str, ...] = (),
+        tool: str | None = None,
     ) -> int:
         def insert(c: sqlite3.Connection) -> int:
-            if kind == "auto":
-                last = c.execute("SELECT id, kind FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,))
-                row = last.fetchone()
-                if row is not None and row[1] == "auto":
-                    c.execute("DELETE FROM snapshots WHERE id=?", (row[0],))  # auto saves merge
+            last = c.execute(
+                "SELECT id, kind, revision, addresses FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,)
+            )
+            row = last.fetchone()
+            if row is not None and kind in _SAVES and row[2] == revision:
+                joined = list(dict.fromkeys([*json.loads(row[3]), *addresses]))
+                c.execute("UPDATE snapshots SET addresses=?, path=? WHERE id=?", (json.dumps(joined), path, row[0]))
+                return int(row[0])
+            if kind == "auto" and row is not None and row[1] == "auto":
+                c.execute("DELETE FROM snapshots WHERE id=?", (row[0],))  # auto saves merge
             cur = c.execute(
-                "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses)"
-                " VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses, tool)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
                 (
                     doc,
                     path,
@@ -77,6 +88,7 @@ class History:
                     time.time(),
                     principal,
                     json.dumps(list(addresses)),
+                    tool,
                 ),
             )
             return int(cur.lastrowid or 0)
@@ -90,6 +102,15 @@ class History:
         def query(c: sqlite3.Connection) -> list[dict[str, Any]]:
             rows = c.execute(f"SELECT {columns} FROM snapshots WHERE doc=? ORDER BY id", (doc,)).fetchall()
             return [_snapshot(r, content) for r in rows]
+
+        return await self._db.run(query)
+
+    async def last_revision(self, doc: str) -> str | None:
+        """The revision of the document's latest snapshot (None: it has none)."""
+
+        def query(c: sqlite3.Connection) -> str | None:
+            row = c.execute("SELECT revision FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,)).fetchone()
+            return None if row is None else str(row[0])
 
         return await self._db.run(query)
 
@@ -144,9 +165,19 @@ class History:
         return await self._db.run(update)
 
 
-_COLUMNS = "id, path, kind, revision, content, time, principal, addresses"
+#: the kinds a save takes: saving the revision the history ends with adds no entry (its addresses join that one)
+_SAVES = ("manual", "auto", "mcp")
+
+_COLUMNS = "id, path, kind, revision, content, time, principal, addresses, tool"
 #: the same row shape without reading the texts
-_LISTING_COLUMNS = "id, path, kind, revision, NULL, time, principal, addresses"
+_LISTING_COLUMNS = "id, path, kind, revision, NULL, time, principal, addresses, tool"
+
+
+def _add_tool_column(c: sqlite3.Connection) -> None:
+    """A history from before snapshots named their tool gets the column (its old rows have none)."""
+    columns = {row[1] for row in c.execute("PRAGMA table_info(snapshots)")}
+    if "tool" not in columns:
+        c.execute("ALTER TABLE snapshots ADD COLUMN tool TEXT")
 
 
 def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
@@ -158,6 +189,7 @@ def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
         "time": row[5],
         "principal": row[6],
         "addresses": json.loads(row[7]),
+        "tool": row[8],
     }
     if content:
         snap["content"] = bytes(row[4]).decode("utf-8", "surrogatepass")

@@ -22,8 +22,9 @@ from ...core.transaction import Actor, Transaction
 from ...storage.files import SaveError, save_new, save_replace
 from ...storage.pathscope import PathScope, ScopeError
 from ...storage.settings import SETTINGS, SettingsError
+from ..history_view import snapshot_actor
 from ..state import canonical_or_invalid
-from . import ui_browser, ui_coherence, ui_comments, ui_files, ui_read, ui_search, ui_tools, ui_workspace
+from . import ui_browser, ui_coherence, ui_comments, ui_files, ui_read, ui_review, ui_search, ui_tools, ui_workspace
 from .args import require_str
 from .workspace import load_tab, new_untitled
 
@@ -47,6 +48,7 @@ async def attach(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     session.pages.setdefault(window.label, []).append(ctx.connection)
     session.touch(window)
     session.changed()
+    ctx.app.review.attached(window)
     return {"window": window.label, "windows": session.describe()}
 
 
@@ -319,7 +321,7 @@ _LABELS = {"mcp": "(mcp)"}
 
 
 def _labelled(snap: dict[str, Any]) -> dict[str, Any]:
-    return {**snap, "label": _LABELS.get(snap["kind"], "")}
+    return {**snap, "label": _LABELS.get(snap["kind"], ""), "actor": snapshot_actor(snap)}
 
 
 async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -457,4 +459,5 @@ ACTIONS = {
     **ui_browser.ACTIONS,
     **ui_search.ACTIONS,
     **ui_files.ACTIONS,
+    **ui_review.ACTIONS,
 }

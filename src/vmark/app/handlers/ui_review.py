@@ -1,0 +1,83 @@
+"""The person's review of agent changes (a page or ``vmark review``): list, accept, reject.
+
+A request names a document by ``tabId`` or by ``filePath`` (``vmark review``): a file no tab shows is opened
+in a tab (not activated), like the person's ``ui.open``, which gives it back its pending changes when its
+text is still the one they apply to. ``accept`` / ``reject`` take exactly one of ``ids`` (change ids from
+``review.list``) or ``all: true``; an unknown id refuses the whole request and changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import ArgumentError
+from ...core.model import Tab
+from ...core.transaction import Actor
+from ...storage.pathscope import PathScope
+from ..state import canonical_or_invalid
+from .args import require_str
+from .workspace import load_tab
+
+if TYPE_CHECKING:
+    from ..service import RequestContext
+
+
+async def _tab(ctx: RequestContext, args: dict[str, Any]) -> Tab:
+    session = ctx.app.session
+    if ("tabId" in args) == ("filePath" in args):
+        raise ArgumentError("name the document: tabId or filePath")
+    if "tabId" in args:
+        return session.find_tab(require_str(args, "tabId"))[1]
+    real = canonical_or_invalid(require_str(args, "filePath"))
+    shown = next((t for _, t in session.tabs() if t.doc.path == real), None)
+    if shown is not None:
+        return shown
+    scope = PathScope.of([os.path.dirname(real)])
+    tab, _ = await load_tab(ctx.app, session.window(), scope, real, activate=False)
+    return tab
+
+
+def _ids(args: dict[str, Any]) -> list[str] | None:
+    """The ids to judge, or None for all of them."""
+    has_ids, everything = "ids" in args, args.get("all")
+    if everything not in (None, False, True):
+        raise ArgumentError("all must be a boolean")
+    if has_ids == bool(everything):
+        raise ArgumentError("give exactly one of ids (a list of change ids) or all: true")
+    if everything:
+        return None
+    ids = args["ids"]
+    if not (isinstance(ids, list) and ids and all(isinstance(i, str) for i in ids)):
+        raise ArgumentError("ids must be a non-empty list of change ids (strings)")
+    return ids
+
+
+async def review_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """``{revision, changes}``; named by ``filePath``, also the tab and whether its text is unsaved."""
+    tab = await _tab(ctx, args)
+    listing = ctx.app.review.listing(tab.doc)
+    if "filePath" in args:
+        listing.update(tabId=tab.id, filePath=tab.doc.path, dirty=tab.doc.dirty)
+    return listing
+
+
+async def review_accept(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    doc = (await _tab(ctx, args)).doc
+    accepted = await ctx.app.review.accept(doc, _ids(args))
+    return {"accepted": accepted, "revision": doc.state.revision, "unreviewed": await ctx.app.review.unreviewed(doc)}
+
+
+async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    doc = (await _tab(ctx, args)).doc
+    # No page typed the restored text: every page gets it (a page's own keystrokes are not sent back to it).
+    actor = Actor(None, ctx.connection.principal)
+    rejected = await ctx.app.review.reject(doc, _ids(args), actor)
+    return {"rejected": rejected, "revision": doc.state.revision, "unreviewed": await ctx.app.review.unreviewed(doc)}
+
+
+ACTIONS = {
+    "review.list": review_list,
+    "review.accept": review_accept,
+    "review.reject": review_reject,
+}
