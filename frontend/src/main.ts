@@ -98,6 +98,10 @@ class Page {
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
     this.reviewPanel = new ReviewPanel(channel, () => this.current);
+    this.reviewPanel.onCounts = () => {
+      const win = this.window();
+      if (win) this.renderTabs(win);
+    };
     this.keys.addCommands(this.reviewPanel.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
@@ -320,7 +324,9 @@ class Page {
             void act(() => this.close(tab));
           });
           const marker = el("span", { class: "dirty-marker", "aria-label": tab.dirty ? "unsaved" : "" }, tab.dirty ? "●" : "");
-          item.append(pin, el("span", { class: "title" }, tab.title), reviewMarker(tab.reviewCount ?? 0), marker, close);
+          // The latest `review` event is newer than the tab state (which the app sends when tabs change).
+          const reviewCount = this.reviewPanel.countOf(tab.id) ?? tab.reviewCount ?? 0;
+          item.append(pin, el("span", { class: "title" }, tab.title), reviewMarker(reviewCount), marker, close);
           item.addEventListener("click", () => void act(() => this.switchTo(tab.id)));
           return item;
         }),

@@ -24,6 +24,8 @@ export class ReviewPanel {
   private current = -1;
   private refocus: number | null = null;
   private noticeTimer: number | undefined;
+  /** The pending counts of tabs changed (the tab strip shows them). */
+  onCounts: () => void = () => {};
 
   constructor(
     private channel: Channel,
@@ -73,10 +75,16 @@ export class ReviewPanel {
   onEvent(payload: Record<string, unknown>): void {
     const state = payload as unknown as ReviewState;
     for (const tabId of state.tabIds ?? []) this.states.set(tabId, state);
+    this.onCounts();
     const tab = this.active();
     if (!tab || !state.tabIds?.includes(tab.tabId)) return;
     if (state.notice && state.notice.count > 0) this.showNotice(noticeText(state.notice));
     void this.show(tab);
+  }
+
+  /** How many changes wait in a tab's document, as the latest review state says (undefined: none heard of yet). */
+  countOf(tabId: string): number | undefined {
+    return this.states.get(tabId)?.changes.length;
   }
 
   /** A tab came up in the editor: ask for its changes (they may have changed while it was not shown). */
@@ -84,12 +92,14 @@ export class ReviewPanel {
     tab.onRevision = () => void this.show(tab);
     this.current = -1;
     this.hideNotice();
+    await this.relist(tab);
+  }
+
+  /** The app's review state of the tab, asked for (after a verdict, and when the tab comes up). */
+  private async relist(tab: ReviewTab): Promise<void> {
     const listed = await this.channel.request<{ revision: string; changes: ReviewChange[] }>("review.list", { tabId: tab.tabId });
-    const known = this.states.get(tab.tabId);
-    // An event that came meanwhile is as new as the listing or newer.
-    if (!known || known.revision !== listed.revision) {
-      this.states.set(tab.tabId, { filePath: null, docKey: "", tabIds: [tab.tabId], revision: listed.revision, changes: listed.changes });
-    }
+    this.states.set(tab.tabId, { filePath: null, docKey: "", tabIds: [tab.tabId], revision: listed.revision, changes: listed.changes });
+    this.onCounts();
     await this.show(tab);
   }
 
@@ -159,6 +169,8 @@ export class ReviewPanel {
     if (!tab) return;
     await tab.flush();
     await this.channel.request(`review.${verdict}`, ids === null ? { tabId: tab.tabId, all: true } : { tabId: tab.tabId, ids });
+    // The app's `review` event says it to every window; this window shows its own verdict without waiting for it.
+    await this.relist(tab);
   }
 }
 
