@@ -240,7 +240,7 @@ interface ShownDiff {
 function whoMade(snap: Snapshot): string {
   const actor = snap.actor;
   if (!actor) return snap.principal ?? "";
-  if (actor.kind === "person") return "you";
+  if (actor.kind === "person") return actor.tool === "review.reject" ? "you (reject)" : "you";
   if (actor.kind === "revert") return "you (revert)";
   if (actor.kind === "disk") return "on disk";
   const name = actor.principal ?? snap.principal ?? "an agent";
@@ -251,7 +251,7 @@ function whoMade(snap: Snapshot): string {
 function summary(parts: readonly WordPart[], first: boolean): string {
   const { added, removed } = wordCounts(parts);
   if (first) return `${added} word${added === 1 ? "" : "s"}`;
-  if (added === 0 && removed === 0) return "no change";
+  if (added === 0 && removed === 0) return parts.some((p) => p.kind !== "same") ? "punctuation or spacing" : "no change";
   return [added ? `+${added}` : "", removed ? `−${removed}` : ""].filter(Boolean).join(" ") + ` word${added + removed === 1 ? "" : "s"}`;
 }
 

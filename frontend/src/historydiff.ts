@@ -37,12 +37,12 @@ export function wordDiff(before: string, after: string): WordPart[] {
   return parts;
 }
 
-/** Words added and removed (a word changed counts once each way). */
+/** Words (runs of letters and digits) added and removed: a word changed counts once each way. */
 export function wordCounts(parts: readonly WordPart[]): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
   for (const part of parts) {
-    const words = part.text.match(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+/gu)?.length ?? 0;
+    const words = part.text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
     if (part.kind === "added") added += words;
     if (part.kind === "removed") removed += words;
   }

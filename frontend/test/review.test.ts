@@ -162,6 +162,8 @@ test("word diff: a changed word in a long paragraph is one word removed and one 
     { kind: "same", text: " jumps over the lazy dog." },
   ]);
   assert.deepEqual(wordCounts(wordDiff(before, after)), { added: 1, removed: 1 });
+  assert.deepEqual(wordCounts(wordDiff("a, b.", "a; b!")), { added: 0, removed: 0 }); // punctuation is no word
+  assert.deepEqual(wordCounts(wordDiff("", "# Two words, 3 here.")), { added: 4, removed: 0 });
   assert.deepEqual(wordDiff("same", "same"), [{ kind: "same", text: "same" }]);
   assert.deepEqual(wordDiff("", ""), []);
   assert.deepEqual(wordDiff("", "new text"), [{ kind: "added", text: "new text" }]);

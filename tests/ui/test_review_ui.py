@@ -89,9 +89,9 @@ async def test_three_changes_reject_the_second_save_history_reload_and_cli(
     path.write_text(TEXT, "utf-8")
     page, tab = await _page_on(pages, workspace, "plan.md", mode)
     async with _agent(vmark) as agent:
-        read = await ok(agent, "document", "read", tabId=tab)
-        wrote = await ok(agent, "document", "write", tabId=tab, content=AGENT, expected_revision=read["revision"])
-        assert path.read_bytes() == AGENT.encode()  # an agent's write is saved
+        for old, new in (("slow", "quick"), ("hard", "easy"), ("long", "short")):  # three separate edits
+            wrote = await ok(agent, "document", "edit", tabId=tab, edits=[{"old": old, "new": new}])
+        assert path.read_bytes() == AGENT.encode()  # an agent's edit is saved
 
         # Three small changes, each the words it changed, the old words struck through beside them.
         await _wait_inserted(page, ["quick", "easy", "short"])
@@ -100,7 +100,7 @@ async def test_three_changes_reject_the_second_save_history_reload_and_cli(
         await expect(page.get_by_role("button", name="Reject change")).to_have_count(3)
         await expect(page.get_by_test_id("review-count")).to_have_text("3 changes")
         await expect(page.get_by_test_id("review-notice")).to_have_text(
-            "alice made 3 changes with document.write: review them below."
+            "alice made 1 change with document.edit: review it below."  # the latest of the three
         )
         await expect(page.locator(f".tab[data-tab-id='{tab}'] .review-marker")).to_have_attribute("data-count", "3")
         await wait_editor_text(page, AGENT)  # the deleted words are widgets, never in the text
@@ -124,17 +124,27 @@ async def test_three_changes_reject_the_second_save_history_reload_and_cli(
     await expect(page.locator(f".tab[data-tab-id='{tab}']")).to_have_attribute("data-dirty", "false")
     assert path.read_bytes() == REJECTED_TWO.encode()
 
-    # History: each version with what it changed from the one before, and who made it.
+    # History: each version with what it changed from the one before (never all agent edits in one), and who.
     await page.click("#history-toggle")
     items = page.locator("#history-list .snapshot")
-    await expect(items.locator(".snapshot-who")).to_have_text(["you", "alice · document.write", "on disk"])
+    agent_edit = "alice · document.edit"
+    await expect(items.locator(".snapshot-who")).to_have_text(
+        ["you (reject)", agent_edit, agent_edit, agent_edit, "on disk"]
+    )
+    await expect(items.locator(".snapshot-summary")).to_have_text(
+        ["+1 −1 words", "+1 −1 words", "+1 −1 words", "+1 −1 words", "16 words"]
+    )
     diff = page.get_by_test_id("history-diff")
-    await expect(diff.locator(".diff-word.removed")).to_have_text(["easy"])  # the newest is shown first
+    await expect(page.locator("#history-selected")).to_have_text(
+        "What this version changed from the one before (you (reject)):"  # the newest is shown first
+    )
+    await expect(diff.locator(".diff-word.removed")).to_have_text(["easy"])
     await expect(diff.locator(".diff-word.added")).to_have_text(["hard"])
-    await items.nth(1).locator("button").click()
-    await expect(diff.locator(".diff-word.removed")).to_have_text(["slow", "hard", "long"])
-    await expect(diff.locator(".diff-word.added")).to_have_text(["quick", "easy", "short"])
-    await items.nth(2).locator("button").click()
+    for n, (old, new) in enumerate((("long", "short"), ("hard", "easy"), ("slow", "quick")), start=1):
+        await items.nth(n).locator("button").click()
+        await expect(diff.locator(".diff-word.removed")).to_have_text([old])
+        await expect(diff.locator(".diff-word.added")).to_have_text([new])
+    await items.nth(4).locator("button").click()
     await expect(page.locator("#history-selected")).to_have_text("The first version (on disk):")
     await expect(diff.locator(".diff-word.added")).to_have_text([TEXT])
 
