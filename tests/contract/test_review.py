@@ -337,8 +337,21 @@ async def test_two_windows_on_one_document_agree(mcp: Client, plan: Path, person
             event = await wait_event(page, "review", lambda p: p["revision"] == wrote["revision"])
             assert event["tabIds"] == [shown] and len(event["changes"]) == 1
         [change] = event["changes"]
+        seen = {id(page): len(page.events) for page in (person, other)}
         accepted = await other.call("review.accept", tabId=other_tab, ids=[change["id"]])
         assert accepted["accepted"] == 1
+        # Both pages' tab state says so (the tab marker of a tab not shown too).
+        for page, shown in ((person, tab), (other, other_tab)):
+            await wait_until(
+                lambda page=page, shown=shown: any(
+                    t["id"] == shown and t["reviewCount"] == 0
+                    for e in page.events[seen[id(page)] :]
+                    if e["event"] == "state"
+                    for w in e["payload"]["windows"]
+                    for t in w["tabs"]
+                ),
+                "a state event with the tab's new reviewCount",
+            )
         await wait_until(
             lambda: any(
                 e["payload"]["changes"] == [] for e in person.events_named("review") if e["payload"]["tabIds"] == [tab]
@@ -346,6 +359,16 @@ async def test_two_windows_on_one_document_agree(mcp: Client, plan: Path, person
             "the first window hearing of the accept",
         )
         assert await _changes(person, tab) == []
+        # Rejecting the last change tells every page too (an empty set, after the restored text).
+        rejected_at = len(other.events)
+        wrote = await _edit(mcp, tab, "long", "lengthy")
+        await wait_event(other, "review", lambda p: p["revision"] == wrote["revision"])
+        rejected = await person.call("review.reject", tabId=tab, all=True)
+        for page in (person, other):
+            event = await wait_event(page, "review", lambda p: p["revision"] == rejected["revision"])
+            assert event["changes"] == []
+        names = [e["event"] for e in other.events[rejected_at:] if e["event"] in ("doc", "review")]
+        assert names[-2:] == ["doc", "review"]
 
 
 # --- the backlog -------------------------------------------------------------------------------------------

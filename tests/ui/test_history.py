@@ -60,6 +60,8 @@ async def test_list_get_and_revert_as_the_persons_edit(vmark: RunningApp, person
         "addresses": [],
         "addressed": [],
         "label": "",
+        "tool": None,
+        "actor": {"kind": "person"},
     }
     assert ai == {
         **manual,
@@ -69,6 +71,8 @@ async def test_list_get_and_revert_as_the_persons_edit(vmark: RunningApp, person
         "time": ai["time"],
         "principal": "alice",
         "label": "(mcp)",
+        "tool": "document.write",
+        "actor": {"kind": "agent", "principal": "alice", "tool": "document.write"},
     }
     assert await person.call("history.get", tabId=tab, id=manual["id"]) == {**manual, "content": MINE}
     assert await person.call("history.get", tabId=tab, id=ai["id"]) == {**ai, "content": AGENT}
@@ -102,20 +106,32 @@ async def test_a_revert_undoes_only_the_ai_revisions_after_its_snapshot(
     path = opened / "a.md"
     tab = await person_open(person, path)
     async with make_client(vmark.data_dir) as agent:
-        await agent_write(agent, tab, "one\n")
+        first = await agent_write(agent, tab, "one\n")
         second = await agent_write(agent, tab, "two\n")
-    first_snap, second_snap = await history(person, tab)
-    assert [(s["kind"], s["content"]) for s in (first_snap, second_snap)] == [("mcp", "one\n"), ("mcp", "two\n")]
+    disk, first_snap, second_snap = await history(person, tab)
+    assert [(s["kind"], s["content"]) for s in (disk, first_snap, second_snap)] == [
+        ("disk", A),
+        ("mcp", "one\n"),
+        ("mcp", "two\n"),
+    ]
     assert await _unreviewed(person, tab) == 2
     # The snapshot of the current text: nothing changes, no revision, no snapshot, nothing reviewed.
     assert await person.call("history.revert", tabId=tab, id=second_snap["id"]) == {"revision": second["revision"]}
     assert doc_of(vmark, tab).state.revision == second["revision"]
-    assert len(await history(person, tab)) == 2
+    assert len(await history(person, tab)) == 3
     assert await _unreviewed(person, tab) == 2
     reverted = await person.call("history.revert", tabId=tab, id=first_snap["id"])
     assert (doc_of(vmark, tab).state.text, doc_of(vmark, tab).state.revision) == ("one\n", reverted["revision"])
     assert await _unreviewed(person, tab) == 1  # "two" was undone; "one" still waits for review
     assert path.read_bytes() == b"two\n"
+    # The agent's change that the reverted text still holds is still to review, as the first revision's.
+    [change] = (await person.call("review.list", tabId=tab))["changes"]
+    assert (change["from"], change["to"], change["old"], change["revision"]) == (
+        0,
+        3,
+        "# A\n\nalpha",
+        first["revision"],
+    )
 
 
 async def test_get_and_revert_refuse_foreign_unknown_and_mistyped_ids(

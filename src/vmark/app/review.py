@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.changes import diff, splice_state
@@ -175,28 +175,35 @@ class Review:
         had = bool(review.changes)
         spans = _shown_spans(before, tx.state)
         if tx.origin == "agent" and tx.tool is not None:
-            added = self._agent_changes(review, tx, before, spans)
+            added = self._merge(review, tx, before, spans)
             self._agent_edits[tx.state.revision] = _AgentEdit(before, added > 0)
             if added:
                 notice = self._notices.get(doc.key)
                 count = added + (notice["count"] if notice else 0)
                 self._notices[doc.key] = {"principal": _principal(tx.actor), "tool": tx.tool, "count": count}
                 self._save_now(doc.key)
+        elif tx.origin == "revert" and review.changes:
+            self._merge(review, tx, before, spans)
+            self._save_now(doc.key)
         elif review.changes:
             self._move(doc.key, review, spans, "superseded" if tx.origin == "disk" else "edited")
         if had or review.changes:
             self._to_push.add(doc.key)
 
-    def _agent_changes(self, review: _DocReview, tx: Transaction, before: DocState, spans: Spans) -> int:
-        """Add the agent edit's word-level changes; a hunk that meets pending changes merges with them into one
-        change, whose old text is the text before all of them. Returns how many changes it made."""
+    def _merge(self, review: _DocReview, tx: Transaction, before: DocState, spans: Spans) -> int:
+        """Word hunks of an agent's edit (or a revert) meet the pending changes: a hunk and the changes it meets
+        become one change, whose old text is the text before all of them (an agent changing its own change
+        again; a revert to a text with some of the agent's changes). An agent's other hunks are new changes; a
+        revert's are the person's text. Returns how many changes the agent's edit made."""
+        agent = tx.origin == "agent"
         old, new = before.shown, tx.state.shown
         hunks = word_hunks(old, new, spans)
-        by_hunks = hunk_spans(hunks, new)
         groups, untouched = _groups(hunks, review.changes)
-        kept = [c for c in (map_change(c, by_hunks) for c in untouched) if c is not None]
+        kept = [c for c in (map_change(c, hunk_spans(hunks, new)) for c in untouched) if c is not None]
         made = 0
         for group_hunks, group_changes in groups:
+            if not (agent or group_changes):
+                continue
             start = min([h.old_start for h in group_hunks] + [c.start for c in group_changes])
             end = max([h.old_end for h in group_hunks] + [c.end for c in group_changes])
             # Hunks outside the group that start before it end before it (they would meet it otherwise).
@@ -204,18 +211,19 @@ class Review:
             new_start, new_end = start + shift, end + shift + sum(_growth(h) for h in group_hunks)
             was = merged_old(old, start, end, group_changes)
             merged = [r for c in group_changes for r in c.revisions]
-            if group_changes:
-                self._end(tx.doc.key, review, group_changes, "merged", count_revisions=False)
-            if was == new[new_start:new_end]:  # the agent put back what was there: nothing left to judge
+            undone = was == new[new_start:new_end]  # what was there before the agent is back
+            self._end(tx.doc.key, review, group_changes, "edited" if undone and not agent else "merged", False)
+            if undone:
                 self._settle_revisions(tx.doc.key, merged)
                 continue
-            revisions = tuple(dict.fromkeys([*merged, tx.state.revision]))
-            kept.append(
-                Change(
-                    new_id("rc"), revisions, _principal(tx.actor), tx.tool or "", new_start, new_end, was, time.time()
-                )
-            )
-            made += 1
+            if agent:
+                revisions = (*dict.fromkeys(merged), tx.state.revision)
+                principal, tool, at = _principal(tx.actor), tx.tool or "", time.time()
+            else:
+                latest = max(group_changes, key=lambda c: c.at)
+                revisions, principal, tool, at = tuple(dict.fromkeys(merged)), latest.principal, latest.tool, latest.at
+            kept.append(Change(new_id("rc"), revisions, principal, tool, new_start, new_end, was, at))
+            made += agent
         review.changes = sorted(kept, key=lambda c: (c.start, c.end))
         return made
 
@@ -242,12 +250,12 @@ class Review:
         review: _DocReview,
         changes: Sequence[Change],
         judgement: Judgement,
-        count_revisions: bool = True,
+        settle: bool = True,
     ) -> None:
         ids = {c.id for c in changes}
         review.changes = [c for c in review.changes if c.id not in ids]
         review.judged += [(c.id, judgement) for c in changes]
-        if count_revisions:
+        if settle:
             self._settle_revisions(key, [r for c in changes for r in c.revisions])
 
     def _settle_revisions(self, key: str, revisions: Sequence[str]) -> None:
@@ -263,32 +271,28 @@ class Review:
             self._background(self.history.mark_reviewed(key, revision))
 
     async def follow(self, tx: Transaction) -> None:
-        """After the transaction: an agent edit with changes to judge joins the backlog, and the history gets
-        its revision (after the text before it, when that is not the history's latest); a revert is snapshotted."""
+        """After the transaction: the history gets an agent edit's revision (after the text before it, when
+        that is not the history's latest) and, when it left changes to judge, the backlog gets it too; a revert
+        is snapshotted. The answer to the agent does not wait for the writes: they keep their order (one FIFO
+        worker), the backlog row between the text before and the revision's own entry (a revert to that entry
+        does not undo it; a revert to the one before does)."""
         doc, state = tx.doc, tx.state
         edit = self._agent_edits.pop(state.revision, None)
         if tx.origin == "agent" and tx.tool is not None and edit is not None:
-            await self._history_of(doc, tx, edit.before)
             if edit.reviewable:
                 await self.unreviewed(doc)  # the count is known before this revision joins it
-                # The answer to the agent does not wait for it: history writes keep their order (one FIFO worker).
+            if await self.history.last_revision(doc.key) != edit.before.revision:
+                kind: SnapshotKind = "disk" if doc.saved_revision == edit.before.revision else "edit"
+                self._background(self.history.snapshot(doc.key, doc.path, kind, edit.before.revision, edit.before.text))
+            if edit.reviewable:
                 self._background(self.history.add_ai_revision(doc.key, state.revision))
                 self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
+            principal = tx.actor.principal
+            self._background(
+                self.history.snapshot(doc.key, doc.path, "mcp", state.revision, state.text, principal, tool=tx.tool)
+            )
         elif tx.origin == "revert":
             await self.history.snapshot(doc.key, doc.path, "revert", state.revision, state.text)
-
-    async def _history_of(self, doc: Document, tx: Transaction, before: DocState) -> None:
-        """Each agent revision is a history entry (its save, if any, is the same entry); the text before it is
-        one too when the history does not end with it: the document's text on disk (``disk``) or the
-        person's unsaved text (``edit``)."""
-        if await self.history.last_revision(doc.key) != before.revision:
-            kind: SnapshotKind = "disk" if doc.saved_revision == before.revision else "edit"
-            self._background(self.history.snapshot(doc.key, doc.path, kind, before.revision, before.text))
-        self._background(
-            self.history.snapshot(
-                doc.key, doc.path, "mcp", tx.state.revision, tx.state.text, tx.actor.principal, tool=tx.tool
-            )
-        )
 
     # --- the person's judgement --------------------------------------------------------------------------
     def _picked(self, doc: Document, ids: Sequence[str] | None) -> list[Change]:
@@ -309,6 +313,7 @@ class Review:
             self._end(doc.key, review, picked, "accepted")
             await self._save(doc.key)
             await self.push(doc)
+            self.session.changed()  # the tabs' reviewCount
         return len(picked)
 
     async def reject(self, doc: Document, ids: Sequence[str] | None, actor: Actor) -> int:
@@ -319,6 +324,7 @@ class Review:
             return 0
         review = self._docs[doc.key]
         self._end(doc.key, review, picked, "rejected")
+        self._to_push.add(doc.key)  # the pages hear of it after the restored text, even with nothing left
         before = doc.state
         state = splice_state(before, reject_spans(picked), doc.line_ending)
         await self.session.apply(Transaction(doc, state, "person", actor))
@@ -328,15 +334,23 @@ class Review:
         return len(picked)
 
     async def mark_reviewed(self, doc: Document, revision: str | None) -> int:
-        """ "Mark reviewed": accept every pending change (of ``revision``, or all), and mark the AI revisions
-        reviewed; return how many revisions changed."""
+        """ "Mark reviewed": accept every pending change (or, for one AI revision, its part in them: a change that
+        carries other revisions too stays for them), and mark the AI revisions reviewed; return how many
+        revisions changed."""
         review = self._docs.get(doc.key)
-        if review is not None:
-            picked = [c for c in review.changes if revision is None or revision in c.revisions]
-            if picked:
-                self._end(doc.key, review, picked, "accepted", count_revisions=False)
-                await self._save(doc.key)
-                await self.push(doc)
+        if review is not None and review.changes:
+            if revision is None:
+                self._end(doc.key, review, list(review.changes), "accepted", settle=False)
+            else:
+                carrying = [c for c in review.changes if revision in c.revisions]
+                alone = [c for c in carrying if c.revisions == (revision,)]
+                self._end(doc.key, review, alone, "accepted", settle=False)
+                review.changes = [
+                    replace(c, revisions=tuple(r for r in c.revisions if r != revision)) for c in review.changes
+                ]
+            await self._save(doc.key)
+            await self.push(doc)
+            self.session.changed()  # the tabs' reviewCount
         changed = await self.history.mark_reviewed(doc.key, revision)
         self._unreviewed.pop(doc.key, None)
         return changed

@@ -54,11 +54,15 @@ def _ids(args: dict[str, Any]) -> list[str] | None:
 
 
 async def review_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    """``{revision, changes}``; named by ``filePath``, also the tab and whether its text is unsaved."""
+    """``{revision, changes}``; named by ``filePath`` (``vmark review``), also the tab, whether its text is
+    unsaved, and each change's ``new`` text (a page has the text; the command line has not)."""
     tab = await _tab(ctx, args)
-    listing = ctx.app.review.listing(tab.doc)
+    doc = tab.doc
+    listing = ctx.app.review.listing(doc)
     if "filePath" in args:
-        listing.update(tabId=tab.id, filePath=tab.doc.path, dirty=tab.doc.dirty)
+        shown = doc.state.shown
+        listing["changes"] = [{**c, "new": shown[c["from"] : c["to"]]} for c in listing["changes"]]
+        listing.update(tabId=tab.id, filePath=doc.path, dirty=doc.dirty)
     return listing
 
 
