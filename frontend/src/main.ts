@@ -429,6 +429,7 @@ class Page {
         if (!tab || tab.kind !== "markdown") return;
         await tab.switchMode(this.editorHost, tab.mode === "wysiwyg" ? "source" : "wysiwyg");
         this.renderActiveControls();
+        await this.reviewPanel.attach(tab); // a new editor: the changes are placed in it again
       }),
     );
     byId("keep-mine").addEventListener("click", () => void act(() => this.resolve("mine")));

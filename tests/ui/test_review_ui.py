@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from playwright.async_api import Page, expect
+from playwright.async_api import Browser, Page, expect
 
 from tests.conftest import fail_code, make_client, ok
 from tests.contract.helpers import wait_until
@@ -344,3 +344,57 @@ async def test_a_workflow_patch_is_a_change_to_review(pages: Pages, vmark: Runni
     await page.click("#review-reject-all")
     await wait_doc_text(vmark, tab, WORKFLOW)
     await _wait_inserted(page, [])
+
+
+async def _restart_page(browser: Browser, app: RunningApp, workspace: Path, mode: str) -> tuple[Page, str]:
+    context = await browser.new_context(viewport={"width": 1200, "height": 800})
+    page = await context.new_page()
+    await page.goto(app.ui_url)
+    await page.wait_for_selector("body[data-ready=true]")
+    await open_folder(page, workspace)
+    tab = await open_from_tree(page, "plan.md")
+    if mode == "wysiwyg" and await page.evaluate("window.vmarkPage.mode()") != "wysiwyg":
+        await page.click("#mode-toggle")
+    await page.wait_for_selector(".ProseMirror" if mode == "wysiwyg" else ".cm-content")
+    return page, tab
+
+
+async def test_an_app_restart_keeps_what_is_left_to_review(
+    browser: Browser, data_dir: Path, workspace: Path, tmp_path: Path
+) -> None:
+    """Pending changes are saved with the text they apply to: after a restart the page shows them again; a
+    file changed on disk meanwhile has nothing left to review (the ranges would mean nothing in its text)."""
+    path, other = workspace / "plan.md", workspace / "other.md"
+    path.write_text(TEXT, "utf-8")
+    other.write_text(TEXT, "utf-8")
+    first = RunningApp(data_dir, test_hooks=True)
+    await first.start()
+    try:
+        page, tab = await _restart_page(browser, first, workspace, "source")
+        other_tab = await open_from_tree(page, "other.md")
+        async with _agent(first) as agent:
+            await _write(agent, tab, AGENT)
+            await _write(agent, other_tab, AGENT)
+        await _wait_inserted(page, ["quick", "easy", "short"])  # other.md is shown
+        await page.get_by_role("button", name="Accept change").first.click()
+        await _wait_inserted(page, ["easy", "short"])
+        await page.context.close()
+    finally:
+        await first.stop()
+    other.write_text(AGENT.replace("easy", "fine"), "utf-8")  # another program, while the app is down
+
+    second = RunningApp(data_dir, test_hooks=True)
+    await second.start()
+    try:
+        for mode in ("source", "wysiwyg"):
+            page, tab = await _restart_page(browser, second, workspace, mode)
+            await _wait_inserted(page, ["quick", "easy", "short"])
+            await expect(page.get_by_test_id("review-count")).to_have_text("3 changes")
+            other_tab = await open_from_tree(page, "other.md")
+            await wait_editor_text(page, AGENT.replace("easy", "fine"))
+            await _wait_inserted(page, [])
+            await expect(page.get_by_test_id("review-bar")).to_be_hidden()
+            assert (await _listed(second, other_tab))["changes"] == []
+            await page.context.close()
+    finally:
+        await second.stop()
