@@ -32,7 +32,8 @@ driven by Playwright with the UI tests' launch. Three measurements:
    (``highlight``); the bench stamps the agent's answer (``time.time()``) and its call. "From the answer" can be
    below zero: the app pushes the change to the page before it answers the agent. Each round's change is accepted
    (``review.accept``, outside the clock) so that every round has exactly one pending change. The peer run is the
-   same write with review switched off in the app (see ``review_off``): only ``text`` can be measured there.
+   same write with review switched off in the app (``review_off``: the review's observer is taken out of
+   ``Session.apply``): only ``text`` can be measured there.
 
 The Markdown is generated deterministically (a seeded PRNG): headings, paragraphs with inline
 markup, bullet and ordered lists, fenced code blocks, tables, block quotes. Nothing asserts on
@@ -739,14 +740,16 @@ def review_file() -> tuple[str, str]:
 
 @contextlib.contextmanager
 def review_off(app: RunningApp) -> Iterator[None]:
-    """The app without review: its review service sees no transaction (so no change, no event, no highlight)."""
-    review = app.app.review
-    observe = review.observe
-    review.observe = lambda *args, **kwargs: None  # type: ignore[method-assign]
+    """The app without review: the review's observer is taken out of ``Session.apply`` (no word diff, no pending
+    change, no ``review`` event, so nothing to highlight; the history snapshot it would have the review's
+    follower write in the background after the answer is skipped with it)."""
+    observers = app.app.session.observers
+    at = observers.index(app.app.review.observe)
+    observers[at] = lambda _tx: None
     try:
         yield
     finally:
-        review.observe = observe  # type: ignore[method-assign]
+        observers[at] = app.app.review.observe
 
 
 async def review_round(s: Stage, mode: str, reviewed: bool, rounds: int) -> dict[str, list[float]]:
