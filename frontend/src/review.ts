@@ -24,6 +24,8 @@ export class ReviewPanel {
   private current = -1;
   private refocus: number | null = null;
   private noticeTimer: number | undefined;
+  /** The tab whose editor the changes were last placed in. */
+  private attached: string | null = null;
   /** The pending counts of tabs changed (the tab strip shows them). */
   onCounts: () => void = () => {};
 
@@ -91,7 +93,9 @@ export class ReviewPanel {
   async attach(tab: ReviewTab): Promise<void> {
     tab.onRevision = () => void this.show(tab);
     this.current = -1;
-    this.hideNotice();
+    // The notice was about the tab shown; the same tab in its other mode keeps it.
+    if (this.attached !== tab.tabId) this.hideNotice();
+    this.attached = tab.tabId;
     await this.relist(tab);
   }
 
@@ -105,6 +109,7 @@ export class ReviewPanel {
 
   /** No tab shown. */
   detach(): void {
+    this.attached = null;
     this.renderBar(0);
     this.hideNotice();
   }

@@ -53,6 +53,21 @@ async def _inserted(page: Page) -> list[str]:
     return texts
 
 
+async def _deleted(page: Page) -> list[str]:
+    """The deleted text each change shows struck through (drawn from ``data-old``: never the editor's text)."""
+    return list(await page.locator(".review-deleted").evaluate_all("els => els.map(e => e.dataset.old)"))
+
+
+async def _wait_deleted(page: Page, expected: list[str]) -> None:
+    async def shows() -> bool:
+        return await _deleted(page) == expected
+
+    try:
+        await wait_until(shows, f"the deleted texts {expected!r}")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; the page shows {await _deleted(page)!r}") from None
+
+
 async def _wait_inserted(page: Page, expected: list[str]) -> None:
     async def shows() -> bool:
         return await _inserted(page) == expected
@@ -95,7 +110,7 @@ async def test_three_changes_reject_the_second_save_history_reload_and_cli(
 
         # Three small changes, each the words it changed, the old words struck through beside them.
         await _wait_inserted(page, ["quick", "easy", "short"])
-        await expect(page.locator(".review-deleted")).to_have_text(["slow", "hard", "long"])
+        await _wait_deleted(page, ["slow", "hard", "long"])
         await expect(page.get_by_role("button", name="Accept change")).to_have_count(3)
         await expect(page.get_by_role("button", name="Reject change")).to_have_count(3)
         await expect(page.get_by_test_id("review-count")).to_have_text("3 changes")
@@ -109,7 +124,7 @@ async def test_three_changes_reject_the_second_save_history_reload_and_cli(
         await wait_doc_text(vmark, tab, REJECTED_TWO)
         await wait_editor_text(page, REJECTED_TWO)
         await _wait_inserted(page, ["quick", "short"])
-        await expect(page.locator(".review-deleted")).to_have_text(["slow", "long"])
+        await _wait_deleted(page, ["slow", "long"])
         await expect(page.get_by_test_id("review-count")).to_have_text("2 changes")
         await expect(page.locator(f".tab[data-tab-id='{tab}'] .review-marker")).to_have_attribute("data-count", "2")
         assert doc_of(vmark, tab).dirty
@@ -140,6 +155,7 @@ async def test_three_changes_reject_the_second_save_history_reload_and_cli(
     )
     await expect(diff.locator(".diff-word.removed")).to_have_text(["easy"])
     await expect(diff.locator(".diff-word.added")).to_have_text(["hard"])
+    await expect(page.locator("#history-revert")).to_be_disabled()  # the newest version is the text shown
     for n, (old, new) in enumerate((("long", "short"), ("hard", "easy"), ("slow", "quick")), start=1):
         await items.nth(n).locator("button").click()
         await expect(diff.locator(".diff-word.removed")).to_have_text([old])
@@ -243,7 +259,7 @@ async def test_changes_inside_a_table_cell_and_a_list_item(
     async with _agent(vmark) as agent:
         await _write(agent, tab, TABLE_LIST_AGENT)
     await _wait_inserted(page, ["two", "entry"])
-    await expect(page.locator(".review-deleted")).to_have_text(["one", "item"])
+    await _wait_deleted(page, ["one", "item"])
     if mode == "wysiwyg":  # inside the cell and the item the view shows, not beside them
         await expect(page.locator("td .pm-review-insert")).to_have_text("two")
         await expect(page.locator("li .pm-review-insert")).to_have_text("entry")
