@@ -414,3 +414,31 @@ async def test_an_app_restart_keeps_what_is_left_to_review(
             await page.context.close()
     finally:
         await second.stop()
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_a_selection_set_is_a_change_to_review(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    (workspace / "plan.md").write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    line = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
+    await line.click()
+    await page.keyboard.press("Home")
+    for _ in range(len("The first step is ")):
+        await page.keyboard.press("ArrowRight")
+    for _ in range(len("slow")):
+        await page.keyboard.press("Shift+ArrowRight")
+    async with _agent(vmark, "carol") as agent:
+        got = await ok(agent, "selection", "get", tabId=tab)
+        assert got["text"] == "slow"
+        await ok(agent, "selection", "set", tabId=tab, content="brisk", expected_revision=got["revision"])
+    await wait_doc_text(vmark, tab, TEXT.replace("slow", "brisk"))
+    await _wait_inserted(page, ["brisk"])
+    await _wait_deleted(page, ["slow"])
+    await expect(page.get_by_test_id("review-notice")).to_have_text(
+        "carol made 1 change with selection.set: review it below."
+    )
+    await page.get_by_role("button", name="Reject change").click()
+    await wait_doc_text(vmark, tab, TEXT)
+    await _wait_inserted(page, [])
