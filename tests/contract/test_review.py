@@ -7,6 +7,10 @@ the ranges follow every later edit; the review survives a page reload and an app
 
 from __future__ import annotations
 
+import json
+import random
+import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +18,20 @@ import pytest
 from mcp import Client
 
 from tests.conftest import fail_code, make_client, ok
-from tests.contract.helpers import another_page, doc_of, history, open_tab, person_open, wait_event, wait_until
+from tests.contract.helpers import (
+    another_page,
+    background,
+    doc_of,
+    history,
+    journal_gate,
+    open_tab,
+    person_open,
+    wait_event,
+    wait_until,
+)
 from vmark.app.server import RunningApp
+from vmark.core.document import content_hash
+from vmark.storage.journal import BeforePatch
 from vmark.testing.uiclient import UIClient, UIError
 
 PLAN = "# Plan\n\nThe first part is short.\n\nThe second part is long.\n\nThe third part is done.\n"
@@ -41,6 +57,10 @@ def _ranges(changes: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
 
 def _shown(text: str, changes: list[dict[str, Any]]) -> list[str]:
     return [text[c["from"] : c["to"]] for c in changes]
+
+
+async def _journaled(vmark: RunningApp, tool: str) -> list[dict[str, Any]]:
+    return [e for e in await vmark.app.journal.entries() if e["tool"] == tool]
 
 
 async def _unreviewed(person: UIClient, tab: str) -> int:
@@ -87,7 +107,7 @@ async def test_three_changes_reject_the_second_save_history_reload_restart(data_
             ]
             for change in changes:
                 assert set(change) == {"id", "revision", "principal", "tool", "from", "to", "old", "at"}
-                assert __import__("re").fullmatch(ISO, change["at"]), change["at"]
+                assert re.fullmatch(ISO, change["at"]), change["at"]
             # The page got a review event for the last revision, with the notice naming the agent and tool.
             event = await wait_event(person, "review", lambda p: p["revision"] == wrote[2]["revision"])
             assert event == {
@@ -120,6 +140,18 @@ async def test_three_changes_reject_the_second_save_history_reload_restart(data_
             assert [c["id"] for c in left] == [changes[0]["id"], changes[2]["id"]]
             assert _shown(AT_TWO, left) == ["brief", "finished"]
             assert [e["event"] for e in person.events if e["event"] in ("doc", "review")][-2:] == ["doc", "review"]
+
+            # The journal records the rejection (the person's edit), with what it replaced.
+            await wait_until(lambda: _journaled(first, "review.reject"), "the rejection's journal entry", timeout=10)
+            [entry] = await _journaled(first, "review.reject")
+            assert (entry["rev_before"], entry["rev_after"], entry["file"], entry["tab"]) == (
+                wrote[2]["revision"],
+                rejected["revision"],
+                str(path),
+                tab,
+            )
+            assert BeforePatch(**json.loads(entry["before_patch"])).restore(AT_TWO) == THREE
+            assert (entry["hash_before"], entry["hash_after"]) == (content_hash(THREE), content_hash(AT_TWO))
 
             await person.call("ui.save", tabId=tab)  # autosave is off by default: the person saves
             assert path.read_bytes() == AT_TWO.encode()
@@ -467,3 +499,184 @@ async def test_the_list_by_file_path_opens_the_document(
     listed = await person.call("review.list", filePath=str(plan))
     assert (listed["tabId"], listed["filePath"], listed["dirty"]) == (tab, str(plan), False)
     assert len(listed["changes"]) == 1
+
+
+async def test_the_test_hook_switches_review_off_for_a_benchmarks_peer_run(
+    mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    tab = await person_open(person, plan)
+    await person.call("test.fault", review=False)
+    await _edit(mcp, tab, "short", "brief")
+    assert await _changes(person, tab) == []
+    assert await _unreviewed(person, tab) == 0
+    await person.call("test.fault", review=True)
+    await _edit(mcp, tab, "long", "lengthy")
+    assert _shown(TWO, await _changes(person, tab)) == ["lengthy"]
+
+
+async def test_a_selection_set_is_reviewed(mcp: Client, plan: Path, person: UIClient, vmark: RunningApp) -> None:
+    tab = await person_open(person, plan)
+    at = PLAN.index("short")
+    await person.select(tab, at, at + 5)
+    written = await ok(mcp, "selection", "set", content="brief")
+    [change] = await _changes(person, tab)
+    assert (change["from"], change["to"], change["old"], change["tool"], change["revision"]) == (
+        at,
+        at + 5,
+        "short",
+        "selection.set",
+        written["revision"],
+    )
+
+
+async def test_changes_inside_a_table_and_a_list(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    path = opened / "structure.md"
+    text = "# T\n\n| name | state |\n| --- | --- |\n| alpha | open |\n| beta | done |\n\n- first item\n- second item\n"
+    path.write_text(text, "utf-8")
+    tab = await person_open(person, path)
+    await _edit(mcp, tab, "| beta | done |", "| beta | closed |")
+    await _edit(mcp, tab, "- second item\n", "- second point\n- third item\n")
+    changed = doc_of(vmark, tab).state.text
+    changes = await _changes(person, tab)
+    assert [(changed[c["from"] : c["to"]], c["old"]) for c in changes] == [
+        ("closed", "done"),
+        ("point\n- third ", ""),  # the fewest words: "item" stays, it ends the new line
+    ]
+    await person.call("review.reject", tabId=tab, ids=[changes[1]["id"]])
+    assert doc_of(vmark, tab).state.text == text.replace("| beta | done |", "| beta | closed |")
+
+
+async def test_pending_changes_follow_a_save_as(mcp: Client, plan: Path, person: UIClient, vmark: RunningApp) -> None:
+    tab = await person_open(person, plan)
+    await _three_changes(mcp, tab)
+    before = await _changes(person, tab)
+    moved = plan.parent / "moved.md"
+    await person.call("ui.save_as", tabId=tab, path=str(moved))
+    assert await _changes(person, tab) == before
+    listed = await person.call("review.list", filePath=str(moved))
+    assert [c["id"] for c in listed["changes"]] == [c["id"] for c in before]
+    assert await _unreviewed(person, tab) == 3
+    history_ = vmark.app.history
+    assert (await history_.unreviewed(str(moved)), await history_.unreviewed(str(plan))) == (3, 0)  # the backlog moved
+    await person.call("review.reject", tabId=tab, ids=[before[0]["id"]])
+    assert doc_of(vmark, tab).state.text == THREE.replace("brief", "short")
+    assert await vmark.app.review.store.judged(str(moved)) == {before[0]["id"]: "rejected"}
+    assert await history_.unreviewed(str(moved)) == 2
+
+
+# --- history ---------------------------------------------------------------------------------------------------
+async def test_each_agent_revision_is_an_entry_after_the_text_before_it(
+    mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    tab = await person_open(person, plan)
+    cid = (await person.call("comments.add", tabId=tab, quote="long", body="too long?"))["comment"]
+    first = await ok(mcp, "document", "edit", tabId=tab, edits=[{"old": "long", "new": "lengthy"}], addresses=[cid])
+    mine = first_text = doc_of(vmark, tab).state.text
+    mine = mine.replace("# Plan", "# My plan")
+    await person.edit(tab, mine)  # unsaved: the next agent revision's "before" is the person's text
+    second = await _edit(mcp, tab, "done", "finished")
+    snaps = await history(person, tab)
+    assert [(s["kind"], s["content"], s["actor"]["kind"]) for s in snaps] == [
+        ("disk", PLAN, "disk"),
+        ("mcp", first_text, "agent"),
+        ("edit", mine, "person"),
+        ("mcp", mine.replace("done", "finished"), "agent"),
+    ]
+    assert [s["revision"] for s in (snaps[1], snaps[3])] == [first["revision"], second["revision"]]
+    assert [a["comment"] for a in snaps[1]["addressed"]] == [cid]
+    assert snaps[3]["addressed"] == []
+    got = await person.call("history.get", tabId=tab, id=snaps[3]["id"])
+    assert got["actor"] == {"kind": "agent", "principal": "anonymous", "tool": "document.edit"}
+
+
+# --- races and sequences ------------------------------------------------------------------------------------------
+async def test_a_rejection_aborts_an_agent_write_being_recorded(
+    mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    tab = await person_open(person, plan)
+    await _edit(mcp, tab, "short", "brief")
+    [change] = await _changes(person, tab)
+    async with journal_gate(vmark) as gate:
+        write = background(fail_code(mcp, "document", "edit", tabId=tab, edits=[{"old": "long", "new": "lengthy"}]))
+        await gate.wait_entered()
+        await person.call("review.reject", tabId=tab, ids=[change["id"]])
+        gate.release.set()
+        envelope = await write
+    assert (envelope["error"], envelope["reason"]) == ("ABORTED", "edited")
+    assert doc_of(vmark, tab).state.text == PLAN
+    assert await _changes(person, tab) == []
+    assert plan.read_bytes() == ONE.encode()  # the agent's first edit was saved; the rejection is not yet
+
+
+async def test_any_sequence_of_agent_edits_rejected_gives_the_text_back_exactly(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    rng = random.Random(17)  # (seeds 1-12 were tried too)
+    path = opened / "items.md"
+    path.write_text("# Items\n\n" + "".join(f"- item{i} has alpha{i} and beta{i}.\n" for i in range(30)), "utf-8")
+    tab = await person_open(person, path)
+    doc = doc_of(vmark, tab)
+    accepted_text = doc.state.text
+    for step in range(40):
+        text = doc.state.text
+        old = rng.choice(sorted({w for w in re.findall(r"\w+", text) if text.count(w) == 1}))
+        new = rng.choice(["", "zz", "new words", old.upper(), f"{old} and more", f"{old}!"])
+        await ok(mcp, "document", "edit", tabId=tab, edits=[{"old": old, "new": new}], save=False)
+        if step == 20:  # the person accepts what is there so far: rejecting later restores this text
+            await person.call("review.accept", tabId=tab, all=True)
+            accepted_text = doc.state.text
+        changes = await _changes(person, tab)
+        assert all(a["to"] <= b["from"] for a, b in pairwise(changes)), changes
+        assert all(0 <= c["from"] <= c["to"] <= len(doc.state.shown) for c in changes)
+    await person.call("review.reject", tabId=tab, all=True)
+    assert doc.state.text == accepted_text
+    assert await _changes(person, tab) == []
+    assert await _unreviewed(person, tab) == 0
+
+
+async def test_ranges_stay_ordered_and_inside_the_text_through_anyones_edits(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    rng = random.Random(5)
+    path = opened / "items.md"
+    path.write_text("# Items\n\n" + "".join(f"- item{i} has alpha{i} and beta{i}.\n" for i in range(30)), "utf-8")
+    tab = await person_open(person, path)
+    doc = doc_of(vmark, tab)
+    for _ in range(60):
+        text = doc.state.shown
+        if rng.random() < 0.5:
+            old = rng.choice(sorted({w for w in re.findall(r"\w+", text) if text.count(w) == 1}))
+            await ok(mcp, "document", "edit", tabId=tab, edits=[{"old": old, "new": rng.choice(["", "q", f"{old}2"])}])
+        else:
+            start = rng.randrange(len(text))
+            end = min(len(text), start + rng.choice([0, 1, 3, 12]))
+            spans = [[start, end, rng.choice(["", "p", "pp "])]]
+            await person.call("ui.edit", tabId=tab, baseRevision=doc.state.revision, changes=spans)
+        changes = await _changes(person, tab)
+        assert all(a["to"] <= b["from"] for a, b in pairwise(changes)), changes
+        assert all(0 <= c["from"] <= c["to"] <= len(doc.state.shown) for c in changes)
+        assert all(c["from"] < c["to"] or c["old"] for c in changes)  # a change is never empty both ways
+    await person.call("review.reject", tabId=tab, all=True)
+    assert await _changes(person, tab) == []
+    assert await _unreviewed(person, tab) == 0
+
+
+async def test_a_cjk_transform_is_reviewed_per_spot(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    path = opened / "cjk.md"
+    source = "学习Python编程,很有趣!\n\n`代码,不变`\n"
+    path.write_text(source, "utf-8")
+    tab = await person_open(person, path)
+    await ok(mcp, "document", "transform", tabId=tab, kind="cjk-spacing")
+    text = doc_of(vmark, tab).state.text
+    assert text == "学习 Python 编程,很有趣!\n\n`代码,不变`\n"
+    changes = await _changes(person, tab)
+    assert [(text[c["from"] : c["to"]], c["old"], c["tool"]) for c in changes] == [
+        (" ", "", "document.transform"),
+        (" ", "", "document.transform"),
+    ]
+    await person.call("review.reject", tabId=tab, ids=[changes[0]["id"]])
+    assert doc_of(vmark, tab).state.text == "学习Python 编程,很有趣!\n\n`代码,不变`\n"

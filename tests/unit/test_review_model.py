@@ -168,3 +168,11 @@ def test_merged_old_gives_back_the_text_before_every_merged_change() -> None:
     inside = [_change(2, 5, "big"), _change(6, 10, "")]
     assert merged_old(text, 0, len(text), inside) == "a big cat"
     assert Hunk(0, 1, 0, 1).old_end == 1
+
+
+def test_a_changed_line_too_long_to_split_into_words_is_one_change() -> None:
+    line = " ".join(f"w{i}" for i in range(8000))  # ~47,000 characters on one line
+    old = f"keep\n{line}\nkeep too\n"
+    new = old.replace("w0 ", "W0 ").replace("w7999", "W7999")
+    changed = new.split("\n")[1]
+    assert _hunks(old, new) == [(line, changed)]

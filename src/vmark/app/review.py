@@ -62,6 +62,15 @@ class _DocReview:
 
 
 @dataclass(frozen=True)
+class Rejection:
+    """What a rejection did: how many changes, and the text before and after it (None: it rejected none)."""
+
+    count: int
+    before: DocState | None
+    after: DocState | None
+
+
+@dataclass(frozen=True)
 class _AgentEdit:
     """What ``follow`` needs of an agent transaction ``observe`` saw: the text before it, and whether it left
     anything to review."""
@@ -91,6 +100,8 @@ class Review:
         self._notices: dict[str, dict[str, Any]] = {}
         self._save_later: set[str] = set()
         self._saver: asyncio.Task[None] | None = None
+        #: False: agents' edits make no changes to review (a benchmark's peer run: ``test.fault {review: false}``)
+        self.enabled = True
 
     async def start(self) -> None:
         await self.store.start()
@@ -144,6 +155,13 @@ class Review:
         if review.changes:
             self._background(self.push(doc))
 
+    async def agent_opened(self, doc: Document) -> None:
+        """An agent opened ``doc``: a document without history gets its text on disk as the first entry, so
+        the agent's first revision has a "before" (when the text is not the file's, the first revision's
+        entry comes after the person's unsaved text instead: see :meth:`follow`)."""
+        if doc.path is not None and not doc.dirty and await self.history.last_revision(doc.key) is None:
+            await self.history.snapshot(doc.key, doc.path, "disk", doc.state.revision, doc.state.text)
+
     def attached(self, window: Window) -> None:
         """A page attached to ``window``: it gets the review of every document it shows that has one."""
         for doc in {id(t.doc): t.doc for t in window.tabs}.values():
@@ -156,6 +174,7 @@ class Review:
         if review is not None:
             self._docs[new] = review
             self._background(self.store.rekey(old, new))
+        self._background(self.history.move_ai_revisions(old, new))  # their backlog moves too
         count = self._unreviewed.pop(old, None)
         if count is not None:
             self._unreviewed[new] = count
@@ -174,7 +193,7 @@ class Review:
             return
         had = bool(review.changes)
         spans = _shown_spans(before, tx.state)
-        if tx.origin == "agent" and tx.tool is not None:
+        if tx.origin == "agent" and tx.tool is not None and self.enabled:
             added = self._merge(review, tx, before, spans)
             self._agent_edits[tx.state.revision] = _AgentEdit(before, added > 0)
             if added:
@@ -316,12 +335,12 @@ class Review:
             self.session.changed()  # the tabs' reviewCount
         return len(picked)
 
-    async def reject(self, doc: Document, ids: Sequence[str] | None, actor: Actor) -> int:
+    async def reject(self, doc: Document, ids: Sequence[str] | None, actor: Actor) -> Rejection:
         """Restore the old text of the changes (``ids``, or all of them): the person's edit, like any other
         (an agent write being recorded is aborted; an agent holding the old revision gets ``STALE``)."""
         picked = self._picked(doc, ids)
         if not picked:
-            return 0
+            return Rejection(0, None, None)
         review = self._docs[doc.key]
         self._end(doc.key, review, picked, "rejected")
         self._to_push.add(doc.key)  # the pages hear of it after the restored text, even with nothing left
@@ -331,7 +350,7 @@ class Review:
         snapshot = self.history.snapshot(doc.key, doc.path, "reject", state.revision, state.text, tool="review.reject")
         self._background(snapshot)
         await self._save(doc.key)
-        return len(picked)
+        return Rejection(len(picked), before, state)
 
     async def mark_reviewed(self, doc: Document, revision: str | None) -> int:
         """ "Mark reviewed": accept every pending change (or, for one AI revision, its part in them: a change that

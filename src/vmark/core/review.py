@@ -30,9 +30,13 @@ Judgement = Literal["accepted", "rejected", "edited", "superseded", "merged"]
 
 #: one CJK ideograph or kana/hangul syllable is a word (those scripts do not put spaces between words);
 #: else a run of word characters, a run of spaces, or one other character
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|\w+|[^\S\n]+|\n|[^\w\s]")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\S\n]+|\n|[^\w\s]")
 #: above this many tokens on a side a region is diffed by lines first (difflib is quadratic in the worst case)
 WORD_DIFF_TOKENS = 4000
+#: a region longer than this on a side goes by lines without being split into words first (it would have
+#: thousands of tokens: splitting a megabyte into words costs more than diffing its lines)
+WORD_DIFF_CHARS = 32_000
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,8 @@ def _word_end(text: str, at: int) -> int:
 def _diff_pieces(old: str, new: str) -> list[Hunk]:
     """Word hunks of two short texts (by lines first when they are long); neighbouring hunks with only spaces
     (no line break) between them are one change: a rewritten phrase is one change, not one per word."""
+    if max(len(old), len(new)) > WORD_DIFF_CHARS:
+        return _by_lines(old, new)
     old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
     if max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
         return _by_lines(old, new)
@@ -171,8 +177,9 @@ def _by_lines(old: str, new: str) -> list[Hunk]:
             continue
         o0, o1, n0, n1 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
         old_block, new_block = old[o0:o1], new[n0:n1]
-        old_tokens, new_tokens = _TOKEN.findall(old_block), _TOKEN.findall(new_block)
-        if max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
+        too_long = max(len(old_block), len(new_block)) > WORD_DIFF_CHARS
+        old_tokens, new_tokens = ([], []) if too_long else (_TOKEN.findall(old_block), _TOKEN.findall(new_block))
+        if too_long or max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
             hunks.append(Hunk(o0, o1, n0, n1))
             continue
         for h in _joined(_token_hunks(old_tokens, new_tokens), old_block):

@@ -152,6 +152,11 @@ class History:
 
         return await self._db.run(query)
 
+    async def move_ai_revisions(self, old: str, new: str) -> None:
+        """A document moved (Save as): its AI revisions are the new path's backlog (its snapshots stay: the
+        new file's history starts with its save)."""
+        await self._db.run(lambda c: c.execute("UPDATE OR REPLACE ai_revisions SET doc=? WHERE doc=?", (new, old)))
+
     async def mark_reviewed(self, doc: str, revision: str | None = None) -> int:
         """Mark one AI revision (or all of them) reviewed; return how many changed."""
 

@@ -116,6 +116,7 @@ class ReviewStore:
     async def rekey(self, old: str, new: str) -> None:
         def move(c: sqlite3.Connection) -> None:
             c.execute("DELETE FROM review_docs WHERE doc=?", (new,))
+            c.execute("DELETE FROM review_changes WHERE doc=? AND state='pending'", (new,))  # of a file gone
             c.execute("UPDATE review_docs SET doc=? WHERE doc=?", (new, old))
             c.execute("UPDATE review_changes SET doc=? WHERE doc=?", (new, old))
 

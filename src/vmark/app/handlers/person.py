@@ -421,6 +421,8 @@ async def test_fault(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
         app.saves.delay_before_queue = float(args["save_delay"])
     if "coherence_delay" in args:
         app.coherence.delay = float(args["coherence_delay"])
+    if "review" in args:
+        app.review.enabled = bool(args["review"])
     return {"ok": True}
 
 

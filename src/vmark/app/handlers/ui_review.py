@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from ...core.changes import covering
+from ...core.document import DocState
 from ...core.errors import ArgumentError
 from ...core.model import Tab
 from ...core.transaction import Actor
+from ...storage.journal import BeforePatch, JournalEntry
 from ...storage.pathscope import PathScope
 from ..state import canonical_or_invalid
 from .args import require_str
@@ -73,11 +76,41 @@ async def review_accept(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
 
 
 async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    doc = (await _tab(ctx, args)).doc
+    """The rejection is the person's edit; the journal records it after it applied (it keeps what the
+    rejection replaced, like an agent's entry), without holding the person's edit up."""
+    tab = await _tab(ctx, args)
+    doc = tab.doc
     # No page typed the restored text: every page gets it (a page's own keystrokes are not sent back to it).
     actor = Actor(None, ctx.connection.principal)
-    rejected = await ctx.app.review.reject(doc, _ids(args), actor)
-    return {"rejected": rejected, "revision": doc.state.revision, "unreviewed": await ctx.app.review.unreviewed(doc)}
+    rejection = await ctx.app.review.reject(doc, _ids(args), actor)
+    if rejection.before is not None and rejection.after is not None:
+        entry = _journal_entry(tab, ctx.connection.principal, rejection.before, rejection.after)
+        ctx.app.background(ctx.app.writer.record_quietly(entry))
+    unreviewed = await ctx.app.review.unreviewed(doc)
+    return {"rejected": rejection.count, "revision": doc.state.revision, "unreviewed": unreviewed}
+
+
+def _journal_entry(tab: Tab, principal: str | None, before: DocState, after: DocState) -> JournalEntry:
+    """The rejection's entry: the text it replaced (its spans from the first to the last), or all of the text
+    before when the file's line breaks were mixed (then no spans of the stored text are known)."""
+    change = after.change
+    patch = None
+    if change is not None and change.spans is not None:
+        start, old_end, new_end = covering(change.spans)
+        patch = BeforePatch(start, new_end - start, before.text[start:old_end])
+    return JournalEntry(
+        tool="review.reject",
+        doc=tab.doc.key,
+        principal=principal,
+        tab=tab.id,
+        file=tab.doc.path,
+        rev_before=before.revision,
+        rev_after=after.revision,
+        hash_before=before.content_hash,
+        hash_after=after.content_hash,
+        before_text=before.text if patch is None else None,
+        before_patch=patch,
+    )
 
 
 ACTIONS = {
