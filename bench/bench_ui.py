@@ -32,8 +32,8 @@ driven by Playwright with the UI tests' launch. Three measurements:
    (``highlight``); the bench stamps the agent's answer (``time.time()``) and its call. "From the answer" can be
    below zero: the app pushes the change to the page before it answers the agent. Each round's change is accepted
    (``review.accept``, outside the clock) so that every round has exactly one pending change. The peer run is the
-   same write with review switched off in the app (``review_off``: the review's observer is taken out of
-   ``Session.apply``): only ``text`` can be measured there.
+   same write with review switched off in the app (``review_off``: ``Review.enabled``, the switch of the test
+   hook ``test.fault {review: false}``): only ``text`` can be measured there.
 
 The Markdown is generated deterministically (a seeded PRNG): headings, paragraphs with inline
 markup, bullet and ordered lists, fenced code blocks, tables, block quotes. Nothing asserts on
@@ -740,16 +740,14 @@ def review_file() -> tuple[str, str]:
 
 @contextlib.contextmanager
 def review_off(app: RunningApp) -> Iterator[None]:
-    """The app without review: the review's observer is taken out of ``Session.apply`` (no word diff, no pending
-    change, no ``review`` event, so nothing to highlight; the history snapshot it would have the review's
-    follower write in the background after the answer is skipped with it)."""
-    observers = app.app.session.observers
-    at = observers.index(app.app.review.observe)
-    observers[at] = lambda _tx: None
+    """The app without review: ``Review.enabled`` off (what the test hook ``test.fault {review: false}`` sets, as
+    bench_review.py does): an agent's edit then makes no pending change, no ``review`` event and no history entry,
+    so there is nothing to highlight."""
+    app.app.review.enabled = False
     try:
         yield
     finally:
-        observers[at] = app.app.review.observe
+        app.app.review.enabled = True
 
 
 async def review_round(s: Stage, mode: str, reviewed: bool, rounds: int) -> dict[str, list[float]]:
