@@ -76,8 +76,7 @@ export class ReviewPanel {
   /** The app's `review` event: a document's pending changes. */
   onEvent(payload: Record<string, unknown>): void {
     const state = payload as unknown as ReviewState;
-    for (const tabId of state.tabIds ?? []) this.states.set(tabId, state);
-    this.onCounts();
+    this.remember(state.tabIds ?? [], state);
     const tab = this.active();
     if (!tab || !state.tabIds?.includes(tab.tabId)) return;
     if (state.notice && state.notice.count > 0) this.showNotice(noticeText(state.notice));
@@ -102,9 +101,18 @@ export class ReviewPanel {
   /** The app's review state of the tab, asked for (after a verdict, and when the tab comes up). */
   private async relist(tab: ReviewTab): Promise<void> {
     const listed = await this.channel.request<{ revision: string; changes: ReviewChange[] }>("review.list", { tabId: tab.tabId });
-    this.states.set(tab.tabId, { filePath: null, docKey: "", tabIds: [tab.tabId], revision: listed.revision, changes: listed.changes });
-    this.onCounts();
+    this.remember([tab.tabId], { filePath: null, docKey: "", tabIds: [tab.tabId], revision: listed.revision, changes: listed.changes });
     await this.show(tab);
+  }
+
+  /** The latest state of these tabs; the tab strip hears of it when a count changed (ranges move at every keystroke). */
+  private remember(tabIds: string[], state: ReviewState): void {
+    let counts = false;
+    for (const tabId of tabIds) {
+      counts ||= this.states.get(tabId)?.changes.length !== state.changes.length;
+      this.states.set(tabId, state);
+    }
+    if (counts) this.onCounts();
   }
 
   /** No tab shown. */
