@@ -126,3 +126,10 @@ async def test_refusals_exit_non_zero_and_change_nothing(vmark: RunningApp, pers
     assert (code, out) == (1, "") and err.startswith("vmark: INVALID_PATH: "), err
     assert await _changes(person, tab) == before
     assert path.read_bytes() == THREE.encode()
+
+
+async def test_without_a_running_app_it_says_so(tmp_path: Path) -> None:
+    home = tmp_path / "no-app"
+    home.mkdir()
+    code, out, err = await vmark_cli(home, "review", "list", str(tmp_path / "plan.md"))
+    assert (code, out) == (1, "") and err.startswith("vmark: ") and len(err.splitlines()) == 1, err

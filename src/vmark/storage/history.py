@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, Literal
 
@@ -46,6 +47,8 @@ CREATE TABLE IF NOT EXISTS ai_revisions (
 class History:
     def __init__(self, path: Path) -> None:
         self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL")
+        #: per document: the revision of its latest snapshot, as of the latest call (writes run in call order)
+        self._last: dict[str, str] = {}
 
     async def start(self) -> None:
         await self._db.start()
@@ -54,7 +57,7 @@ class History:
     def close(self) -> None:
         self._db.close()
 
-    async def snapshot(
+    def snapshot(
         self,
         doc: str,
         path: str | None,
@@ -64,7 +67,11 @@ class History:
         principal: str | None = None,
         addresses: tuple[str, ...] = (),
         tool: str | None = None,
-    ) -> int:
+    ) -> Coroutine[Any, Any, int]:
+        """The snapshot's write (await it, or run it in the background): the history's latest revision is
+        ``revision`` from this call on (a save of the revision the history ends with keeps it so too)."""
+        self._last[doc] = revision
+
         def insert(c: sqlite3.Connection) -> int:
             last = c.execute(
                 "SELECT id, kind, revision, addresses FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,)
@@ -93,7 +100,7 @@ class History:
             )
             return int(cur.lastrowid or 0)
 
-        return await self._db.run(insert)
+        return self._db.run(insert)
 
     async def snapshots(self, doc: str, content: bool = True) -> list[dict[str, Any]]:
         """The document's snapshots, oldest first; without ``content`` the texts are left out (a listing)."""
@@ -106,13 +113,19 @@ class History:
         return await self._db.run(query)
 
     async def last_revision(self, doc: str) -> str | None:
-        """The revision of the document's latest snapshot (None: it has none)."""
+        """The revision of the document's latest snapshot (None: it has none), without waiting for the writes
+        queued before (an agent's answer asks it)."""
+        if doc in self._last:
+            return self._last[doc]
 
         def query(c: sqlite3.Connection) -> str | None:
             row = c.execute("SELECT revision FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,)).fetchone()
             return None if row is None else str(row[0])
 
-        return await self._db.run(query)
+        revision = await self._db.run(query)
+        if revision is not None:
+            self._last.setdefault(doc, revision)  # unless a snapshot was asked for meanwhile (it is later)
+        return self._last.get(doc, revision)
 
     async def snapshot_of(self, doc: str, snapshot_id: int) -> dict[str, Any] | None:
         """One snapshot of ``doc`` with its text, or None (another document's id is not this one's)."""
