@@ -57,6 +57,8 @@ export class HistoryPanel {
   /** The tab the panel shows, and the snapshot chosen in it. */
   private tabId: string | null = null;
   private selected: number | null = null;
+  /** The version the person chose; until they choose one (or when it is gone), the newest is shown as it comes. */
+  private picked: number | null = null;
   /** A snapshot's text never changes: each is fetched once, and its diff from the one before computed once. */
   private texts = new Map<number, string>();
   private diffs = new Map<number, WordPart[]>();
@@ -97,6 +99,7 @@ export class HistoryPanel {
     if ((tab?.tabId ?? null) !== this.tabId) {
       this.tabId = tab?.tabId ?? null;
       this.selected = null;
+      this.picked = null;
       this.texts.clear();
       this.diffs.clear();
     }
@@ -111,7 +114,8 @@ export class HistoryPanel {
     this.showCount(listing.unreviewed);
     const snapshots = listing.snapshots;
     // The newest version is shown until the person picks another: what made the text they see.
-    if (!snapshots.some((s) => s.id === this.selected)) this.selected = snapshots.at(-1)?.id ?? null;
+    if (this.picked !== null && !snapshots.some((s) => s.id === this.picked)) this.picked = null;
+    this.selected = this.picked ?? snapshots.at(-1)?.id ?? null;
     const diffs = await this.diffsOf(tab, snapshots);
     if (this.active()?.tabId !== tab.tabId) return;
     this.list.replaceChildren(...snapshots.map((s, k) => this.item(s, diffs[k], k === 0)).reverse());
@@ -170,7 +174,7 @@ export class HistoryPanel {
     }
     pick.addEventListener("click", () =>
       void act(async () => {
-        this.selected = snap.id;
+        this.picked = snap.id;
         await this.load();
       }),
     );
