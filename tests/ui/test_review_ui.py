@@ -246,8 +246,11 @@ async def test_reject_all_restores_the_text_and_the_backlog_counts_what_is_judge
 
 
 # --- where changes are -------------------------------------------------------------------------------------
-TABLE_LIST = "# Data\n\n| name | value |\n|------|-------|\n| alpha | one |\n\n- first item\n- second item\n"
-TABLE_LIST_AGENT = "# Data\n\n| name | value |\n|------|-------|\n| alpha | two |\n\n- first item\n- second entry\n"
+TABLE_LIST = (
+    "# Data\n\n| name | value |\n|------|-------|\n| alpha | one |\n\n- first item\n- second item\n\n"
+    "```python\nprint('old')\n```\n"
+)
+TABLE_LIST_AGENT = TABLE_LIST.replace("| one |", "| two |").replace("second item", "second entry").replace("old", "new")
 
 
 @pytest.mark.parametrize("mode", ["source", "wysiwyg"])
@@ -258,14 +261,15 @@ async def test_changes_inside_a_table_cell_and_a_list_item(
     page, tab = await _page_on(pages, workspace, "data.md", mode)
     async with _agent(vmark) as agent:
         await _write(agent, tab, TABLE_LIST_AGENT)
-    await _wait_inserted(page, ["two", "entry"])
-    await _wait_deleted(page, ["one", "item"])
-    if mode == "wysiwyg":  # inside the cell and the item the view shows, not beside them
+    await _wait_inserted(page, ["two", "entry", "new"])
+    await _wait_deleted(page, ["one", "item", "old"])
+    if mode == "wysiwyg":  # inside the cell, the item and the code the view shows, not beside them
         await expect(page.locator("td .pm-review-insert")).to_have_text("two")
         await expect(page.locator("li .pm-review-insert")).to_have_text("entry")
+        await expect(page.locator("pre .pm-review-insert")).to_have_text("new")
     await page.get_by_role("button", name="Reject change").first.click()
     await wait_doc_text(vmark, tab, TABLE_LIST_AGENT.replace("| two |", "| one |"))
-    await _wait_inserted(page, ["entry"])
+    await _wait_inserted(page, ["entry", "new"])
 
 
 @pytest.mark.parametrize("mode", ["source", "wysiwyg"])
@@ -442,3 +446,29 @@ async def test_a_selection_set_is_a_change_to_review(
     await page.get_by_role("button", name="Reject change").click()
     await wait_doc_text(vmark, tab, TEXT)
     await _wait_inserted(page, [])
+
+
+async def test_history_open_while_an_agent_edits_shows_each_new_version(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    (workspace / "plan.md").write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", "source")
+    await page.click("#history-toggle")
+    await expect(page.locator("#history-list .panel-empty")).to_be_visible()  # nothing yet: no agent wrote
+    diff = page.get_by_test_id("history-diff")
+    caption = page.locator("#history-selected")
+    async with _agent(vmark, "dave") as agent:
+        for old, new in (("slow", "quick"), ("hard", "easy")):
+            await ok(agent, "document", "edit", tabId=tab, edits=[{"old": old, "new": new}])
+            await expect(caption).to_have_text("What this version changed from the one before (dave · document.edit):")
+            await expect(diff.locator(".diff-word.removed")).to_have_text([old])
+            await expect(diff.locator(".diff-word.added")).to_have_text([new])
+    # The first agent edit brought the text on disk before it: its "before".
+    await expect(page.locator("#history-list .snapshot-who")).to_have_text(
+        ["dave · document.edit", "dave · document.edit", "on disk"]
+    )
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("2 AI changes to review")
+    await page.click("#history-mark-reviewed")  # accepts every pending change
+    await _wait_inserted(page, [])
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
+    assert (await _listed(vmark, tab))["changes"] == []
