@@ -680,3 +680,19 @@ async def test_a_cjk_transform_is_reviewed_per_spot(
     ]
     await person.call("review.reject", tabId=tab, ids=[changes[0]["id"]])
     assert doc_of(vmark, tab).state.text == "学习Python 编程,很有趣!\n\n`代码,不变`\n"
+
+
+async def test_a_revision_undone_in_one_place_and_changed_again_in_another_still_waits(
+    mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    tab = await person_open(person, plan)
+    edits = [{"old": "short", "new": "brief"}, {"old": "long", "new": "lengthy"}]
+    both = await ok(mcp, "document", "edit", tabId=tab, edits=edits)
+    # One edit changes "brief" again and puts "long" back: the first revision still has a change to judge.
+    edits = [{"old": "brief", "new": "tiny"}, {"old": "lengthy", "new": "long"}]
+    again = await ok(mcp, "document", "edit", tabId=tab, edits=edits)
+    [change] = await _changes(person, tab)
+    assert (change["old"], doc_of(vmark, tab).state.text[change["from"] : change["to"]]) == ("short", "tiny")
+    assert vmark.app.review.pending(doc_of(vmark, tab))[0].revisions == (both["revision"], again["revision"])
+    assert await _unreviewed(person, tab) == 2
+    assert await vmark.app.history.unreviewed(str(plan)) == 2

@@ -220,6 +220,7 @@ class Review:
         groups, untouched = _groups(hunks, review.changes)
         kept = [c for c in (map_change(c, hunk_spans(hunks, new)) for c in untouched) if c is not None]
         made = 0
+        undone_revisions: list[str] = []  # settled once the new changes are in (one may carry them on)
         for group_hunks, group_changes in groups:
             if not (agent or group_changes):
                 continue
@@ -233,7 +234,7 @@ class Review:
             undone = was == new[new_start:new_end]  # what was there before the agent is back
             self._end(tx.doc.key, review, group_changes, "edited" if undone and not agent else "merged", False)
             if undone:
-                self._settle_revisions(tx.doc.key, merged)
+                undone_revisions += merged
                 continue
             if agent:
                 revisions = (*dict.fromkeys(merged), tx.state.revision)
@@ -244,6 +245,7 @@ class Review:
             kept.append(Change(new_id("rc"), revisions, principal, tool, new_start, new_end, was, at))
             made += agent
         review.changes = sorted(kept, key=lambda c: (c.start, c.end))
+        self._settle_revisions(tx.doc.key, undone_revisions)
         return made
 
     def _move(self, key: str, review: _DocReview, spans: Spans, judgement: Judgement) -> None:
