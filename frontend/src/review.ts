@@ -8,7 +8,7 @@ import type { Channel } from "./protocol";
 import { countLabel, noticeText, type ReviewChange, type ReviewState, stepTo } from "./reviewmodel";
 import type { TabSync } from "./tabsync";
 
-export type ReviewTab = Pick<TabSync, "tabId" | "flush" | "showReview" | "onRevision">;
+export type ReviewTab = Pick<TabSync, "tabId" | "flush" | "showReview" | "onRevision" | "editor">;
 
 /** How long the notice of new changes stays (the count and the highlights stay until judged). */
 const NOTICE_MS = 12000;
@@ -51,6 +51,12 @@ export class ReviewPanel {
       const keyboard = document.activeElement === button;
       this.refocus = keyboard ? Math.max(this.ids().indexOf(id), 0) : null;
       void act(() => this.judge(button.dataset.reviewVerdict === "reject" ? "reject" : "accept", [id]));
+    });
+    // Escape on a verdict button goes back to writing, where the caret was.
+    this.editorHost.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !verdictOf(event.target)) return;
+      event.preventDefault();
+      this.active()?.editor?.focus();
     });
     document.addEventListener(
       "keydown",

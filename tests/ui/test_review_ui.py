@@ -204,6 +204,8 @@ async def test_next_previous_by_keyboard_accept_with_enter_and_accept_all(
     await _wait_inserted(page, ["quick", "easy"])
     await expect(accept.nth(1)).to_be_focused()  # the focus stays in the review: on the change now last
     assert doc_of(vmark, tab).state.text == AGENT
+    await page.keyboard.press("Escape")  # back to the text
+    await expect(page.locator(".cm-content")).to_be_focused()
     # The palette knows the review's commands.
     await page.keyboard.press("Control+Shift+P")
     await page.keyboard.type("Accept all changes")
