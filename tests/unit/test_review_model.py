@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 
 from hypothesis import given
@@ -19,6 +20,7 @@ from vmark.core.review import (
     reject_spans,
     word_hunks,
 )
+from vmark.core.review_merge import Author, merge_edit
 from vmark.core.spans import Span
 
 
@@ -176,3 +178,42 @@ def test_a_changed_line_too_long_to_split_into_words_is_one_change() -> None:
     new = old.replace("w0 ", "W0 ").replace("w7999", "W7999")
     changed = new.split("\n")[1]
     assert _hunks(old, new) == [(line, changed)]
+
+
+# --- an edit over pending changes ------------------------------------------------------------------------------
+def _ids() -> Callable[[], str]:
+    numbers = iter(range(100))
+    return lambda: f"rc-new{next(numbers)}"
+
+
+def test_an_agent_edit_meeting_a_pending_change_merges_with_it() -> None:
+    old = "the big cat sat"  # pending: "big" (was "small"), from revision rev-1
+    pending = [Change("rc-1", ("rev-1",), "alice", "document.edit", 4, 7, "small", 1.0)]
+    new = "the huge cat sat down"
+    merged = merge_edit(pending, old, new, _spans(old, new), _AUTHOR, _ids())
+    assert [(new[c.start : c.end], c.old, c.revisions, c.id) for c in merged.changes] == [
+        ("huge", "small", ("rev-1", "rev-2"), "rc-new0"),
+        (" down", "", ("rev-2",), "rc-new1"),
+    ]
+    assert (merged.merged, merged.undone, merged.made) == (pending, [], 2)
+
+
+def test_an_edit_putting_the_old_text_back_leaves_nothing_and_a_revert_makes_no_new_changes() -> None:
+    old = "the big cat"
+    pending = [Change("rc-1", ("rev-1",), "alice", "document.edit", 4, 7, "small", 1.0)]
+    back = merge_edit(pending, old, "the small cat", _spans(old, "the small cat"), _AUTHOR, _ids())
+    assert (back.changes, back.undone, back.made) == ([], pending, 0)
+    # A revert to a text with other words: the person's text there is no change; the agent's still is.
+    reverted = merge_edit(pending, old, "a big dog", _spans(old, "a big dog"), None, _ids())
+    assert [(c.start, c.end, c.old, c.revisions, c.principal) for c in reverted.changes] == [
+        (2, 5, "small", ("rev-1",), "alice")
+    ]
+    assert reverted.made == 0
+
+
+_AUTHOR = Author("rev-2", "bob", "document.write", 2.0)
+
+
+def _spans(old: str, new: str) -> tuple[Span, ...]:
+    span = diff(old, new)
+    return () if span is None else (span,)

@@ -27,17 +27,8 @@ from ..core.document import DocState
 from ..core.errors import ArgumentError
 from ..core.ids import new_id
 from ..core.model import Document, Window
-from ..core.review import (
-    Change,
-    Hunk,
-    Judgement,
-    hunk_spans,
-    map_change,
-    merged_old,
-    reject_spans,
-    touches,
-    word_hunks,
-)
+from ..core.review import Change, Judgement, map_change, reject_spans
+from ..core.review_merge import Author, merge_edit
 from ..core.spans import Spans
 from ..core.transaction import Actor, Transaction
 from ..storage.history import History, SnapshotKind
@@ -210,43 +201,19 @@ class Review:
             self._to_push.add(doc.key)
 
     def _merge(self, review: _DocReview, tx: Transaction, before: DocState, spans: Spans) -> int:
-        """Word hunks of an agent's edit (or a revert) meet the pending changes: a hunk and the changes it meets
-        become one change, whose old text is the text before all of them (an agent changing its own change
-        again; a revert to a text with some of the agent's changes). An agent's other hunks are new changes; a
-        revert's are the person's text. Returns how many changes the agent's edit made."""
-        agent = tx.origin == "agent"
-        old, new = before.shown, tx.state.shown
-        hunks = word_hunks(old, new, spans)
-        groups, untouched = _groups(hunks, review.changes)
-        kept = [c for c in (map_change(c, hunk_spans(hunks, new)) for c in untouched) if c is not None]
-        made = 0
-        undone_revisions: list[str] = []  # settled once the new changes are in (one may carry them on)
-        for group_hunks, group_changes in groups:
-            if not (agent or group_changes):
-                continue
-            start = min([h.old_start for h in group_hunks] + [c.start for c in group_changes])
-            end = max([h.old_end for h in group_hunks] + [c.end for c in group_changes])
-            # Hunks outside the group that start before it end before it (they would meet it otherwise).
-            shift = sum(_growth(h) for h in hunks if h.old_start < start)
-            new_start, new_end = start + shift, end + shift + sum(_growth(h) for h in group_hunks)
-            was = merged_old(old, start, end, group_changes)
-            merged = [r for c in group_changes for r in c.revisions]
-            undone = was == new[new_start:new_end]  # what was there before the agent is back
-            self._end(tx.doc.key, review, group_changes, "edited" if undone and not agent else "merged", False)
-            if undone:
-                undone_revisions += merged
-                continue
-            if agent:
-                revisions = (*dict.fromkeys(merged), tx.state.revision)
-                principal, tool, at = _principal(tx.actor), tx.tool or "", time.time()
-            else:
-                latest = max(group_changes, key=lambda c: c.at)
-                revisions, principal, tool, at = tuple(dict.fromkeys(merged)), latest.principal, latest.tool, latest.at
-            kept.append(Change(new_id("rc"), revisions, principal, tool, new_start, new_end, was, at))
-            made += agent
-        review.changes = sorted(kept, key=lambda c: (c.start, c.end))
-        self._settle_revisions(tx.doc.key, undone_revisions)
-        return made
+        """An agent's edit (or a revert) over the pending changes (:func:`merge_edit`); returns how many changes
+        the agent's edit made. The revisions whose changes it undid are settled once the new set is in (a new
+        change may carry them on)."""
+        author = None
+        if tx.origin == "agent":
+            author = Author(tx.state.revision, _principal(tx.actor), tx.tool or "", time.time())
+        merged = merge_edit(review.changes, before.shown, tx.state.shown, spans, author, lambda: new_id("rc"))
+        key = tx.doc.key
+        self._end(key, review, merged.merged, "merged", settle=False)
+        self._end(key, review, merged.undone, "merged" if author else "edited", settle=False)
+        review.changes = merged.changes
+        self._settle_revisions(key, [r for c in merged.undone for r in c.revisions])
+        return merged.made
 
     def _move(self, key: str, review: _DocReview, spans: Spans, judgement: Judgement) -> None:
         """Move the pending ranges through someone else's edit; the changes it took away are judged by it."""
@@ -426,10 +393,6 @@ class Review:
         await self.store.save(key, text_hash, list(review.changes), judged)
 
 
-def _growth(hunk: Hunk) -> int:
-    return (hunk.new_end - hunk.new_start) - (hunk.old_end - hunk.old_start)
-
-
 def _principal(actor: Actor) -> str:
     return actor.principal or (f"anonymous ({actor.connection})" if actor.connection else "anonymous")
 
@@ -442,27 +405,3 @@ def _shown_spans(before: DocState, after: DocState) -> Spans:
         return change.shown
     span = diff(before.shown, after.shown)
     return () if span is None else (span,)
-
-
-_Group = tuple[list[Hunk], list[Change]]
-
-
-def _groups(hunks: Sequence[Hunk], pending: Sequence[Change]) -> tuple[list[_Group], list[Change]]:
-    """The agent's hunks grouped with the pending changes they meet (a chain of touching ones is one group),
-    in text order, and the pending changes no hunk meets."""
-    items: list[tuple[int, int, Hunk | None, Change | None]] = [(h.old_start, h.old_end, h, None) for h in hunks]
-    items += [(c.start, c.end, None, c) for c in pending if any(touches(c, h) for h in hunks)]
-    items.sort(key=lambda i: (i[0], i[1]))
-    groups: list[_Group] = []
-    end = -1
-    for start, stop, hunk, change in items:
-        if not groups or start > end:
-            groups.append(([], []))
-            end = stop
-        end = max(end, stop)
-        if hunk is not None:
-            groups[-1][0].append(hunk)
-        if change is not None:
-            groups[-1][1].append(change)
-    touched = {c.id for _, changes in groups for c in changes}
-    return [g for g in groups if g[0]], [c for c in pending if c.id not in touched]
