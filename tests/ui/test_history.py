@@ -185,7 +185,9 @@ async def test_a_revert_aborts_an_agent_write_being_recorded(vmark: RunningApp, 
 
 
 # --- the page ------------------------------------------------------------------------------------------------
-async def test_the_sidebar_shows_a_diff_and_reverts_by_click(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+async def test_the_sidebar_shows_each_versions_changes_and_reverts_by_click(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
     path = workspace / "a.md"
     page = await pages.open()
     await open_folder(page, workspace)
@@ -203,22 +205,29 @@ async def test_the_sidebar_shows_a_diff_and_reverts_by_click(pages: Pages, vmark
     await page.click("#history-toggle")
     items = page.locator("#history-list .snapshot")
     await expect(items.locator(".snapshot-kind")).to_have_text(["(mcp)", "manual"])  # newest first
-    await expect(items.nth(0).locator(".snapshot-who")).to_have_text("alice")
+    await expect(items.locator(".snapshot-who")).to_have_text(["alice · document.write", "you"])
     await expect(page.get_by_test_id("history-unreviewed")).to_have_text("1 AI change to review")
-    await expect(page.locator("#history-revert")).to_be_disabled()
-    await items.nth(1).locator("button").click()  # the manual snapshot
+    # The newest version is shown at once: what the agent's write changed, not "no differences".
+    caption = page.locator("#history-selected")
+    await expect(caption).to_have_text("What this version changed from the one before (alice · document.write):")
     diff = page.get_by_test_id("history-diff")
-    await expect(diff.locator(".diff-line")).to_have_text(["# A", "", "alpha", "mine", "from the agent"])
-    await expect(diff.locator(".diff-line.removed")).to_have_text(["mine"])
-    await expect(diff.locator(".diff-line.added")).to_have_text(["from the agent"])
+    await expect(diff).to_have_attribute("data-state", "changed")
+    await expect(diff.locator(".diff-word.removed")).to_have_text(["mine"])
+    await expect(diff.locator(".diff-word.added")).to_have_text(["from the agent"])
+    await expect(page.locator("#history-revert")).to_be_disabled()  # it is the current text
+    await items.nth(1).locator("button").click()  # the manual snapshot: the person's typing
+    await expect(caption).to_have_text("The first version (you):")
+    await expect(diff.locator(".diff-word.added")).to_have_text([A + "mine"])
 
     await page.click("#history-revert")
     await wait_editor_text(page, A + "mine")
     await wait_doc_text(vmark, tab, A + "mine")
     await expect(items.locator(".snapshot-kind")).to_have_text(["revert", "(mcp)", "manual"])
+    await expect(items.nth(0).locator(".snapshot-who")).to_have_text("you (revert)")
     await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
-    await expect(diff).to_have_attribute("data-state", "equal")  # the chosen snapshot is the current text now
-    await expect(diff.locator(".diff-line")).to_have_count(0)
+    await items.nth(0).locator("button").click()
+    await expect(diff.locator(".diff-word.removed")).to_have_text(["from the agent"])
+    await expect(diff.locator(".diff-word.added")).to_have_text(["mine"])
     assert path.read_bytes() == agent_text.encode()  # reverting does not save
     await page.click("#save-tab")
     await expect(page.locator(f".tab[data-tab-id='{tab}']")).to_have_attribute("data-dirty", "false")
