@@ -41,7 +41,7 @@ export interface TabInfo {
   kind: Kind;
   active: boolean;
   visible: boolean;
-  reviewCount: number;
+  reviewCount?: number;
 }
 
 export interface WindowInfo {

@@ -45,8 +45,9 @@ class TabInfo(TypedDict):
     kind: Kind
     active: bool
     visible: bool
-    #: the agent changes of its document waiting for the person (``review``)
-    reviewCount: int
+    #: the agent changes of its document waiting for the person (``review``): in the pushed ``state`` (the
+    #: page state), not in ``ui.attach``'s answer (the session's description, as agents see it too)
+    reviewCount: NotRequired[int]
 
 
 class WindowInfo(TypedDict):
