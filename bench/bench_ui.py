@@ -25,13 +25,23 @@ driven by Playwright with the UI tests' launch. Three measurements:
    of every WebSocket frame the page sent to the app while typing them (Playwright's ``framesent``, including
    the debounced edits sent after the last key), divided by the keys.
 
+4. **Agent change to highlight** (issue 17): a 1 MB document open in the page (source and WYSIWYG); an agent
+   (``vmark mcp`` over stdio) reads it and writes it back with one word changed (``document.write``, saved). The
+   page stamps, on the epoch clock (``performance.timeOrigin + performance.now()``), the first animation frame
+   after a ``MutationObserver`` saw the new word in the editor (``text``) and highlighted as a change to review
+   (``highlight``); the bench stamps the agent's answer (``time.time()``) and its call. "From the answer" can be
+   below zero: the app pushes the change to the page before it answers the agent. Each round's change is accepted
+   (``review.accept``, outside the clock) so that every round has exactly one pending change. The peer run is the
+   same write with review switched off in the app (``review_off``: ``Review.enabled``, the switch of the test
+   hook ``test.fault {review: false}``): only ``text`` can be measured there.
+
 The Markdown is generated deterministically (a seeded PRNG): headings, paragraphs with inline
 markup, bullet and ordered lists, fenced code blocks, tables, block quotes. Nothing asserts on
 a timing; the target is printed beside the figures.
 
     .venv/bin/python bench/bench_ui.py [--rounds 3] [--keystrokes 40] [--latency-keystrokes 40]
     .venv/bin/python bench/bench_ui.py --quick              # a smoke run: one round of everything, few keys
-    .venv/bin/python bench/bench_ui.py --parts latency      # only some parts: open, latency, saved
+    .venv/bin/python bench/bench_ui.py --parts latency      # only some parts: open, latency, saved, review
 """
 
 from __future__ import annotations
@@ -44,7 +54,7 @@ import re
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -338,7 +348,9 @@ class Plan:
     latency_keystrokes: int = 40
     #: seconds between two keys of the keystroke-to-screen measurement
     interval: float = 0.15
-    parts: frozenset[str] = frozenset({"open", "latency", "saved"})
+    parts: frozenset[str] = frozenset({"open", "latency", "saved", "review"})
+    #: agent writes per mode and review setting (change to highlight)
+    review_rounds: int = 20
 
     def rounds_of(self, way: Opening) -> int:
         return self.wysiwyg_rounds if way.mode == "wysiwyg" else self.rounds
@@ -670,6 +682,160 @@ def p95(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=20, method="inclusive")[18]
 
 
+# --- 4. an agent's change to its highlight ------------------------------------------------------------------
+REVIEW_BYTES = 1_000_000
+REVIEW_MODES = ("source", "wysiwyg")
+REVIEW_WARMUP = 2
+REVIEW_TIMEOUT_MS = 20_000
+#: the page's side: stamps (epoch ms) of the first frame after the armed word is in the editor, and highlighted
+REVIEW_PROBE = """
+() => {
+  if (window.__reviewProbe) return;
+  let word = null, marked = false, seen = { text: false, highlight: false }, at = {};
+  const waiters = [];
+  const stamp = () => performance.timeOrigin + performance.now();
+  const settle = () => {
+    if (at.text === undefined || (marked && at.highlight === undefined)) return;
+    word = null;
+    for (const resolve of waiters.splice(0)) resolve(at);
+  };
+  const later = (what) => { seen[what] = true; requestAnimationFrame(() => { at[what] = stamp(); settle(); }); };
+  const HIGHLIGHT = ".cm-review-insert, .pm-review-insert";
+  const look = (node) => {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    if (!el || !el.closest(".cm-content, .ProseMirror")) return;
+    if (!seen.text && (node.textContent || "").includes(word)) later("text");
+    if (marked && !seen.highlight) {
+      const marks = [el.closest(HIGHLIGHT), ...(node.nodeType === 1 ? node.querySelectorAll(HIGHLIGHT) : [])];
+      if (marks.some((m) => m && m.textContent === word)) later("highlight");
+    }
+  };
+  new MutationObserver((records) => {
+    if (word === null) return;
+    for (const r of records) {
+      // A childList target is a whole block (a WYSIWYG document's is the whole text): only what was added counts.
+      if (r.type === "characterData" || r.type === "attributes") look(r.target);
+      r.addedNodes.forEach(look);
+    }
+  }).observe(document.body, {
+    subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["class"],
+  });
+  window.__reviewProbe = {
+    arm: (text, highlight) => { word = text; marked = highlight; seen = { text: false, highlight: false }; at = {}; },
+    wait: (ms) => new Promise((resolve) => {
+      if (word === null) return resolve(at);
+      waiters.push(resolve);
+      setTimeout(() => resolve(null), ms);
+    }),
+  };
+}
+"""
+
+
+def review_file() -> tuple[str, str]:
+    return "review-1mb.md", "# Reviewed document\n\nThe agent changes this word here.\n\n" + realistic_markdown(
+        REVIEW_BYTES, 11
+    )
+
+
+@contextlib.contextmanager
+def review_off(app: RunningApp) -> Iterator[None]:
+    """The app without review: ``Review.enabled`` off (what the test hook ``test.fault {review: false}`` sets, as
+    bench_review.py does): an agent's edit then makes no pending change, no ``review`` event and no history entry,
+    so there is nothing to highlight."""
+    app.app.review.enabled = False
+    try:
+        yield
+    finally:
+        app.app.review.enabled = True
+
+
+async def review_round(s: Stage, mode: str, reviewed: bool, rounds: int) -> dict[str, list[float]]:
+    """``rounds`` one-word agent writes into the 1 MB document shown in ``mode`` (after uncounted warm-ups)."""
+    name, text = review_file()
+    tab = await agent_open(s, name)
+    await s.operator.call("ui.set_mode", tabId=tab, mode=mode)
+    await click_file(s.page, name)
+    await heading(s.page, mode, "Reviewed document").wait_for(timeout=OPEN_TIMEOUT_SECONDS * 1000)
+    await s.page.evaluate(REVIEW_PROBE)
+    at, old = text.index("this word") + len("this "), "word"
+    samples: dict[str, list[float]] = {
+        k: [] for k in ("answer_text", "answer_highlight", "call_text", "call_highlight")
+    }
+    for n in range(REVIEW_WARMUP + rounds):
+        word = f"revised{n}"
+        text = text[:at] + word + text[at + len(old) :]
+        old = word
+        read = tool_data(await s.agent.call_tool("document", {"action": "read", "tabId": tab}), "document.read")
+        await s.page.evaluate("([w, m]) => window.__reviewProbe.arm(w, m)", [word, reviewed])
+        args = {"action": "write", "tabId": tab, "content": text, "expected_revision": read["revision"]}
+        called = time.time() * 1000
+        wrote = tool_data(await s.agent.call_tool("document", args), "agent document.write")
+        answered = time.time() * 1000
+        if not wrote.get("applied"):
+            raise BenchError(f"the agent's write was not applied: {wrote}")
+        got = await s.page.evaluate("(ms) => window.__reviewProbe.wait(ms)", REVIEW_TIMEOUT_MS)
+        if got is None:
+            raise BenchError(f"{word!r} was not {'highlighted' if reviewed else 'shown'} within {REVIEW_TIMEOUT_MS} ms")
+        if reviewed:
+            await s.operator.call("review.accept", tabId=tab, all=True)
+        if n < REVIEW_WARMUP:
+            continue
+        for what in ("text", "highlight") if reviewed else ("text",):
+            samples[f"answer_{what}"].append((got[what] - answered) / 1000)
+            samples[f"call_{what}"].append((got[what] - called) / 1000)
+    await s.operator.call("ui.close", tabId=tab, force=True)
+    await s.new_page()
+    await heading(s.page, "source", "Home").wait_for()
+    return samples
+
+
+async def bench_review(s: Stage, plan: Plan) -> list[dict[str, Any]]:
+    out = []
+    for mode in REVIEW_MODES:
+        for reviewed in (True, False):
+            with contextlib.nullcontext() if reviewed else review_off(s.app):
+                got = await review_round(s, mode, reviewed, plan.review_rounds)
+            row = {"mode": mode, "review": reviewed, **{k: summary(v) for k, v in got.items() if v}}
+            progress(f"review {mode} {'on' if reviewed else 'off'}: {row}")
+            out.append(row)
+    return out
+
+
+def render_review(rows: list[dict[str, Any]]) -> str:
+    body = []
+    for r in rows:
+        for what in ("highlight", "text"):
+            if f"answer_{what}" not in r:
+                continue
+            a, c = r[f"answer_{what}"], r[f"call_{what}"]
+            body.append(
+                [
+                    r["mode"],
+                    "on" if r["review"] else "off (peer)",
+                    what,
+                    str(a["n"]),
+                    *(f"{a[k]:.0f}" for k in ("median_ms", "p95_ms")),
+                    *(f"{c[k]:.0f}" for k in ("median_ms", "p95_ms")),
+                ]
+            )
+    head = [
+        "mode",
+        "review",
+        "on screen",
+        "n",
+        "answer→ median ms",
+        "answer→ p95 ms",
+        "call→ median ms",
+        "call→ p95 ms",
+    ]
+    return (
+        f"A one-word agent document.write into a {REVIEW_BYTES / 1e6:.0f} MB document the page shows: from the agent's "
+        "answer (and from its call) to the first frame with the new word in the editor (text) and highlighted as a "
+        f"change to review (highlight); peer = review switched off in the app\n{table(head, body)}"
+    )
+
+
 def summary(samples: list[float]) -> dict[str, float | int]:
     return {
         "median_ms": statistics.median(samples) * 1000,
@@ -684,6 +850,7 @@ async def run(plan: Plan) -> dict[str, Any]:
     files = {
         **(big_files(plan) if "open" in plan.parts else {}),
         **(typing_files() if "latency" in plan.parts else {}),
+        **(dict([review_file()]) if "review" in plan.parts else {}),
         "home.md": HOME_TEXT,
         "notes.md": "# Notes\n\n" + realistic_markdown(NOTES_BYTES, seed=3),
         "other.md": "# Other\n",
@@ -695,7 +862,10 @@ async def run(plan: Plan) -> dict[str, Any]:
             opening = await bench_open(s, plan) if "open" in plan.parts else None
             latency = await bench_latency(s, plan) if "latency" in plan.parts else None
             typing = await bench_keystrokes(s, plan.keystrokes) if "saved" in plan.parts else None
+            review = await bench_review(s, plan) if "review" in plan.parts else None
     results: dict[str, Any] = {"machine": machine_line()}
+    if review is not None:
+        results["review"] = review
     if opening is not None:
         ways = {}
         for way in OPENINGS:
@@ -747,6 +917,8 @@ def render(results: dict[str, Any], plan: Plan) -> str:
         parts.append(render_latency(results["latency"]["rounds"], plan))
     if "keystroke" in results:
         parts.append(render_saved(results["keystroke"]))
+    if "review" in results:
+        parts.append(render_review(results["review"]))
     return "\n\n".join(parts)
 
 
@@ -795,10 +967,12 @@ def main() -> int:
         "--latency-keystrokes", type=int, default=40, help="counted keystrokes per mode and size (to screen)"
     )
     parser.add_argument("--interval", type=float, default=0.15, help="seconds between keys (to screen)")
+    parser.add_argument("--review-rounds", type=int, default=20, help="agent writes per mode and review setting")
     parser.add_argument(
         "--parts",
-        default="open,latency,saved",
-        help="which measurements, comma-separated: open (large files), latency (to screen), saved (to disk)",
+        default="open,latency,saved,review",
+        help="which measurements, comma-separated: open (large files), latency (to screen), saved (to disk), "
+        "review (an agent's change to its highlight)",
     )
     parser.add_argument(
         "--quick",
@@ -809,10 +983,10 @@ def main() -> int:
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
     if args.keystrokes < BLOCK:
         parser.error(f"--keystrokes: at least {BLOCK} (one quiet and one loaded block)")
-    if not parts or parts - {"open", "latency", "saved"}:
-        parser.error(f"--parts: choose among open, latency, saved (got {args.parts!r})")
+    if not parts or parts - {"open", "latency", "saved", "review"}:
+        parser.error(f"--parts: choose among open, latency, saved, review (got {args.parts!r})")
     if args.quick:
-        plan = Plan(1, 1, 10.0, BLOCK, 5, args.interval, parts)  # one quiet and one loaded block
+        plan = Plan(1, 1, 10.0, BLOCK, 5, args.interval, parts, 3)  # one quiet and one loaded block
     else:
         plan = Plan(
             args.rounds,
@@ -822,6 +996,7 @@ def main() -> int:
             args.latency_keystrokes,
             args.interval,
             parts,
+            args.review_rounds,
         )
     results = run_async(run, plan)
     print(results["machine"])

@@ -4,6 +4,7 @@
 // break shown as "\n") and reports each of the person's edits as a ChangeSet of that text, never as a
 // re-serialization. WYSIWYG is a view built from a parse of the text that keeps source ranges.
 import type { ChangeSet } from "@codemirror/state";
+import type { ReviewMark } from "./reviewmodel";
 
 export interface EditorHooks {
   /**
@@ -63,6 +64,8 @@ export interface Editor {
   composing(): boolean;
   /** Highlight these comment anchors (replacing the ones shown); they follow edits until the next call. */
   setAnchors(anchors: CommentAnchor[]): void;
+  /** Show these pending changes (UTF-16 offsets of `getText()`), replacing the ones shown; they follow edits until the next call. */
+  setReview(marks: ReviewMark[]): void;
   focus(): void;
   destroy(): void;
 }

@@ -1,8 +1,10 @@
-// The history sidebar of the active tab: the document's snapshots (AI saves labelled "(mcp)"), how many
-// AI revisions wait for the person's review, a line diff of a chosen snapshot against the current text,
-// "Revert to this" (the person's edit, not saved) and "Mark reviewed".
+// The history sidebar of the active tab: the document's versions (AI saves labelled "(mcp)"), who made
+// each (you, an agent with its tool, the disk), what each changed from the one before it (word by word),
+// the comments it addressed, how many AI revisions wait for the person's review, "Revert to this" (the
+// person's edit, not saved) and "Mark reviewed" (accepts every pending change).
 import { shortQuote } from "./comments";
 import { act, byId, el, toast } from "./dom";
+import { elided, wordCounts, wordDiff, type WordPart } from "./historydiff";
 import type { Channel } from "./protocol";
 import type { TabSync } from "./tabsync";
 import type { Addressed, Snapshot } from "./wire.gen";
@@ -11,7 +13,7 @@ export type HistoryTab = Pick<TabSync, "tabId" | "flush" | "editor">;
 
 /** Changes (typing, agent writes, saves) come in bursts: the list is asked for once they settle. */
 const REFRESH_MS = 150;
-const PICK_HINT = "Choose a snapshot to compare it with the current text.";
+const PICK_HINT = "Choose a version to see what it changed.";
 
 export class HistoryPanel {
   private panel = byId("history");
@@ -25,8 +27,11 @@ export class HistoryPanel {
   /** The tab the panel shows, and the snapshot chosen in it. */
   private tabId: string | null = null;
   private selected: number | null = null;
-  /** A snapshot's text never changes: each is fetched once. */
+  /** The version the person chose; until they choose one (or when it is gone), the newest is shown as it comes. */
+  private picked: number | null = null;
+  /** A snapshot's text never changes: each is fetched once, and its diff from the one before computed once. */
   private texts = new Map<number, string>();
+  private diffs = new Map<number, WordPart[]>();
   private timer: number | undefined;
   private loading: Promise<void> = Promise.resolve();
 
@@ -64,7 +69,9 @@ export class HistoryPanel {
     if ((tab?.tabId ?? null) !== this.tabId) {
       this.tabId = tab?.tabId ?? null;
       this.selected = null;
+      this.picked = null;
       this.texts.clear();
+      this.diffs.clear();
     }
     if (!tab) {
       this.showCount(0);
@@ -75,13 +82,45 @@ export class HistoryPanel {
     const listing = await this.channel.request("history.list", { tabId: tab.tabId, content: false });
     if (this.active()?.tabId !== tab.tabId) return; // switched meanwhile: that switch loads again
     this.showCount(listing.unreviewed);
-    if (!listing.snapshots.some((s) => s.id === this.selected)) this.selected = null;
-    this.list.replaceChildren(...[...listing.snapshots].reverse().map((s) => this.item(s)));
-    if (listing.snapshots.length === 0) {
+    const snapshots = listing.snapshots;
+    // The newest version is shown until the person picks another: what made the text they see.
+    if (this.picked !== null && !snapshots.some((s) => s.id === this.picked)) this.picked = null;
+    this.selected = this.picked ?? snapshots.at(-1)?.id ?? null;
+    const diffs = await this.diffsOf(tab, snapshots);
+    if (this.active()?.tabId !== tab.tabId) return;
+    this.list.replaceChildren(...snapshots.map((s, k) => this.item(s, diffs[k], k === 0)).reverse());
+    if (snapshots.length === 0) {
       this.list.append(el("li", { class: "panel-empty hint" }, "No history yet: every save and every agent change adds a version here."));
     }
-    this.list.dataset.count = String(listing.snapshots.length);
-    await this.renderDiff(tab);
+    this.list.dataset.count = String(snapshots.length);
+    const at = snapshots.findIndex((s) => s.id === this.selected);
+    this.showDiff(at < 0 ? null : { parts: diffs[at], first: at === 0, snapshot: snapshots[at], newest: at === snapshots.length - 1 });
+  }
+
+  /** Each version's diff from the one before it (the first one's from nothing). */
+  private async diffsOf(tab: HistoryTab, snapshots: Snapshot[]): Promise<WordPart[][]> {
+    const out: WordPart[][] = [];
+    for (let k = 0; k < snapshots.length; k++) {
+      const snap = snapshots[k];
+      let parts = this.diffs.get(snap.id);
+      if (!parts) {
+        const before = k === 0 ? "" : await this.textOf(tab, snapshots[k - 1].id);
+        parts = wordDiff(before, await this.textOf(tab, snap.id));
+        this.diffs.set(snap.id, parts);
+      }
+      out.push(parts);
+    }
+    return out;
+  }
+
+  private async textOf(tab: HistoryTab, id: number): Promise<string> {
+    let text = this.texts.get(id);
+    if (text === undefined) {
+      // history.get always carries the text (only a listing leaves it out)
+      text = (await this.channel.request("history.get", { tabId: tab.tabId, id })).content ?? "";
+      this.texts.set(id, text);
+    }
+    return text;
   }
 
   private showCount(unreviewed: number): void {
@@ -90,28 +129,30 @@ export class HistoryPanel {
     this.reviewButton.disabled = unreviewed === 0;
   }
 
-  private item(snap: Snapshot): HTMLElement {
+  private item(snap: Snapshot, parts: WordPart[], first: boolean): HTMLElement {
     const pick = el(
       "button",
       { type: "button", class: "snapshot-pick", title: snap.revision },
       el("span", { class: "snapshot-kind" }, snap.label || snap.kind),
       el("span", { class: "snapshot-time" }, new Date(snap.time * 1000).toLocaleString()),
     );
-    if (snap.principal) pick.append(el("span", { class: "snapshot-who" }, snap.principal));
+    const who = whoMade(snap);
+    if (who) pick.append(el("span", { class: "snapshot-who", "data-actor": snap.actor?.kind ?? "" }, who));
+    pick.append(el("span", { class: "snapshot-summary" }, summary(parts, first)));
     if (snap.addressed?.length) pick.append(addressedList(snap.addressed));
     else if (snap.addresses.length > 0) {
       pick.append(el("span", { class: "snapshot-addresses" }, `addresses ${snap.addresses.join(", ")}`));
     }
     pick.addEventListener("click", () =>
       void act(async () => {
-        this.selected = snap.id;
+        this.picked = snap.id;
         await this.load();
       }),
     );
     return el(
       "li",
       {
-        class: `snapshot${snap.kind === "mcp" ? " ai" : ""}${snap.id === this.selected ? " selected" : ""}`,
+        class: `snapshot${snap.kind === "mcp" || snap.actor?.kind === "agent" ? " ai" : ""}${snap.id === this.selected ? " selected" : ""}`,
         "data-snapshot-id": String(snap.id),
         "data-kind": snap.kind,
         "aria-current": String(snap.id === this.selected),
@@ -120,37 +161,28 @@ export class HistoryPanel {
     );
   }
 
-  private async renderDiff(tab: HistoryTab): Promise<void> {
-    const id = this.selected;
-    if (id === null) {
-      this.showDiff(null);
-      return;
-    }
-    let before = this.texts.get(id);
-    if (before === undefined) {
-      // history.get always carries the text (only a listing leaves it out)
-      before = (await this.channel.request("history.get", { tabId: tab.tabId, id })).content ?? "";
-      this.texts.set(id, before);
-    }
-    const current =
-      tab.editor?.getText() ?? (await this.channel.request("ui.read", { tabId: tab.tabId })).text;
-    if (this.selected === id) this.showDiff(lineDiff(before, current));
-  }
-
-  private showDiff(diff: DiffLine[] | null): void {
-    this.revertButton.disabled = diff === null;
-    this.diffView.dataset.state = diff === null ? "none" : diff.every((l) => l.kind === "same") ? "equal" : "changed";
-    if (diff === null) {
+  private showDiff(shown: ShownDiff | null): void {
+    // Reverting to the newest version changes nothing: the text is that version unless the person typed since.
+    this.revertButton.disabled = shown === null || (shown.newest && this.active()?.editor?.getText() === this.texts.get(shown.snapshot.id));
+    const changed = shown !== null && shown.parts.some((p) => p.kind !== "same");
+    this.diffView.dataset.state = shown === null ? "none" : changed ? "changed" : "equal";
+    if (shown === null) {
       this.caption.textContent = PICK_HINT;
       this.diffView.replaceChildren();
       return;
     }
-    this.caption.textContent = "Changes from this snapshot to the current text:";
-    if (diff.every((l) => l.kind === "same")) {
-      this.diffView.replaceChildren(el("p", { class: "hint" }, "No differences: the current text is this snapshot."));
+    const who = whoMade(shown.snapshot);
+    const by = who ? ` (${who})` : "";
+    this.caption.textContent = shown.first ? `The first version${by}:` : `What this version changed from the one before${by}:`;
+    if (!changed) {
+      const text = shown.parts.length === 0 ? "An empty document." : "The same text as the version before (saved again).";
+      this.diffView.replaceChildren(el("p", { class: "hint" }, text));
       return;
     }
-    this.diffView.replaceChildren(...diff.map((l) => el("div", { class: `diff-line ${l.kind}` }, l.text)));
+    const tag = { same: "span", added: "ins", removed: "del" } as const;
+    this.diffView.replaceChildren(
+      el("div", { class: "word-diff" }, ...elided(shown.parts).map((p) => el(tag[p.kind], { class: `diff-word ${p.kind}` }, p.text))),
+    );
   }
 
   private async revert(): Promise<void> {
@@ -170,6 +202,32 @@ export class HistoryPanel {
     await this.load();
   }
 
+}
+
+interface ShownDiff {
+  parts: WordPart[];
+  first: boolean;
+  newest: boolean;
+  snapshot: Snapshot;
+}
+
+/** Who made a version, in words: you, an agent (with its tool), the disk. */
+function whoMade(snap: Snapshot): string {
+  const actor = snap.actor;
+  if (!actor) return snap.principal ?? "";
+  if (actor.kind === "person") return actor.tool === "review.reject" ? "you (reject)" : "you";
+  if (actor.kind === "revert") return "you (revert)";
+  if (actor.kind === "disk") return "on disk";
+  const name = actor.principal ?? snap.principal ?? "an agent";
+  return actor.tool ? `${name} · ${actor.tool}` : name;
+}
+
+/** A version's change in a few words: "+3 −1 words" (the first version: how many words it has). */
+function summary(parts: readonly WordPart[], first: boolean): string {
+  const { added, removed } = wordCounts(parts);
+  if (first) return `${added} word${added === 1 ? "" : "s"}`;
+  if (added === 0 && removed === 0) return parts.some((p) => p.kind !== "same") ? "punctuation or spacing" : "no change";
+  return [added ? `+${added}` : "", removed ? `−${removed}` : ""].filter(Boolean).join(" ") + ` word${added + removed === 1 ? "" : "s"}`;
 }
 
 /** Which comments a revision addressed: each with its quote and state, a deleted one named as such. */

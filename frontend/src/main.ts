@@ -11,6 +11,7 @@ import { act, byId, el, toast } from "./dom";
 import { FileTree } from "./filetree";
 import { HistoryPanel } from "./history";
 import { Outline } from "./outline";
+import { ReviewPanel } from "./review";
 import { StatusBar } from "./statusbar";
 import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
@@ -31,6 +32,7 @@ class Page {
   private approvals: ApprovalDialog;
   private historyPanel: HistoryPanel;
   private commentsPanel: CommentsPanel;
+  private reviewPanel: ReviewPanel;
   private coherencePanel: CoherencePanel;
   private browserPanel: BrowserPanel;
   private editorHost = byId("editor");
@@ -53,6 +55,12 @@ class Page {
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
+    this.reviewPanel = new ReviewPanel(channel, () => this.current);
+    this.reviewPanel.onCounts = () => {
+      const win = this.window();
+      if (win) this.renderTabs(win);
+    };
+    this.keys.addCommands(this.reviewPanel.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {
@@ -164,6 +172,10 @@ class Page {
         this.commentsPanel.onEvent(event.payload);
         this.historyPanel.refresh(); // it names the comments each revision addressed, with their state
         break;
+      case "review":
+        this.reviewPanel.onEvent(event.payload);
+        this.historyPanel.refresh(); // the backlog counts what is judged
+        break;
       case "coherence":
         this.coherencePanel.refresh();
         break;
@@ -270,7 +282,9 @@ class Page {
             void act(() => this.close(tab));
           });
           const marker = el("span", { class: "dirty-marker", "aria-label": tab.dirty ? "unsaved" : "" }, tab.dirty ? "●" : "");
-          item.append(pin, el("span", { class: "title" }, tab.title), marker, close);
+          // The latest `review` event is newer than the tab state (which the app sends when tabs change).
+          const reviewCount = this.reviewPanel.countOf(tab.id) ?? tab.reviewCount ?? 0;
+          item.append(pin, el("span", { class: "title" }, tab.title), reviewMarker(reviewCount), marker, close);
           item.addEventListener("click", () => void act(() => this.switchTo(tab.id)));
           return item;
         }),
@@ -328,7 +342,9 @@ class Page {
         this.current = sync;
         this.editorHost.dataset.tabId = target;
         await sync.mount(this.editorHost);
+        await this.reviewPanel.attach(sync).catch((err) => toast(`changes to review unavailable: ${errorText(err)}`, "error"));
       } else {
+        this.reviewPanel.detach();
         delete this.editorHost.dataset.tabId;
         this.statusBar.setFacts(null);
       }
@@ -370,6 +386,7 @@ class Page {
         if (!tab || tab.kind !== "markdown") return;
         await tab.switchMode(this.editorHost, tab.mode === "wysiwyg" ? "source" : "wysiwyg");
         this.renderActiveControls();
+        await this.reviewPanel.attach(tab); // a new editor: the changes are placed in it again
       }),
     );
     byId("keep-mine").addEventListener("click", () => void act(() => this.resolve("mine")));
@@ -464,6 +481,13 @@ class Page {
   private renderWorkspace(listing: Listing): HTMLElement {
     return this.fileTree.render(listing);
   }
+}
+
+/** The tab's marker while its document has agent changes to review (empty otherwise). */
+function reviewMarker(count: number): HTMLElement {
+  if (count === 0) return el("span", { class: "review-marker", "data-count": "0" });
+  const label = `${count} change${count === 1 ? "" : "s"} to review`;
+  return el("span", { class: "review-marker", "data-count": String(count), "aria-label": label, title: label, role: "img" }, String(count));
 }
 
 const channel = new Channel();

@@ -157,7 +157,7 @@ class PointCounter {
 }
 
 /** UTF-16 offsets of increasing code point offsets of a text: each slice read once. */
-class UnitCounter {
+export class UnitCounter {
   private unit = 0;
   private point = 0;
 

@@ -7,6 +7,8 @@ import { EditorView } from "@codemirror/view";
 import { sourceAnchorEffect, sourceAnchors } from "./anchors";
 import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
 import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
+import type { ReviewMark } from "./reviewmodel";
+import { sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
 
 const fromElsewhere = Annotation.define<boolean>();
@@ -49,6 +51,7 @@ export class SourceEditor implements Editor {
           listener,
           composition,
           sourceAnchors,
+          sourceReview,
           sourceKeys(),
           ...extra,
         ],
@@ -83,6 +86,10 @@ export class SourceEditor implements Editor {
 
   setAnchors(anchors: CommentAnchor[]): void {
     this.view.dispatch({ effects: sourceAnchorEffect(anchors, () => this.getText()) });
+  }
+
+  setReview(marks: ReviewMark[]): void {
+    this.view.dispatch({ effects: sourceReviewEffect(marks) });
   }
 
   focus(): void {

@@ -10,6 +10,7 @@
 // or `text`) go through the same rebase. Everything for one tab runs in order on one promise chain.
 import { ChangeSet, type Text } from "@codemirror/state";
 import type { Editor, EditorHooks } from "./editor";
+import { placeChanges, type ReviewState } from "./reviewmodel";
 import { workflowLint } from "./lint";
 import { applyChanges, diffChanges, fromSpans, textOf, toSpans } from "./merge";
 import type { Channel, EditorAnswer } from "./protocol";
@@ -40,6 +41,8 @@ export class TabSync {
   mode: Mode;
   readonly readOnly: boolean;
   onError: (err: unknown) => void = () => {};
+  /** The app's text this tab is synced to moved on to `revision` (a review state for it may now show). */
+  onRevision: (revision: string) => void = () => {};
 
   constructor(
     private channel: Channel,
@@ -73,6 +76,20 @@ export class TabSync {
       const lint = this.kind === "yaml-workflow" ? workflowLint(this.channel, this.tabId, () => this.flush()) : [];
       this.editor = new SourceEditor(parent, text, this.kind, hooks, this.readOnly, lint);
     }
+  }
+
+  /**
+   * Show `state`'s pending changes, after what this tab is doing, if its ranges are of the text the
+   * editor is synced to (the person's unsent keystrokes mapped in); else the changes shown stay, mapped
+   * through the edits. Answers whether it showed them.
+   */
+  showReview(state: ReviewState): Promise<boolean> {
+    let shown = false;
+    return this.enqueue(async () => {
+      if (state.revision !== this.revision || !this.editor) return;
+      this.editor.setReview(placeChanges(this.synced, this.unsent, state.changes));
+      shown = true;
+    }).then(() => shown);
   }
 
   /** Pass unsent keystrokes on, then take the editor down. */
@@ -176,6 +193,7 @@ export class TabSync {
     this.synced = applyChanges(this.synced, theirs);
     this.revision = revision;
     this.remember(revision);
+    this.onRevision(revision);
   }
 
   /** The text the editor shows: `synced` with our unsent changes. */
@@ -243,6 +261,7 @@ export class TabSync {
       this.synced = applyChanges(this.synced, sending);
       this.revision = answer.revision;
       this.remember(answer.revision);
+      this.onRevision(answer.revision);
       return;
     }
     // Someone else changed the document first: rebase ours on theirs and send again.

@@ -21,7 +21,9 @@ export type ApprovalState = "pending" | "allowed" | "denied" | "used";
 
 export type BrowserDecision = "once" | "site";
 
-export type SnapshotKind = "manual" | "auto" | "mcp" | "revert";
+export type SnapshotKind = "manual" | "auto" | "mcp" | "revert" | "reject" | "disk" | "edit";
+
+export type ActorKind = "person" | "agent" | "disk" | "revert";
 
 export type ThreadState = "open" | "addressed" | "resolved" | "reopened" | "deleted";
 
@@ -39,6 +41,7 @@ export interface TabInfo {
   kind: Kind;
   active: boolean;
   visible: boolean;
+  reviewCount?: number;
 }
 
 export interface WindowInfo {
@@ -55,6 +58,7 @@ export interface TabView {
   divergenceKept: boolean;
   readOnly: boolean;
   workspaceInstanceId: string | null;
+  reviewCount: number;
 }
 
 export interface WorkspaceRef {
@@ -183,6 +187,13 @@ export interface Addressed {
   state: ThreadState;
 }
 
+/** Who made a history entry (`app.history_view.snapshot_actor`). */
+export interface Actor {
+  kind: ActorKind;
+  principal?: string;
+  tool?: string;
+}
+
 export interface Snapshot {
   id: number;
   path: string | null;
@@ -192,6 +203,8 @@ export interface Snapshot {
   time: number;
   principal: string | null;
   addresses: string[];
+  tool: string | null;
+  actor: Actor;
   addressed: Addressed[];
   content?: string;
 }
@@ -222,6 +235,80 @@ export interface ReviewedPayload {
 
 export interface ReviewedResult {
   reviewed: number;
+}
+
+export interface ReviewChange {
+  id: string;
+  revision: string;
+  principal: string;
+  tool: string;
+  from: number;
+  to: number;
+  old: string;
+  at: string;
+}
+
+/** An agent just made `count` new changes with `tool`. */
+export interface ReviewNotice {
+  principal: string;
+  tool: string;
+  count: number;
+}
+
+export interface ReviewEvent {
+  filePath: string | null;
+  docKey: string;
+  tabIds: string[];
+  revision: string;
+  changes: ReviewChange[];
+  notice?: ReviewNotice;
+}
+
+/** A page names the tab; `vmark review` names the file. */
+export interface ReviewListPayload {
+  tabId?: string;
+  filePath?: string;
+}
+
+/** A change as `review.list` answers it; by `filePath` (`vmark review`) also the inserted text. */
+export interface ListedChange {
+  id: string;
+  revision: string;
+  principal: string;
+  tool: string;
+  from: number;
+  to: number;
+  old: string;
+  at: string;
+  new?: string;
+}
+
+export interface ReviewList {
+  revision: string;
+  changes: ListedChange[];
+  tabId?: string;
+  filePath?: string | null;
+  dirty?: boolean;
+}
+
+/** Exactly one of `ids` (from `review.list`) or `all: true`. */
+export interface VerdictPayload {
+  tabId?: string;
+  filePath?: string;
+  ids?: string[];
+  all?: boolean;
+}
+
+export interface Accepted {
+  accepted: number;
+  revision: string;
+  unreviewed: number;
+}
+
+export interface Rejected {
+  rejected: number;
+  revision: string;
+  unreviewed: number;
 }
 
 export interface CommentReply {
@@ -598,6 +685,9 @@ export interface Requests {
   "history.get": { payload: SnapshotPayload; result: Snapshot };
   "history.revert": { payload: SnapshotPayload; result: RevisionResult };
   "history.mark_reviewed": { payload: ReviewedPayload; result: ReviewedResult };
+  "review.list": { payload: ReviewListPayload; result: ReviewList };
+  "review.accept": { payload: VerdictPayload; result: Accepted };
+  "review.reject": { payload: VerdictPayload; result: Rejected };
   "comments.threads": { payload: ThreadsPayload; result: Threads };
   "comments.add": { payload: CommentAddPayload; result: CommentAdded };
   "comments.person_reply": { payload: CommentReplyPayload; result: CommentReplied };
@@ -634,6 +724,7 @@ export interface Events {
   "browser_tabs": Empty;
   "coherence": Empty;
   "comments": CommentsEvent;
+  "review": ReviewEvent;
   "folder_picker": Approval;
   "prompt": Approval;
 }

@@ -20,6 +20,8 @@ import { SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { nodeViews, viewPlugins } from "./mdsource/views";
 import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
+import type { ReviewMark } from "./reviewmodel";
+import { reviewPlugin, reviewTransaction } from "./reviewpm";
 
 export class WysiwygEditor implements Editor {
   readonly mode = "wysiwyg" as const;
@@ -48,6 +50,7 @@ export class WysiwygEditor implements Editor {
         }),
         keymap(baseKeymap),
         anchorPlugin(),
+        reviewPlugin(),
         ...viewPlugins(),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
       ],
@@ -180,6 +183,11 @@ export class WysiwygEditor implements Editor {
 
   setAnchors(anchors: CommentAnchor[]): void {
     this.view.dispatch(anchorTransaction(this.view.state, anchors));
+  }
+
+  setReview(marks: ReviewMark[]): void {
+    const doc = this.view.state.doc;
+    this.view.dispatch(reviewTransaction(this.view.state, marks, (offset, bias) => this.source.viewPosition(doc, offset, bias)));
   }
 
   focus(): void {

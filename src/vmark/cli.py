@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import cli_coherence, settings_keys  # noqa: F401  (settings_keys registers every setting)
+from . import cli_coherence, cli_review, settings_keys  # noqa: F401  (settings_keys registers every setting)
 from .core.errors import parse_wire_error
 from .mcp.discovery import lock_is_held, read_bridge
 from .storage.datadir import data_dir
@@ -73,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
         if verb == "allow":
             v.add_argument("--site", action="store_true", help="a browser prompt: Allow on this site (else once)")
     _comments_parser(sub)
+    cli_review.add_parser(sub)
     cli_coherence.add_parsers(sub)
     return p
 
@@ -107,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         "settings": _cmd_settings,
         "approvals": _cmd_approvals,
         "comments": _cmd_comments,
+        "review": lambda a: cli_review.cmd_review(a, _person_request, _error_text),
         "coherence": cli_coherence.cmd_coherence,
         "delegations": cli_coherence.cmd_delegations,
     }[args.command]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 
+from tests.browser.test_browser_runs import Person, settled
 from tests.browser.test_browser_tools import ok
 from tests.browser.test_recorder import SECRETS, click, record_login_and_form, tab_page
-from tests.browser.test_browser_runs import Person, settled
 from vmark.app.server import RunningApp
 from vmark.testing.uiclient import UIClient
 

@@ -105,12 +105,20 @@ async def test_write_saves_journals_and_snapshots(
     assert (entry["rev_before"], entry["rev_after"]) == (before["revision"], result["revision"])
     assert (entry["hash_before"], entry["hash_after"]) == (content_hash(A_TEXT), content_hash(text))
     assert bytes(entry["before_text"]).decode("utf-8") == A_TEXT
-    [snap] = await history(person, tab)
-    assert (snap["kind"], snap["label"], snap["revision"], snap["content"]) == (
+    # The agent opened the file: its text on disk is the history's first entry, the "before" of the write.
+    disk, snap = await history(person, tab)
+    assert (disk["kind"], disk["revision"], disk["content"], disk["actor"]) == (
+        "disk",
+        before["revision"],
+        A_TEXT,
+        {"kind": "disk"},
+    )
+    assert (snap["kind"], snap["label"], snap["revision"], snap["content"], snap["actor"]) == (
         "mcp",
         "(mcp)",
         result["revision"],
         text,
+        {"kind": "agent", "principal": "anonymous", "tool": "document.write"},
     )
 
 
@@ -140,11 +148,14 @@ async def test_write_without_save(mcp: Client, opened: Path, person: UIClient, v
     assert (opened / "a.md").read_text("utf-8") == A_TEXT
     described = tab_of(await get_state(mcp), tab)
     assert (described["dirty"], described["revision"]) == (True, result["revision"])
-    assert await history(person, tab) == []
+    # Every AI revision is a history entry, saved or not (after the text on disk it changed).
+    entries = [(s["kind"], s["revision"], s["content"]) for s in await history(person, tab)]
+    assert entries == [("disk", entries[0][1], A_TEXT), ("mcp", result["revision"], "# only in the tab\n")]
     assert [e["rev_after"] for e in await journal(vmark)] == [result["revision"]]  # journaled all the same
     saved = await ok(mcp, "workspace", "save", tabId=tab)
     assert saved["revision"] == result["revision"]
     assert (opened / "a.md").read_bytes() == b"# only in the tab\n"
+    assert [(s["kind"], s["revision"]) for s in await history(person, tab)] == [e[:2] for e in entries]  # one entry
 
 
 async def test_write_when_saving_fails(mcp: Client, opened: Path) -> None:
@@ -212,12 +223,14 @@ async def test_every_ai_save_is_an_mcp_snapshot(mcp: Client, opened: Path, perso
     await ok(mcp, "workspace", "save", tabId=tab)
     snaps = await history(person, tab)
     assert [(s["kind"], s["label"], s["content"]) for s in snaps] == [
+        ("disk", "", A_TEXT),
         ("mcp", "(mcp)", "one\n"),
         ("mcp", "(mcp)", "one\n"),
         ("manual", "", "three\n"),
         ("mcp", "(mcp)", "four\n"),
     ]
-    assert [s["revision"] for s in snaps] == [first["revision"], second["revision"], snaps[2]["revision"], fourth]
+    assert [s["revision"] for s in snaps[1:]] == [first["revision"], second["revision"], snaps[3]["revision"], fourth]
+    assert snaps[4]["actor"] == {"kind": "agent", "principal": "anonymous", "tool": "workspace.save"}
     # save_as starts the new file's history with an (mcp) snapshot.
     await ok(mcp, "workspace", "save_as", tabId=tab, filePath=str(opened / "five.md"))
     assert [(s["kind"], s["path"], s["content"]) for s in await history(person, tab)] == [

@@ -173,9 +173,12 @@ async def test_save_writes_the_tab_and_records_an_mcp_snapshot(
     described = tab_of(await get_state(mcp), tab)
     assert (described["dirty"], described["revision"]) == (False, revision)
     snapshots = await history(person, tab)
+    # The agent opened the file: its text on disk is the history's first entry.
     assert [(s["kind"], s["label"], s["revision"], s["content"]) for s in snapshots] == [
-        ("mcp", "(mcp)", revision, "# A\n\nédité 😀\n")
+        ("disk", "", snapshots[0]["revision"], A_TEXT.decode()),
+        ("mcp", "(mcp)", revision, "# A\n\nédité 😀\n"),
     ]
+    assert snapshots[1]["actor"] == {"kind": "agent", "principal": "anonymous", "tool": "workspace.save"}
     entries = await journal(vmark)
     assert [(e["tool"], e["file"], e["rev_after"]) for e in entries] == [
         ("workspace.save", str(opened / "a.md"), revision)
@@ -204,7 +207,7 @@ async def test_save_refusals(mcp: Client, opened: Path, person: UIClient) -> Non
     await person.edit(tab, "# changed\n")
     await _expect_code(mcp, "READ_ONLY", "save", tabId=tab)
     assert locked.read_bytes() == b"# locked\n"
-    assert await history(person, tab) == []
+    assert [(s["kind"], s["content"]) for s in await history(person, tab)] == [("disk", "# locked\n")]  # the open
 
 
 # --- save_as ----------------------------------------------------------------------------------

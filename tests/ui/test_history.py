@@ -60,6 +60,8 @@ async def test_list_get_and_revert_as_the_persons_edit(vmark: RunningApp, person
         "addresses": [],
         "addressed": [],
         "label": "",
+        "tool": None,
+        "actor": {"kind": "person"},
     }
     assert ai == {
         **manual,
@@ -69,6 +71,8 @@ async def test_list_get_and_revert_as_the_persons_edit(vmark: RunningApp, person
         "time": ai["time"],
         "principal": "alice",
         "label": "(mcp)",
+        "tool": "document.write",
+        "actor": {"kind": "agent", "principal": "alice", "tool": "document.write"},
     }
     assert await person.call("history.get", tabId=tab, id=manual["id"]) == {**manual, "content": MINE}
     assert await person.call("history.get", tabId=tab, id=ai["id"]) == {**ai, "content": AGENT}
@@ -102,20 +106,32 @@ async def test_a_revert_undoes_only_the_ai_revisions_after_its_snapshot(
     path = opened / "a.md"
     tab = await person_open(person, path)
     async with make_client(vmark.data_dir) as agent:
-        await agent_write(agent, tab, "one\n")
+        first = await agent_write(agent, tab, "one\n")
         second = await agent_write(agent, tab, "two\n")
-    first_snap, second_snap = await history(person, tab)
-    assert [(s["kind"], s["content"]) for s in (first_snap, second_snap)] == [("mcp", "one\n"), ("mcp", "two\n")]
+    disk, first_snap, second_snap = await history(person, tab)
+    assert [(s["kind"], s["content"]) for s in (disk, first_snap, second_snap)] == [
+        ("disk", A),
+        ("mcp", "one\n"),
+        ("mcp", "two\n"),
+    ]
     assert await _unreviewed(person, tab) == 2
     # The snapshot of the current text: nothing changes, no revision, no snapshot, nothing reviewed.
     assert await person.call("history.revert", tabId=tab, id=second_snap["id"]) == {"revision": second["revision"]}
     assert doc_of(vmark, tab).state.revision == second["revision"]
-    assert len(await history(person, tab)) == 2
+    assert len(await history(person, tab)) == 3
     assert await _unreviewed(person, tab) == 2
     reverted = await person.call("history.revert", tabId=tab, id=first_snap["id"])
     assert (doc_of(vmark, tab).state.text, doc_of(vmark, tab).state.revision) == ("one\n", reverted["revision"])
     assert await _unreviewed(person, tab) == 1  # "two" was undone; "one" still waits for review
     assert path.read_bytes() == b"two\n"
+    # The agent's change that the reverted text still holds is still to review, as the first revision's.
+    [change] = (await person.call("review.list", tabId=tab))["changes"]
+    assert (change["from"], change["to"], change["old"], change["revision"]) == (
+        0,
+        3,
+        "# A\n\nalpha",
+        first["revision"],
+    )
 
 
 async def test_get_and_revert_refuse_foreign_unknown_and_mistyped_ids(
@@ -169,7 +185,9 @@ async def test_a_revert_aborts_an_agent_write_being_recorded(vmark: RunningApp, 
 
 
 # --- the page ------------------------------------------------------------------------------------------------
-async def test_the_sidebar_shows_a_diff_and_reverts_by_click(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+async def test_the_sidebar_shows_each_versions_changes_and_reverts_by_click(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
     path = workspace / "a.md"
     page = await pages.open()
     await open_folder(page, workspace)
@@ -187,22 +205,29 @@ async def test_the_sidebar_shows_a_diff_and_reverts_by_click(pages: Pages, vmark
     await page.click("#history-toggle")
     items = page.locator("#history-list .snapshot")
     await expect(items.locator(".snapshot-kind")).to_have_text(["(mcp)", "manual"])  # newest first
-    await expect(items.nth(0).locator(".snapshot-who")).to_have_text("alice")
+    await expect(items.locator(".snapshot-who")).to_have_text(["alice · document.write", "you"])
     await expect(page.get_by_test_id("history-unreviewed")).to_have_text("1 AI change to review")
-    await expect(page.locator("#history-revert")).to_be_disabled()
-    await items.nth(1).locator("button").click()  # the manual snapshot
+    # The newest version is shown at once: what the agent's write changed, not "no differences".
+    caption = page.locator("#history-selected")
+    await expect(caption).to_have_text("What this version changed from the one before (alice · document.write):")
     diff = page.get_by_test_id("history-diff")
-    await expect(diff.locator(".diff-line")).to_have_text(["# A", "", "alpha", "mine", "from the agent"])
-    await expect(diff.locator(".diff-line.removed")).to_have_text(["mine"])
-    await expect(diff.locator(".diff-line.added")).to_have_text(["from the agent"])
+    await expect(diff).to_have_attribute("data-state", "changed")
+    await expect(diff.locator(".diff-word.removed")).to_have_text(["mine"])
+    await expect(diff.locator(".diff-word.added")).to_have_text(["from the agent"])
+    await expect(page.locator("#history-revert")).to_be_disabled()  # it is the current text
+    await items.nth(1).locator("button").click()  # the manual snapshot: the person's typing
+    await expect(caption).to_have_text("The first version (you):")
+    await expect(diff.locator(".diff-word.added")).to_have_text([A + "mine"])
 
     await page.click("#history-revert")
     await wait_editor_text(page, A + "mine")
     await wait_doc_text(vmark, tab, A + "mine")
     await expect(items.locator(".snapshot-kind")).to_have_text(["revert", "(mcp)", "manual"])
+    await expect(items.nth(0).locator(".snapshot-who")).to_have_text("you (revert)")
     await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
-    await expect(diff).to_have_attribute("data-state", "equal")  # the chosen snapshot is the current text now
-    await expect(diff.locator(".diff-line")).to_have_count(0)
+    await items.nth(0).locator("button").click()
+    await expect(diff.locator(".diff-word.removed")).to_have_text(["from the agent"])
+    await expect(diff.locator(".diff-word.added")).to_have_text(["mine"])
     assert path.read_bytes() == agent_text.encode()  # reverting does not save
     await page.click("#save-tab")
     await expect(page.locator(f".tab[data-tab-id='{tab}']")).to_have_attribute("data-dirty", "false")

@@ -159,9 +159,11 @@ async def test_state_names_the_connected_agents_and_the_views(
                 "divergenceKept": False,
                 "readOnly": False,
                 "workspaceInstanceId": wsi.id,
+                "reviewCount": 0,
             }
         },
     }
+    assert [t["reviewCount"] for w in state["windows"] for t in w["tabs"]] == [0]  # pages' tab state only
     token = vmark.app.principals.add("claude")
     agent = BridgeClient(vmark.data_dir, token, autostart=False)
     await agent.connect()

@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import make_client, ok
 from tests.contract.helpers import wait_event, wait_until
 from tests.ui.helpers import agent_write
-from vmark.app import writes
+from vmark.app import turns
 from vmark.app.server import RunningApp
 from vmark.core import wire_types
 from vmark.testing.uiclient import UIClient, UIError
@@ -52,7 +52,7 @@ async def page(vmark: RunningApp) -> AsyncIterator[CheckedPage]:
 async def test_every_request_answer_and_event_has_its_wire_shape(
     vmark: RunningApp, page: CheckedPage, workspace: Path, monkeypatch: pytest.MonkeyPatch, trash: Path
 ) -> None:
-    monkeypatch.setattr(writes, "COMPOSITION_GRACE_SECONDS", 0.0)  # the agent writes right after a composition
+    monkeypatch.setattr(turns, "COMPOSITION_GRACE_SECONDS", 0.0)  # the agent writes right after a composition
     await page.attach("main")
     await page.call("ui.state")
     await page.call("ui.focus", focused=True, visible=True)
@@ -161,6 +161,19 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert found["results"] and found["truncated"] is False
     await page.call("ui.cjk_format", text="中文English")
 
+    # agent changes under review: listed, one accepted by id, the rest of a later write rejected (each pushes a
+    # review event; the rejection is the person's edit)
+    async with make_client(vmark.data_dir) as agent:
+        await agent_write(agent, a, "reviewed text\n")
+        await wait_event(page, "review", lambda p: bool(p["changes"]))
+        pending = (await page.call("review.list", tabId=a))["changes"]
+        accepted = await page.call("review.accept", tabId=a, ids=[pending[0]["id"]])
+        assert accepted["accepted"] == 1
+        later = await agent_write(agent, a, "rejected text\n")
+        await wait_event(page, "review", lambda p: p["revision"] == later["revision"] and bool(p["changes"]))
+    assert (await page.call("review.reject", tabId=a, all=True))["rejected"] >= 1
+    assert (await page.call("review.list", tabId=a))["changes"] == []
+
     # the file changes on disk under unsaved typing: divergent, then the person keeps the disk's text
     await page.call("ui.edit", tabId=a, text="unsaved\n")
     await asyncio.sleep(0.05)
@@ -172,7 +185,7 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert page.problems == []
     assert page.event_problems() == []
     seen = {e["event"] for e in page.events}
-    pushed = {"state", "doc", "divergent", "notification", "prompt", "comments"}
+    pushed = {"state", "doc", "divergent", "notification", "prompt", "comments", "review"}
     assert pushed | {"flush", "editor", "activate", "focus", "workspace_switch"} <= seen
     assert page.sent == set(wire_types.REQUESTS)
 

@@ -295,6 +295,58 @@ export class SourceDoc {
     return a !== null && b !== null && a <= b ? [a, b] : null;
   }
 
+  /**
+   * The view position of text offset `offset` (UTF-16): inside a textblock's content where the offset
+   * falls in its source; markup that shows nothing (a list's marker, a table's pipes, a mark's
+   * delimiters) maps to the content after it (`bias` 1) or before it (`bias` -1). An offset between
+   * blocks, or at a block's end with `bias` 1, maps to the edge of the block before (-1) or after (1).
+   */
+  viewPosition(doc: Node, offset: number, bias: -1 | 1): number {
+    const blocks = this.blocks;
+    let k = 0;
+    // At a block's very end, a range that starts there (bias 1) starts in what follows it.
+    const past = (b: Block, next: Block): boolean => b.to < offset || (bias > 0 && b.to === offset && next.from > offset);
+    while (k < blocks.length - 1 && past(blocks[k], blocks[k + 1])) k++;
+    let start = 0;
+    for (let i = 0; i < k && i < doc.childCount; i++) start += doc.child(i).nodeSize;
+    const block = blocks[k];
+    const node = k < doc.childCount ? doc.child(k) : null;
+    if (!block || !node) return Math.min(start, doc.content.size);
+    if (offset < block.from) return bias < 0 && k > 0 ? start - 1 : start;
+    if (offset > block.to) return start + node.nodeSize;
+    const rel = offset - block.from;
+    let before: number | null = null;
+    let after: number | null = null;
+    let done = false;
+    const visit = (textblock: Node, contentStart: number): void => {
+      if (done) return;
+      for (const s of segmentsOf.get(textblock) ?? []) {
+        if (s.src < 0) continue;
+        if (rel >= s.src && rel <= s.srcEnd) {
+          if (s.verbatim) before = after = contentStart + Math.min(s.pm + (rel - s.src), s.pmEnd);
+          else if (rel === s.src) before = after = contentStart + s.pm;
+          else if (rel === s.srcEnd) before = after = contentStart + s.pmEnd;
+          else [before, after] = [contentStart + s.pm, contentStart + s.pmEnd];
+          if (bias > 0 || s.verbatim) {
+            done = true;
+            return;
+          }
+        } else if (s.srcEnd < rel) before = contentStart + s.pmEnd;
+        else if (after === null && s.src > rel) after = contentStart + s.pm;
+      }
+    };
+    if (node.isTextblock) visit(node, start + 1);
+    else {
+      node.descendants((child, pos) => {
+        if (child.isTextblock) visit(child, start + 1 + pos + 1);
+        return !child.isTextblock && !done;
+      });
+    }
+    const found: number | null = bias < 0 ? (before ?? after) : (after ?? before);
+    // A block without text (a rule, raw HTML, a diagram): its edge.
+    return found ?? (bias < 0 ? start : start + node.nodeSize);
+  }
+
   private sourceAt(doc: Node, pos: number, bias: -1 | 1): number | null {
     const $pos = doc.resolve(pos);
     if ($pos.depth === 0) {

@@ -32,6 +32,7 @@ from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
 from .tab_save import Saver
+from .tasks import Background
 from .turns import WriteTurns
 from .windows import Windows
 from .writes import Writer
@@ -56,6 +57,8 @@ class Services:
     comments: CommentService
     coherence: CoherenceService
     review: Review
+    #: work started without waiting for it (history writes, a rejection's journal entry)
+    tasks: Background
     windows: Windows
     disk: DiskWatcher
     browser: BrowserService

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from ..core.changes import covering
 from ..core.document import DocState
 from ..core.errors import DomainError
 from ..core.limits import JOURNAL_ANSWER_SECONDS
@@ -28,14 +29,16 @@ def tab_entry(
     tab: Tab,
     after: DocState | None = None,
     *,
+    before: DocState | None = None,
     addresses: tuple[str, ...] = (),
     before_text: str | None = None,
     before_patch: BeforePatch | None = None,
 ) -> JournalEntry:
     """The entry of one call by ``conn`` on ``tab``'s document: ``after`` is the state it makes (None: the
-    text does not change, both revisions and hashes are the current ones)."""
+    text does not change, both revisions and hashes are the current ones); ``before`` the state it changed
+    (None: the current one, for an entry recorded before the change applies)."""
     doc = tab.doc
-    before = doc.state
+    before = doc.state if before is None else before
     after = before if after is None else after
     return JournalEntry(
         tool=tool,
@@ -51,6 +54,27 @@ def tab_entry(
         before_patch=before_patch,
         addresses=addresses,
     )
+
+
+def change_entry(
+    tool: str,
+    conn: Connection,
+    tab: Tab,
+    before: DocState,
+    after: DocState,
+    *,
+    addresses: tuple[str, ...] = (),
+    whole_text: bool = False,
+) -> JournalEntry:
+    """The entry of a change from ``before`` to ``after``, keeping what restores the before-text: all of it
+    for a whole-text change (or one of unknown spans), else only what its spans replaced, from the first to
+    the last (a word changed in a 5 MB document is not a 5 MB entry)."""
+    change = after.change
+    if whole_text or change is None or change.spans is None:
+        return tab_entry(tool, conn, tab, after, before=before, addresses=addresses, before_text=before.text)
+    start, old_end, new_end = covering(change.spans)
+    patch = BeforePatch(start, new_end - start, before.text[start:old_end])
+    return tab_entry(tool, conn, tab, after, before=before, addresses=addresses, before_patch=patch)
 
 
 def file_entry(tool: str, conn: Connection, path: str) -> JournalEntry:

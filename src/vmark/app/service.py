@@ -18,6 +18,7 @@ from ..storage.comments import CommentStore
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.principals import Principals
+from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
 from .approvals import Approval, Approvals
 from .browser import BrowserService
@@ -104,7 +105,8 @@ class App:
         self.comments = CommentService(
             session, CommentStore(data_dir / "comments.db"), self.turns, self.recorder, self.journal, spawn
         )
-        self.review = Review(self.history, spawn)
+        self.review = Review(self.history, ReviewStore(data_dir / "reviews.db"), session, spawn)
+        session.follow_review(self.review)
         self.writer = Writer(
             session,
             self.turns,
@@ -131,8 +133,9 @@ class App:
         self.browser.closed_listeners.append(self.browser_runs.tab_closed)
         self.browser_views = BrowserViews(session, self.browser, self.browser_runs, spawn)
         # What follows every change of a document's text (Session.apply), in this order: the abort of an agent
-        # write being recorded and the comment anchors at once; then the coherence ledger and the history.
-        session.observers += [self.turns.observe, self.comments.observe]
+        # write being recorded, the comment anchors and the pending agent changes at once; then the coherence
+        # ledger and the history.
+        session.observers += [self.turns.observe, self.comments.observe, self.review.observe]
         session.followers += [self.coherence.follow, self.review.follow]
         self.folder_grants: set[str] = set()
         self.services = Services(
@@ -151,6 +154,7 @@ class App:
             comments=self.comments,
             coherence=self.coherence,
             review=self.review,
+            tasks=self.tasks,
             windows=self.windows,
             disk=self.disk,
             browser=self.browser,
@@ -166,6 +170,7 @@ class App:
         await self.journal.start()
         await self.history.start()
         await self.comments.start()
+        await self.review.start()
         if folder is not None:
             self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
         self._tasks = [
@@ -181,6 +186,7 @@ class App:
                 await task
         await self.tasks.drain()  # history writes land before close
         await self.comments.close()
+        await self.review.close()
         self.coherence.close()
         await self.browser_runs.aclose()
         await self.browser.stop()

@@ -11,7 +11,7 @@ import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.changes import wire
 from ..core.errors import ArgumentError, DomainError
@@ -26,6 +26,16 @@ from .connection import Connection
 Observer = Callable[[Transaction], None]
 #: records a transaction after the observers; ``Session.apply`` returns once every follower has
 Follower = Callable[[Transaction], Awaitable[None]]
+
+
+class ReviewHooks(Protocol):
+    """What the session tells the review of agent changes (:class:`vmark.app.review.Review`)."""
+
+    def opened(self, doc: Document) -> None: ...
+    def rekey(self, old: str, new: str) -> None: ...
+    def count(self, doc: Document) -> int: ...
+    async def after_doc_push(self, doc: Document) -> None: ...
+
 
 #: who made a change, as the pages' ``doc`` events say it: a revert is the person's edit
 _SHOWN_ORIGIN = {"revert": "person"}
@@ -51,6 +61,13 @@ class Session:
         self.followers: list[Follower] = []
         #: called with (old key, new key) when a document moves: what is keyed by documents moves too
         self.rekey_listeners: list[Callable[[str, str], None]] = []
+        #: the review of agent changes (given by the composition root): see :meth:`follow_review`
+        self.review: ReviewHooks | None = None
+
+    def follow_review(self, review: ReviewHooks) -> None:
+        """Tabs carry their document's ``reviewCount``; a document a tab opens and its pushes are told to it."""
+        self.review = review
+        self.rekey_listeners.append(review.rekey)
 
     # --- routing -------------------------------------------------------------------
     def window(self, label: str | None = None) -> Window:
@@ -131,6 +148,8 @@ class Session:
             tab.untitled_number = self._untitled_numbers
         self.docs[doc.key] = doc
         self._mark_pushed(doc)
+        if self.review is not None:
+            self.review.opened(doc)
         window.tabs.append(tab)
         if activate or window.active_tab is None:
             window.active_tab = tab.id
@@ -190,10 +209,17 @@ class Session:
     def page_state(self) -> dict[str, Any]:
         """What a UI page renders: ``describe()`` plus view details and the connected agents."""
         return {
-            "windows": self.describe(),
-            "views": {label: _view(window) for label, window in self.windows.items()},
+            "windows": [
+                {**w, "tabs": [{**t, "reviewCount": self._review_count(t["id"])} for t in w["tabs"]]}
+                for w in self.describe()
+            ],
+            "views": {label: _view(window, self._review_count) for label, window in self.windows.items()},
             "agents": [{"connectionId": c.id, "principal": c.principal} for c in self.agents.values()],
         }
+
+    def _review_count(self, tab_id: str) -> int:
+        """How many agent changes wait for the person in the tab's document (pages only: not in MCP state)."""
+        return 0 if self.review is None else self.review.count(self.find_tab(tab_id)[1].doc)
 
     def agent_joined(self, conn: Connection) -> None:
         self.agents[conn.id] = conn
@@ -223,6 +249,8 @@ class Session:
         self._broadcast_scheduled = False
         for doc in [d for d in self.docs.values() if self._pushed.get(d.key) != d.state.revision]:
             await self._push_doc(doc)
+            if self.review is not None:  # after the doc event: pages apply ranges to the text they belong to
+                await self.review.after_doc_push(doc)
         event = {"type": "event", "event": "state", "payload": self.page_state()}
         for conn in list(self.person_connections()):
             with contextlib.suppress(ConnectionError):
@@ -267,7 +295,7 @@ class Session:
                     await conn.send({"type": "event", "event": event, "payload": payload})
 
 
-def _view(window: Window) -> dict[str, Any]:
+def _view(window: Window, review_count: Callable[[str], int]) -> dict[str, Any]:
     return {
         "workspaces": [{"id": w.id, "root": w.root} for w in window.workspaces],
         "tabs": {
@@ -278,6 +306,7 @@ def _view(window: Window) -> dict[str, Any]:
                 "divergenceKept": t.doc.divergence_kept,
                 "readOnly": t.doc.read_only,
                 "workspaceInstanceId": t.workspace_instance,
+                "reviewCount": review_count(t.id),
             }
             for t in window.tabs
         },

@@ -129,11 +129,13 @@ class Saver:
         )
         return state.revision
 
-    async def _snapshot(self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...]) -> None:
+    async def _snapshot(
+        self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...], tool: str | None = None
+    ) -> None:
         doc = tab.doc
         self.background(
             self.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses, tool
             )
         )
 
@@ -165,7 +167,7 @@ class Saver:
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=doc.path) from exc
         journaled = await self._journal_save(conn, tab, "workspace.save")
-        await self._snapshot(conn, tab, "mcp", ())
+        await self._snapshot(conn, tab, "mcp", (), "workspace.save")
         return {"filePath": doc.path, "revision": revision, "journaled": journaled}
 
     async def save_as(self, conn: Connection, window: Window, tab: Tab, file_path: str) -> dict[str, Any]:
@@ -199,5 +201,5 @@ class Saver:
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
         journaled = await self._journal_save(conn, tab, "workspace.save_as")
-        await self._snapshot(conn, tab, "mcp", ())
+        await self._snapshot(conn, tab, "mcp", (), "workspace.save_as")
         return {"revision": revision, "journaled": journaled}

@@ -15,18 +15,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.changes import Spans, covering, replaced_state, splice_state
+from ..core.changes import Spans, replaced_state, splice_state
 from ..core.document import DocState, has_lone_surrogate, normalize_line_endings
 from ..core.errors import DomainError
 from ..core.limits import MAX_ADDRESSES
 from ..core.model import Document, Tab, Window
 from ..core.transaction import Actor, Transaction
-from ..storage.journal import BeforePatch, JournalEntry
+from ..storage.journal import JournalEntry
 from ..storage.settings import Settings
 from .comments import CommentService
 from .connection import Connection
 from .faults import EditorFaults
-from .journaling import Recorder, tab_entry
+from .journaling import Recorder, change_entry
 from .review import Review
 from .state import Session
 from .tab_save import Saver
@@ -197,17 +197,10 @@ class Writer:
     def _entry(
         conn: Connection, tab: Tab, request: WriteRequest, after: DocState, addresses: tuple[str, ...]
     ) -> JournalEntry:
-        """What the journal keeps to restore the before-text: all of it for a whole-text write, or for a change
-        of known spans only what they replaced, from the first to the last (a word changed in a 5 MB document
-        is not a 5 MB entry)."""
-        before, change = tab.doc.state, after.change
-        patch = None
-        if not request.whole_text and change is not None and change.spans is not None:
-            start, old_end, new_end = covering(change.spans)
-            patch = BeforePatch(start, new_end - start, before.text[start:old_end])
-        if patch is None:
-            return tab_entry(request.tool, conn, tab, after, addresses=addresses, before_text=before.text)
-        return tab_entry(request.tool, conn, tab, after, addresses=addresses, before_patch=patch)
+        """Recorded before the write applies: the document's current state is its before-state."""
+        return change_entry(
+            request.tool, conn, tab, tab.doc.state, after, addresses=addresses, whole_text=request.whole_text
+        )
 
     def _parent_is_stale(self, doc: Document, tab: Tab, window: Window) -> bool:
         if tab.basis_seq is None or doc.write_seq <= tab.basis_seq:

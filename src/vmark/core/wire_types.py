@@ -45,6 +45,9 @@ class TabInfo(TypedDict):
     kind: Kind
     active: bool
     visible: bool
+    #: the agent changes of its document waiting for the person (``review``): in the pushed ``state`` (the
+    #: page state), not in ``ui.attach``'s answer (the session's description, as agents see it too)
+    reviewCount: NotRequired[int]
 
 
 class WindowInfo(TypedDict):
@@ -61,6 +64,7 @@ class TabView(TypedDict):
     divergenceKept: bool
     readOnly: bool
     workspaceInstanceId: str | None
+    reviewCount: int
 
 
 class WorkspaceRef(TypedDict):
@@ -199,7 +203,8 @@ class AnswerResult(TypedDict):
 
 
 # --- history: a document's snapshots and the review of AI revisions (``storage.history``) -----------------
-SnapshotKind = Literal["manual", "auto", "mcp", "revert"]
+SnapshotKind = Literal["manual", "auto", "mcp", "revert", "reject", "disk", "edit"]
+ActorKind = Literal["person", "agent", "disk", "revert"]
 ThreadState = Literal["open", "addressed", "resolved", "reopened", "deleted"]
 
 
@@ -211,6 +216,14 @@ class Addressed(TypedDict):
     state: ThreadState
 
 
+class Actor(TypedDict):
+    """Who made a history entry (``app.history_view.snapshot_actor``)."""
+
+    kind: ActorKind
+    principal: NotRequired[str]
+    tool: NotRequired[str]
+
+
 class Snapshot(TypedDict):
     id: int
     path: str | None
@@ -220,6 +233,9 @@ class Snapshot(TypedDict):
     time: float
     principal: str | None
     addresses: list[str]
+    #: the tool an agent entry was made with (None for the person's, and for entries from before tools)
+    tool: str | None
+    actor: Actor
     addressed: list[Addressed]
     content: NotRequired[str]
 
@@ -250,6 +266,77 @@ class ReviewedPayload(TypedDict):
 
 class ReviewedResult(TypedDict):
     reviewed: int
+
+
+# --- the review of agent changes, one by one (``app.review``, ``app.handlers.ui_review``) --------------------
+#: a pending agent change: ``[from, to)`` code points of the shown text hold its inserted text, ``old`` the text
+#: it replaced ("" for an insertion), ``at`` ISO 8601 UTC (``core.review.Change.wire``)
+ReviewChange = TypedDict(
+    "ReviewChange",
+    {"id": str, "revision": str, "principal": str, "tool": str, "from": int, "to": int, "old": str, "at": str},
+)
+
+
+class ReviewNotice(TypedDict):
+    """An agent just made ``count`` new changes with ``tool``."""
+
+    principal: str
+    tool: str
+    count: int
+
+
+class ReviewEvent(TypedDict):
+    filePath: str | None
+    docKey: str
+    tabIds: list[str]
+    #: the text revision the ranges apply to
+    revision: str
+    changes: list[ReviewChange]
+    notice: NotRequired[ReviewNotice]
+
+
+class ReviewListPayload(TypedDict):
+    """A page names the tab; ``vmark review`` names the file."""
+
+    tabId: NotRequired[str]
+    filePath: NotRequired[str]
+
+
+class ListedChange(ReviewChange):
+    """A change as ``review.list`` answers it; by ``filePath`` (``vmark review``) also the inserted text."""
+
+    new: NotRequired[str]
+
+
+class ReviewList(TypedDict):
+    revision: str
+    changes: list[ListedChange]
+    #: for a ``filePath`` request: the tab it is in, its path and whether its text is unsaved
+    tabId: NotRequired[str]
+    filePath: NotRequired[str | None]
+    dirty: NotRequired[bool]
+
+
+class VerdictPayload(TypedDict):
+    """Exactly one of ``ids`` (from ``review.list``) or ``all: true``."""
+
+    tabId: NotRequired[str]
+    filePath: NotRequired[str]
+    ids: NotRequired[list[str]]
+    all: NotRequired[bool]
+
+
+class Accepted(TypedDict):
+    accepted: int
+    revision: str
+    unreviewed: int
+
+
+class Rejected(TypedDict):
+    rejected: int
+    #: the text revision the rejection made
+    revision: str
+    unreviewed: int
 
 
 # --- review comments: the person's side (``app.handlers.ui_comments``) -------------------------------------
@@ -633,6 +720,9 @@ REQUESTS: dict[str, tuple[type, type]] = {
     "history.get": (SnapshotPayload, Snapshot),
     "history.revert": (SnapshotPayload, RevisionResult),
     "history.mark_reviewed": (ReviewedPayload, ReviewedResult),
+    "review.list": (ReviewListPayload, ReviewList),
+    "review.accept": (VerdictPayload, Accepted),
+    "review.reject": (VerdictPayload, Rejected),
     "comments.threads": (ThreadsPayload, Threads),
     "comments.add": (CommentAddPayload, CommentAdded),
     "comments.person_reply": (CommentReplyPayload, CommentReplied),
@@ -694,6 +784,7 @@ EVENTS: dict[str, type] = {
     "browser_tabs": Empty,
     "coherence": Empty,
     "comments": CommentsEvent,
+    "review": ReviewEvent,
     "folder_picker": Approval,
     "prompt": Approval,
 }
@@ -720,6 +811,7 @@ ALIASES: dict[str, object] = {
     "ApprovalState": ApprovalState,
     "BrowserDecision": BrowserDecision,
     "SnapshotKind": SnapshotKind,
+    "ActorKind": ActorKind,
     "ThreadState": ThreadState,
     "OpenPayload": OpenPayload,
 }

@@ -1,7 +1,10 @@
 """History snapshots per document, and the review backlog of AI revisions.
 
-Kinds: ``manual``, ``auto``, ``mcp``, ``revert``. ``mcp`` snapshots (every save by an
-AI client) are never merged with a neighbour or skipped for their size.
+Kinds: ``manual``, ``auto`` (the person's saves), ``mcp`` (every AI revision, and every save by an AI
+client), ``revert``, ``reject`` (the person rejected agent changes), ``disk`` (a document's text on disk before
+its first AI revision) and ``edit`` (the person's unsaved text before an AI revision). ``mcp`` snapshots are
+never merged with a neighbour or skipped for their size. A save of the revision the history ends with (an AI
+revision, a rejection) is that entry (its addresses join it), not a second one with the same text.
 """
 
 from __future__ import annotations
@@ -9,12 +12,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, Literal
 
 from .sqlite_worker import SqliteWorker
 
-SnapshotKind = Literal["manual", "auto", "mcp", "revert"]
+SnapshotKind = Literal["manual", "auto", "mcp", "revert", "reject", "disk", "edit"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -26,7 +30,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     content BLOB NOT NULL,
     time REAL NOT NULL,
     principal TEXT,
-    addresses TEXT NOT NULL DEFAULT '[]'
+    addresses TEXT NOT NULL DEFAULT '[]',
+    tool TEXT
 );
 CREATE INDEX IF NOT EXISTS snapshots_doc ON snapshots (doc, id);
 CREATE TABLE IF NOT EXISTS ai_revisions (
@@ -42,14 +47,17 @@ CREATE TABLE IF NOT EXISTS ai_revisions (
 class History:
     def __init__(self, path: Path) -> None:
         self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL")
+        #: per document: the revision of its latest snapshot, as of the latest call (writes run in call order)
+        self._last: dict[str, str] = {}
 
     async def start(self) -> None:
         await self._db.start()
+        await self._db.run(_add_tool_column)
 
     def close(self) -> None:
         self._db.close()
 
-    async def snapshot(
+    def snapshot(
         self,
         doc: str,
         path: str | None,
@@ -58,16 +66,26 @@ class History:
         content: str,
         principal: str | None = None,
         addresses: tuple[str, ...] = (),
-    ) -> int:
+        tool: str | None = None,
+    ) -> Coroutine[Any, Any, int]:
+        """The snapshot's write (await it, or run it in the background): the history's latest revision is
+        ``revision`` from this call on (a save of the revision the history ends with keeps it so too)."""
+        self._last[doc] = revision
+
         def insert(c: sqlite3.Connection) -> int:
-            if kind == "auto":
-                last = c.execute("SELECT id, kind FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,))
-                row = last.fetchone()
-                if row is not None and row[1] == "auto":
-                    c.execute("DELETE FROM snapshots WHERE id=?", (row[0],))  # auto saves merge
+            last = c.execute(
+                "SELECT id, kind, revision, addresses FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,)
+            )
+            row = last.fetchone()
+            if row is not None and kind in _SAVES and row[2] == revision:
+                joined = list(dict.fromkeys([*json.loads(row[3]), *addresses]))
+                c.execute("UPDATE snapshots SET addresses=?, path=? WHERE id=?", (json.dumps(joined), path, row[0]))
+                return int(row[0])
+            if kind == "auto" and row is not None and row[1] == "auto":
+                c.execute("DELETE FROM snapshots WHERE id=?", (row[0],))  # auto saves merge
             cur = c.execute(
-                "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses)"
-                " VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses, tool)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
                 (
                     doc,
                     path,
@@ -77,11 +95,12 @@ class History:
                     time.time(),
                     principal,
                     json.dumps(list(addresses)),
+                    tool,
                 ),
             )
             return int(cur.lastrowid or 0)
 
-        return await self._db.run(insert)
+        return self._db.run(insert)
 
     async def snapshots(self, doc: str, content: bool = True) -> list[dict[str, Any]]:
         """The document's snapshots, oldest first; without ``content`` the texts are left out (a listing)."""
@@ -92,6 +111,21 @@ class History:
             return [_snapshot(r, content) for r in rows]
 
         return await self._db.run(query)
+
+    async def last_revision(self, doc: str) -> str | None:
+        """The revision of the document's latest snapshot (None: it has none), without waiting for the writes
+        queued before (an agent's answer asks it)."""
+        if doc in self._last:
+            return self._last[doc]
+
+        def query(c: sqlite3.Connection) -> str | None:
+            row = c.execute("SELECT revision FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,)).fetchone()
+            return None if row is None else str(row[0])
+
+        revision = await self._db.run(query)
+        if revision is not None:
+            self._last.setdefault(doc, revision)  # unless a snapshot was asked for meanwhile (it is later)
+        return self._last.get(doc, revision)
 
     async def snapshot_of(self, doc: str, snapshot_id: int) -> dict[str, Any] | None:
         """One snapshot of ``doc`` with its text, or None (another document's id is not this one's)."""
@@ -131,6 +165,11 @@ class History:
 
         return await self._db.run(query)
 
+    async def move_ai_revisions(self, old: str, new: str) -> None:
+        """A document moved (Save as): its AI revisions are the new path's backlog (its snapshots stay: the
+        new file's history starts with its save)."""
+        await self._db.run(lambda c: c.execute("UPDATE OR REPLACE ai_revisions SET doc=? WHERE doc=?", (new, old)))
+
     async def mark_reviewed(self, doc: str, revision: str | None = None) -> int:
         """Mark one AI revision (or all of them) reviewed; return how many changed."""
 
@@ -144,9 +183,19 @@ class History:
         return await self._db.run(update)
 
 
-_COLUMNS = "id, path, kind, revision, content, time, principal, addresses"
+#: the kinds a save takes: saving the revision the history ends with adds no entry (its addresses join that one)
+_SAVES = ("manual", "auto", "mcp")
+
+_COLUMNS = "id, path, kind, revision, content, time, principal, addresses, tool"
 #: the same row shape without reading the texts
-_LISTING_COLUMNS = "id, path, kind, revision, NULL, time, principal, addresses"
+_LISTING_COLUMNS = "id, path, kind, revision, NULL, time, principal, addresses, tool"
+
+
+def _add_tool_column(c: sqlite3.Connection) -> None:
+    """A history from before snapshots named their tool gets the column (its old rows have none)."""
+    columns = {row[1] for row in c.execute("PRAGMA table_info(snapshots)")}
+    if "tool" not in columns:
+        c.execute("ALTER TABLE snapshots ADD COLUMN tool TEXT")
 
 
 def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
@@ -158,6 +207,7 @@ def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
         "time": row[5],
         "principal": row[6],
         "addresses": json.loads(row[7]),
+        "tool": row[8],
     }
     if content:
         snap["content"] = bytes(row[4]).decode("utf-8", "surrogatepass")

@@ -17,6 +17,7 @@ from . import (
     ui_files,
     ui_history,
     ui_read,
+    ui_review,
     ui_saving,
     ui_search,
     ui_settings,
@@ -41,4 +42,5 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_browser.ACTIONS,
     **ui_search.ACTIONS,
     **ui_files.ACTIONS,
+    **ui_review.ACTIONS,
 }

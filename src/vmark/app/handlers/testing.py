@@ -23,6 +23,8 @@ async def fault(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         hooks.save_delay.seconds = float(args["save_delay"])
     if "coherence_delay" in args:
         hooks.coherence_delay.seconds = float(args["coherence_delay"])
+    if "review" in args:  # the review bench's peer run: the same writes without review
+        ctx.review.enabled = bool(args["review"])
     return {"ok": True}
 
 

@@ -9,6 +9,7 @@ from ...core.document import normalize_line_endings
 from ...core.errors import ArgumentError
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ..history_view import snapshot_actor
 from .args import actor_of, tab_of
 from .registry import BOOL, INT, STR, TAB, PersonAction
 
@@ -20,7 +21,7 @@ _LABELS = {"mcp": "(mcp)"}
 
 
 def _labelled(snap: dict[str, Any]) -> dict[str, Any]:
-    return {**snap, "label": _LABELS.get(snap["kind"], "")}
+    return {**snap, "label": _LABELS.get(snap["kind"], ""), "actor": snapshot_actor(snap)}
 
 
 async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 async def attach(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     window = ctx.windows.attach(ctx.connection, args.get("window"))
+    ctx.review.attached(window)
     return {"window": window.label, "windows": ctx.session.describe()}
 
 

@@ -63,6 +63,7 @@ async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     window = session.window(args.get("windowLabel"))
     before = window.active_tab
     tab, _ = await load_tab(ctx, window, session.scope(window), args["filePath"], activate=False)
+    await ctx.review.agent_opened(tab.doc)
     return {
         "tabId": tab.id,
         "workspaceInstanceId": tab.workspace_instance,

@@ -1,0 +1,169 @@
+"""The review of agent changes, the app's side: a one-word ``document.edit`` into a 1 MB document with review
+on and off, same run, same file, the rounds interleaved.
+
+A real ``vmark app`` (test hooks on), the official MCP client over stdio -> ``vmark mcp``, and a person's page
+(the Python page client over the bridge, attached to ``main``, showing the document). Per call: the agent's
+answer (from sending the call), the page's ``doc`` event of the new revision and, with review on, its
+``review`` event (each from sending the call, stamped as the page client reads it). Review is switched off
+for the peer rounds with the test hook ``test.fault {review: false}``: the agent's edit then makes no pending
+changes and no history entry (the ``doc`` event is the same). After each round on, the person accepts the
+change (not timed), so every round starts with nothing pending. The page's own work (decorating the
+editor) is bench_ui.py's.
+
+    .venv/bin/python bench/bench_review.py [--rounds 30] [--size 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+from typing import Any
+
+from benchlib import (
+    BenchError,
+    bench_dir,
+    human_size,
+    logs_on_error,
+    machine_line,
+    markdown_of_size,
+    prepare_home,
+    run_async,
+    running_app,
+    save_results,
+    stdio_client_for,
+    table,
+    tool_data,
+    vmark_mcp_params,
+)
+from mcp import Client
+
+from vmark.testing.uiclient import UIClient
+
+WARMUP = 3
+#: the line whose word flips: unique in markdown_of_size's text (each list line is numbered)
+ANCHOR = "- item 004242: the {word} brown fox"
+WORDS = ("quick", "swift")
+EVENT_SECONDS = 30.0
+
+
+class _StampedEvents(list[dict[str, Any]]):
+    """The page client's event list, each event stamped (``perf_counter``) as the client reads it."""
+
+    def append(self, event: dict[str, Any]) -> None:
+        event["_at"] = time.perf_counter()
+        super().append(event)
+
+
+async def _event_at(page: UIClient, name: str, revision: str, since: int) -> float:
+    deadline = time.perf_counter() + EVENT_SECONDS
+    while time.perf_counter() < deadline:
+        for event in page.events[since:]:
+            if event.get("event") == name and (event.get("payload") or {}).get("revision") == revision:
+                return float(event["_at"])
+        await asyncio.sleep(0.0005)
+    raise BenchError(f"no {name!r} event for {revision} within {EVENT_SECONDS:.0f} s")
+
+
+class _Round:
+    def __init__(self, client: Client, page: UIClient, tab: str) -> None:
+        self.client, self.page, self.tab, self.flips = client, page, tab, 0
+
+    async def edit(self, review: bool) -> dict[str, float]:
+        await self.page.call("test.fault", review=review)
+        old, new = (ANCHOR.format(word=w) for w in (WORDS[self.flips % 2], WORDS[(self.flips + 1) % 2]))
+        self.flips += 1
+        since = len(self.page.events)
+        start = time.perf_counter()
+        result = await self.client.call_tool(
+            "document", {"action": "edit", "tabId": self.tab, "edits": [{"old": old, "new": new}]}
+        )
+        answered = time.perf_counter()
+        revision = tool_data(result, "document.edit")["revision"]
+        sample = {"answer": answered - start, "doc": await _event_at(self.page, "doc", revision, since) - start}
+        if review:
+            shown = await _event_at(self.page, "review", revision, since)
+            sample.update(review=shown - start, after_answer=max(0.0, shown - answered))
+            listed = await self.page.call("review.list", tabId=self.tab)
+            if len(listed["changes"]) != 1 or listed["changes"][0]["old"] != WORDS[(self.flips + 1) % 2]:
+                raise BenchError(f"expected one pending change of one word, got {listed['changes']}")
+            await self.page.call("review.accept", tabId=self.tab, all=True)
+        return sample
+
+
+def _ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"{statistics.median(ordered) * 1000:.1f} / {p95 * 1000:.1f}"
+
+
+def _stats(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"median_ms": statistics.median(ordered) * 1000, "p95_ms": p95 * 1000, "n": len(ordered)}
+
+
+async def run(rounds: int, size: int) -> dict[str, Any]:
+    os.environ["VMARK_TEST_HOOKS"] = "1"  # the app started below takes ``test.fault`` (review on / off)
+    with bench_dir("review") as root:
+        home, folder = prepare_home(root / "home"), root / "ws"
+        folder.mkdir()
+        path = folder / "long.md"
+        path.write_text(markdown_of_size(size), "utf-8")
+        errlog = (root / "mcp.log").open("w")
+        with logs_on_error(home / "app.log", root / "mcp.log"):
+            async with (
+                running_app(home, folder),
+                stdio_client_for(vmark_mcp_params(home), errlog) as client,
+                UIClient(home) as page,
+            ):
+                page.events = _StampedEvents()
+                await page.attach("main")
+                tab = (await page.call("ui.open", path=str(path)))["tabId"]
+                bench = _Round(client, page, tab)
+                for i in range(WARMUP):
+                    await bench.edit(review=i % 2 == 0)
+                samples: dict[bool, list[dict[str, float]]] = {True: [], False: []}
+                for r in range(rounds):
+                    for review in (True, False) if r % 2 == 0 else (False, True):
+                        samples[review].append(await bench.edit(review))
+        errlog.close()
+    on, off = samples[True], samples[False]
+    return {
+        "size": size,
+        "rounds": rounds,
+        "review_on": {key: _stats([s[key] for s in on]) for key in ("answer", "doc", "review", "after_answer")},
+        "review_off": {key: _stats([s[key] for s in off]) for key in ("answer", "doc")},
+        "text": table(
+            ["1-word document.edit, ms (median / p95)", "review on", "review off"],
+            [
+                ["agent's answer", _ms([s["answer"] for s in on]), _ms([s["answer"] for s in off])],
+                ["page gets the doc event", _ms([s["doc"] for s in on]), _ms([s["doc"] for s in off])],
+                ["page gets the review event", _ms([s["review"] for s in on]), "-"],
+                ["  of it after the answer", _ms([s["after_answer"] for s in on]), "-"],
+            ],
+        ),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--size", type=int, default=1_000_000)
+    args = parser.parse_args()
+    try:
+        results = run_async(run, args.rounds, args.size)
+    except BenchError as exc:
+        print(f"bench_review: {exc}", file=sys.stderr)
+        return 1
+    print(f"review of agent changes, {human_size(args.size)} document, {args.rounds} rounds; {machine_line()}")
+    print(results.pop("text"))
+    print(f"results: {save_results('review', results)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+// Pending changes in source mode (CodeMirror): the inserted text highlighted (`cm-review-insert`), the
+// deleted text struck through before it, the verdict buttons after it. The decorations follow edits
+// until the next `review` state for the text shown places them again.
+import { StateEffect, StateField, type Extension, type Range } from "@codemirror/state";
+import { Decoration, type DecorationSet, EditorView, WidgetType } from "@codemirror/view";
+import { deletedWidget, verdictWidget } from "./reviewdom";
+import type { ReviewMark } from "./reviewmodel";
+
+const setReview = StateEffect.define<ReviewMark[]>();
+
+class MarkWidget extends WidgetType {
+  constructor(
+    private mark: ReviewMark,
+    private make: (mark: ReviewMark) => HTMLElement,
+    private part: string,
+  ) {
+    super();
+  }
+
+  eq(other: MarkWidget): boolean {
+    return other.part === this.part && other.mark.id === this.mark.id && other.mark.old === this.mark.old;
+  }
+
+  toDOM(): HTMLElement {
+    return this.make(this.mark);
+  }
+}
+
+function decorations(marks: readonly ReviewMark[]): DecorationSet {
+  const ranges: Range<Decoration>[] = [];
+  for (const mark of marks) {
+    if (mark.old !== "") ranges.push(Decoration.widget({ widget: new MarkWidget(mark, deletedWidget, "old"), side: -1 }).range(mark.from));
+    if (mark.to > mark.from) {
+      ranges.push(Decoration.mark({ class: "cm-review-insert", attributes: { "data-review-id": mark.id } }).range(mark.from, mark.to));
+    }
+    ranges.push(Decoration.widget({ widget: new MarkWidget(mark, verdictWidget, "verdicts"), side: 1 }).range(mark.to));
+  }
+  return Decoration.set(ranges, true);
+}
+
+const reviewField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(set, tr) {
+    let next = set.map(tr.changes);
+    for (const effect of tr.effects) if (effect.is(setReview)) next = decorations(effect.value);
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+/** The source editor's extension that shows pending changes. */
+export const sourceReview: Extension = reviewField;
+
+export function sourceReviewEffect(marks: ReviewMark[]): StateEffect<ReviewMark[]> {
+  return setReview.of(marks);
+}

@@ -1,0 +1,28 @@
+"""Who made a history entry, as the person's History shows it (``history.list`` / ``history.get``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: snapshot kind -> who made that text
+_ACTOR_KINDS = {
+    "manual": "person",
+    "auto": "person",
+    "edit": "person",
+    "reject": "person",
+    "mcp": "agent",
+    "disk": "disk",
+    "revert": "revert",
+}
+
+
+def snapshot_actor(snap: dict[str, Any]) -> dict[str, Any]:
+    """``{kind, principal?, tool?}``: an agent entry names its principal, and its tool when the history
+    recorded one (entries from before tools were recorded have none)."""
+    kind = _ACTOR_KINDS.get(snap["kind"], "person")
+    actor: dict[str, Any] = {"kind": kind}
+    if kind == "agent":
+        actor["principal"] = snap.get("principal") or "anonymous"
+    if snap.get("tool"):
+        actor["tool"] = snap["tool"]
+    return actor

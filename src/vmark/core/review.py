@@ -1,0 +1,249 @@
+"""The review of agent changes, as values: a pending change of a document, the word-level changes an agent's
+edit makes, and how pending changes move through any later edit.
+
+Offsets are code points of the text as pages show it (every line break ``\\n``), like ``ui.edit``. A change's
+``start..end`` is the agent's text still in the document (``start == end``: a pure deletion, shown where the
+old text was) and ``old`` the text it replaced.
+
+Mapping through a later edit (anyone's), the one rule: a change's range holds what is left of the agent's
+text. Text inserted or replaced at its edges falls outside it; an edit strictly inside it stays inside (a
+range is one piece, so "Reject" then restores the old text over the person's edit there too); an edit that
+takes away all of the agent's text (or, for a pure deletion, replaces text around its spot) ends the change:
+the person has judged it by editing it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any, Literal, NamedTuple
+
+from .spans import Span, Spans
+
+#: how a change left the pending set: the person accepted or rejected it, or edited all of it away; the text
+#: it applied to is gone (the file changed outside); or the agent changed it again (it lives on merged in the
+#: new change)
+Judgement = Literal["accepted", "rejected", "edited", "superseded", "merged"]
+
+#: one CJK ideograph or kana/hangul syllable is a word (those scripts do not put spaces between words);
+#: else a run of word characters, a run of spaces, or one other character
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\S\n]+|\n|[^\w\s]")
+#: above this many tokens on a side a region is diffed by lines first (difflib is quadratic in the worst case)
+WORD_DIFF_TOKENS = 4000
+#: a region longer than this on a side goes by lines without being split into words first (it would have
+#: thousands of tokens: splitting a megabyte into words costs more than diffing its lines)
+WORD_DIFF_CHARS = 32_000
+
+
+@dataclass(frozen=True)
+class Change:
+    """One pending change: ``revisions`` are the agent revisions it carries (an agent editing its own pending
+    change again merges into it; the last made it as it is now)."""
+
+    id: str
+    revisions: tuple[str, ...]
+    principal: str
+    tool: str
+    start: int
+    end: int
+    old: str
+    at: float
+
+    @property
+    def revision(self) -> str:
+        return self.revisions[-1]
+
+    def wire(self) -> dict[str, Any]:
+        """The ``ReviewChange`` of the protocol."""
+        return {
+            "id": self.id,
+            "revision": self.revision,
+            "principal": self.principal,
+            "tool": self.tool,
+            "from": self.start,
+            "to": self.end,
+            "old": self.old,
+            "at": datetime.fromtimestamp(self.at, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        }
+
+
+class Hunk(NamedTuple):
+    """``old[old_start:old_end]`` became ``new[new_start:new_end]``."""
+
+    old_start: int
+    old_end: int
+    new_start: int
+    new_end: int
+
+
+# --- word diff -------------------------------------------------------------------------------------------
+def word_hunks(old: str, new: str, spans: Spans) -> list[Hunk]:
+    """The word-level changes of an edit: ``spans`` (offsets of ``old``) made ``new``. Each span is widened to
+    whole words (a changed letter changes its word) and the old and new words inside it are diffed."""
+    hunks: list[Hunk] = []
+    for region in _regions(old, spans):
+        start, end, shift, delta = region
+        at = start + shift  # where the region starts in the new text
+        for h in _diff_pieces(old[start:end], new[at : end + shift + delta]):
+            hunks.append(Hunk(start + h.old_start, start + h.old_end, at + h.new_start, at + h.new_end))
+    return hunks
+
+
+def _regions(old: str, spans: Spans) -> list[tuple[int, int, int, int]]:
+    """The spans widened to word edges and joined where they then touch: ``(start, end, shift, delta)`` with
+    ``start..end`` of ``old``, ``shift`` what the spans before it added and ``delta`` its own length change."""
+    regions: list[tuple[int, int, int, int]] = []
+    shift = 0
+    for span in spans:
+        start, end = _word_start(old, span.start), _word_end(old, span.end)
+        if regions and start <= regions[-1][1]:
+            first_start, first_end, first_shift, delta = regions.pop()
+            regions.append((first_start, max(first_end, end), first_shift, delta + span.delta))
+        else:
+            regions.append((start, end, shift, span.delta))
+        shift += span.delta
+    return regions
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _word_start(text: str, at: int) -> int:
+    while at > 0 and _is_word(text[at - 1]):
+        at -= 1
+    return at
+
+
+def _word_end(text: str, at: int) -> int:
+    while at < len(text) and _is_word(text[at]):
+        at += 1
+    return at
+
+
+def _diff_pieces(old: str, new: str) -> list[Hunk]:
+    """Word hunks of two short texts (by lines first when they are long); neighbouring hunks with only spaces
+    (no line break) between them are one change: a rewritten phrase is one change, not one per word."""
+    if max(len(old), len(new)) > WORD_DIFF_CHARS:
+        return _by_lines(old, new)
+    old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
+    if max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
+        return _by_lines(old, new)
+    hunks = _token_hunks(old_tokens, new_tokens)
+    return _joined(hunks, old)
+
+
+def _token_hunks(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
+    old_at, new_at = _offsets(old_tokens), _offsets(new_tokens)
+    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
+    return [
+        Hunk(old_at[i1], old_at[i2], new_at[j1], new_at[j2])
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _offsets(tokens: Sequence[str]) -> list[int]:
+    offsets = [0]
+    for token in tokens:
+        offsets.append(offsets[-1] + len(token))
+    return offsets
+
+
+def _joined(hunks: list[Hunk], old: str) -> list[Hunk]:
+    joined: list[Hunk] = []
+    for hunk in hunks:
+        if joined:
+            gap = old[joined[-1].old_end : hunk.old_start]
+            if gap and not gap.strip() and "\n" not in gap:
+                last = joined.pop()
+                hunk = Hunk(last.old_start, hunk.old_end, last.new_start, hunk.new_end)
+        joined.append(hunk)
+    return joined
+
+
+def _by_lines(old: str, new: str) -> list[Hunk]:
+    """A long region: the changed lines, each block diffed by words when it is short enough, else one change."""
+    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    old_at, new_at = _offsets(old_lines), _offsets(new_lines)
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    hunks: list[Hunk] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        o0, o1, n0, n1 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
+        old_block, new_block = old[o0:o1], new[n0:n1]
+        too_long = max(len(old_block), len(new_block)) > WORD_DIFF_CHARS
+        old_tokens, new_tokens = ([], []) if too_long else (_TOKEN.findall(old_block), _TOKEN.findall(new_block))
+        if too_long or max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
+            hunks.append(Hunk(o0, o1, n0, n1))
+            continue
+        for h in _joined(_token_hunks(old_tokens, new_tokens), old_block):
+            hunks.append(Hunk(o0 + h.old_start, o0 + h.old_end, n0 + h.new_start, n0 + h.new_end))
+    return hunks
+
+
+def hunk_spans(hunks: Sequence[Hunk], new: str) -> Spans:
+    """The hunks as a change set of the old text (it makes ``new`` exactly, like the edit's own spans)."""
+    return tuple(Span(h.old_start, h.old_end, new[h.new_start : h.new_end]) for h in hunks)
+
+
+# --- mapping ---------------------------------------------------------------------------------------------
+def map_position(pos: int, spans: Spans, after: bool) -> tuple[int, bool]:
+    """Where ``pos`` (of the text before ``spans``) lands, and whether a span replaced text around it. A span
+    that touches ``pos`` (starts, ends or inserts there, or replaces around it) puts it after its insert when
+    ``after``, else before it; of several such spans, the last one or the first one."""
+    shift = 0
+    landed: int | None = None
+    inside = False
+    for span in spans:
+        if span.start > pos:
+            break
+        if span.end < pos:
+            shift += span.delta
+            continue
+        new_start = span.start + shift
+        inside = inside or span.start < pos < span.end
+        if not after:
+            return new_start, inside
+        landed = new_start + len(span.insert)
+        shift += span.delta
+    return (pos + shift if landed is None else landed), inside
+
+
+def map_change(change: Change, spans: Spans) -> Change | None:
+    """``change`` moved through ``spans``; None when the edit took away what it was about (see the module)."""
+    if change.start == change.end:
+        at, inside = map_position(change.start, spans, after=True)
+        return None if inside else replace(change, start=at, end=at)
+    start, _ = map_position(change.start, spans, after=True)
+    end, _ = map_position(change.end, spans, after=False)
+    if start >= end:
+        return None
+    return replace(change, start=start, end=end)
+
+
+def touches(change: Change, hunk: Hunk) -> bool:
+    """Whether an agent's new hunk (offsets of the text before it) meets ``change``: then they become one."""
+    return hunk.old_start <= change.end and hunk.old_end >= change.start
+
+
+def merged_old(old_text: str, start: int, end: int, inside: Sequence[Change]) -> str:
+    """``old_text[start:end]`` with each pending change in it given back its old text: what the region was
+    before any of the agent changes merged into one."""
+    pieces: list[str] = []
+    at = start
+    for change in sorted(inside, key=lambda c: (c.start, c.end)):
+        pieces += (old_text[at : change.start], change.old)
+        at = change.end
+    pieces.append(old_text[at:end])
+    return "".join(pieces)
+
+
+def reject_spans(changes: Sequence[Change]) -> Spans:
+    """The person's edit that restores each change's old text."""
+    return tuple(Span(c.start, c.end, c.old) for c in sorted(changes, key=lambda c: (c.start, c.end)))
