@@ -194,7 +194,10 @@ async def test_the_installed_app_serves_the_ui_and_its_mcp_answers(installed: In
         # The installed doctor sees this app, and the wheel's own Python; actionlint is an extra it lacks.
         done = _run([installed.vmark, "doctor", "--json"], installed.env(world), cwd=world.root)
         checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
-        assert checks["app"]["found"] == f"app running: pid {app.pid}, port {info.port}, version {__version__}"
+        assert checks["app"]["found"] == (
+            f"app running: pid {app.pid}, version {__version__}, port {info.port} "
+            f"(bridge ws://127.0.0.1:{info.port}/bridge, UI http://127.0.0.1:{info.port}/)"
+        )
         assert checks["python"]["found"].endswith(f"({installed.venv / 'bin' / 'python'})")
         assert (checks["actionlint"]["ok"], checks["actionlint"]["needed"]) == (False, False)
         assert checks["actionlint"]["fix"] == (
