@@ -16,6 +16,7 @@ import pytest
 from tests.e2e.helpers import free_port
 from tests.http.helpers import http_server
 from vmark.app.server import RunningApp
+from vmark.cli import main
 from vmark.cli_mcp_install import http_server_entry, server_entry, vmark_command, write_config
 from vmark.doctor import clients, exit_code
 from vmark.doctor.clients import check_client
@@ -252,3 +253,27 @@ def test_the_stdio_form_is_held_to_the_same_mode_and_a_tokenless_url_is_not(
     write_config(config, {"mcpServers": {"vmark": {"url": "http://127.0.0.1:8765/mcp"}}})
     config.chmod(0o644)
     assert check_client("cursor", config, vmark_command(), tmp_path, _ours).ok  # no token: nothing to read
+
+
+# --- the command, on what `vmark mcp install cursor --http` wrote -----------------------------------
+def test_vmark_doctor_fails_on_a_url_config_whose_port_another_program_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], foreign: int, suggested: int
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    monkeypatch.setenv("VMARK_HOME", str(data))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / ".config"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["mcp", "install", "cursor", "--http", "--port", str(foreign)]) == 0
+    capsys.readouterr()
+    assert main(["doctor"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    cursor = tmp_path / "home" / ".cursor" / "mcp.json"
+    assert lines[-2] == (
+        f"✗ client cursor         needed    {cursor}: the HTTP server at http://127.0.0.1:{foreign}/mcp as 'cursor': "
+        f"port {foreign} is used by another program (it answered HTTP 200 to GET /mcp); fix: pick another port: "
+        f"vmark mcp install cursor --http --port {suggested} && vmark mcp --http --port {suggested} "
+        f"(port {suggested} is free now)"
+    )
+    assert lines[-1].startswith("1 needed check failed (client cursor); ")
