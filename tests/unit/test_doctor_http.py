@@ -277,3 +277,16 @@ def test_vmark_doctor_fails_on_a_url_config_whose_port_another_program_holds(
         f"(port {suggested} is free now)"
     )
     assert lines[-1].startswith("1 needed check failed (client cursor); ")
+
+
+async def test_the_running_apps_own_port_in_a_url_config_is_named_as_such(
+    vmark: RunningApp, config: Path, suggested: int
+) -> None:
+    _url_config(config, vmark.data_dir, vmark.port)
+    result = await asyncio.to_thread(check_client, "cursor", config, vmark_command(), vmark.data_dir)
+    assert result.line() == (
+        f"✗ client cursor         needed    {config}: the HTTP server at http://127.0.0.1:{vmark.port}/mcp as "
+        f"'cursor-http': port {vmark.port} is used by another program (it is the running vmark app's bridge and "
+        f"UI); fix: pick another port: vmark mcp install cursor --http --port {suggested} && "
+        f"vmark mcp --http --port {suggested} (port {suggested} is free now)"
+    )

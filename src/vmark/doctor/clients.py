@@ -27,6 +27,7 @@ from vmark.cli_mcp_install import URL_CLIENTS
 from vmark.doctor import http_port
 from vmark.doctor.http_port import Listener, Probe, free_port
 from vmark.doctor.report import Check
+from vmark.mcp.discovery import read_bridge
 from vmark.mcp.http_endpoint import CLIENT_HOSTS, MCP_PATH
 from vmark.storage.principals import Principals
 
@@ -116,11 +117,13 @@ def _check_url_entry(client: str, path: Path, entry: dict[str, Any], data_dir: P
         return Check(name, False, False, f"{server}: nothing listens on port {port}", f"vmark mcp --http --port {port}")
     if found.listener is Listener.OTHER:
         other = free_port()
+        app = read_bridge(data_dir)  # the port copied from the app's address is the likely mix-up
+        said = "it is the running vmark app's bridge and UI" if app is not None and app.port == port else found.said
         return Check(
             name,
             True,
             False,
-            f"{server}: port {port} is used by another program ({found.said})",
+            f"{server}: port {port} is used by another program ({said})",
             f"pick another port: vmark mcp install {client} --http --port {other} && "
             f"vmark mcp --http --port {other} (port {other} is free now)",
         )
