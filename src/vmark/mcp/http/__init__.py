@@ -24,12 +24,13 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from ...core.limits import MAX_FRAME_BYTES
+from ..http_endpoint import HOST, MCP_PATH, url_of
 from ..server import build_server
 from .bridges import SessionBridges
 from .events import BoundedEventStore
-from .gate import MCP_PATH, Authenticate, Gate, loopback_hosts, loopback_origins
+from .gate import Authenticate, Gate, loopback_hosts, loopback_origins
 
-HOST = "127.0.0.1"
+__all__ = ["HOST", "bind", "http_app", "serve_http", "url_of"]
 #: a session nobody used for this long is ended (its bridge connection and approvals with it)
 SESSION_IDLE_SECONDS = 30 * 60.0
 #: how long shutting down waits for open SSE streams before it closes them
@@ -86,10 +87,6 @@ def bind(port: int) -> socket.socket:
         sock.close()
         raise
     return sock
-
-
-def url_of(port: int) -> str:
-    return f"http://{HOST}:{port}{MCP_PATH}"
 
 
 async def serve_http(

@@ -28,9 +28,9 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ...core.limits import MAX_FRAME_BYTES
+from ..http_endpoint import CHALLENGE, MCP_PATH
 from ..wire import PARSE_ERROR, LineError, dump, read_line
 
-MCP_PATH = "/mcp"
 #: every version the SDK serves: the 2026-07-28 per-request era and the handshake era before it
 PROTOCOL_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -113,14 +113,14 @@ class Gate:
                 HTTPStatus.UNAUTHORIZED,
                 "Unauthorized: send a client token (`vmark principals add NAME`) as `Authorization: Bearer TOKEN`"
                 " or as ?token=TOKEN in the URL",
-                headers={"WWW-Authenticate": 'Bearer realm="vmark"'},
+                headers={"WWW-Authenticate": CHALLENGE},
             )
         principal = self.authenticate(token)
         if principal is None:
             raise Refusal(
                 HTTPStatus.UNAUTHORIZED,
                 "Unauthorized: no principal has this token (see `vmark principals list`)",
-                headers={"WWW-Authenticate": 'Bearer realm="vmark", error="invalid_token"'},
+                headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'},
             )
         version = headers.get(MCP_PROTOCOL_VERSION_HEADER.lower())
         if version is not None and version not in PROTOCOL_VERSIONS:
