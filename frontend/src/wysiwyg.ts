@@ -149,6 +149,10 @@ export class WysiwygEditor implements Editor {
     return tr.setSelection(TextSelection.near(tr.doc.resolve(end), -1));
   }
 
+  /**
+   * A change from elsewhere (an agent, another window, the file on disk) is no step of this window's undo:
+   * the history is mapped through it, so Ctrl+Z undoes the person's own edits only (see SourceEditor).
+   */
   applyRemote(changes: ChangeSet): void {
     const spans: Span[] = [];
     changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => spans.push({ from: fromA, to: toA, insert: inserted.toString() }));
@@ -157,7 +161,7 @@ export class WysiwygEditor implements Editor {
     if (pending && spans.length === 1 && sameSpan(spans[0], pending.span) && this.view.state.doc === pending.base && this.replay(pending)) return;
     const change = this.source.remoteEdit(spans);
     if (!change) return;
-    const tr = replaceChildren(this.view.state, change).setMeta("addToHistory", true);
+    const tr = replaceChildren(this.view.state, change).setMeta("addToHistory", false);
     this.view.updateState(this.view.state.apply(closeHistory(tr)));
   }
 
@@ -168,7 +172,7 @@ export class WysiwygEditor implements Editor {
     for (const step of pending.tr.steps) tr.step(step);
     const at = Math.min(tr.mapping.map(state.selection.to), tr.doc.content.size);
     tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1));
-    const next = state.apply(closeHistory(tr));
+    const next = state.apply(closeHistory(tr).setMeta("addToHistory", false)); // the agent's, like any remote change
     const span = this.source.preview(state.doc, next.doc, pending.span);
     if (!span || !sameSpan(span, pending.span)) return false; // not what was prepared after all
     const change = this.source.personEdit(state.doc, next.doc, pending.span);

@@ -474,3 +474,43 @@ async def test_history_open_while_an_agent_edits_shows_each_new_version(
     await _wait_inserted(page, [])
     await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
     assert (await _listed(vmark, tab))["changes"] == []
+
+
+# --- undo is the person's own ----------------------------------------------------------------------------
+#: WYSIWYG shows a change from elsewhere by replacing the blocks it touched (the view's nodes are the text's
+#: blocks), so the person's undo steps inside that very paragraph end with it: only the source mode keeps them
+@pytest.mark.parametrize(
+    ("mode", "where"),
+    [("source", "another paragraph"), ("wysiwyg", "another paragraph"), ("source", "the same paragraph")],
+)
+async def test_undo_and_redo_are_the_persons_typing_never_the_agents_change(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str, where: str
+) -> None:
+    """Ctrl+Z after an agent's change undoes what the person typed before it (mapped through the agent's
+    change); the agent's text and its highlight stay (judging it is what Accept / Reject are for)."""
+    (workspace / "plan.md").write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    line = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
+    await line.click()
+    await page.keyboard.press("End")
+    await page.keyboard.type(" Very")
+    typed = TEXT.replace("slow.", "slow. Very")
+    await wait_doc_text(vmark, tab, typed)
+    old, new = ("long", "short") if where == "another paragraph" else ("first", "1st")
+    async with _agent(vmark) as agent:
+        await ok(agent, "document", "edit", tabId=tab, edits=[{"old": old, "new": new}])
+    both = typed.replace(old, new)
+    await wait_editor_text(page, both)
+    await _wait_inserted(page, [new])
+
+    await page.keyboard.press("Control+z")  # the person's typing goes; the agent's change stays
+    await wait_doc_text(vmark, tab, TEXT.replace(old, new))
+    await wait_editor_text(page, TEXT.replace(old, new))
+    await _wait_inserted(page, [new])
+    await _wait_deleted(page, [old])
+    await page.keyboard.press("Control+z")  # nothing more of the person's: the agent's change is no undo step
+    await page.keyboard.press("Control+Shift+z")  # and redo brings the typing back, the agent's text around it
+    await wait_doc_text(vmark, tab, both)
+    await wait_editor_text(page, both)
+    await _wait_inserted(page, [new])
+    assert [both[c["from"] : c["to"]] for c in (await _listed(vmark, tab))["changes"]] == [new]
