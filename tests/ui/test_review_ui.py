@@ -228,7 +228,13 @@ async def test_reject_all_restores_the_text_and_the_backlog_counts_what_is_judge
     count = page.get_by_test_id("history-unreviewed")
     async with _agent(vmark) as agent:
         wrote = await _write(agent, tab, AGENT)
-        await expect(count).to_have_text("1 AI change to review")
+        # One write, three changes: History counts the revision, the review bar the changes, each saying which.
+        await expect(count).to_have_text("1 AI revision to review")
+        await expect(page.get_by_test_id("review-count")).to_have_text("3 changes")
+        await expect(count).to_have_attribute(
+            "title",
+            "An agent's write is one AI revision; it is reviewed once each change it made is accepted or rejected",
+        )
         refused = await fail_code(
             agent, "document", "write", tabId=tab, content=TEXT, expected_revision=wrote["revision"]
         )
@@ -236,11 +242,11 @@ async def test_reject_all_restores_the_text_and_the_backlog_counts_what_is_judge
         # Judging some changes is not enough: the revision waits until each of them is judged.
         await page.get_by_role("button", name="Accept change").first.click()
         await _wait_inserted(page, ["easy", "short"])
-        await expect(count).to_have_text("1 AI change to review")
+        await expect(count).to_have_text("1 AI revision to review")
         await page.click("#review-reject-all")
         await wait_doc_text(vmark, tab, AGENT.replace("easy", "hard").replace("short", "long"))
         await _wait_inserted(page, [])
-        await expect(count).to_have_text("All AI changes reviewed")
+        await expect(count).to_have_text("All AI revisions reviewed")
         read = await ok(agent, "document", "read", tabId=tab)
         again = await ok(agent, "document", "write", tabId=tab, content=AGENT, expected_revision=read["revision"])
         assert again["applied"] is True
@@ -469,10 +475,10 @@ async def test_history_open_while_an_agent_edits_shows_each_new_version(
     await expect(page.locator("#history-list .snapshot-who")).to_have_text(
         ["dave · document.edit", "dave · document.edit", "on disk"]
     )
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("2 AI changes to review")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("2 AI revisions to review")
     await page.click("#history-mark-reviewed")  # accepts every pending change
     await _wait_inserted(page, [])
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI revisions reviewed")
     assert (await _listed(vmark, tab))["changes"] == []
 
 
