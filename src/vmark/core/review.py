@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
+from .linediff import changed_lines
 from .spans import Span, Spans
 
 #: how a change left the pending set: the person accepted or rejected it, or edited all of it away; the text
@@ -153,12 +154,31 @@ def _diff_pieces(old: str, new: str) -> list[Hunk]:
 
 def _token_hunks(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
     old_at, new_at = _offsets(old_tokens), _offsets(new_tokens)
-    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
-    changed = [Hunk(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    # The equal tokens at both ends are left out of the matcher (a changed word in a line is one token against
+    # one, not forty against forty: most of a large rewrite's cost); the slide below still sees them.
+    head = _common_head(old_tokens, new_tokens)
+    tail = _common_head(old_tokens[head:][::-1], new_tokens[head:][::-1])
+    matcher = difflib.SequenceMatcher(
+        None, old_tokens[head : len(old_tokens) - tail], new_tokens[head : len(new_tokens) - tail], autojunk=False
+    )
+    changed = [
+        Hunk(head + i1, head + i2, head + j1, head + j2)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
     return [
         Hunk(old_at[h.old_start], old_at[h.old_end], new_at[h.new_start], new_at[h.new_end])
         for h in _slid(changed, old_tokens, new_tokens)
     ]
+
+
+def _common_head(a: Sequence[str], b: Sequence[str]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _slid(hunks: Sequence[Hunk], old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
@@ -228,11 +248,8 @@ def _by_lines(old: str, new: str) -> list[Hunk]:
     """A long region: the changed lines, each block diffed by words when it is short enough, else one change."""
     old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     old_at, new_at = _offsets(old_lines), _offsets(new_lines)
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     hunks: list[Hunk] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in changed_lines(old_lines, new_lines):
         o0, o1, n0, n1 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
         old_block, new_block = old[o0:o1], new[n0:n1]
         too_long = max(len(old_block), len(new_block)) > WORD_DIFF_CHARS
