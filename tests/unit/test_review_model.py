@@ -87,6 +87,13 @@ def test_an_added_or_removed_line_is_that_whole_line() -> None:
     assert _hunks("a\n- one item\n- new item\n- two item\nb\n", "a\n- one item\n- two item\nb\n") == [
         ("- new item\n", "")
     ]
+    # The screenshot's case: a word changed two lines above, and a list line added after "- one item".
+    assert _hunks(
+        "The first step.\n\n- one item\n- two item\n", "The 1st step.\n\n- one item\n- new item\n- two item\n"
+    ) == [
+        ("first", "1st"),
+        ("", "- new item\n"),
+    ]
     old = "Intro.\n\nThe first step is slow.\n\nEnd.\n"
     assert _hunks(old, old.replace("End.", "The first step is slow.\n\nEnd.")) == [("", "The first step is slow.\n\n")]
     # Where the fewest words are not a whole line, the diff stays as it was: an added word between spaces.

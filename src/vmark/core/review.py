@@ -120,8 +120,9 @@ def _line_start(text: str, at: int) -> int:
 
 
 def _line_end(text: str, at: int) -> int:
+    """Past the line break that ends the line of ``at`` (an insertion slides over it to start the next line)."""
     found = text.find("\n", at, at + LINE_CONTEXT)
-    return min(len(text), at + LINE_CONTEXT) if found < 0 else found
+    return min(len(text), at + LINE_CONTEXT) if found < 0 else found + 1
 
 
 def _is_word(char: str) -> bool:
@@ -255,11 +256,21 @@ def _by_lines(old: str, new: str) -> list[Hunk]:
         too_long = max(len(old_block), len(new_block)) > WORD_DIFF_CHARS
         old_tokens, new_tokens = ([], []) if too_long else (_TOKEN.findall(old_block), _TOKEN.findall(new_block))
         if too_long or max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
-            hunks.append(Hunk(o0, o1, n0, n1))
+            hunks.append(_trimmed(old, new, Hunk(o0, o1, n0, n1)))
             continue
         for h in _joined(_token_hunks(old_tokens, new_tokens), old_block):
             hunks.append(Hunk(o0 + h.old_start, o0 + h.old_end, n0 + h.new_start, n0 + h.new_end))
     return hunks
+
+
+def _trimmed(old: str, new: str, hunk: Hunk) -> Hunk:
+    """A block of lines as one change without the spaces and line breaks it keeps at both ends (its last line
+    break, mostly; never part of a word)."""
+    a, b = old[hunk.old_start : hunk.old_end], new[hunk.new_start : hunk.new_end]
+    head = _common_head(a[: len(a) - len(a.lstrip())], b[: len(b) - len(b.lstrip())])
+    tail = _common_head(a[len(a.rstrip()) :][::-1], b[len(b.rstrip()) :][::-1])
+    tail = min(tail, len(a) - head, len(b) - head)
+    return Hunk(hunk.old_start + head, hunk.old_end - tail, hunk.new_start + head, hunk.new_end - tail)
 
 
 def hunk_spans(hunks: Sequence[Hunk], new: str) -> Spans:
