@@ -222,25 +222,33 @@ function childRange(doc: Node, from: number, to: number): [number, number] {
  * the text's blocks adopt them (`SourceDoc.adoptView`).
  */
 function narrowReplace(state: EditorState, change: ViewChange): Transaction | null {
-  const [start, end] = childRange(state.doc, change.from, change.to);
-  const fresh = Fragment.from(change.nodes);
-  const old = state.doc.slice(start, end).content;
-  const diffStart = old.findDiffStart(fresh);
-  const diffEnd = old.findDiffEnd(fresh);
-  if (diffStart === null || !diffEnd) return null;
-  // Repeated content lets the two ends cross: move the end past the start (as ProseMirror's DOM reading does).
-  const overlap = Math.max(0, diffStart - Math.min(diffEnd.a, diffEnd.b));
-  const slice = state.doc.type.create(null, fresh).slice(diffStart, diffEnd.b + overlap);
   const tr = state.tr;
+  const count = change.nodes.length;
+  // As many blocks as before: each changed one on its own (a word changed in one paragraph and a line added
+  // to a list below it are two small steps, not one across the text between them); the last first, so the
+  // positions before it hold.
+  const pairs = change.to - change.from === count ? [...change.nodes.keys()].reverse() : null;
   try {
-    tr.replace(start + diffStart, start + diffEnd.a + overlap, slice);
+    if (pairs) for (const k of pairs) replaceDiff(tr, ...childRange(state.doc, change.from + k, change.from + k + 1), Fragment.from(change.nodes[k]));
+    else replaceDiff(tr, ...childRange(state.doc, change.from, change.to), Fragment.from(change.nodes));
   } catch {
     return null; // no valid replacement of that range
   }
-  const count = change.nodes.length;
   if (tr.doc.childCount !== state.doc.childCount - (change.to - change.from) + count) return null;
   for (let k = 0; k < count; k++) if (!tr.doc.child(change.from + k).eq(change.nodes[k])) return null;
   return tr;
+}
+
+/** `start..end` of `tr`'s document (no earlier step moved it) becomes `fresh`, by replacing only what differs. */
+function replaceDiff(tr: Transaction, start: number, end: number, fresh: Fragment): void {
+  const old = tr.doc.slice(start, end).content;
+  const diffStart = old.findDiffStart(fresh);
+  const diffEnd = old.findDiffEnd(fresh);
+  if (diffStart === null || !diffEnd) return;
+  // Repeated content lets the two ends cross: move the end past the start (as ProseMirror's DOM reading does).
+  const overlap = Math.max(0, diffStart - Math.min(diffEnd.a, diffEnd.b));
+  const slice = tr.doc.type.create(null, fresh).slice(diffStart, diffEnd.b + overlap);
+  tr.replace(start + diffStart, start + diffEnd.a + overlap, slice);
 }
 
 /** Children `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */

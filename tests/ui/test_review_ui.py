@@ -484,7 +484,7 @@ async def test_history_open_while_an_agent_edits_shows_each_new_version(
 
 # --- undo is the person's own ----------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["source", "wysiwyg"])
-@pytest.mark.parametrize("where", ["another paragraph", "the same paragraph"])
+@pytest.mark.parametrize("where", ["another paragraph", "the same paragraph", "a whole-text write around it"])
 async def test_undo_and_redo_are_the_persons_typing_never_the_agents_change(
     pages: Pages, vmark: RunningApp, workspace: Path, mode: str, where: str
 ) -> None:
@@ -498,21 +498,32 @@ async def test_undo_and_redo_are_the_persons_typing_never_the_agents_change(
     await page.keyboard.type(" Very")
     typed = TEXT.replace("slow.", "slow. Very")
     await wait_doc_text(vmark, tab, typed)
-    old, new = ("long", "short") if where == "another paragraph" else ("first", "1st")
+    pairs = {
+        "another paragraph": [("long", "short")],
+        "the same paragraph": [("first", "1st")],
+        # one span from the first difference to the last (over the person's typing): the page splits it
+        "a whole-text write around it": [("first", "1st"), ("long", "short")],
+    }[where]
+    agents = TEXT
+    both = typed
+    for old, new in pairs:
+        agents, both = agents.replace(old, new), both.replace(old, new)
     async with _agent(vmark) as agent:
-        await ok(agent, "document", "edit", tabId=tab, edits=[{"old": old, "new": new}])
-    both = typed.replace(old, new)
+        if where.startswith("a whole-text write"):
+            await _write(agent, tab, both)
+        else:
+            await ok(agent, "document", "edit", tabId=tab, edits=[{"old": old, "new": new} for old, new in pairs])
     await wait_editor_text(page, both)
-    await _wait_inserted(page, [new])
+    await _wait_inserted(page, [new for _, new in pairs])
 
-    await page.keyboard.press("Control+z")  # the person's typing goes; the agent's change stays
-    await wait_doc_text(vmark, tab, TEXT.replace(old, new))
-    await wait_editor_text(page, TEXT.replace(old, new))
-    await _wait_inserted(page, [new])
-    await _wait_deleted(page, [old])
+    await page.keyboard.press("Control+z")  # the person's typing goes; the agent's changes stay
+    await wait_doc_text(vmark, tab, agents)
+    await wait_editor_text(page, agents)
+    await _wait_inserted(page, [new for _, new in pairs])
+    await _wait_deleted(page, [old for old, _ in pairs])
     await page.keyboard.press("Control+z")  # nothing more of the person's: the agent's change is no undo step
     await page.keyboard.press("Control+Shift+z")  # and redo brings the typing back, the agent's text around it
     await wait_doc_text(vmark, tab, both)
     await wait_editor_text(page, both)
-    await _wait_inserted(page, [new])
-    assert [both[c["from"] : c["to"]] for c in (await _listed(vmark, tab))["changes"]] == [new]
+    await _wait_inserted(page, [new for _, new in pairs])
+    assert [both[c["from"] : c["to"]] for c in (await _listed(vmark, tab))["changes"]] == [new for _, new in pairs]
