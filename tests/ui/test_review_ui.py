@@ -527,3 +527,24 @@ async def test_undo_and_redo_are_the_persons_typing_never_the_agents_change(
     await wait_editor_text(page, both)
     await _wait_inserted(page, [new for _, new in pairs])
     assert [both[c["from"] : c["to"]] for c in (await _listed(vmark, tab))["changes"]] == [new for _, new in pairs]
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_an_added_list_line_is_highlighted_as_that_line(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    """Of the alignments changing as few words, the one on the line: not " item\\n- new" across two lines."""
+    text = "# Plan\n\n- one item\n- two item\n"
+    (workspace / "plan.md").write_text(text, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    added = text.replace("- one item\n", "- one item\n- new item\n")
+    async with _agent(vmark) as agent:
+        await _write(agent, tab, added)
+    await _wait_inserted(page, ["- new item" if mode == "source" else "new item"])  # WYSIWYG draws the marker
+    listed = await _listed(vmark, tab)
+    assert [(added[c["from"] : c["to"]], c["old"]) for c in listed["changes"]] == [("- new item\n", "")]
+    line = page.locator(".cm-line" if mode == "source" else "li", has_text="new item")
+    await expect(line.get_by_role("button", name="Accept change")).to_have_count(1)  # its buttons end that line
+    await page.click("#history-toggle")
+    diff = page.get_by_test_id("history-diff")
+    await expect(diff.locator(".diff-word.added")).to_have_text(["- new item\n"])
