@@ -530,6 +530,48 @@ async def test_undo_and_redo_are_the_persons_typing_never_the_agents_change(
 
 
 @pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_undo_is_per_window_and_the_file_reloaded_from_disk_is_no_step(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    """The same rule for every change from elsewhere: another window's typing and the file changed on disk
+    are no steps of this window's undo; Ctrl+Z here undoes what was typed here."""
+    path = workspace / "plan.md"
+    path.write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    second = await pages.open(window="second")
+    await open_folder(second, workspace)
+    await open_from_tree(second, "plan.md")
+    mine = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
+    await mine.click()
+    await page.keyboard.press("End")
+    await page.keyboard.type(" Mine")
+    typed = TEXT.replace("slow.", "slow. Mine")
+    await wait_doc_text(vmark, tab, typed)
+    await wait_editor_text(second, typed)
+    await second.locator(".cm-line").nth(6).click()  # the second window types on "The third step is long."
+    await second.keyboard.press("End")
+    await second.keyboard.type(" Theirs")
+    both = typed.replace("long.", "long. Theirs")
+    await wait_doc_text(vmark, tab, both)
+    await wait_editor_text(page, both)
+    await page.keyboard.press("Control+z")  # here: only " Mine" goes
+    await wait_doc_text(vmark, tab, TEXT.replace("long.", "long. Theirs"))
+    await wait_editor_text(page, TEXT.replace("long.", "long. Theirs"))
+    await page.keyboard.press("Control+s")
+    await expect(page.locator(f".tab[data-tab-id='{tab}']")).to_have_attribute("data-dirty", "false")
+    # The file changed outside, reloaded into both windows: no undo step here either.
+    outside = TEXT.replace("long.", "long. Theirs").replace("# Plan", "# Plan B")
+    path.write_text(outside, "utf-8")
+    await wait_editor_text(page, outside)
+    await page.keyboard.press("Control+z")  # nothing of this window's is left to undo
+    await page.keyboard.press("Control+Shift+z")  # redo: " Mine" again, on the reloaded text
+    expected = outside.replace("slow.", "slow. Mine")
+    await wait_doc_text(vmark, tab, expected)
+    await wait_editor_text(page, expected)
+    await wait_editor_text(second, expected)
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
 async def test_an_added_list_line_is_highlighted_as_that_line(
     pages: Pages, vmark: RunningApp, workspace: Path, mode: str
 ) -> None:
