@@ -10,7 +10,10 @@ changes and no history entry (the ``doc`` event is the same). After each round o
 change (not timed), so every round starts with nothing pending. The page's own work (decorating the
 editor) is bench_ui.py's.
 
-    .venv/bin/python bench/bench_review.py [--rounds 30] [--size 1000000]
+``--rewrite N``: instead of the one-word edit, a ``document.write`` of the whole text that changes a word on
+N list lines spread over the document (an agent's large rewrite): N pending changes each round.
+
+    .venv/bin/python bench/bench_review.py [--rounds 30] [--size 1000000] [--rewrite 1000]
 """
 
 from __future__ import annotations
@@ -68,28 +71,51 @@ async def _event_at(page: UIClient, name: str, revision: str, since: int) -> flo
     raise BenchError(f"no {name!r} event for {revision} within {EVENT_SECONDS:.0f} s")
 
 
+def _rewritten(text: str, lines: int, word: str) -> str:
+    """``text`` with ``word`` for the first of WORDS on ``lines`` list lines spread evenly over it."""
+    all_lines = text.split("\n")
+    items = [i for i, line in enumerate(all_lines) if line.startswith("- item ")]
+    step = max(1, len(items) // lines)
+    for i in items[::step][:lines]:
+        all_lines[i] = all_lines[i].replace(WORDS[0], word, 1)
+    return "\n".join(all_lines)
+
+
 class _Round:
-    def __init__(self, client: Client, page: UIClient, tab: str) -> None:
+    def __init__(self, client: Client, page: UIClient, tab: str, text: str, rewrite: int) -> None:
         self.client, self.page, self.tab, self.flips = client, page, tab, 0
+        #: the two texts a rewrite round flips between (``rewrite`` 0: the one-word edit)
+        self.rewrite = rewrite
+        self.texts = (text, _rewritten(text, rewrite, WORDS[1])) if rewrite else (text, text)
+
+    async def _call(self, revision: str) -> tuple[str, Any]:
+        if self.rewrite:
+            content = self.texts[(self.flips + 1) % 2]
+            args = {"action": "write", "tabId": self.tab, "content": content, "expected_revision": revision}
+            return "document.write", await self.client.call_tool("document", args)
+        old, new = (ANCHOR.format(word=w) for w in (WORDS[self.flips % 2], WORDS[(self.flips + 1) % 2]))
+        edit = {"action": "edit", "tabId": self.tab, "edits": [{"old": old, "new": new}]}
+        return "document.edit", await self.client.call_tool("document", edit)
 
     async def edit(self, review: bool) -> dict[str, float]:
         await self.page.call("test.fault", review=review)
-        old, new = (ANCHOR.format(word=w) for w in (WORDS[self.flips % 2], WORDS[(self.flips + 1) % 2]))
-        self.flips += 1
+        read = await self.client.call_tool("document", {"action": "read", "tabId": self.tab}) if self.rewrite else None
+        revision = tool_data(read, "document.read")["revision"] if read is not None else ""  # not timed
         since = len(self.page.events)
         start = time.perf_counter()
-        result = await self.client.call_tool(
-            "document", {"action": "edit", "tabId": self.tab, "edits": [{"old": old, "new": new}]}
-        )
+        tool, result = await self._call(revision)
         answered = time.perf_counter()
-        revision = tool_data(result, "document.edit")["revision"]
+        self.flips += 1
+        revision = tool_data(result, tool)["revision"]
         sample = {"answer": answered - start, "doc": await _event_at(self.page, "doc", revision, since) - start}
         if review:
             shown = await _event_at(self.page, "review", revision, since)
             sample.update(review=shown - start, after_answer=max(0.0, shown - answered))
             listed = await self.page.call("review.list", tabId=self.tab)
-            if len(listed["changes"]) != 1 or listed["changes"][0]["old"] != WORDS[(self.flips + 1) % 2]:
-                raise BenchError(f"expected one pending change of one word, got {listed['changes']}")
+            expected = self.rewrite or 1
+            olds = {c["old"] for c in listed["changes"]}
+            if len(listed["changes"]) != expected or olds != {WORDS[(self.flips + 1) % 2]}:
+                raise BenchError(f"expected {expected} pending one-word changes, got {listed['changes'][:3]}...")
             await self.page.call("review.accept", tabId=self.tab, all=True)
         return sample
 
@@ -106,7 +132,7 @@ def _stats(values: list[float]) -> dict[str, float]:
     return {"median_ms": statistics.median(ordered) * 1000, "p95_ms": p95 * 1000, "n": len(ordered)}
 
 
-async def run(rounds: int, size: int) -> dict[str, Any]:
+async def run(rounds: int, size: int, rewrite: int) -> dict[str, Any]:
     os.environ["VMARK_TEST_HOOKS"] = "1"  # the app started below takes ``test.fault`` (review on / off)
     with bench_dir("review") as root:
         home, folder = prepare_home(root / "home"), root / "ws"
@@ -123,7 +149,7 @@ async def run(rounds: int, size: int) -> dict[str, Any]:
                 page.events = _StampedEvents()
                 await page.attach("main")
                 tab = (await page.call("ui.open", path=str(path)))["tabId"]
-                bench = _Round(client, page, tab)
+                bench = _Round(client, page, tab, path.read_text("utf-8"), rewrite)
                 for i in range(WARMUP):
                     await bench.edit(review=i % 2 == 0)
                 samples: dict[bool, list[dict[str, float]]] = {True: [], False: []}
@@ -132,13 +158,15 @@ async def run(rounds: int, size: int) -> dict[str, Any]:
                         samples[review].append(await bench.edit(review))
         errlog.close()
     on, off = samples[True], samples[False]
+    call = f"document.write changing {rewrite} lines" if rewrite else "1-word document.edit"
     return {
         "size": size,
         "rounds": rounds,
+        "rewrite": rewrite,
         "review_on": {key: _stats([s[key] for s in on]) for key in ("answer", "doc", "review", "after_answer")},
         "review_off": {key: _stats([s[key] for s in off]) for key in ("answer", "doc")},
         "text": table(
-            ["1-word document.edit, ms (median / p95)", "review on", "review off"],
+            [f"{call}, ms (median / p95)", "review on", "review off"],
             [
                 ["agent's answer", _ms([s["answer"] for s in on]), _ms([s["answer"] for s in off])],
                 ["page gets the doc event", _ms([s["doc"] for s in on]), _ms([s["doc"] for s in off])],
@@ -153,13 +181,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--size", type=int, default=1_000_000)
+    parser.add_argument("--rewrite", type=int, default=0, help="a document.write changing this many lines")
     args = parser.parse_args()
     try:
-        results = run_async(run, args.rounds, args.size)
+        results = run_async(run, args.rounds, args.size, args.rewrite)
     except BenchError as exc:
         print(f"bench_review: {exc}", file=sys.stderr)
         return 1
-    print(f"review of agent changes, {human_size(args.size)} document, {args.rounds} rounds; {machine_line()}")
+    what = f", rewrites of {args.rewrite} lines" if args.rewrite else ""
+    print(f"review of agent changes, {human_size(args.size)} document{what}, {args.rounds} rounds; {machine_line()}")
     print(results.pop("text"))
     print(f"results: {save_results('review', results)}")
     return 0

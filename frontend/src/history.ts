@@ -124,7 +124,9 @@ export class HistoryPanel {
   }
 
   private showCount(unreviewed: number): void {
-    this.count.textContent = unreviewed === 0 ? "All AI changes reviewed" : `${unreviewed} AI change${unreviewed === 1 ? "" : "s"} to review`;
+    // Revisions, not changes: the backlog (and its limit, and "Mark reviewed") counts an agent's writes; the review
+    // bar counts the changes in the text, and one write may make several (or, merged, share one).
+    this.count.textContent = unreviewed === 0 ? "All AI revisions reviewed" : `${unreviewed} AI revision${unreviewed === 1 ? "" : "s"} to review`;
     this.count.dataset.count = String(unreviewed);
     this.reviewButton.disabled = unreviewed === 0;
   }

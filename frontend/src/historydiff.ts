@@ -34,7 +34,43 @@ export function wordDiff(before: string, after: string): WordPart[] {
     push(change.added ? "added" : change.removed ? "removed" : "same", change.value);
   }
   push("same", before.slice(before.length - tail));
-  return parts;
+  return slid(parts);
+}
+
+/** How far a slid run may move: the text it may move through is cut to this much on each side. */
+const SLIDE_REACH = 200;
+
+/**
+ * Each run added or removed between two unchanged ones, moved through the text around it to where it reads
+ * best when an equal one exists (the diff "slide" heuristic, as the app's review does): starting a line, then
+ * ending with a line break, so an added line is shown as that whole line, not the end of one line and the
+ * start of the next. The texts stay the same.
+ */
+function slid(parts: WordPart[]): WordPart[] {
+  for (let k = 1; k + 1 < parts.length; k++) {
+    const [prev, part, next] = [parts[k - 1], parts[k], parts[k + 1]];
+    if (part.kind === "same" || prev.kind !== "same" || next.kind !== "same") continue;
+    const lead = prev.text.slice(-SLIDE_REACH);
+    const around = lead + part.text + next.text.slice(0, SLIDE_REACH);
+    const n = part.text.length;
+    const textStart = k === 1 && lead.length === prev.text.length; // position 0 of `around` starts the text
+    const score = (at: number): number =>
+      (at === 0 ? (textStart ? 2 : 0) : around[at - 1] === "\n" ? 2 : 0) + (around[at + n - 1] === "\n" ? 1 : 0);
+    let at = lead.length;
+    while (at > 0 && around[at - 1] === around[at + n - 1]) at--;
+    let best = lead.length;
+    for (; ; at++) {
+      if (score(at) > score(best)) best = at;
+      if (at + n >= around.length || around[at] !== around[at + n]) break;
+    }
+    if (best === lead.length) continue;
+    const shift = best - lead.length;
+    prev.text = prev.text.slice(0, prev.text.length - lead.length) + around.slice(0, best);
+    part.text = around.slice(best, best + n);
+    next.text = around.slice(best + n) + next.text.slice(SLIDE_REACH);
+    if (shift !== 0 && prev.text === "") parts.splice(--k, 1);
+  }
+  return parts.filter((part) => part.text !== "");
 }
 
 /** Words (runs of letters and digits) added and removed: a word changed counts once each way. */

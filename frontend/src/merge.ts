@@ -3,7 +3,8 @@
 // non-overlapping, all relative to that text (CodeMirror's ChangeSet semantics). Converting costs
 // nothing on a text known to hold no astral character (most documents); the knowledge follows each
 // change (`applyChanges`), so a keystroke never scans a 5 MB document.
-import { ChangeSet, Text } from "@codemirror/state";
+import { ChangeSet, type ChangeSpec, Text } from "@codemirror/state";
+import { diffWordsWithSpace } from "diff";
 
 /** `[from, to, insert]`: code points `from..to` of the text before became `insert`. */
 export type WireSpan = [number, number, string];
@@ -171,4 +172,42 @@ export class UnitCounter {
     this.point = point;
     return this.unit;
   }
+}
+
+/** A change this long (replaced plus inserted, UTF-16 units) or longer is not split into words: it stays as the app sent it. */
+const REFINE_UNITS = 20_000;
+
+/**
+ * `changes` (of `doc`) with each change split into the words it really changes: an agent's `document.write`
+ * arrives as one span from its first difference to its last, and the editor's undo history keeps the person's
+ * own steps only outside what a change replaces. The same text results.
+ */
+export function refineChanges(doc: Text, changes: ChangeSet): ChangeSet {
+  const specs: ChangeSpec[] = [];
+  let refined = false;
+  changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => {
+    const insert = inserted.toString();
+    if (fromA === toA || insert === "" || toA - fromA + insert.length >= REFINE_UNITS) {
+      specs.push({ from: fromA, to: toA, insert });
+      return;
+    }
+    refined = true;
+    let at = fromA;
+    let pending: { from: number; to: number; insert: string } | null = null;
+    for (const part of diffWordsWithSpace(doc.sliceString(fromA, toA), insert)) {
+      if (!part.added && !part.removed) {
+        if (pending) specs.push(pending);
+        pending = null;
+        at += part.value.length;
+        continue;
+      }
+      pending ??= { from: at, to: at, insert: "" };
+      if (part.removed) {
+        at += part.value.length;
+        pending.to = at;
+      } else pending.insert += part.value;
+    }
+    if (pending) specs.push(pending);
+  });
+  return refined ? ChangeSet.of(specs, doc.length) : changes;
 }

@@ -1,7 +1,7 @@
 // Pending changes in source mode (CodeMirror): the inserted text highlighted (`cm-review-insert`), the
 // deleted text struck through before it, the verdict buttons after it. The decorations follow edits
 // until the next `review` state for the text shown places them again.
-import { StateEffect, StateField, type Extension, type Range } from "@codemirror/state";
+import { StateEffect, StateField, type Extension, type Range, type Text } from "@codemirror/state";
 import { Decoration, type DecorationSet, EditorView, WidgetType } from "@codemirror/view";
 import { deletedWidget, verdictWidget } from "./reviewdom";
 import type { ReviewMark } from "./reviewmodel";
@@ -26,14 +26,17 @@ class MarkWidget extends WidgetType {
   }
 }
 
-function decorations(marks: readonly ReviewMark[]): DecorationSet {
+function decorations(marks: readonly ReviewMark[], doc: Text): DecorationSet {
   const ranges: Range<Decoration>[] = [];
   for (const mark of marks) {
     if (mark.old !== "") ranges.push(Decoration.widget({ widget: new MarkWidget(mark, deletedWidget, "old"), side: -1 }).range(mark.from));
     if (mark.to > mark.from) {
       ranges.push(Decoration.mark({ class: "cm-review-insert", attributes: { "data-review-id": mark.id } }).range(mark.from, mark.to));
     }
-    ranges.push(Decoration.widget({ widget: new MarkWidget(mark, verdictWidget, "verdicts"), side: 1 }).range(mark.to));
+    // An added line's buttons end that line, not start the next one.
+    const endsLine = mark.to > mark.from && doc.sliceString(mark.to - 1, mark.to) === "\n";
+    const verdicts = Decoration.widget({ widget: new MarkWidget(mark, verdictWidget, "verdicts"), side: 1 });
+    ranges.push(verdicts.range(endsLine ? mark.to - 1 : mark.to));
   }
   return Decoration.set(ranges, true);
 }
@@ -42,7 +45,7 @@ const reviewField = StateField.define<DecorationSet>({
   create: () => Decoration.none,
   update(set, tr) {
     let next = set.map(tr.changes);
-    for (const effect of tr.effects) if (effect.is(setReview)) next = decorations(effect.value);
+    for (const effect of tr.effects) if (effect.is(setReview)) next = decorations(effect.value, tr.state.doc);
     return next;
   },
   provide: (field) => EditorView.decorations.from(field),

@@ -2,7 +2,7 @@
 import { basicSetup } from "codemirror";
 import { markdown } from "@codemirror/lang-markdown";
 import { yaml } from "@codemirror/lang-yaml";
-import { Annotation, type ChangeSet, EditorState, type Extension, type Text } from "@codemirror/state";
+import { Annotation, type ChangeSet, EditorState, type Extension, type Text, Transaction } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { sourceAnchorEffect, sourceAnchors } from "./anchors";
 import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
@@ -76,8 +76,12 @@ export class SourceEditor implements Editor {
     this.view.dispatch(this.view.state.replaceSelection(content));
   }
 
+  /**
+   * A change from elsewhere (an agent, another window, the file on disk) is no step of this window's undo:
+   * Ctrl+Z undoes the person's own typing here, mapped through it (an agent's change is judged by Accept / Reject).
+   */
   applyRemote(changes: ChangeSet): void {
-    this.view.dispatch({ changes, annotations: fromElsewhere.of(true) });
+    this.view.dispatch({ changes, annotations: [fromElsewhere.of(true), Transaction.addToHistory.of(false)] });
   }
 
   composing(): boolean {

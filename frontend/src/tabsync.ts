@@ -12,7 +12,7 @@ import { ChangeSet, type Text } from "@codemirror/state";
 import type { Editor, EditorHooks } from "./editor";
 import { placeChanges, type ReviewState } from "./reviewmodel";
 import { workflowLint } from "./lint";
-import { applyChanges, diffChanges, fromSpans, textOf, toSpans } from "./merge";
+import { applyChanges, diffChanges, fromSpans, refineChanges, textOf, toSpans } from "./merge";
 import type { Channel, EditorAnswer } from "./protocol";
 import type { DocChanges, EditorRequest, EditResult, Mode, TabText } from "./wire.gen";
 
@@ -186,7 +186,8 @@ export class TabSync {
    * The app's `theirs` (a ChangeSet of `synced`) made `revision`: the editor gets it mapped over our unsent
    * changes, and those are mapped over it (theirs came first: at one position their insert goes first).
    */
-  private rebase(revision: string, theirs: ChangeSet): void {
+  private rebase(revision: string, change: ChangeSet): void {
+    const theirs = refineChanges(this.synced, change);
     const ours = this.unsent;
     this.editor?.applyRemote(theirs.map(ours, true));
     this.unsent = ours.map(theirs);

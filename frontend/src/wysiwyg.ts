@@ -149,6 +149,10 @@ export class WysiwygEditor implements Editor {
     return tr.setSelection(TextSelection.near(tr.doc.resolve(end), -1));
   }
 
+  /**
+   * A change from elsewhere (an agent, another window, the file on disk) is no step of this window's undo:
+   * the history is mapped through it, so Ctrl+Z undoes the person's own edits only (see SourceEditor).
+   */
   applyRemote(changes: ChangeSet): void {
     const spans: Span[] = [];
     changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => spans.push({ from: fromA, to: toA, insert: inserted.toString() }));
@@ -157,8 +161,12 @@ export class WysiwygEditor implements Editor {
     if (pending && spans.length === 1 && sameSpan(spans[0], pending.span) && this.view.state.doc === pending.base && this.replay(pending)) return;
     const change = this.source.remoteEdit(spans);
     if (!change) return;
-    const tr = replaceChildren(this.view.state, change).setMeta("addToHistory", true);
-    this.view.updateState(this.view.state.apply(closeHistory(tr)));
+    // The smallest replacement keeps the person's undo steps even in the paragraph the change is in (a whole
+    // block replaced would end them); else the blocks themselves.
+    const narrow = narrowReplace(this.view.state, change);
+    const adopted = narrow !== null && this.source.adoptView(narrow.doc, change.from, change.nodes.length);
+    const tr = adopted ? narrow : replaceChildren(this.view.state, change);
+    this.view.updateState(this.view.state.apply(closeHistory(tr.setMeta("addToHistory", false))));
   }
 
   /** The prepared transaction, shown as the app's change (its splice is the one the app applied). */
@@ -168,7 +176,7 @@ export class WysiwygEditor implements Editor {
     for (const step of pending.tr.steps) tr.step(step);
     const at = Math.min(tr.mapping.map(state.selection.to), tr.doc.content.size);
     tr.setSelection(TextSelection.near(tr.doc.resolve(at), -1));
-    const next = state.apply(closeHistory(tr));
+    const next = state.apply(closeHistory(tr).setMeta("addToHistory", false)); // the agent's, like any remote change
     const span = this.source.preview(state.doc, next.doc, pending.span);
     if (!span || !sameSpan(span, pending.span)) return false; // not what was prepared after all
     const change = this.source.personEdit(state.doc, next.doc, pending.span);
@@ -199,13 +207,54 @@ export class WysiwygEditor implements Editor {
   }
 }
 
+/** Where children `from..to` of `doc` are. */
+function childRange(doc: Node, from: number, to: number): [number, number] {
+  let start = 0;
+  for (let k = 0; k < from; k++) start += doc.child(k).nodeSize;
+  let end = start;
+  for (let k = from; k < to; k++) end += doc.child(k).nodeSize;
+  return [start, end];
+}
+
+/**
+ * Children `from..to` replaced by what differs of `nodes` only (ProseMirror maps positions, the selection and
+ * the undo history through it), when the result equals `nodes`; null otherwise. Its children are new objects:
+ * the text's blocks adopt them (`SourceDoc.adoptView`).
+ */
+function narrowReplace(state: EditorState, change: ViewChange): Transaction | null {
+  const tr = state.tr;
+  const count = change.nodes.length;
+  // As many blocks as before: each changed one on its own (a word changed in one paragraph and a line added
+  // to a list below it are two small steps, not one across the text between them); the last first, so the
+  // positions before it hold.
+  const pairs = change.to - change.from === count ? [...change.nodes.keys()].reverse() : null;
+  try {
+    if (pairs) for (const k of pairs) replaceDiff(tr, ...childRange(state.doc, change.from + k, change.from + k + 1), Fragment.from(change.nodes[k]));
+    else replaceDiff(tr, ...childRange(state.doc, change.from, change.to), Fragment.from(change.nodes));
+  } catch {
+    return null; // no valid replacement of that range
+  }
+  if (tr.doc.childCount !== state.doc.childCount - (change.to - change.from) + count) return null;
+  for (let k = 0; k < count; k++) if (!tr.doc.child(change.from + k).eq(change.nodes[k])) return null;
+  return tr;
+}
+
+/** `start..end` of `tr`'s document (no earlier step moved it) becomes `fresh`, by replacing only what differs. */
+function replaceDiff(tr: Transaction, start: number, end: number, fresh: Fragment): void {
+  const old = tr.doc.slice(start, end).content;
+  const diffStart = old.findDiffStart(fresh);
+  const diffEnd = old.findDiffEnd(fresh);
+  if (diffStart === null || !diffEnd) return;
+  // Repeated content lets the two ends cross: move the end past the start (as ProseMirror's DOM reading does).
+  const overlap = Math.max(0, diffStart - Math.min(diffEnd.a, diffEnd.b));
+  const slice = tr.doc.type.create(null, fresh).slice(diffStart, diffEnd.b + overlap);
+  tr.replace(start + diffStart, start + diffEnd.a + overlap, slice);
+}
+
 /** Children `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */
 function replaceChildren(state: EditorState, change: ViewChange): Transaction {
   const doc = state.doc;
-  let start = 0;
-  for (let k = 0; k < change.from; k++) start += doc.child(k).nodeSize;
-  let end = start;
-  for (let k = change.from; k < change.to; k++) end += doc.child(k).nodeSize;
+  const [start, end] = childRange(doc, change.from, change.to);
   const fresh = Fragment.from(change.nodes);
   const tr = state.tr.replaceWith(start, end, fresh);
   // A cursor inside the replaced blocks stays at the same place of the text around it where it can.

@@ -207,3 +207,36 @@ test("review bar texts and stepping through changes", () => {
   assert.equal(stepTo(3, 1, 1), 2);
   assert.equal(stepTo(2, 5, 1), 0);
 });
+
+test("an added or removed line in History is that whole line where an equal diff says so", () => {
+  const before = "- one item\n- two item\n";
+  const after = "- one item\n- new item\n- two item\n";
+  assert.deepEqual(wordDiff(before, after), [
+    { kind: "same", text: "- one item\n" },
+    { kind: "added", text: "- new item\n" },
+    { kind: "same", text: "- two item\n" },
+  ]);
+  assert.deepEqual(wordDiff(after, before), [
+    { kind: "same", text: "- one item\n" },
+    { kind: "removed", text: "- new item\n" },
+    { kind: "same", text: "- two item\n" },
+  ]);
+  // Where the words are not a line, they stay where the diff put them.
+  assert.deepEqual(wordDiff("The step is slow.", "The step is very slow."), [
+    { kind: "same", text: "The step is " },
+    { kind: "added", text: "very " },
+    { kind: "same", text: "slow." },
+  ]);
+});
+
+test("sliding keeps the texts of History's diff", () => {
+  const text = fc.array(fc.constantFrom("a", "b", " ", "\n", "-"), { maxLength: 30 }).map((chars) => chars.join(""));
+  fc.assert(
+    fc.property(text, text, (before, after) => {
+      const parts = wordDiff(before, after);
+      assert.equal(parts.filter((p) => p.kind !== "added").map((p) => p.text).join(""), before);
+      assert.equal(parts.filter((p) => p.kind !== "removed").map((p) => p.text).join(""), after);
+      assert.ok(parts.every((p) => p.text !== ""));
+    }),
+  );
+});

@@ -179,10 +179,14 @@ async def test_a_write_into_the_wysiwyg_tab_keeps_the_agents_bytes(
     await expect(page.locator(".ProseMirror h1")).to_have_text("Title")
     await expect(page.locator(".ProseMirror li")).to_have_count(2)
     assert await editor_text(page) == written
-    # One undoable step: the person's undo brings their text back (an edit of theirs, not yet saved).
+    # The agent's write is no step of the person's undo (issue 17): Ctrl+Z leaves it; "Reject all" is the way
+    # back to their text (an edit of theirs, not yet saved).
     await page.locator(".ProseMirror li").first.click()
     await page.keyboard.press("Control+z")
+    assert await editor_text(page) == written  # ProseMirror's undo is synchronous: it would show here
+    await page.click("#review-reject-all")
     await wait_doc_text(vmark, tab, A)
+    await wait_editor_text(page, A)
     assert (workspace / "a.md").read_bytes() == written.encode()
 
 

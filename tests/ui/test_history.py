@@ -206,7 +206,7 @@ async def test_the_sidebar_shows_each_versions_changes_and_reverts_by_click(
     items = page.locator("#history-list .snapshot")
     await expect(items.locator(".snapshot-kind")).to_have_text(["(mcp)", "manual"])  # newest first
     await expect(items.locator(".snapshot-who")).to_have_text(["alice · document.write", "you"])
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("1 AI change to review")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("1 AI revision to review")
     # The newest version is shown at once: what the agent's write changed, not "no differences".
     caption = page.locator("#history-selected")
     await expect(caption).to_have_text("What this version changed from the one before (alice · document.write):")
@@ -224,7 +224,7 @@ async def test_the_sidebar_shows_each_versions_changes_and_reverts_by_click(
     await wait_doc_text(vmark, tab, A + "mine")
     await expect(items.locator(".snapshot-kind")).to_have_text(["revert", "(mcp)", "manual"])
     await expect(items.nth(0).locator(".snapshot-who")).to_have_text("you (revert)")
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI revisions reviewed")
     await items.nth(0).locator("button").click()
     await expect(diff.locator(".diff-word.removed")).to_have_text(["from the agent"])
     await expect(diff.locator(".diff-word.added")).to_have_text(["mine"])
@@ -241,22 +241,22 @@ async def test_mark_reviewed_lets_a_blocked_agent_write_again(pages: Pages, vmar
     tab = await open_from_tree(page, "a.md")
     await page.click("#history-toggle")
     count = page.get_by_test_id("history-unreviewed")
-    await expect(count).to_have_text("All AI changes reviewed")
+    await expect(count).to_have_text("All AI revisions reviewed")
     async with make_client(vmark.data_dir) as agent:
         await agent_write(agent, tab, "one\n")
         two = await agent_write(agent, tab, "two\n")
-        await expect(count).to_have_text("2 AI changes to review")
+        await expect(count).to_have_text("2 AI revisions to review")
         await expect(page.locator("#history-list .snapshot[data-kind=mcp]")).to_have_count(2)
         refused = await fail_code(
             agent, "document", "write", tabId=tab, content="three\n", expected_revision=two["revision"]
         )
         assert refused["error"] == "REVIEW_BACKLOG_FULL"
         await page.click("#history-mark-reviewed")
-        await expect(count).to_have_text("All AI changes reviewed")
+        await expect(count).to_have_text("All AI revisions reviewed")
         await expect(count).to_have_attribute("data-count", "0")
         await expect(page.locator("#history-mark-reviewed")).to_be_disabled()
         wrote = await ok(agent, "document", "write", tabId=tab, content="three\n", expected_revision=two["revision"])
         assert (wrote["applied"], wrote["saved"]) == (True, True)
     assert (workspace / "a.md").read_bytes() == b"three\n"
     await wait_editor_text(page, "three\n")
-    await expect(count).to_have_text("1 AI change to review")
+    await expect(count).to_have_text("1 AI revision to review")

@@ -228,7 +228,13 @@ async def test_reject_all_restores_the_text_and_the_backlog_counts_what_is_judge
     count = page.get_by_test_id("history-unreviewed")
     async with _agent(vmark) as agent:
         wrote = await _write(agent, tab, AGENT)
-        await expect(count).to_have_text("1 AI change to review")
+        # One write, three changes: History counts the revision, the review bar the changes, each saying which.
+        await expect(count).to_have_text("1 AI revision to review")
+        await expect(page.get_by_test_id("review-count")).to_have_text("3 changes")
+        await expect(count).to_have_attribute(
+            "title",
+            "An agent's write is one AI revision; it is reviewed once each change it made is accepted or rejected",
+        )
         refused = await fail_code(
             agent, "document", "write", tabId=tab, content=TEXT, expected_revision=wrote["revision"]
         )
@@ -236,11 +242,11 @@ async def test_reject_all_restores_the_text_and_the_backlog_counts_what_is_judge
         # Judging some changes is not enough: the revision waits until each of them is judged.
         await page.get_by_role("button", name="Accept change").first.click()
         await _wait_inserted(page, ["easy", "short"])
-        await expect(count).to_have_text("1 AI change to review")
+        await expect(count).to_have_text("1 AI revision to review")
         await page.click("#review-reject-all")
         await wait_doc_text(vmark, tab, AGENT.replace("easy", "hard").replace("short", "long"))
         await _wait_inserted(page, [])
-        await expect(count).to_have_text("All AI changes reviewed")
+        await expect(count).to_have_text("All AI revisions reviewed")
         read = await ok(agent, "document", "read", tabId=tab)
         again = await ok(agent, "document", "write", tabId=tab, content=AGENT, expected_revision=read["revision"])
         assert again["applied"] is True
@@ -469,8 +475,118 @@ async def test_history_open_while_an_agent_edits_shows_each_new_version(
     await expect(page.locator("#history-list .snapshot-who")).to_have_text(
         ["dave · document.edit", "dave · document.edit", "on disk"]
     )
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("2 AI changes to review")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("2 AI revisions to review")
     await page.click("#history-mark-reviewed")  # accepts every pending change
     await _wait_inserted(page, [])
-    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI changes reviewed")
+    await expect(page.get_by_test_id("history-unreviewed")).to_have_text("All AI revisions reviewed")
     assert (await _listed(vmark, tab))["changes"] == []
+
+
+# --- undo is the person's own ----------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+@pytest.mark.parametrize("where", ["another paragraph", "the same paragraph", "a whole-text write around it"])
+async def test_undo_and_redo_are_the_persons_typing_never_the_agents_change(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str, where: str
+) -> None:
+    """Ctrl+Z after an agent's change undoes what the person typed before it (mapped through the agent's
+    change); the agent's text and its highlight stay (judging it is what Accept / Reject are for)."""
+    (workspace / "plan.md").write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    line = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
+    await line.click()
+    await page.keyboard.press("End")
+    await page.keyboard.type(" Very")
+    typed = TEXT.replace("slow.", "slow. Very")
+    await wait_doc_text(vmark, tab, typed)
+    pairs = {
+        "another paragraph": [("long", "short")],
+        "the same paragraph": [("first", "1st")],
+        # one span from the first difference to the last (over the person's typing): the page splits it
+        "a whole-text write around it": [("first", "1st"), ("long", "short")],
+    }[where]
+    agents = TEXT
+    both = typed
+    for old, new in pairs:
+        agents, both = agents.replace(old, new), both.replace(old, new)
+    async with _agent(vmark) as agent:
+        if where.startswith("a whole-text write"):
+            await _write(agent, tab, both)
+        else:
+            await ok(agent, "document", "edit", tabId=tab, edits=[{"old": old, "new": new} for old, new in pairs])
+    await wait_editor_text(page, both)
+    await _wait_inserted(page, [new for _, new in pairs])
+
+    await page.keyboard.press("Control+z")  # the person's typing goes; the agent's changes stay
+    await wait_doc_text(vmark, tab, agents)
+    await wait_editor_text(page, agents)
+    await _wait_inserted(page, [new for _, new in pairs])
+    await _wait_deleted(page, [old for old, _ in pairs])
+    await page.keyboard.press("Control+z")  # nothing more of the person's: the agent's change is no undo step
+    await page.keyboard.press("Control+Shift+z")  # and redo brings the typing back, the agent's text around it
+    await wait_doc_text(vmark, tab, both)
+    await wait_editor_text(page, both)
+    await _wait_inserted(page, [new for _, new in pairs])
+    assert [both[c["from"] : c["to"]] for c in (await _listed(vmark, tab))["changes"]] == [new for _, new in pairs]
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_undo_is_per_window_and_the_file_reloaded_from_disk_is_no_step(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    """The same rule for every change from elsewhere: another window's typing and the file changed on disk
+    are no steps of this window's undo; Ctrl+Z here undoes what was typed here."""
+    path = workspace / "plan.md"
+    path.write_text(TEXT, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    second = await pages.open(window="second")
+    await open_folder(second, workspace)
+    await open_from_tree(second, "plan.md")
+    mine = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
+    await mine.click()
+    await page.keyboard.press("End")
+    await page.keyboard.type(" Mine")
+    typed = TEXT.replace("slow.", "slow. Mine")
+    await wait_doc_text(vmark, tab, typed)
+    await wait_editor_text(second, typed)
+    await second.locator(".cm-line").nth(6).click()  # the second window types on "The third step is long."
+    await second.keyboard.press("End")
+    await second.keyboard.type(" Theirs")
+    both = typed.replace("long.", "long. Theirs")
+    await wait_doc_text(vmark, tab, both)
+    await wait_editor_text(page, both)
+    await page.keyboard.press("Control+z")  # here: only " Mine" goes
+    await wait_doc_text(vmark, tab, TEXT.replace("long.", "long. Theirs"))
+    await wait_editor_text(page, TEXT.replace("long.", "long. Theirs"))
+    await page.keyboard.press("Control+s")
+    await expect(page.locator(f".tab[data-tab-id='{tab}']")).to_have_attribute("data-dirty", "false")
+    # The file changed outside, reloaded into both windows: no undo step here either.
+    outside = TEXT.replace("long.", "long. Theirs").replace("# Plan", "# Plan B")
+    path.write_text(outside, "utf-8")
+    await wait_editor_text(page, outside)
+    await page.keyboard.press("Control+z")  # nothing of this window's is left to undo
+    await page.keyboard.press("Control+Shift+z")  # redo: " Mine" again, on the reloaded text
+    expected = outside.replace("slow.", "slow. Mine")
+    await wait_doc_text(vmark, tab, expected)
+    await wait_editor_text(page, expected)
+    await wait_editor_text(second, expected)
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_an_added_list_line_is_highlighted_as_that_line(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    """Of the alignments changing as few words, the one on the line: not " item\\n- new" across two lines."""
+    text = "# Plan\n\n- one item\n- two item\n"
+    (workspace / "plan.md").write_text(text, "utf-8")
+    page, tab = await _page_on(pages, workspace, "plan.md", mode)
+    added = text.replace("- one item\n", "- one item\n- new item\n")
+    async with _agent(vmark) as agent:
+        await _write(agent, tab, added)
+    await _wait_inserted(page, ["- new item" if mode == "source" else "new item"])  # WYSIWYG draws the marker
+    listed = await _listed(vmark, tab)
+    assert [(added[c["from"] : c["to"]], c["old"]) for c in listed["changes"]] == [("- new item\n", "")]
+    line = page.locator(".cm-line" if mode == "source" else "li", has_text="new item")
+    await expect(line.get_by_role("button", name="Accept change")).to_have_count(1)  # its buttons end that line
+    await page.click("#history-toggle")
+    diff = page.get_by_test_id("history-diff")
+    await expect(diff.locator(".diff-word.added")).to_have_text(["- new item\n"])

@@ -147,9 +147,12 @@ async def test_wysiwyg_multi_paragraph_insertion_is_one_undoable_step(
     expected = "# A\n\nFirst paragraph.\n\n- one\n- two\n\n> quoted\n"
     await wait_doc_text(vmark, tab, expected)
     assert await editor_text(page) == expected
-    # The person's undo takes the whole insertion back in one step, and that is an edit of theirs.
+    # The agent's insertion is no step of the person's undo (issue 17): Ctrl+Z leaves it; rejecting the change
+    # takes the whole insertion back in one step, and that is an edit of theirs.
     await page.locator(".ProseMirror h1").click()
     await page.keyboard.press("Control+z")
+    assert await editor_text(page) == expected  # ProseMirror's undo is synchronous: it would show here
+    await page.get_by_role("button", name="Reject change").click()
     await wait_editor_text(page, A)
     await wait_doc_text(vmark, tab, A)
 

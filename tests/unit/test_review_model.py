@@ -76,7 +76,49 @@ def test_a_long_region_is_diffed_by_lines_first() -> None:
     old = "\n".join(lines) + "\n"
     last = WORD_DIFF_TOKENS - 1
     new = old.replace("line 5 of", "line five of").replace(f"line {last} of", f"line {last} of many")
-    assert _hunks(old, new) == [("5", "five"), ("", " many")]
+    assert _hunks(old, new) == [("5", "five"), ("", "many ")]  # the added word and the space after it
+
+
+def test_an_added_or_removed_line_is_that_whole_line() -> None:
+    """Of the alignments changing as few words, the one on line starts (the diff put these mid-line)."""
+    assert _hunks("a\n- one item\n- two item\nb\n", "a\n- one item\n- new item\n- two item\nb\n") == [
+        ("", "- new item\n")
+    ]
+    assert _hunks("a\n- one item\n- new item\n- two item\nb\n", "a\n- one item\n- two item\nb\n") == [
+        ("- new item\n", "")
+    ]
+    # The screenshot's case: a word changed two lines above, and a list line added after "- one item".
+    assert _hunks(
+        "The first step.\n\n- one item\n- two item\n", "The 1st step.\n\n- one item\n- new item\n- two item\n"
+    ) == [
+        ("first", "1st"),
+        ("", "- new item\n"),
+    ]
+    old = "Intro.\n\nThe first step is slow.\n\nEnd.\n"
+    assert _hunks(old, old.replace("End.", "The first step is slow.\n\nEnd.")) == [("", "The first step is slow.\n\n")]
+    # Where the fewest words are not a whole line, the diff stays as it was: an added word between spaces.
+    assert _hunks("The step is slow.\n", "The step is very slow.\n") == [("", "very ")]
+
+
+_LINES = st.lists(st.sampled_from(["- one item", "- two item", "- item", "item", "one two"]), max_size=6)
+
+
+@given(_LINES, st.sampled_from(["- one item", "- item", "item two", "one two"]), st.data())
+def test_a_line_inserted_among_lines_is_highlighted_as_that_line(
+    lines: list[str], added: str, data: st.DataObject
+) -> None:
+    at = data.draw(st.integers(0, len(lines)))
+    old = "".join(f"{line}\n" for line in lines)
+    new = "".join(f"{line}\n" for line in [*lines[:at], added, *lines[at:]])
+    spans = (diff(old, new),) if old != new else ()
+    hunks = word_hunks(old, new, tuple(s for s in spans if s is not None))
+    assert apply_spans(old, hunk_spans(hunks, new)) == new
+    if len(hunks) != 1:
+        return  # the fewest words are not one insertion here (difflib matched a word of the line elsewhere)
+    (hunk,) = hunks
+    assert hunk.old_start == hunk.old_end  # an insertion
+    assert hunk.new_start == 0 or new[hunk.new_start - 1] == "\n"  # from a line start
+    assert new[hunk.new_start : hunk.new_end] == f"{added}\n"  # to its end: the line it added
 
 
 _TEXT = st.text(alphabet="ab \n.日", max_size=40)

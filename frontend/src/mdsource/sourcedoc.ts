@@ -258,6 +258,22 @@ export class SourceDoc {
 
   // --- changes from elsewhere -------------------------------------------------------------------
 
+  /**
+   * The view showed a change from elsewhere by a smaller replacement than whole blocks: children
+   * `from..from + count` of `doc` are equal to the blocks there but other objects. They become the blocks'
+   * nodes (with the parse's segments), so the view and the text stay one. False (nothing changed): not equal.
+   */
+  adoptView(doc: Node, from: number, count: number): boolean {
+    const blocks = this.blocks.slice(from, from + count);
+    if (blocks.length !== count || !blocks.every((b, k) => doc.child(from + k).eq(b.node))) return false;
+    blocks.forEach((block, k) => {
+      const node = doc.child(from + k);
+      adoptSegments(node, block.node, block.from, this.textValue);
+      block.node = node;
+    });
+    return true;
+  }
+
   /** Apply a change of the text made elsewhere; answers which children of the view's document it replaced. */
   remoteEdit(spans: readonly Span[]): ViewChange | null {
     if (spans.length === 0) return null;

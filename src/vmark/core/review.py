@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
+from .linediff import changed_lines
 from .spans import Span, Spans
 
 #: how a change left the pending set: the person accepted or rejected it, or edited all of it away; the text
@@ -37,6 +38,9 @@ WORD_DIFF_TOKENS = 4000
 #: a region longer than this on a side goes by lines without being split into words first (it would have
 #: thousands of tokens: splitting a megabyte into words costs more than diffing its lines)
 WORD_DIFF_CHARS = 32_000
+#: how far an edit's region reaches to the edges of its lines (for the slide heuristic; a long paragraph is
+#: one line, and a changed word in it must stay a small region)
+LINE_CONTEXT = 200
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,7 @@ def _regions(old: str, spans: Spans) -> list[tuple[int, int, int, int]]:
     regions: list[tuple[int, int, int, int]] = []
     shift = 0
     for span in spans:
-        start, end = _word_start(old, span.start), _word_end(old, span.end)
+        start, end = _word_start(old, _line_start(old, span.start)), _word_end(old, _line_end(old, span.end))
         if regions and start <= regions[-1][1]:
             first_start, first_end, first_shift, delta = regions.pop()
             regions.append((first_start, max(first_end, end), first_shift, delta + span.delta))
@@ -107,6 +111,18 @@ def _regions(old: str, spans: Spans) -> list[tuple[int, int, int, int]]:
             regions.append((start, end, shift, span.delta))
         shift += span.delta
     return regions
+
+
+def _line_start(text: str, at: int) -> int:
+    """Where the line of ``at`` starts, at most :data:`LINE_CONTEXT` back: the diff sees the text an insertion
+    may slide into (an added line starts after a line break the span itself does not reach)."""
+    return max(text.rfind("\n", max(0, at - LINE_CONTEXT), at) + 1, at - LINE_CONTEXT, 0)
+
+
+def _line_end(text: str, at: int) -> int:
+    """Past the line break that ends the line of ``at`` (an insertion slides over it to start the next line)."""
+    found = text.find("\n", at, at + LINE_CONTEXT)
+    return min(len(text), at + LINE_CONTEXT) if found < 0 else found + 1
 
 
 def _is_word(char: str) -> bool:
@@ -139,12 +155,75 @@ def _diff_pieces(old: str, new: str) -> list[Hunk]:
 
 def _token_hunks(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
     old_at, new_at = _offsets(old_tokens), _offsets(new_tokens)
-    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
-    return [
-        Hunk(old_at[i1], old_at[i2], new_at[j1], new_at[j2])
+    # The equal tokens at both ends are left out of the matcher (a changed word in a line is one token against
+    # one, not forty against forty: most of a large rewrite's cost); the slide below still sees them.
+    head = _common_head(old_tokens, new_tokens)
+    tail = _common_head(old_tokens[head:][::-1], new_tokens[head:][::-1])
+    matcher = difflib.SequenceMatcher(
+        None, old_tokens[head : len(old_tokens) - tail], new_tokens[head : len(new_tokens) - tail], autojunk=False
+    )
+    changed = [
+        Hunk(head + i1, head + i2, head + j1, head + j2)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()
         if tag != "equal"
     ]
+    return [
+        Hunk(old_at[h.old_start], old_at[h.old_end], new_at[h.new_start], new_at[h.new_end])
+        for h in _slid(changed, old_tokens, new_tokens)
+    ]
+
+
+def _common_head(a: Sequence[str], b: Sequence[str]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _slid(hunks: Sequence[Hunk], old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
+    """Token hunks with each pure insertion or deletion moved, within the equal text around it, to where it
+    reads best (the diff "slide" heuristic): the same number of tokens change, but an added line is that whole
+    line, not the end of one line and the start of the next. Offsets are token indexes."""
+    slid: list[Hunk] = []
+    for k, hunk in enumerate(hunks):
+        low = (slid[-1].old_end, slid[-1].new_end) if slid else (0, 0)
+        high = (
+            (hunks[k + 1].old_start, hunks[k + 1].new_start)
+            if k + 1 < len(hunks)
+            else (len(old_tokens), len(new_tokens))
+        )
+        if hunk.old_start == hunk.old_end:  # an insertion: it moves along the new text
+            shift = _best_shift(new_tokens, hunk.new_start, hunk.new_end, low[1], high[1])
+        elif hunk.new_start == hunk.new_end:  # a deletion: along the old text
+            shift = _best_shift(old_tokens, hunk.old_start, hunk.old_end, low[0], high[0])
+        else:
+            shift = 0
+        slid.append(Hunk(hunk.old_start + shift, hunk.old_end + shift, hunk.new_start + shift, hunk.new_end + shift))
+    return slid
+
+
+def _best_shift(tokens: Sequence[str], start: int, end: int, low: int, high: int) -> int:
+    """How far to move ``tokens[start:end]`` (bounded by equal text from ``low`` to ``high``) for the best
+    reading; 0 (where the diff put it) unless another place reads strictly better."""
+    first = start
+    while first > low and tokens[first - 1] == tokens[first - 1 + end - start]:
+        first -= 1
+    best, best_score = 0, _slide_score(tokens, start, end)
+    at = first
+    while True:
+        score = _slide_score(tokens, at, at + end - start)
+        if score > best_score:
+            best, best_score = at - start, score
+        if at + end - start >= high or tokens[at] != tokens[at + end - start]:
+            return best
+        at += 1
+
+
+def _slide_score(tokens: Sequence[str], start: int, end: int) -> int:
+    """Starting a line counts most, then ending with a line break (a whole line)."""
+    return (2 if start == 0 or tokens[start - 1] == "\n" else 0) + (1 if tokens[end - 1] == "\n" else 0)
 
 
 def _offsets(tokens: Sequence[str]) -> list[int]:
@@ -170,21 +249,28 @@ def _by_lines(old: str, new: str) -> list[Hunk]:
     """A long region: the changed lines, each block diffed by words when it is short enough, else one change."""
     old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     old_at, new_at = _offsets(old_lines), _offsets(new_lines)
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     hunks: list[Hunk] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in changed_lines(old_lines, new_lines):
         o0, o1, n0, n1 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
         old_block, new_block = old[o0:o1], new[n0:n1]
         too_long = max(len(old_block), len(new_block)) > WORD_DIFF_CHARS
         old_tokens, new_tokens = ([], []) if too_long else (_TOKEN.findall(old_block), _TOKEN.findall(new_block))
         if too_long or max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
-            hunks.append(Hunk(o0, o1, n0, n1))
+            hunks.append(_trimmed(old, new, Hunk(o0, o1, n0, n1)))
             continue
         for h in _joined(_token_hunks(old_tokens, new_tokens), old_block):
             hunks.append(Hunk(o0 + h.old_start, o0 + h.old_end, n0 + h.new_start, n0 + h.new_end))
     return hunks
+
+
+def _trimmed(old: str, new: str, hunk: Hunk) -> Hunk:
+    """A block of lines as one change without the spaces and line breaks it keeps at both ends (its last line
+    break, mostly; never part of a word)."""
+    a, b = old[hunk.old_start : hunk.old_end], new[hunk.new_start : hunk.new_end]
+    head = _common_head(a[: len(a) - len(a.lstrip())], b[: len(b) - len(b.lstrip())])
+    tail = _common_head(a[len(a.rstrip()) :][::-1], b[len(b.rstrip()) :][::-1])
+    tail = min(tail, len(a) - head, len(b) - head)
+    return Hunk(hunk.old_start + head, hunk.old_end - tail, hunk.new_start + head, hunk.new_end - tail)
 
 
 def hunk_spans(hunks: Sequence[Hunk], new: str) -> Spans:

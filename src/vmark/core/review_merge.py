@@ -9,8 +9,10 @@ are new changes; a revert's are the person's text (no change). Pending changes n
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from .review import Change, Hunk, hunk_spans, map_change, merged_old, touches, word_hunks
 from .spans import Spans
@@ -45,6 +47,9 @@ def merge_edit(
     the latest merged change's principal, tool and time). New changes take their ids from ``make_id``."""
     hunks = word_hunks(old, new, spans)
     groups, untouched = _groups(hunks, pending)
+    # Running sums (the hunks are in text order): a rewrite of a thousand lines has a thousand groups.
+    starts = [h.old_start for h in hunks]
+    growth_before = [0, *accumulate(_growth(h) for h in hunks)]
     result = Merged([c for c in (map_change(c, hunk_spans(hunks, new)) for c in untouched) if c is not None])
     for group_hunks, group_changes in groups:
         if author is None and not group_changes:
@@ -52,7 +57,7 @@ def merge_edit(
         start = min([h.old_start for h in group_hunks] + [c.start for c in group_changes])
         end = max([h.old_end for h in group_hunks] + [c.end for c in group_changes])
         # Hunks outside the group that start before it end before it (they would meet it otherwise).
-        shift = sum(_growth(h) for h in hunks if h.old_start < start)
+        shift = growth_before[bisect_left(starts, start)]
         new_start, new_end = start + shift, end + shift + sum(_growth(h) for h in group_hunks)
         was = merged_old(old, start, end, group_changes)
         if was == new[new_start:new_end]:
@@ -82,7 +87,7 @@ def _groups(hunks: Sequence[Hunk], pending: Sequence[Change]) -> tuple[list[_Gro
     """The hunks grouped with the pending changes they meet, in text order (groups of hunks only), and the
     pending changes no hunk meets."""
     items: list[tuple[int, int, Hunk | None, Change | None]] = [(h.old_start, h.old_end, h, None) for h in hunks]
-    items += [(c.start, c.end, None, c) for c in pending if any(touches(c, h) for h in hunks)]
+    items += [(c.start, c.end, None, c) for c in pending if _meets_any(c, hunks)]
     items.sort(key=lambda i: (i[0], i[1]))
     groups: list[_Group] = []
     end = -1
@@ -97,3 +102,10 @@ def _groups(hunks: Sequence[Hunk], pending: Sequence[Change]) -> tuple[list[_Gro
             groups[-1][1].append(change)
     touched = {c.id for _, changes in groups for c in changes}
     return [g for g in groups if g[0]], [c for c in pending if c.id not in touched]
+
+
+def _meets_any(change: Change, hunks: Sequence[Hunk]) -> bool:
+    """Whether a hunk meets ``change``: the hunks are in order and apart, so the last one starting by its end
+    reaches furthest (a bisection, not a scan: a rewrite's thousand hunks over a thousand pending changes)."""
+    k = bisect_right(hunks, change.end, key=lambda h: h.old_start) - 1
+    return k >= 0 and touches(change, hunks[k])
