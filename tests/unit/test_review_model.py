@@ -13,6 +13,7 @@ from vmark.core.review import (
     WORD_DIFF_TOKENS,
     Change,
     Hunk,
+    SpanIndex,
     hunk_spans,
     map_change,
     map_position,
@@ -189,6 +190,34 @@ def test_map_position_with_several_spans_touching_it() -> None:
     assert map_position(3, spans, after=False) == (1, False)
     assert map_position(3, spans, after=True) == (5, False)
     assert map_position(2, spans, after=True) == (2, True)
+
+
+def _walked(pos: int, spans: tuple[Span, ...], after: bool) -> tuple[int, bool]:
+    """The mapping of one position by walking every span from the first (what the index must agree with)."""
+    shift, landed, inside = 0, None, False
+    for span in spans:
+        if span.start > pos:
+            break
+        if span.end < pos:
+            shift += span.delta
+            continue
+        inside = inside or span.start < pos < span.end
+        if not after:
+            return span.start + shift, inside
+        landed = span.start + shift + len(span.insert)
+        shift += span.delta
+    return (pos + shift if landed is None else landed), inside
+
+
+@given(_edits(), st.data())
+def test_the_span_index_maps_every_position_as_walking_the_spans_does(
+    edit: tuple[str, tuple[Span, ...]], data: st.DataObject
+) -> None:
+    text, spans = edit
+    index = SpanIndex(spans)
+    for pos in range(len(text) + 1):
+        for after in (False, True):
+            assert map_position(pos, index, after) == map_position(pos, spans, after) == _walked(pos, spans, after)
 
 
 @given(_edits(), st.data())

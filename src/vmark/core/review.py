@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from itertools import accumulate
 from typing import Any, Literal, NamedTuple
 
 from .linediff import changed_lines
@@ -279,14 +281,31 @@ def hunk_spans(hunks: Sequence[Hunk], new: str) -> Spans:
 
 
 # --- mapping ---------------------------------------------------------------------------------------------
-def map_position(pos: int, spans: Spans, after: bool) -> tuple[int, bool]:
+class SpanIndex:
+    """A change set (spans in order, apart) with the running sum of its growth, so that each of many positions
+    maps in logarithmic time: a rewrite's thousands of hunks move thousands of pending changes."""
+
+    def __init__(self, spans: Spans) -> None:
+        self.spans = spans
+        self._ends = [s.end for s in spans]
+        self._shift_before = [0, *accumulate(s.delta for s in spans)]
+
+    def first_reaching(self, pos: int) -> tuple[int, int]:
+        """The first span that ends at or after ``pos``, and the growth of all the spans before it."""
+        k = bisect_left(self._ends, pos)
+        return k, self._shift_before[k]
+
+
+def map_position(pos: int, spans: Spans | SpanIndex, after: bool) -> tuple[int, bool]:
     """Where ``pos`` (of the text before ``spans``) lands, and whether a span replaced text around it. A span
     that touches ``pos`` (starts, ends or inserts there, or replaces around it) puts it after its insert when
     ``after``, else before it; of several such spans, the last one or the first one."""
-    shift = 0
+    index = spans if isinstance(spans, SpanIndex) else SpanIndex(spans)
+    first, shift = index.first_reaching(pos)  # the spans before it end before ``pos``: they only shift it
     landed: int | None = None
     inside = False
-    for span in spans:
+    for k in range(first, len(index.spans)):
+        span = index.spans[k]
         if span.start > pos:
             break
         if span.end < pos:
@@ -301,7 +320,7 @@ def map_position(pos: int, spans: Spans, after: bool) -> tuple[int, bool]:
     return (pos + shift if landed is None else landed), inside
 
 
-def map_change(change: Change, spans: Spans) -> Change | None:
+def map_change(change: Change, spans: Spans | SpanIndex) -> Change | None:
     """``change`` moved through ``spans``; None when the edit took away what it was about (see the module)."""
     if change.start == change.end:
         at, inside = map_position(change.start, spans, after=True)

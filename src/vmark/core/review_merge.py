@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from .review import Change, Hunk, hunk_spans, map_change, merged_old, touches, word_hunks
+from .review import Change, Hunk, SpanIndex, hunk_spans, map_change, merged_old, touches, word_hunks
 from .spans import Spans
 
 
@@ -50,7 +50,8 @@ def merge_edit(
     # Running sums (the hunks are in text order): a rewrite of a thousand lines has a thousand groups.
     starts = [h.old_start for h in hunks]
     growth_before = [0, *accumulate(_growth(h) for h in hunks)]
-    result = Merged([c for c in (map_change(c, hunk_spans(hunks, new)) for c in untouched) if c is not None])
+    moves = SpanIndex(hunk_spans(hunks, new))
+    result = Merged([c for c in (map_change(c, moves) for c in untouched) if c is not None])
     for group_hunks, group_changes in groups:
         if author is None and not group_changes:
             continue

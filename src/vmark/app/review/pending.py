@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ...core.changes import diff
 from ...core.document import DocState
 from ...core.ids import new_id
-from ...core.review import Change, Judgement, map_change
+from ...core.review import Change, Judgement, SpanIndex, map_change
 from ...core.review_merge import Author, merge_edit
 from ...core.spans import Spans
 from ...core.transaction import Actor, Transaction
@@ -62,8 +62,9 @@ class DocReview:
         ended: the edit judged them)."""
         kept: list[Change] = []
         gone: list[Change] = []
+        moves = SpanIndex(spans)
         for change in self.changes:
-            moved = map_change(change, spans)
+            moved = map_change(change, moves)
             if moved is None:
                 gone.append(change)
             else:
