@@ -285,6 +285,8 @@ async def test_an_edit_on_a_stale_base_is_rebased_on_the_apps_changes_and_sent_a
     wire.release.set()
     await wait_doc_text(vmark, tab, "# A\n\nAGENT alpha\nxy")
     await wait_editor_text(page, "# A\n\nAGENT alpha\nxy")
+    # the app applied the second edit (the text says so); its answer may still be on the wire to the page
+    await wait_until(lambda: len(wire.edit_answers()) >= 2, "the answer to the edit sent again")
     edits = wire.sent_of("ui.edit")
     assert edits[0] == {"tabId": tab, "baseRevision": base, "changes": [[11, 11, "x"]]}
     # Refused with the app's change; ours (x, and y typed meanwhile) mapped over it and sent on its revision.
