@@ -249,7 +249,7 @@
   V.focus = function focus(ref) {
     const { el } = V.resolve(ref);
     if (!el) return false;
-    if (deepActive(document) !== el) el.focus({ preventScroll: true });
+    if (deepActive(document) !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
     return deepActive(document) === el;
   };
 
@@ -257,14 +257,14 @@
   V.fieldValue = function fieldValue(ref) {
     const { el } = V.resolve(ref);
     if (!el) return null;
-    if (el.localName === 'input' || el.localName === 'textarea') return el.value;
-    return el.innerText.replace(/\u00a0/g, ' ').replace(/\n+$/, '');
+    if (el.localName === 'input' || el.localName === 'textarea') return /** @type {HTMLInputElement} */ (el).value;
+    return /** @type {HTMLElement} */ (el).innerText.replace(/\u00a0/g, ' ').replace(/\n+$/, '');
   };
 
   // Choose the option of a <select> whose label (first) or value equals `choice`; the events
   // are the ones a person's choice fires (input, change), dispatched from here.
   V.selectOption = function selectOption(ref, choice) {
-    const { el } = V.resolve(ref);
+    const el = /** @type {HTMLSelectElement | undefined} */ (V.resolve(ref).el); // the driver checked it is a select
     if (!el) return { ok: false, reason: 'ref-gone' };
     const options = Array.from(el.options);
     const wanted = V.normalize(String(choice));
@@ -321,11 +321,12 @@
   V.selectAllIn = function selectAllIn(ref) {
     const { el } = V.resolve(ref);
     if (!el) return false;
-    if (el.select) {
-      el.select();
+    const field = /** @type {HTMLInputElement} */ (el); // a text field has select(), other elements do not
+    if (field.select) {
+      field.select();
       return true;
     }
-    const selection = el.ownerDocument.getSelection();
+    const selection = /** @type {Selection} */ (el.ownerDocument.getSelection()); // null only without a view
     selection.selectAllChildren(el);
     return true;
   };
