@@ -62,7 +62,8 @@ interface VmarkRuntime {
   isDisabled(el: Element): boolean;
   ariaDisabled(el: Element): boolean;
   inertOrModalOutside(el: Element): boolean;
-  walk(visit: Visit, found: WalkFound | null): void;
+  /** true when the visit stopped it */
+  walk(visit: Visit, found: WalkFound | null): boolean;
   notRendered(el: Element): string | null;
   describe(el: Element): string;
   contentText(root: Element, includeHidden: boolean, skip: Element | null, limit: number): string;
