@@ -8,6 +8,7 @@ every request of :data:`wire_types.REQUESTS`.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,9 @@ _PANEL_FAMILIES = ("browser.", "coherence.", "delegations.")
 PANEL_REQUESTS = frozenset(k for k in wire_types.REQUESTS if k.startswith(_PANEL_FAMILIES) or k == "ui.validate")
 #: every other request: the editor's, its files', history's, comments', review's, approvals', settings'
 EDITOR_REQUESTS = frozenset(wire_types.REQUESTS) - PANEL_REQUESTS
+#: a deadline for one answer (the app's Chromium starts with the first tab: slow on a busy machine), so a
+#: request the app never answers fails by its name instead of hanging the run
+ANSWER_SECONDS = 60.0
 
 
 class CheckedPage(UIClient):
@@ -33,7 +37,10 @@ class CheckedPage(UIClient):
     async def call(self, kind: str, /, **payload: Any) -> Any:
         self.sent.add(kind)
         self.problems += request_problems(kind, payload)
-        data = await super().call(kind, **payload)
+        try:
+            data = await asyncio.wait_for(super().call(kind, **payload), ANSWER_SECONDS)
+        except TimeoutError:
+            raise AssertionError(f"{kind} {payload!r}: no answer within {ANSWER_SECONDS:g} s") from None
         self.problems += result_problems(kind, data)
         return data
 
