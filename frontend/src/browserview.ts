@@ -5,36 +5,21 @@
 // site permissions agents hold, each with Revoke.
 import { act, byId, el, toast } from "./dom";
 import type { Channel } from "./protocol";
-import type { BrowserFrame, BrowserTabEvent } from "./wire.gen";
+import type {
+  BrowserFrame,
+  BrowserInput,
+  BrowserNavPayload,
+  BrowserTabEvent,
+  BrowserTabInfo,
+  MouseInput,
+  SitePermission,
+} from "./wire.gen";
 
-interface BrowserTabInfo {
-  tabId: string;
-  owner: "ai" | "human";
-  url: string;
-  title: string;
-  crashed: boolean;
-}
-
-interface Permission {
-  tabId: string;
-  origin: string;
-  operation: string;
-  role: string | null;
-  name: string | null;
-  value: string | null;
-}
-
-interface ViewAnswer {
-  tabId: string;
-  url: string;
-  crashed: boolean;
-}
-
-interface NavAnswer {
-  tabId: string;
-  url: string;
-  error?: string;
-}
+type NavOp = BrowserNavPayload["op"];
+/** One input event of the person's, as sent without its tab (each kind keeps its own fields). */
+type ViewInput = BrowserInput extends infer T ? (T extends BrowserInput ? Omit<T, "tabId"> : never) : never;
+/** Where on the view an event happened, and the view's size. */
+type ViewPoint = Pick<MouseInput, "x" | "y" | "width" | "height">;
 
 /** Keys that only modify others, and keys that name no key Chromium could press. */
 const NOT_FORWARDED = new Set(["Control", "Shift", "Alt", "Meta", "AltGraph", "CapsLock", "Dead", "Unidentified", "Process"]);
@@ -42,7 +27,7 @@ const NOT_FORWARDED = new Set(["Control", "Shift", "Alt", "Meta", "AltGraph", "C
 const WHEEL_LINE_PX = 16;
 const WHEEL_PAGE_PX = 600;
 const REFRESH_MS = 250;
-const MOUSE_BUTTONS = ["left", "middle", "right"];
+const MOUSE_BUTTONS = ["left", "middle", "right"] as const;
 
 export class BrowserPanel {
   private toggleButton = el(
@@ -88,10 +73,11 @@ export class BrowserPanel {
   private frames = 0;
   private tabs: BrowserTabInfo[] = [];
   private inputs: Promise<void> = Promise.resolve();
-  private wheel: { dx: number; dy: number; at: Record<string, number>; queued: boolean } = {
+  // `at` is set by each wheel event before an input is sent
+  private wheel: { dx: number; dy: number; at: ViewPoint; queued: boolean } = {
     dx: 0,
     dy: 0,
-    at: {},
+    at: { x: 0, y: 0, width: 0, height: 0 },
     queued: false,
   };
   private timer: number | undefined;
@@ -103,7 +89,7 @@ export class BrowserPanel {
       event.preventDefault();
       void act(() => this.openTab(this.newUrl.value.trim()));
     });
-    const navButton = (op: string, label: string, title: string): HTMLButtonElement => {
+    const navButton = (op: NavOp, label: string, title: string): HTMLButtonElement => {
       const button = el("button", { id: `browser-${op}`, type: "button", title }, label);
       button.addEventListener("click", () => void act(() => this.nav(op)));
       return button;
@@ -163,7 +149,7 @@ export class BrowserPanel {
       this.showAddress(payload.url);
     } finally {
       // drawn or not, the app may send the next one
-      void this.channel.requestLoose("browser.frame_ack", { tabId }).catch(() => {});
+      void this.channel.request("browser.frame_ack", { tabId }).catch(() => {});
     }
   }
 
@@ -192,8 +178,8 @@ export class BrowserPanel {
 
   private async render(): Promise<void> {
     const [{ tabs }, { permissions }] = await Promise.all([
-      this.channel.requestLoose<{ tabs: BrowserTabInfo[] }>("browser.tabs"),
-      this.channel.requestLoose<{ permissions: Permission[] }>("browser.permissions"),
+      this.channel.request("browser.tabs", {}),
+      this.channel.request("browser.permissions", {}),
     ]);
     this.tabs = tabs;
     this.tabList.replaceChildren(...tabs.map((tab) => this.tabItem(tab)));
@@ -227,14 +213,14 @@ export class BrowserPanel {
     return item;
   }
 
-  private permissionItem(grant: Permission): HTMLElement {
+  private permissionItem(grant: SitePermission): HTMLElement {
     const bound = [grant.role && `${grant.role} “${grant.name ?? ""}”`, grant.value !== null && `“${grant.value}”`]
       .filter(Boolean)
       .join(" with ");
     const revoke = el("button", { type: "button", class: "browser-revoke" }, "Revoke");
     revoke.addEventListener("click", () =>
       void act(async () => {
-        await this.channel.requestLoose("browser.revoke", { origin: grant.origin, operation: grant.operation });
+        await this.channel.request("browser.revoke", { origin: grant.origin, operation: grant.operation });
         await this.load();
       }),
     );
@@ -261,7 +247,7 @@ export class BrowserPanel {
     for (const item of this.tabList.querySelectorAll<HTMLElement>(".browser-tab")) {
       item.classList.toggle("active", item.dataset.tabId === tabId);
     }
-    const answer = await this.channel.requestLoose<ViewAnswer>("browser.view", { tabId });
+    const answer = await this.channel.request("browser.view", { tabId });
     this.crashed.hidden = !answer.crashed;
     this.showAddress(answer.url, true);
   }
@@ -272,7 +258,7 @@ export class BrowserPanel {
     this.viewBox.hidden = true;
     delete this.panel.dataset.viewing;
     delete this.canvas.dataset.tabId;
-    if (tabId) await this.channel.requestLoose("browser.unview", { tabId }).catch(() => {});
+    if (tabId) await this.channel.request("browser.unview", { tabId }).catch(() => {});
   }
 
   private showAddress(url: string, force = false): void {
@@ -282,17 +268,17 @@ export class BrowserPanel {
 
   // --- actions ------------------------------------------------------------------------------------
   private async openTab(url: string): Promise<void> {
-    const answer = await this.channel.requestLoose<NavAnswer>("browser.human_open", url ? { url } : {});
+    const answer = await this.channel.request("browser.human_open", url ? { url } : {});
     this.newUrl.value = "";
     if (answer.error) toast(answer.error, "warning");
     await this.load();
     await this.view(answer.tabId);
   }
 
-  private async nav(op: string, url?: string): Promise<void> {
+  private async nav(op: NavOp, url?: string): Promise<void> {
     const tabId = this.viewing;
     if (!tabId) return;
-    const answer = await this.channel.requestLoose<NavAnswer>("browser.nav", url === undefined ? { tabId, op } : { tabId, op, url });
+    const answer = await this.channel.request("browser.nav", url === undefined ? { tabId, op } : { tabId, op, url });
     if (answer.error) toast(answer.error, "warning");
     this.showAddress(answer.url, true);
     this.canvas.focus();
@@ -302,14 +288,14 @@ export class BrowserPanel {
     const tab = this.tabs.find((t) => t.tabId === tabId);
     if (tab?.owner === "ai" && !window.confirm("Close this tab of the AI's? The agent loses it.")) return;
     if (tabId === this.viewing) await this.stopViewing();
-    await this.channel.requestLoose("browser.close", { tabId });
+    await this.channel.request("browser.close", { tabId });
     await this.load();
   }
 
   private async reloadCrashed(): Promise<void> {
     const tabId = this.viewing;
     if (!tabId) return;
-    const answer = await this.channel.requestLoose<NavAnswer>("browser.reload_crashed", { tabId });
+    const answer = await this.channel.request("browser.reload_crashed", { tabId });
     this.crashed.hidden = true;
     if (answer.error) toast(answer.error, "warning");
     this.showAddress(answer.url, true);
@@ -318,14 +304,14 @@ export class BrowserPanel {
 
   // --- the person's input ---------------------------------------------------------------------------
   /** Input goes in order, one request after the other; a refusal shows as a toast. */
-  private send(input: Record<string, unknown>): void {
+  private send(input: ViewInput): void {
     const tabId = this.viewing;
     if (!tabId || !this.crashed.hidden) return;
-    this.inputs = this.inputs.then(() => act(() => this.channel.requestLoose("browser.input", { tabId, ...input })));
+    this.inputs = this.inputs.then(() => act(() => this.channel.request("browser.input", { tabId, ...input })));
   }
 
   /** Where on the view the event happened, and the view's size: the app scales it to the page. */
-  private point(event: MouseEvent): Record<string, number> {
+  private point(event: MouseEvent): ViewPoint {
     const width = this.canvas.clientWidth;
     const height = this.canvas.clientHeight;
     const x = Math.min(Math.max(event.offsetX, 0), width);

@@ -6,38 +6,21 @@
 import { act, byId, el, toast } from "./dom";
 import { type DiffLine, lineDiff } from "./history";
 import { type Channel, errorText } from "./protocol";
-
-export interface Edge {
-  txf: string;
-  input: number;
-  upstream: string;
-  upstream_path: string | null;
-  pinned: string;
-  downstream: string;
-  downstream_path: string | null;
-  downstream_rev: string;
-  state: string;
-}
-
-interface Status {
-  initialized: boolean;
-  objects: number;
-  open_items: number;
-  quarantined: number;
-  duplicates?: { object: string; paths: string[] }[];
-}
-
-interface Overview {
-  workspaceRoot: string;
-  status: Status;
-  edges: Edge[];
-}
-
-/** The answer of `coherence.add_identities`: the files that got their id, and those left for a save. */
-interface IdentitiesAdded {
-  added: string[];
-  skipped: string[];
-}
+import type {
+  Claim,
+  ClaimAddPayload,
+  ClaimUpdatePayload,
+  CoherenceOverview as Overview,
+  Context,
+  Delegation as Grant,
+  DelegationGrantPayload,
+  Edge,
+  IdentitiesAdded,
+  ContextSavePayload,
+  Maturity,
+  ResolvePayload,
+  Resolution,
+} from "./wire.gen";
 
 function identitiesMessage(done: IdentitiesAdded): string {
   const files = (n: number) => (n === 1 ? "1 file" : `${n} files`);
@@ -45,40 +28,6 @@ function identitiesMessage(done: IdentitiesAdded): string {
   const added = `Added an id to ${files(done.added.length)}`;
   if (done.skipped.length === 0) return added;
   return `${added}; ${files(done.skipped.length)} left for their next save (unsaved changes or changed meanwhile)`;
-}
-
-interface EdgeTexts {
-  pinned_text: string | null;
-  current_text: string | null;
-}
-
-interface Grant {
-  id: string;
-  principal: string;
-  scope: string[];
-  workspace: string | null;
-  created: number;
-  expires: number;
-  revoked: number | null;
-  state: string;
-}
-
-interface Claim {
-  claim: string;
-  entryId: string;
-  statement: string;
-  maturity: string;
-  invalidAt: string | null;
-  visible: boolean;
-}
-
-interface Context {
-  id: string;
-  name: string;
-  parent: string | null;
-  enforcement: string;
-  visibleClaims: number;
-  errors: string[];
 }
 
 type View = "breakdown" | "delegations" | "claims" | "contexts";
@@ -116,7 +65,7 @@ const STATE_LABELS: Record<string, string> = {
   unpinnable: "Pinned revision lost",
 };
 
-const SCOPES: [string, string][] = [
+const SCOPES: [Resolution, string][] = [
   ["accept-newer", "Accept newer"],
   ["waive", "Waive"],
 ];
@@ -237,7 +186,7 @@ export class CoherencePanel {
   private async render(): Promise<void> {
     let overview: Overview;
     try {
-      overview = await this.channel.requestLoose<Overview>("coherence.overview");
+      overview = await this.channel.request("coherence.overview", {});
     } catch (err) {
       this.body.hidden = true;
       this.rootLine.textContent = "";
@@ -290,7 +239,7 @@ class Breakdown implements Part {
     const start = el("button", { id: "coherence-init", type: "button" }, "Track provenance in this workspace");
     start.addEventListener("click", () =>
       void act(async () => {
-        await this.panel.channel.requestLoose("coherence.init");
+        await this.panel.channel.request("coherence.init", {});
         toast("Provenance tracking is on for this workspace");
         await this.panel.reload();
       }),
@@ -316,7 +265,7 @@ class Breakdown implements Part {
       "keeps it. Files open with unsaved changes are left alone.";
     identities.addEventListener("click", () =>
       void act(async () => {
-        const done = (await this.panel.channel.requestLoose("coherence.add_identities")) as IdentitiesAdded;
+        const done = await this.panel.channel.request("coherence.add_identities", {});
         toast(identitiesMessage(done));
         await this.panel.reload();
       }),
@@ -427,14 +376,14 @@ class Breakdown implements Part {
   }
 
   private async accept(edge: Edge): Promise<void> {
-    await this.panel.channel.requestLoose("coherence.resolve", { txf: edge.txf, input: edge.input, resolution: "accept-newer" });
+    await this.panel.channel.request("coherence.resolve", { txf: edge.txf, input: edge.input, resolution: "accept-newer" });
     toast(`${edge.downstream_path ?? "The document"} is up to date with ${edge.upstream_path ?? "its source"} again`);
     await this.panel.reload();
   }
 
   private async revise(edge: Edge, root: string): Promise<void> {
     if (edge.downstream_path) await this.panel.openDocument(`${root}/${edge.downstream_path}`);
-    const texts = await this.panel.channel.requestLoose<EdgeTexts>("coherence.diff", { txf: edge.txf, input: edge.input });
+    const texts = await this.panel.channel.request("coherence.diff", { txf: edge.txf, input: edge.input });
     this.changes.set(
       edgeKey(edge),
       texts.pinned_text === null || texts.current_text === null
@@ -512,9 +461,9 @@ class Breakdown implements Part {
   }
 
   private async waive(edge: Edge, draft: WaiverDraft): Promise<void> {
-    const payload: Record<string, unknown> = { txf: edge.txf, input: edge.input, resolution: "waive", reason: draft.reason };
+    const payload: ResolvePayload = { txf: edge.txf, input: edge.input, resolution: "waive", reason: draft.reason };
     if (draft.expiry !== "never") payload.expires = new Date(Date.now() + Number(draft.expiry) * DAY_MS).toISOString();
-    await this.panel.channel.requestLoose("coherence.resolve", payload);
+    await this.panel.channel.request("coherence.resolve", payload);
     this.waivers.delete(edgeKey(edge));
     await this.panel.reload();
   }
@@ -567,9 +516,7 @@ class Delegations implements Part {
 
   async show(overview: Overview): Promise<void> {
     this.root = overview.workspaceRoot;
-    const { grants, principals } = await this.panel.channel.requestLoose<{ grants: Grant[]; principals: string[] }>(
-      "delegations.list",
-    );
+    const { grants, principals } = await this.panel.channel.request("delegations.list", {});
     const chosen = this.principal.value;
     this.principal.replaceChildren(...principals.map((name) => el("option", { value: name }, name)));
     if (principals.includes(chosen)) this.principal.value = chosen;
@@ -602,7 +549,7 @@ class Delegations implements Part {
       const revoke = button("coherence-revoke", "Revoke");
       revoke.addEventListener("click", () =>
         void act(async () => {
-          await this.panel.channel.requestLoose("delegations.revoke", { id: grant.id });
+          await this.panel.channel.request("delegations.revoke", { id: grant.id });
           await this.panel.reload();
         }),
       );
@@ -612,16 +559,16 @@ class Delegations implements Part {
   }
 
   private submit(): void {
-    const scope = this.scopes.filter((box) => box.checked).map((box) => box.value);
+    const scope = SCOPES.filter((_, i) => this.scopes[i].checked).map(([value]) => value);
     const problem =
       this.principal.value === "" ? "Choose an agent." : scope.length === 0 ? "Choose at least one thing it may do." : "";
     this.error.textContent = problem;
     this.error.hidden = problem === "";
     if (problem) return;
-    const payload: Record<string, unknown> = { principal: this.principal.value, scope, expires: this.expiry.value };
+    const payload: DelegationGrantPayload = { principal: this.principal.value, scope, expires: this.expiry.value };
     if (this.onlyHere.checked && this.root) payload.workspaceRoot = this.root;
     void act(async () => {
-      await this.panel.channel.requestLoose("delegations.grant", payload);
+      await this.panel.channel.request("delegations.grant", payload);
       for (const box of this.scopes) box.checked = false;
       this.onlyHere.checked = false;
       await this.panel.reload();
@@ -640,7 +587,7 @@ class Claims implements Part {
   private maturity = maturitySelect("coherence-claim-maturity");
   private error = el("p", { class: "coherence-error", role: "alert", hidden: "" });
   /** Replacements being written, by the claim they supersede. */
-  private superseding = new Map<string, { statement: string; maturity: string }>();
+  private superseding = new Map<string, { statement: string; maturity: Maturity }>();
   private claims: Claim[] = [];
 
   constructor(private panel: Panel) {
@@ -662,7 +609,7 @@ class Claims implements Part {
       this.error.hidden = statement.trim() !== "";
       if (statement.trim() === "") return;
       void act(async () => {
-        await this.add({ statement, maturity: this.maturity.value });
+        await this.add({ statement, maturity: chosen<Maturity>(this.maturity) });
         this.statement.value = "";
       });
     });
@@ -674,7 +621,7 @@ class Claims implements Part {
     this.off.hidden = overview.status.initialized;
     this.on.hidden = !overview.status.initialized;
     if (!overview.status.initialized) return;
-    this.claims = (await this.panel.channel.requestLoose<{ claims: Claim[] }>("coherence.claims")).claims;
+    this.claims = (await this.panel.channel.request("coherence.claims", {})).claims;
     for (const key of this.superseding.keys()) if (!this.claims.some((c) => c.claim === key)) this.superseding.delete(key);
     this.render();
   }
@@ -728,12 +675,12 @@ class Claims implements Part {
     return item;
   }
 
-  private supersedeForm(claim: Claim, draft: { statement: string; maturity: string }): HTMLElement {
+  private supersedeForm(claim: Claim, draft: { statement: string; maturity: Maturity }): HTMLElement {
     const statement = el("textarea", { class: "coherence-supersede-statement", rows: "2", "data-focus": `supersede:${claim.claim}` });
     statement.value = draft.statement;
     statement.addEventListener("input", () => (draft.statement = statement.value));
     const maturity = maturitySelect("", draft.maturity);
-    maturity.addEventListener("change", () => (draft.maturity = maturity.value));
+    maturity.addEventListener("change", () => (draft.maturity = chosen<Maturity>(maturity)));
     const form = el(
       "form",
       { class: "coherence-supersede-form", novalidate: "" },
@@ -756,13 +703,13 @@ class Claims implements Part {
     return form;
   }
 
-  private async add(claim: Record<string, unknown>): Promise<void> {
-    await this.panel.channel.requestLoose("coherence.claim_add", claim);
+  private async add(claim: ClaimAddPayload): Promise<void> {
+    await this.panel.channel.request("coherence.claim_add", claim);
     await this.panel.reload();
   }
 
-  private async update(claim: Claim, changes: Record<string, unknown>): Promise<void> {
-    await this.panel.channel.requestLoose("coherence.claim_update", { claim: claim.claim, ...changes });
+  private async update(claim: Claim, changes: Omit<ClaimUpdatePayload, "claim">): Promise<void> {
+    await this.panel.channel.request("coherence.claim_update", { claim: claim.claim, ...changes });
     await this.panel.reload();
   }
 }
@@ -815,8 +762,8 @@ class Contexts implements Part {
     this.on.hidden = !overview.status.initialized;
     if (!overview.status.initialized) return;
     const [{ contexts }, { claims }] = await Promise.all([
-      this.panel.channel.requestLoose<{ contexts: Context[] }>("coherence.contexts"),
-      this.panel.channel.requestLoose<{ claims: Claim[] }>("coherence.claims"),
+      this.panel.channel.request("coherence.contexts", {}),
+      this.panel.channel.request("coherence.claims", {}),
     ]);
     rebuild(this.list, contexts.map((c) => this.item(c)));
     this.list.dataset.count = String(contexts.length);
@@ -854,7 +801,7 @@ class Contexts implements Part {
       remove.addEventListener("click", () =>
         void act(async () => {
           if (!window.confirm(`Delete the context ${context.id}?`)) return;
-          await this.panel.channel.requestLoose("coherence.context_delete", { id: context.id });
+          await this.panel.channel.request("coherence.context_delete", { id: context.id });
           await this.panel.reload();
         }),
       );
@@ -876,11 +823,11 @@ class Contexts implements Part {
   private async save(): Promise<void> {
     const checked = (box: HTMLElement): string[] =>
       [...box.querySelectorAll<HTMLInputElement>("input:checked")].map((input) => input.value);
-    await this.panel.channel.requestLoose("coherence.context_save", {
+    await this.panel.channel.request("coherence.context_save", {
       id: this.contextId.value.trim(),
       name: this.name.value,
       parent: this.parent.value === "default" ? null : this.parent.value,
-      enforcement: this.enforcement.value,
+      enforcement: chosen<ContextSavePayload["enforcement"]>(this.enforcement),
       include: checked(this.include),
       exclude: checked(this.exclude),
     });
@@ -920,6 +867,11 @@ function select(cls: string, options: [string, string][], value: string, focus =
   if (focus) field.dataset.focus = focus;
   field.value = value;
   return field;
+}
+
+/** A select's value, typed: each select here offers only the values of its type (built with them). */
+function chosen<T extends string>(field: HTMLSelectElement): T {
+  return field.value as T;
 }
 
 function maturitySelect(id: string, value = "draft"): HTMLSelectElement {

@@ -7,27 +7,10 @@ import type { Extension, Text } from "@codemirror/state";
 import type { EditorView } from "@codemirror/view";
 import { utf16Offset } from "./merge";
 import type { Channel } from "./protocol";
+import type { Finding } from "./wire.gen";
 
 /** Quiet time after the last change before the app is asked (the edit debounce is shorter: it goes first). */
 export const LINT_DELAY_MS = 400;
-
-/**
- * One of `ui.validate`'s diagnostics: actionlint's 1-based line and column. The column counts characters for
- * YAML findings but UTF-8 bytes inside `${{ }}` expressions (actionlint's own inconsistency), so it is read as
- * characters and clamped to the line: a marker is always on the right line, at worst a little late in it.
- */
-interface Finding {
-  line: number;
-  col: number;
-  message: string;
-  severity: string;
-}
-
-interface Verdict {
-  ok: boolean;
-  diagnostics: Finding[];
-  binaryAvailable: boolean;
-}
 
 const SEVERITIES: ReadonlySet<string> = new Set(["error", "warning", "info", "hint"]);
 
@@ -36,7 +19,7 @@ export function workflowLint(channel: Channel, tabId: string, flush: () => Promi
   const source = async (view: EditorView): Promise<readonly Diagnostic[]> => {
     const doc = view.state.doc; // the document this answer is for
     await flush();
-    const verdict = await channel.requestLoose<Verdict>("ui.validate", { tabId });
+    const verdict = await channel.request("ui.validate", { tabId });
     // Without actionlint the app has no verdict, which is not a finding about the text.
     if (!verdict.binaryAvailable) return [];
     return verdict.diagnostics.map((finding) => diagnosticAt(doc, finding));
@@ -44,7 +27,12 @@ export function workflowLint(channel: Channel, tabId: string, flush: () => Promi
   return [linter(source, { delay: LINT_DELAY_MS }), lintGutter()];
 }
 
-/** A finding placed in `doc`: from its column to the end of the word there, clamped into the document. */
+/**
+ * A finding placed in `doc`: from its column to the end of the word there, clamped into the document.
+ * One of `ui.validate`'s diagnostics: actionlint's 1-based line and column. The column counts
+ * characters for YAML findings but UTF-8 bytes inside `${{ }}` expressions (actionlint's own inconsistency), so
+ * it is read as characters and clamped to the line: a marker is always on the right line, at worst a little late.
+ */
 function diagnosticAt(doc: Text, finding: Finding): Diagnostic {
   const number = Math.min(Math.max(Math.trunc(finding.line) || 1, 1), doc.lines);
   const line = doc.line(number);

@@ -2,7 +2,7 @@
 // Frames: requests {id, type, payload} -> {type: "response", id, success, data | error};
 // events {type: "event", event, payload, requestId?}; a request event wants a `ui.reply`.
 // The shapes are the app's (src/vmark/core/wire_types.py), generated into wire.gen.ts.
-import type { Events, LooseRequest, Reply, RequestEvents, Requests } from "./wire.gen";
+import type { Events, Reply, RequestEvents, Requests } from "./wire.gen";
 
 type PushEvent = { [K in keyof Events]: { type: "event"; event: K; payload: Events[K]; requestId?: undefined } };
 type AskEvent = { [K in keyof RequestEvents]: { type: "event"; event: K; payload: RequestEvents[K]; requestId: string } };
@@ -68,13 +68,8 @@ export class Channel {
     else pending.reject(new ProtocolError(parseError(response.error)));
   }
 
-  /** A request with a written-down shape: its payload and its answer are the app's (wire.gen.ts). */
+  /** A request: its payload and its answer are the app's (wire.gen.ts). */
   request<K extends keyof Requests>(type: K, payload: Requests[K]["payload"]): Promise<Requests[K]["result"]> {
-    return this.send(type, payload);
-  }
-
-  /** A request of a family whose shapes are not written down yet: the caller says what it expects. */
-  requestLoose<T = Record<string, unknown>>(type: LooseRequest, payload: Record<string, unknown> = {}): Promise<T> {
     return this.send(type, payload);
   }
 

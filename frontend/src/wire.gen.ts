@@ -27,7 +27,21 @@ export type ActorKind = "person" | "agent" | "disk" | "revert";
 
 export type ThreadState = "open" | "addressed" | "resolved" | "reopened" | "deleted";
 
-export type OpenPayload = Record<string, unknown>;
+export type BrowserOwner = "ai" | "human";
+
+export type BrowserPosture = "sandbox" | "shared";
+
+export type BrowserOperation = "read" | "attach" | "click" | "type" | "scroll" | "key" | "style" | "navigate" | "eval" | "session" | "record" | "profile" | "upload";
+
+export type InputKind = "mouse" | "wheel" | "key" | "text";
+
+export type BrowserInput = MouseInput | WheelInput | KeyInput | TextInput;
+
+export type EdgeState = "version-stale" | "stale-valid" | "stale-contradicted" | "stale-unknown" | "waived" | "diverged" | "diverged-multi-head" | "unpinnable" | "fresh" | "ratified";
+
+export type Resolution = "accept-newer" | "waive";
+
+export type Maturity = "draft" | "established";
 
 /** No arguments, or nothing to say. */
 export type Empty = Record<string, never>;
@@ -660,7 +674,327 @@ export interface SettingResult {
   value: unknown;
 }
 
-/** Every request the page sends with a written-down shape: its payload and its result. */
+export interface BrowserTabPayload {
+  tabId: string;
+}
+
+/** One embedded browser tab (the agents' and the person's), its URL redacted. */
+export interface BrowserTabInfo {
+  tabId: string;
+  owner: BrowserOwner;
+  url: string;
+  title: string;
+  generation: number;
+  posture: BrowserPosture;
+  crashed: boolean;
+}
+
+export interface BrowserTabs {
+  tabs: BrowserTabInfo[];
+}
+
+export interface HumanOpenPayload {
+  url?: string;
+}
+
+/** `browser.human_open`: the person's new tab; with a `url`, where it went (`error`: why not). */
+export interface BrowserOpened {
+  tabId: string;
+  url?: string;
+  error?: string;
+}
+
+/** Where a tab is after a navigation (`error`: Chromium's reason, the tab shows its error page). */
+export interface BrowserWhere {
+  tabId: string;
+  url: string;
+  error?: string;
+}
+
+export interface BrowserViewed {
+  tabId: string;
+  url: string;
+  title: string;
+  crashed: boolean;
+}
+
+export interface BrowserUnviewed {
+  tabId: string;
+  stopped: boolean;
+}
+
+export interface BrowserNavPayload {
+  tabId: string;
+  op: "back" | "forward" | "reload" | "go";
+  url?: string;
+}
+
+export interface BrowserClosed {
+  tabId: string;
+  closed: boolean;
+}
+
+/** A click at `x, y` of a view of `width` x `height` (what the person clicked). */
+export interface MouseInput {
+  tabId: string;
+  kind: "mouse";
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  button?: "left" | "middle" | "right";
+  clickCount?: number;
+}
+
+export interface WheelInput {
+  tabId: string;
+  kind: "wheel";
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  dx?: number;
+  dy?: number;
+}
+
+export interface KeyModifiers {
+  ctrl?: boolean;
+  alt?: boolean;
+  shift?: boolean;
+  meta?: boolean;
+}
+
+export interface KeyInput {
+  tabId: string;
+  kind: "key";
+  key: string;
+  modifiers?: KeyModifiers;
+}
+
+/** Typed text (keystrokes), or pasted text (one insertion). */
+export interface TextInput {
+  tabId: string;
+  kind: "text";
+  text: string;
+  paste?: boolean;
+}
+
+export interface BrowserInputResult {
+  tabId: string;
+  kind: InputKind;
+}
+
+/** A standing grant ("Allow on this site"): its tab, site, operation and what it binds. */
+export interface SitePermission {
+  tabId: string;
+  origin: string;
+  operation: BrowserOperation;
+  role: string | null;
+  name: string | null;
+  value: string | null;
+}
+
+export interface SitePermissions {
+  permissions: SitePermission[];
+}
+
+export interface RevokePayload {
+  origin: string;
+  operation: BrowserOperation;
+}
+
+export interface Revoked {
+  origin: string;
+  operation: BrowserOperation;
+  revoked: boolean;
+}
+
+export interface CoherencePayload {
+  workspaceRoot?: string;
+}
+
+export interface Duplicate {
+  object: string;
+  paths: string[];
+}
+
+export interface CoherenceStatus {
+  initialized: boolean;
+  objects: number;
+  open_items: number;
+  quarantined: number;
+  writer: string;
+  duplicates?: Duplicate[];
+}
+
+/** An edge of the breakdown: a transformation's input and its state. */
+export interface Edge {
+  txf: string;
+  input: number;
+  upstream: string;
+  upstream_path: string | null;
+  pinned: string;
+  downstream: string;
+  downstream_path: string | null;
+  downstream_rev: string;
+  state: EdgeState;
+}
+
+export interface CoherenceOverview {
+  workspaceRoot: string;
+  status: CoherenceStatus;
+  edges: Edge[];
+}
+
+/** The files that got their identity, and those left for their next save. */
+export interface IdentitiesAdded {
+  added: string[];
+  skipped: string[];
+}
+
+export interface EdgePayload {
+  workspaceRoot?: string;
+  txf: string;
+  input: number;
+}
+
+export interface ResolvePayload {
+  workspaceRoot?: string;
+  txf: string;
+  input: number;
+  resolution: Resolution;
+  reason?: string;
+  expires?: string;
+}
+
+export interface Resolved {
+  txf: string;
+  input: number;
+  resolution: Resolution;
+  state: EdgeState | null;
+  entry: string;
+}
+
+/** An edge with its upstream's pinned and current text (for "revise"). */
+export interface EdgeTexts {
+  txf: string;
+  input: number;
+  upstream: string;
+  upstream_path: string | null;
+  pinned: string;
+  downstream: string;
+  downstream_path: string | null;
+  downstream_rev: string;
+  state: EdgeState;
+  pinned_text: string | null;
+  current_text: string | null;
+}
+
+export interface Claim {
+  claim: string;
+  entryId: string;
+  statement: string;
+  maturity: Maturity;
+  invalidAt: string | null;
+  visible: boolean;
+}
+
+export interface Claims {
+  claims: Claim[];
+}
+
+export interface ClaimAddPayload {
+  workspaceRoot?: string;
+  statement: string;
+  maturity?: Maturity;
+  supersedes?: string;
+}
+
+export interface ClaimUpdatePayload {
+  workspaceRoot?: string;
+  claim: string;
+  statement?: string;
+  maturity?: Maturity;
+  invalidAt?: string | null;
+}
+
+export interface ClaimPut {
+  claim: string;
+  entryId: string;
+}
+
+/** A context of the canon (`default` first); `errors`: what is wrong with its file. */
+export interface Context {
+  id: string;
+  name: string;
+  parent: string | null;
+  enforcement: string;
+  visibleClaims: number;
+  errors: string[];
+}
+
+export interface Contexts {
+  contexts: Context[];
+}
+
+export interface ContextSavePayload {
+  workspaceRoot?: string;
+  id: string;
+  name: string;
+  parent?: string | null;
+  enforcement: "greenhouse" | "enforcing";
+  include?: string[];
+  exclude?: string[];
+}
+
+export interface ContextPayload {
+  workspaceRoot?: string;
+  id: string;
+}
+
+/** A grant of resolutions to an agent (times in seconds since the epoch). */
+export interface Delegation {
+  id: string;
+  principal: string;
+  scope: Resolution[];
+  workspace: string | null;
+  created: number;
+  expires: number;
+  revoked: number | null;
+  state: "live" | "expired" | "revoked";
+}
+
+export interface Delegations {
+  grants: Delegation[];
+  principals: string[];
+}
+
+export interface DelegationGrantPayload {
+  principal: string;
+  scope: Resolution[];
+  expires?: string;
+  workspaceRoot?: string;
+}
+
+export interface DelegationPayload {
+  id: string;
+}
+
+/** One of actionlint's findings: 1-based line and column. */
+export interface Finding {
+  line: number;
+  col: number;
+  message: string;
+  severity: string;
+}
+
+export interface Validation {
+  ok: boolean;
+  diagnostics: Finding[];
+  binaryAvailable: boolean;
+}
+
+/** Every request the page sends: its payload and its result. */
 
 export interface Requests {
   "ui.attach": { payload: AttachPayload; result: AttachResult };
@@ -705,11 +1039,33 @@ export interface Requests {
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
   "settings.set": { payload: SettingPayload; result: SettingResult };
+  "browser.tabs": { payload: Empty; result: BrowserTabs };
+  "browser.human_open": { payload: HumanOpenPayload; result: BrowserOpened };
+  "browser.view": { payload: BrowserTabPayload; result: BrowserViewed };
+  "browser.unview": { payload: BrowserTabPayload; result: BrowserUnviewed };
+  "browser.frame_ack": { payload: BrowserTabPayload; result: BrowserTabPayload };
+  "browser.input": { payload: BrowserInput; result: BrowserInputResult };
+  "browser.nav": { payload: BrowserNavPayload; result: BrowserWhere };
+  "browser.close": { payload: BrowserTabPayload; result: BrowserClosed };
+  "browser.reload_crashed": { payload: BrowserTabPayload; result: BrowserWhere };
+  "browser.permissions": { payload: Empty; result: SitePermissions };
+  "browser.revoke": { payload: RevokePayload; result: Revoked };
+  "coherence.overview": { payload: CoherencePayload; result: CoherenceOverview };
+  "coherence.init": { payload: CoherencePayload; result: CoherenceStatus };
+  "coherence.add_identities": { payload: CoherencePayload; result: IdentitiesAdded };
+  "coherence.resolve": { payload: ResolvePayload; result: Resolved };
+  "coherence.diff": { payload: EdgePayload; result: EdgeTexts };
+  "coherence.claims": { payload: CoherencePayload; result: Claims };
+  "coherence.claim_add": { payload: ClaimAddPayload; result: ClaimPut };
+  "coherence.claim_update": { payload: ClaimUpdatePayload; result: ClaimPut };
+  "coherence.contexts": { payload: CoherencePayload; result: Contexts };
+  "coherence.context_save": { payload: ContextSavePayload; result: Contexts };
+  "coherence.context_delete": { payload: ContextPayload; result: Contexts };
+  "delegations.list": { payload: Empty; result: Delegations };
+  "delegations.grant": { payload: DelegationGrantPayload; result: Delegation };
+  "delegations.revoke": { payload: DelegationPayload; result: Delegation };
+  "ui.validate": { payload: TabPayload; result: Validation };
 }
-
-/** Requests whose shapes are not written down yet (`Channel.requestLoose`). */
-
-export type LooseRequest = "browser.close" | "browser.frame_ack" | "browser.human_open" | "browser.input" | "browser.nav" | "browser.permissions" | "browser.reload_crashed" | "browser.revoke" | "browser.tabs" | "browser.unview" | "browser.view" | "coherence.add_identities" | "coherence.claim_add" | "coherence.claim_update" | "coherence.claims" | "coherence.context_delete" | "coherence.context_save" | "coherence.contexts" | "coherence.diff" | "coherence.init" | "coherence.overview" | "coherence.resolve" | "delegations.grant" | "delegations.list" | "delegations.revoke" | "ui.validate";
 
 /** The events the app pushes, and their payloads. */
 

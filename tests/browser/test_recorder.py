@@ -221,7 +221,7 @@ def test_the_shim_never_reads_a_field_value() -> None:
     source = recorder.shim_source("vmark-rec-x", "__vmarkRec_x")
     reads = [line.strip() for line in source.splitlines() if ".value" in line]
     # the one read left is the caption of an <input type=button|submit|reset>, never a field's text
-    assert reads == ["if (el.hasAttribute('value')) return el.value;"]
+    assert reads == ["if (el.hasAttribute('value')) return /** @type {HTMLInputElement} */ (el).value;"]
     assert "__RUNTIME__" not in source
     # the limits come from core/limits.py, declared once at the top of the shim's own block
     assert source.startswith("{\n" + isolated.limits_prelude() + "\n")

@@ -1,6 +1,6 @@
 """The app speaks the wire shapes the page is typed with (``core/wire_types.py`` -> ``wire.gen.ts``).
 
-A page-like client drives the real app through every written-down request (happy and refused paths), an
+A page-like client drives the real app through every request of the editor (happy and refused paths), an
 agent and a second window make the app push its events and request events, and every request, answer, event
 and reply seen on the way is checked strictly against the TypedDicts (``vmark.testing.wirecheck``).
 """
@@ -10,37 +10,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.conftest import make_client, ok
 from tests.contract.helpers import wait_event, wait_until
 from tests.ui.helpers import agent_write
+from tests.ui.wirepage import EDITOR_REQUESTS, CheckedPage
 from vmark.app import turns
 from vmark.app.server import RunningApp
 from vmark.core import wire_types
-from vmark.testing.uiclient import UIClient, UIError
-from vmark.testing.wirecheck import event_problems, request_problems, result_problems
-
-
-class CheckedPage(UIClient):
-    """A UI client that checks what it sends and what the app answers (its replies included)."""
-
-    def __init__(self, data_dir: Path) -> None:
-        super().__init__(data_dir)
-        self.problems: list[str] = []
-        self.sent: set[str] = set()
-
-    async def call(self, kind: str, /, **payload: Any) -> Any:
-        self.sent.add(kind)
-        self.problems += request_problems(kind, payload)
-        data = await super().call(kind, **payload)
-        self.problems += result_problems(kind, data)
-        return data
-
-    def event_problems(self) -> list[str]:
-        return [p for event in self.events for p in event_problems(event)]
+from vmark.testing.uiclient import UIError
 
 
 @pytest.fixture
@@ -187,12 +167,10 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     seen = {e["event"] for e in page.events}
     pushed = {"state", "doc", "divergent", "notification", "prompt", "comments", "review"}
     assert pushed | {"flush", "editor", "activate", "focus", "workspace_switch"} <= seen
-    assert page.sent == set(wire_types.REQUESTS)
+    assert page.sent == EDITOR_REQUESTS  # the panels' requests: test_wire_shapes_panels
 
 
 def test_every_request_of_the_wire_is_a_request_of_the_app() -> None:
     from vmark.app.handlers.person import ACTIONS
 
-    named = set(wire_types.REQUESTS) | set(wire_types.LOOSE_REQUESTS)
-    assert named - set(ACTIONS) == set()
-    assert set(wire_types.REQUESTS).isdisjoint(wire_types.LOOSE_REQUESTS)
+    assert set(wire_types.REQUESTS) - set(ACTIONS) == set()

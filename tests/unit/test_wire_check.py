@@ -69,7 +69,15 @@ def test_an_unknown_type_is_refused_not_skipped() -> None:
 def test_requests_and_events_are_checked_by_name() -> None:
     assert request_problems("ui.read", {"tabId": "t"}) == []
     assert request_problems("ui.read", {}) == ["ui.read payload: missing key 'tabId' (TabPayload)"]
-    assert request_problems("coherence.overview", {"any": [1]}) == []  # a loose family: its name only
+    assert request_problems("coherence.overview", {}) == []
+    assert request_problems("coherence.overview", {"any": [1]}) == [
+        "coherence.overview payload: unknown key 'any' (CoherencePayload)"
+    ]
+    # a union of shapes: the one its kind names fits, a wrong field is named for every member
+    assert request_problems("browser.input", {"tabId": "t", "kind": "text", "text": "hi", "paste": True}) == []
+    assert request_problems("browser.input", {"tabId": "t", "kind": "key"})[0].startswith(
+        "browser.input payload: {'tabId': 't', 'kind': 'key'} matches none of "
+    )
     assert request_problems("ui.nope", {}) == ["ui.nope: not a request of wire_types"]
     flush = {"type": "event", "event": "flush", "payload": {}, "requestId": "q1"}
     assert event_problems(flush) == []
@@ -119,4 +127,8 @@ def test_the_typescript_spells_each_python_type() -> None:
     assert "export interface SelectionPayload {\n  tabId: string;\n  from: number;\n  to: number;\n}" in text
     assert "  text?: string;\n  changes?: DocChanges;\n}" in text  # NotRequired keys are optional
     assert '  "ui.edit": { payload: EditPayload; result: EditResult };' in text
-    assert all(f'"{name}"' in text for name in wire_types.LOOSE_REQUESTS)
+    assert all(f'  "{name}": {{ payload: ' in text for name in wire_types.REQUESTS)
+    assert "LooseRequest" not in text
+    assert "export type BrowserInput = MouseInput | WheelInput | KeyInput | TextInput;" in text
+    assert "export interface EdgeTexts {\n  txf: string;\n" in text  # a TypedDict's base keys are its own
+    assert "  pinned_text: string | null;\n  current_text: string | null;\n}" in text

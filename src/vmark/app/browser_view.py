@@ -83,6 +83,9 @@ class BrowserViews:
         self._views: dict[tuple[str, str], _View] = {}
         self._watched: set[str] = set()
         self._crashed: set[str] = set()
+        #: per crashed tab, the pages that asked to view it since it crashed (they show the overlay): a
+        #: reload starts their views as it does those of the pages that were viewing it when it crashed
+        self._overlaid: dict[str, dict[str, Connection]] = {}
         #: the person's input to one tab goes in the order it was sent
         self._input_locks: dict[str, asyncio.Lock] = {}
 
@@ -183,7 +186,9 @@ class BrowserViews:
             raise ArgumentError(f"{tab.id} has not crashed")
         crashed = tab.page
         url = crashed.url
-        viewers = [view.conn for view in self._views_of(tab.id)]
+        viewers = {view.conn.id: view.conn for view in self._views_of(tab.id)}
+        attached = {conn.id for conn in self.session.person_connections()}
+        viewers.update((cid, conn) for cid, conn in self._overlaid.pop(tab.id, {}).items() if cid in attached)
         self._stop_tab(tab.id)
         await _renew_page(self.browser, tab)
         self._crashed.discard(tab.id)
@@ -191,7 +196,7 @@ class BrowserViews:
         with contextlib.suppress(PlaywrightError):
             await crashed.close()
         self.browser.driver.forget(crashed)
-        for conn in viewers:
+        for conn in viewers.values():
             await self.view(conn, tab)
         answer = await self._goto(tab, url) if urlsplit(url).scheme in ("http", "https") else self._where(tab, None)
         await self._tabs_changed()
@@ -203,8 +208,9 @@ class BrowserViews:
             raise ArgumentError("attach to a window first (ui.attach)")
         self._stop((conn.id, tab.id))
         answer = {"tabId": tab.id, "url": tab.url, "title": tab.title, "crashed": tab.id in self._crashed}
-        if tab.id in self._crashed:
-            return answer  # nothing to show but the overlay until the person reloads it
+        if tab.id in self._crashed:  # nothing to show but the overlay until the person reloads it
+            self._overlaid.setdefault(tab.id, {})[conn.id] = conn
+            return answer
         cdp = await tab.page.context.new_cdp_session(tab.page)
         view = _View(conn, tab, tab.page, cdp)
         self._views[(conn.id, tab.id)] = view
@@ -214,7 +220,8 @@ class BrowserViews:
         return answer
 
     def unview(self, conn: Connection, tab_id: str) -> dict[str, Any]:
-        return {"tabId": tab_id, "stopped": self._stop((conn.id, tab_id))}
+        overlaid = self._overlaid.get(tab_id, {}).pop(conn.id, None) is not None
+        return {"tabId": tab_id, "stopped": self._stop((conn.id, tab_id)) or overlaid}
 
     def frame_ack(self, conn: Connection, tab_id: str) -> dict[str, Any]:
         """The page drew the frame it was sent: Chromium may send the next, and the newest waiting goes."""
@@ -292,6 +299,7 @@ class BrowserViews:
     def _forget(self, tab_id: str) -> None:
         self._watched.discard(tab_id)
         self._crashed.discard(tab_id)
+        self._overlaid.pop(tab_id, None)
         self._input_locks.pop(tab_id, None)
 
     # --- input ----------------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ POLL_SECONDS = 0.3
 DEFAULT_SITE = "recording"
 #: the one place the runtime reads a field's value (the name of a control holding another one):
 #: the shim's copy of the runtime names that inner field by nothing instead
-_VALUE_READ = "parts.push(' ' + (el.value || '') + ' ');"
+_VALUE_READ = "parts.push(' ' + (/** @type {HTMLInputElement} */ (el).value || '') + ' ');"
 _ROLE = re.compile(r"[a-z][a-z-]{0,31}")
 _DOC = re.compile(r"[0-9a-z]{1,40}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")

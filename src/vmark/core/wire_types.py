@@ -7,9 +7,7 @@ fails when it is stale), and the UI tests validate what the app really sends aga
 Frames on ``/ui``: ``hello`` once, then ``{type: "response", id, success, data | error}`` for each request
 ``{id, type, payload}``, and ``{type: "event", event, payload, requestId?}``; an event with a ``requestId`` wants
 a ``ui.reply``. :data:`REQUESTS` maps each request the page sends to its payload and result, :data:`EVENTS` and
-:data:`REQUEST_EVENTS` each event to its payload. :data:`LOOSE_REQUESTS` are the requests whose shapes are not
-written down here yet (the embedded browser's, coherence's, delegations', ``ui.validate``): the page names them
-explicitly (``Channel.requestLoose``) and they are checked for their name only (:data:`OpenPayload`).
+:data:`REQUEST_EVENTS` each event to its payload: every request the page sends is here, typed.
 
 Stdlib only, and without ``from __future__ import annotations`` (Python 3.11 cannot see ``NotRequired`` in a
 string annotation). Keys are the wire's own (camelCase, ``from``), so some shapes use the functional syntax.
@@ -27,8 +25,6 @@ ShownOrigin = Literal["agent", "person", "disk"]
 LineEnding = Literal["\n", "\r\n", "\r"]
 Encoding = Literal["UTF-8", "UTF-8 with BOM"]
 NotificationLevel = Literal["info", "warning", "error"]
-#: a payload or answer of a family not written down here yet: any JSON object
-OpenPayload = dict[str, object]
 
 
 class Empty(TypedDict):
@@ -696,8 +692,382 @@ class SettingResult(TypedDict):
     value: object
 
 
+# --- the embedded browser, as the person sees it (the Browser panel) -------------------------------------
+BrowserOwner = Literal["ai", "human"]
+BrowserPosture = Literal["sandbox", "shared"]
+#: what a site permission lets an agent do (``browser.grants.Operation``)
+BrowserOperation = Literal[
+    "read",
+    "attach",
+    "click",
+    "type",
+    "scroll",
+    "key",
+    "style",
+    "navigate",
+    "eval",
+    "session",
+    "record",
+    "profile",
+    "upload",
+]
+InputKind = Literal["mouse", "wheel", "key", "text"]
+
+
+class BrowserTabPayload(TypedDict):
+    tabId: str
+
+
+class BrowserTabInfo(TypedDict):
+    """One embedded browser tab (the agents' and the person's), its URL redacted."""
+
+    tabId: str
+    owner: BrowserOwner
+    url: str
+    title: str
+    generation: int
+    posture: BrowserPosture
+    crashed: bool
+
+
+class BrowserTabs(TypedDict):
+    tabs: list[BrowserTabInfo]
+
+
+class HumanOpenPayload(TypedDict):
+    url: NotRequired[str]
+
+
+class BrowserOpened(TypedDict):
+    """``browser.human_open``: the person's new tab; with a ``url``, where it went (``error``: why not)."""
+
+    tabId: str
+    url: NotRequired[str]
+    error: NotRequired[str]
+
+
+class BrowserWhere(TypedDict):
+    """Where a tab is after a navigation (``error``: Chromium's reason, the tab shows its error page)."""
+
+    tabId: str
+    url: str
+    error: NotRequired[str]
+
+
+class BrowserViewed(TypedDict):
+    tabId: str
+    url: str
+    title: str
+    crashed: bool
+
+
+class BrowserUnviewed(TypedDict):
+    tabId: str
+    stopped: bool
+
+
+class BrowserNavPayload(TypedDict):
+    tabId: str
+    op: Literal["back", "forward", "reload", "go"]
+    #: for ``go`` only
+    url: NotRequired[str]
+
+
+class BrowserClosed(TypedDict):
+    tabId: str
+    closed: bool
+
+
+class MouseInput(TypedDict):
+    """A click at ``x, y`` of a view of ``width`` x ``height`` (what the person clicked)."""
+
+    tabId: str
+    kind: Literal["mouse"]
+    x: float
+    y: float
+    width: float
+    height: float
+    button: NotRequired[Literal["left", "middle", "right"]]
+    clickCount: NotRequired[int]
+
+
+class WheelInput(TypedDict):
+    tabId: str
+    kind: Literal["wheel"]
+    x: float
+    y: float
+    width: float
+    height: float
+    dx: NotRequired[float]
+    dy: NotRequired[float]
+
+
+class KeyModifiers(TypedDict):
+    ctrl: NotRequired[bool]
+    alt: NotRequired[bool]
+    shift: NotRequired[bool]
+    meta: NotRequired[bool]
+
+
+class KeyInput(TypedDict):
+    tabId: str
+    kind: Literal["key"]
+    key: str
+    modifiers: NotRequired[KeyModifiers]
+
+
+class TextInput(TypedDict):
+    """Typed text (keystrokes), or pasted text (one insertion)."""
+
+    tabId: str
+    kind: Literal["text"]
+    text: str
+    paste: NotRequired[bool]
+
+
+BrowserInput = MouseInput | WheelInput | KeyInput | TextInput
+
+
+class BrowserInputResult(TypedDict):
+    tabId: str
+    kind: InputKind
+
+
+class SitePermission(TypedDict):
+    """A standing grant ("Allow on this site"): its tab, site, operation and what it binds."""
+
+    tabId: str
+    origin: str
+    operation: BrowserOperation
+    role: str | None
+    name: str | None
+    value: str | None
+
+
+class SitePermissions(TypedDict):
+    permissions: list[SitePermission]
+
+
+class RevokePayload(TypedDict):
+    origin: str
+    operation: BrowserOperation
+
+
+class Revoked(TypedDict):
+    origin: str
+    operation: BrowserOperation
+    revoked: bool
+
+
+# --- coherence (the Coherence panel): a workspace is its window's active one unless named ----------------
+EdgeState = Literal[
+    "version-stale",
+    "stale-valid",
+    "stale-contradicted",
+    "stale-unknown",
+    "waived",
+    "diverged",
+    "diverged-multi-head",
+    "unpinnable",
+    "fresh",
+    "ratified",
+]
+Resolution = Literal["accept-newer", "waive"]
+Maturity = Literal["draft", "established"]
+
+
+class CoherencePayload(TypedDict):
+    workspaceRoot: NotRequired[str]
+
+
+class Duplicate(TypedDict):
+    object: str
+    paths: list[str]
+
+
+class CoherenceStatus(TypedDict):
+    initialized: bool
+    objects: int
+    open_items: int
+    quarantined: int
+    writer: str
+    #: when tracking is on: objects whose identity more than one file carries
+    duplicates: NotRequired[list[Duplicate]]
+
+
+class Edge(TypedDict):
+    """An edge of the breakdown: a transformation's input and its state."""
+
+    txf: str
+    input: int
+    upstream: str
+    upstream_path: str | None
+    pinned: str
+    downstream: str
+    downstream_path: str | None
+    downstream_rev: str
+    state: EdgeState
+
+
+class CoherenceOverview(TypedDict):
+    workspaceRoot: str
+    status: CoherenceStatus
+    edges: list[Edge]
+
+
+class IdentitiesAdded(TypedDict):
+    """The files that got their identity, and those left for their next save."""
+
+    added: list[str]
+    skipped: list[str]
+
+
+class EdgePayload(TypedDict):
+    workspaceRoot: NotRequired[str]
+    txf: str
+    input: int
+
+
+class ResolvePayload(TypedDict):
+    workspaceRoot: NotRequired[str]
+    txf: str
+    input: int
+    resolution: Resolution
+    #: a waiver's (required for ``waive``), and when it lapses (RFC 3339)
+    reason: NotRequired[str]
+    expires: NotRequired[str]
+
+
+class Resolved(TypedDict):
+    txf: str
+    input: int
+    resolution: Resolution
+    state: EdgeState | None
+    entry: str
+
+
+class EdgeTexts(Edge):
+    """An edge with its upstream's pinned and current text (for "revise")."""
+
+    pinned_text: str | None
+    current_text: str | None
+
+
+class Claim(TypedDict):
+    claim: str
+    entryId: str
+    statement: str
+    maturity: Maturity
+    invalidAt: str | None
+    visible: bool
+
+
+class Claims(TypedDict):
+    claims: list[Claim]
+
+
+class ClaimAddPayload(TypedDict):
+    workspaceRoot: NotRequired[str]
+    statement: str
+    maturity: NotRequired[Maturity]
+    supersedes: NotRequired[str]
+
+
+class ClaimUpdatePayload(TypedDict):
+    workspaceRoot: NotRequired[str]
+    claim: str
+    statement: NotRequired[str]
+    maturity: NotRequired[Maturity]
+    invalidAt: NotRequired[str | None]
+
+
+class ClaimPut(TypedDict):
+    claim: str
+    entryId: str
+
+
+class Context(TypedDict):
+    """A context of the canon (``default`` first); ``errors``: what is wrong with its file."""
+
+    id: str
+    name: str
+    parent: str | None
+    #: read from the context's file as it is (a wrong value is one of its ``errors``)
+    enforcement: str
+    visibleClaims: int
+    errors: list[str]
+
+
+class Contexts(TypedDict):
+    contexts: list[Context]
+
+
+class ContextSavePayload(TypedDict):
+    workspaceRoot: NotRequired[str]
+    id: str
+    name: str
+    parent: NotRequired[str | None]
+    enforcement: Literal["greenhouse", "enforcing"]
+    include: NotRequired[list[str]]
+    exclude: NotRequired[list[str]]
+
+
+class ContextPayload(TypedDict):
+    workspaceRoot: NotRequired[str]
+    id: str
+
+
+class Delegation(TypedDict):
+    """A grant of resolutions to an agent (times in seconds since the epoch)."""
+
+    id: str
+    principal: str
+    scope: list[Resolution]
+    workspace: str | None
+    created: float
+    expires: float
+    revoked: float | None
+    state: Literal["live", "expired", "revoked"]
+
+
+class Delegations(TypedDict):
+    grants: list[Delegation]
+    #: the agents a grant may name
+    principals: list[str]
+
+
+class DelegationGrantPayload(TypedDict):
+    principal: str
+    scope: list[Resolution]
+    #: how long it lasts (``30m``, ``8h``, ``7d``); the default when left out
+    expires: NotRequired[str]
+    #: only in this workspace
+    workspaceRoot: NotRequired[str]
+
+
+class DelegationPayload(TypedDict):
+    id: str
+
+
+# --- a workflow tab's gutter (``ui.validate``: ``workflow.validate`` of its text) ------------------------
+class Finding(TypedDict):
+    """One of actionlint's findings: 1-based line and column."""
+
+    line: int
+    col: int
+    message: str
+    severity: str
+
+
+class Validation(TypedDict):
+    ok: bool
+    diagnostics: list[Finding]
+    #: false: no actionlint, so no verdict (not a finding about the text)
+    binaryAvailable: bool
+
+
 #: every request the page sends with a written-down shape: its payload and its result
-REQUESTS: dict[str, tuple[type, type]] = {
+REQUESTS: dict[str, tuple[object, object]] = {
     "ui.attach": (AttachPayload, AttachResult),
     "ui.focus": (FocusPayload, FocusResult),
     "ui.open": (PathPayload, TabResult),
@@ -740,37 +1110,33 @@ REQUESTS: dict[str, tuple[type, type]] = {
     "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
     "settings.set": (SettingPayload, SettingResult),
+    "browser.tabs": (Empty, BrowserTabs),
+    "browser.human_open": (HumanOpenPayload, BrowserOpened),
+    "browser.view": (BrowserTabPayload, BrowserViewed),
+    "browser.unview": (BrowserTabPayload, BrowserUnviewed),
+    "browser.frame_ack": (BrowserTabPayload, BrowserTabPayload),
+    "browser.input": (BrowserInput, BrowserInputResult),
+    "browser.nav": (BrowserNavPayload, BrowserWhere),
+    "browser.close": (BrowserTabPayload, BrowserClosed),
+    "browser.reload_crashed": (BrowserTabPayload, BrowserWhere),
+    "browser.permissions": (Empty, SitePermissions),
+    "browser.revoke": (RevokePayload, Revoked),
+    "coherence.overview": (CoherencePayload, CoherenceOverview),
+    "coherence.init": (CoherencePayload, CoherenceStatus),
+    "coherence.add_identities": (CoherencePayload, IdentitiesAdded),
+    "coherence.resolve": (ResolvePayload, Resolved),
+    "coherence.diff": (EdgePayload, EdgeTexts),
+    "coherence.claims": (CoherencePayload, Claims),
+    "coherence.claim_add": (ClaimAddPayload, ClaimPut),
+    "coherence.claim_update": (ClaimUpdatePayload, ClaimPut),
+    "coherence.contexts": (CoherencePayload, Contexts),
+    "coherence.context_save": (ContextSavePayload, Contexts),
+    "coherence.context_delete": (ContextPayload, Contexts),
+    "delegations.list": (Empty, Delegations),
+    "delegations.grant": (DelegationGrantPayload, Delegation),
+    "delegations.revoke": (DelegationPayload, Delegation),
+    "ui.validate": (TabPayload, Validation),
 }
-
-#: requests the page sends whose shapes are not written down here yet (named, so no other name can be sent)
-LOOSE_REQUESTS: tuple[str, ...] = (
-    "browser.close",
-    "browser.frame_ack",
-    "browser.human_open",
-    "browser.input",
-    "browser.nav",
-    "browser.permissions",
-    "browser.reload_crashed",
-    "browser.revoke",
-    "browser.tabs",
-    "browser.unview",
-    "browser.view",
-    "coherence.add_identities",
-    "coherence.claim_add",
-    "coherence.claim_update",
-    "coherence.claims",
-    "coherence.context_delete",
-    "coherence.context_save",
-    "coherence.contexts",
-    "coherence.diff",
-    "coherence.init",
-    "coherence.overview",
-    "coherence.resolve",
-    "delegations.grant",
-    "delegations.list",
-    "delegations.revoke",
-    "ui.validate",
-)
 
 #: events the app pushes, and their payloads
 EVENTS: dict[str, type] = {
@@ -813,5 +1179,12 @@ ALIASES: dict[str, object] = {
     "SnapshotKind": SnapshotKind,
     "ActorKind": ActorKind,
     "ThreadState": ThreadState,
-    "OpenPayload": OpenPayload,
+    "BrowserOwner": BrowserOwner,
+    "BrowserPosture": BrowserPosture,
+    "BrowserOperation": BrowserOperation,
+    "InputKind": InputKind,
+    "BrowserInput": BrowserInput,
+    "EdgeState": EdgeState,
+    "Resolution": Resolution,
+    "Maturity": Maturity,
 }

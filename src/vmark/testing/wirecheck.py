@@ -84,19 +84,17 @@ def _generic(value: Any, tp: Any, where: str) -> list[str]:
 
 
 def request_problems(kind: str, payload: Any) -> list[str]:
-    """A request the page may send: a written-down one checked by its payload, a loose one by its name."""
+    """A request the page may send, checked by its payload."""
     if kind in wire_types.REQUESTS:
         return problems(payload, wire_types.REQUESTS[kind][0], f"{kind} payload")
-    if kind in wire_types.LOOSE_REQUESTS:
-        return problems(payload, wire_types.OpenPayload, f"{kind} payload")
     return [f"{kind}: not a request of wire_types"]
 
 
 def result_problems(kind: str, data: Any) -> list[str]:
-    """The app's answer to a request (loose requests: any JSON object)."""
+    """The app's answer to a request."""
     if kind in wire_types.REQUESTS:
         return problems(data, wire_types.REQUESTS[kind][1], f"{kind} result")
-    return problems(data, wire_types.OpenPayload, f"{kind} result")
+    return [f"{kind}: not a request of wire_types"]
 
 
 def event_problems(frame: Any) -> list[str]:

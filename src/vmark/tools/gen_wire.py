@@ -113,11 +113,8 @@ def render() -> str:
     parts += [f"export type {name} = {_ts(tp, alias_ok=False)};" for name, tp in wire_types.ALIASES.items()]
     parts += [_interface(shape) for shape in _shapes()]
     requests = {k: f"{{ payload: {_ts(p)}; result: {_ts(r)} }}" for k, (p, r) in wire_types.REQUESTS.items()}
-    parts.append("/** Every request the page sends with a written-down shape: its payload and its result. */")
+    parts.append("/** Every request the page sends: its payload and its result. */")
     parts.append(_map("Requests", requests))
-    loose = " | ".join(f'"{name}"' for name in wire_types.LOOSE_REQUESTS)
-    parts.append("/** Requests whose shapes are not written down yet (`Channel.requestLoose`). */")
-    parts.append(f"export type LooseRequest = {loose};")
     parts.append("/** The events the app pushes, and their payloads. */")
     parts.append(_map("Events", {k: _ts(v) for k, v in wire_types.EVENTS.items()}))
     parts.append("/** The events that want a `ui.reply` (they carry a `requestId`), and their payloads. */")

@@ -6,8 +6,14 @@
 
   // Every element (hidden ones included, so that matchedTotal counts them) with this exact
   // role and accessible name.
+  /**
+   * @param {string} role
+   * @param {unknown} name
+   * @returns {Element[]}
+   */
   function matches(role, name) {
     const wanted = V.normalize(String(name));
+    /** @type {Element[]} */
     const out = [];
     V.walk((el) => {
       if (V.roleOf(el) !== role) return undefined;
@@ -19,11 +25,21 @@
     return out;
   }
 
+  /**
+   * @typedef {{left: number, top: number, right: number, bottom: number}} Box
+   * @param {Document} doc a document shown in a window (the top one or a frame's)
+   * @returns {Box}
+   */
   function viewportOf(doc) {
-    const win = doc.defaultView;
+    const win = /** @type {Window} */ (doc.defaultView);
     return { left: 0, top: 0, right: win.innerWidth, bottom: win.innerHeight };
   }
 
+  /**
+   * @param {Box} a
+   * @param {Box} b
+   * @returns {Box}
+   */
   function intersect(a, b) {
     return {
       left: Math.max(a.left, b.left),
@@ -33,11 +49,16 @@
     };
   }
 
+  /** @param {Box} r */
   function empty(r) {
     return r.right - r.left < 1 || r.bottom - r.top < 1;
   }
 
   // The inner (padding) box of a clipping element in its document's viewport coordinates.
+  /**
+   * @param {Element} el
+   * @returns {Box}
+   */
   function clipBox(el) {
     const r = el.getBoundingClientRect();
     const left = r.left + el.clientLeft;
@@ -46,6 +67,7 @@
   }
 
   // Where a frame's viewport starts in its parent document's viewport.
+  /** @param {Element} frame */
   function frameOrigin(frame) {
     const r = frame.getBoundingClientRect();
     const cs = V.style(frame);
@@ -57,6 +79,10 @@
 
   // The part of the element a person can see, in top-level viewport coordinates (clipped by
   // scrolling/overflow ancestors, frames and viewports), or null.
+  /**
+   * @param {Element} el
+   * @returns {Box | null}
+   */
   function visibleRect(el) {
     const own = el.getBoundingClientRect();
     let rect = { left: own.left, top: own.top, right: own.right, bottom: own.bottom };
@@ -75,7 +101,8 @@
       rect = intersect(rect, viewportOf(doc));
       if (empty(rect)) return null;
       if (doc === document) return rect;
-      const frame = doc.defaultView.frameElement;
+      // a document that is not the top one is a frame's: it has a window and a frame element
+      const frame = /** @type {Element} */ (/** @type {Window} */ (doc.defaultView).frameElement);
       const origin = frameOrigin(frame);
       rect = { left: rect.left + origin.x, top: rect.top + origin.y, right: rect.right + origin.x, bottom: rect.bottom + origin.y };
       rect = intersect(rect, clipBox(frame));
@@ -85,6 +112,11 @@
   }
 
   // elementFromPoint through open shadow roots and same-origin frames (top-level coordinates).
+  /**
+   * @param {number} x
+   * @param {number} y
+   * @returns {Element | null}
+   */
   function deepHit(x, y) {
     let doc = document;
     let lx = x;
@@ -109,14 +141,21 @@
     }
   }
 
+  /**
+   * @param {Element} hit
+   * @param {Element} el
+   */
   function within(hit, el) {
-    for (let n = hit; n; n = V.composedParent(n)) {
+    /** @type {Element | null} */
+    let n = hit;
+    for (; n; n = V.composedParent(n)) {
       if (n === el) return true;
-      if (n.localName === 'label' && n.control === el) return true;
+      if (n.localName === 'label' && /** @type {HTMLLabelElement} */ (n).control === el) return true;
     }
     return false;
   }
 
+  /** @param {Element} el */
   function kindOf(el) {
     const tag = el.localName;
     if (tag === 'select') return 'select';
@@ -126,18 +165,29 @@
       const text = ['text', 'search', 'email', 'url', 'tel', 'password', 'number', ''].includes(type);
       return text ? 'text' : 'other';
     }
-    if (el.isContentEditable) return 'editable';
+    if (/** @type {HTMLElement} */ (el).isContentEditable) return 'editable';
     return 'other';
   }
 
+  /**
+   * @param {string} reason
+   * @param {string} detail
+   */
   function refusal(reason, detail) {
     return { ok: false, reason, detail };
   }
 
   // The checks before acting on one element; on success the point to click in top-level
   // viewport coordinates.
+  /**
+   * @typedef {{ok: boolean, reason?: string, detail?: string, x?: number, y?: number, kind?: string,
+   *   matchedTotal?: number, matchedVisible?: number, ref?: Ref}} Prepared
+   * @param {Element} el
+   * @param {string} op
+   * @returns {Prepared}
+   */
   function verify(el, op) {
-    if (el.localName === 'input' && el.type === 'file') {
+    if (el.localName === 'input' && /** @type {HTMLInputElement} */ (el).type === 'file') {
       return refusal('upload', 'a file input: uploads are never automated');
     }
     const hidden = V.notRendered(el);
@@ -151,7 +201,7 @@
     const kind = kindOf(el);
     if (op === 'type') {
       if (kind === 'other') return refusal('not-editable', 'not a text field, select or contenteditable');
-      if (kind === 'text' && el.readOnly) return refusal('disabled', 'read-only');
+      if (kind === 'text' && /** @type {HTMLInputElement} */ (el).readOnly) return refusal('disabled', 'read-only');
     }
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const rect = visibleRect(el);
@@ -167,6 +217,7 @@
     return { ok: true, x, y, kind };
   }
 
+  /** @param {Element[]} found */
   function visibleMatches(found) {
     return found.filter((el) => V.notRendered(el) === null);
   }
@@ -177,18 +228,19 @@
     const found = matches(String(role), name === undefined || name === null ? '' : name);
     return {
       total: found.length,
-      visible: visibleMatches(found).map(V.refOf),
+      visible: visibleMatches(found).map((el) => V.refOf(el)),
       first: found.length ? V.refOf(found[0]) : null,
-      frames: V.S.unentered.map(V.frameIndexOf),
+      frames: V.S.unentered.map((frame) => V.frameIndexOf(frame)),
     };
   };
 
   // Where a frame's viewport starts in top-level viewport coordinates.
+  /** @param {Document} doc */
   function docOffset(doc) {
     let x = 0;
     let y = 0;
     while (doc !== document) {
-      const frame = doc.defaultView.frameElement;
+      const frame = /** @type {Element} */ (/** @type {Window} */ (doc.defaultView).frameElement);
       const origin = frameOrigin(frame);
       x += origin.x;
       y += origin.y;
@@ -223,7 +275,7 @@
   // element by role + name through actFind).
   V.actPrepare = function actPrepare(ref, op) {
     const found = V.resolve(ref);
-    if (found.error) return { ok: false, reason: 'ref-' + found.error, matchedTotal: 0, matchedVisible: 0 };
+    if (found.error !== undefined) return { ok: false, reason: 'ref-' + found.error, matchedTotal: 0, matchedVisible: 0 };
     const el = found.el;
     const visible = V.notRendered(el) === null ? 1 : 0;
     const result = verify(el, op);
@@ -233,13 +285,22 @@
     return result;
   };
 
+  /** @param {Element} frame an iframe or frame */
+  function frameDocument(frame) {
+    return /** @type {HTMLIFrameElement} */ (frame).contentDocument;
+  }
+
+  /**
+   * @param {Document} doc
+   * @returns {Element | null}
+   */
   function deepActive(doc) {
     let active = doc.activeElement;
     for (;;) {
       if (active && active.shadowRoot && active.shadowRoot.activeElement) {
         active = active.shadowRoot.activeElement;
-      } else if (active && (active.localName === 'iframe' || active.localName === 'frame') && active.contentDocument) {
-        active = active.contentDocument.activeElement;
+      } else if (active && (active.localName === 'iframe' || active.localName === 'frame') && frameDocument(active)) {
+        active = /** @type {Document} */ (frameDocument(active)).activeElement;
       } else {
         return active;
       }
@@ -249,7 +310,7 @@
   V.focus = function focus(ref) {
     const { el } = V.resolve(ref);
     if (!el) return false;
-    if (deepActive(document) !== el) el.focus({ preventScroll: true });
+    if (deepActive(document) !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
     return deepActive(document) === el;
   };
 
@@ -257,14 +318,14 @@
   V.fieldValue = function fieldValue(ref) {
     const { el } = V.resolve(ref);
     if (!el) return null;
-    if (el.localName === 'input' || el.localName === 'textarea') return el.value;
-    return el.innerText.replace(/\u00a0/g, ' ').replace(/\n+$/, '');
+    if (el.localName === 'input' || el.localName === 'textarea') return /** @type {HTMLInputElement} */ (el).value;
+    return /** @type {HTMLElement} */ (el).innerText.replace(/\u00a0/g, ' ').replace(/\n+$/, '');
   };
 
   // Choose the option of a <select> whose label (first) or value equals `choice`; the events
   // are the ones a person's choice fires (input, change), dispatched from here.
   V.selectOption = function selectOption(ref, choice) {
-    const { el } = V.resolve(ref);
+    const el = /** @type {HTMLSelectElement | undefined} */ (V.resolve(ref).el); // the driver checked it is a select
     if (!el) return { ok: false, reason: 'ref-gone' };
     const options = Array.from(el.options);
     const wanted = V.normalize(String(choice));
@@ -299,7 +360,7 @@
     };
     doc.addEventListener('submit', state.listener, true);
     armed = state;
-    const form = active && active.form;
+    const form = active && /** @type {HTMLInputElement} */ (active).form; // undefined: not a form control
     return { inForm: Boolean(form) };
   };
 
@@ -321,11 +382,12 @@
   V.selectAllIn = function selectAllIn(ref) {
     const { el } = V.resolve(ref);
     if (!el) return false;
-    if (el.select) {
-      el.select();
+    const field = /** @type {HTMLInputElement} */ (el); // a text field has select(), other elements do not
+    if (field.select) {
+      field.select();
       return true;
     }
-    const selection = el.ownerDocument.getSelection();
+    const selection = /** @type {Selection} */ (el.ownerDocument.getSelection()); // null only without a view
     selection.selectAllChildren(el);
     return true;
   };

@@ -13,6 +13,8 @@
   const parse = JSON.parse;
   const toString = String;
   const isArray = Array.isArray;
+  /** @typedef {'log' | 'info' | 'warn' | 'error' | 'debug'} Level */
+  /** @type {{level: Level, text: string}[]} */
   let ring = [];
   /** @type {string | null} */
   let written = null;
@@ -50,6 +52,11 @@
     el.textContent = written;
   }
 
+  /**
+   * A logged value as text, as the console shows it (a string as is, an error by its message).
+   * @param {unknown} value
+   * @returns {string}
+   */
   function show(value) {
     if (typeof value === 'string') return value;
     if (value instanceof Error) return toString(value);
@@ -66,6 +73,10 @@
     }
   }
 
+  /**
+   * @param {Level} level
+   * @param {string} text
+   */
   function record(level, text) {
     ring.push({ level, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT) : text });
     pending += 1;
@@ -74,8 +85,9 @@
     flush();
   }
 
-  for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+  for (const level of /** @type {Level[]} */ (['log', 'info', 'warn', 'error', 'debug'])) {
     const original = console[level];
+    /** @type {(this: Console, ...args: unknown[]) => void} */
     console[level] = function (...args) {
       try {
         let text = '';

@@ -21,13 +21,16 @@
   const LIMIT = LIMITS.RECORDER_PAGE_EVENT_LIMIT;
   // the carried events of earlier documents of this origin (this document's own are kept apart)
   const CARRY_LIMIT = 2 * LIMIT;
-  if (window[INSTALLED]) return;
+  // the page's window, read by names the driver chose (the flag and the installed mark)
+  const page = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (window));
+  if (page[INSTALLED]) return;
   Object.defineProperty(window, INSTALLED, { value: true });
 
   const V = (() => {
+    /** @type {{__vmark?: VmarkRuntime}} */
     const globalThis = {}; // eslint-disable-line no-shadow-restricted-names
     __RUNTIME__;
-    return globalThis.__vmark;
+    return /** @type {VmarkRuntime} */ (globalThis.__vmark); // runtime.js, just run, defined it
   })();
 
   // The page's own scripts run after this one and may replace these: keep the originals.
@@ -56,10 +59,21 @@
 
   /** @type {string | null} */
   let session = null;
+  /**
+   * One recorded event: session, document, index, time, kind, role and name (and for a field whether it
+   * is a secret).
+   * @typedef {{s: string | null, doc: string, i: number, t: number, k: Kind, role: string, name: string,
+   *   secret?: boolean}} Recorded
+   * @typedef {'click' | 'type'} Kind
+   */
+  /** @type {Recorded[]} */
   let own = [];
+  /** @type {Recorded[]} */
   let carried = [];
   let dropped = 0;
+  /** @type {Element | null} */
   let lastElement = null;
+  /** @type {Kind | null} */
   let lastKind = null;
   /** @type {HTMLElement | null} */
   let buffer = null;
@@ -74,7 +88,7 @@
   }
 
   function active() {
-    const current = window[FLAG];
+    const current = page[FLAG];
     if (typeof current !== 'string' || !current) return false;
     if (current !== session) {
       session = current;
@@ -106,6 +120,11 @@
     buffer.textContent = text;
   }
 
+  /**
+   * @param {Kind} kind
+   * @param {Element} el
+   * @param {{secret: boolean}} [extra]
+   */
   function push(kind, el, extra) {
     if (own.length >= LIMIT) {
       dropped += 1;
@@ -113,6 +132,7 @@
       return;
     }
     const role = V.roleOf(el) || '';
+    /** @type {Recorded} */
     const event = { s: session, doc, i: own.length, t: now(), k: kind, role, name: V.nameOf(el, role, false) };
     if (extra) Object.assign(event, extra);
     own.push(event);
@@ -121,18 +141,26 @@
     write();
   }
 
+  /**
+   * @param {Event} event
+   * @returns {Element[]}
+   */
   function elements(event) {
-    return event.composedPath().filter((node) => node && node.nodeType === 1);
+    return /** @type {Element[]} */ (event.composedPath().filter((node) => node && /** @type {Node} */ (node).nodeType === 1));
   }
 
   // The field an input event is about: a text-like input, a textarea, a select or an editing host.
+  /**
+   * @param {Element | undefined} el
+   * @returns {Element | null}
+   */
   function fieldOf(el) {
     if (!el) return null;
     const tag = el.localName;
     if (tag === 'textarea' || tag === 'select') return el;
     if (tag === 'input') return TEXT_TYPES.has((el.getAttribute('type') || '').toLowerCase()) ? el : null;
-    if (el.isContentEditable) {
-      let host = el;
+    if (/** @type {HTMLElement} */ (el).isContentEditable) {
+      let host = /** @type {HTMLElement} */ (el);
       while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
       return host;
     }
@@ -140,6 +168,10 @@
   }
 
   // Read from attributes and the accessible name only: never from what the field holds.
+  /**
+   * @param {Element} el
+   * @param {string} name
+   */
   function isSecret(el, name) {
     if (el.localName === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'password') return true;
     if (SECRET_AUTOCOMPLETE.test((el.getAttribute('autocomplete') || '').toLowerCase())) return true;
@@ -158,7 +190,7 @@
       const path = elements(event);
       // a click into a field (or a select's option) only focuses it: the entry is what counts
       if (path.some((el) => fieldOf(el))) return;
-      const target = path.find((el) => CLICK_ROLES.has(V.roleOf(el)));
+      const target = path.find((el) => CLICK_ROLES.has(V.roleOf(el) || ''));
       if (target) push('click', target);
     },
     true,

@@ -9,6 +9,7 @@
   // Refs live here and only here: the page can neither see nor forge them (no DOM attribute).
   // Numbering continues past every ref issued to earlier documents of the tab (init(base)),
   // so an old ref can never name an element of the current document.
+  /** @type {VmarkRuntime['S']} */
   const S = {
     next: 1,
     base: 1,
@@ -22,6 +23,7 @@
   };
 
   const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base']);
+  /** @type {Record<string, string | undefined>} */
   const INPUT_ROLES = {
     button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button', color: 'button',
     checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox',
@@ -35,6 +37,7 @@
   const NO_ROLE = new Set(['none', 'presentation', 'generic']);
   const NAME_LIMIT = LIMITS.ACCESSIBLE_NAME_CHARS;
 
+  /** @param {number} base */
   function init(base) {
     if (base > S.next) S.next = base;
     S.base = S.next;
@@ -43,6 +46,7 @@
 
   // Every frame element gets a number for the life of the world: the ref prefix f<k> of the
   // elements inside it (same-origin frames here, cross-origin ones in the driver).
+  /** @param {Element} frame */
   function frameIndexOf(frame) {
     let index = S.frameIndex.get(frame);
     if (!index) {
@@ -53,18 +57,24 @@
     return index;
   }
 
+  /** @param {number} index */
   function frameByIndex(index) {
     const weak = S.frameByIndex.get(index);
     const frame = weak && weak.deref();
     return frame && inCurrentView(frame) ? frame : null;
   }
 
+  /** @param {Document} doc */
   function framePrefix(doc) {
     if (doc === document) return '';
     const frame = doc.defaultView && doc.defaultView.frameElement;
     return frame ? 'f' + frameIndexOf(frame) : '';
   }
 
+  /**
+   * @param {Element} el
+   * @returns {Ref}
+   */
   function refOf(el) {
     let ref = S.byEl.get(el);
     if (ref) return ref;
@@ -76,18 +86,23 @@
 
   // Is the element part of what the tab shows now (its document is the top document or a
   // document currently loaded in a connected frame of it)?
+  /** @param {Element} el */
   function inCurrentView(el) {
     if (!el.isConnected) return false;
     let doc = el.ownerDocument;
     while (doc !== document) {
       const frame = doc.defaultView && doc.defaultView.frameElement;
-      if (!frame || !frame.isConnected || frame.contentDocument !== doc) return false;
+      if (!frame || !frame.isConnected || /** @type {HTMLIFrameElement} */ (frame).contentDocument !== doc) return false;
       doc = frame.ownerDocument;
     }
     return true;
   }
 
   // -> {el} or {error: 'malformed' | 'stale' | 'gone' | 'unknown'}
+  /**
+   * @param {Ref} ref
+   * @returns {ReturnType<VmarkRuntime['resolve']>}
+   */
   function resolve(ref) {
     const m = /^(?:f\d+)?e(\d+)$/.exec(String(ref));
     if (!m) return { error: 'malformed' };
@@ -102,31 +117,42 @@
     return { el };
   }
 
+  /** @param {Element} el an element of a document shown in a window */
   function style(el) {
-    return el.ownerDocument.defaultView.getComputedStyle(el);
+    return /** @type {Window} */ (el.ownerDocument.defaultView).getComputedStyle(el);
   }
 
   // The parent in the flat tree (slots, shadow hosts), stopping at the element's document.
+  /**
+   * @param {Node} node
+   * @returns {Element | null}
+   */
   function flatParent(node) {
-    if (node.assignedSlot) return node.assignedSlot;
+    const slotted = /** @type {Element} */ (node).assignedSlot; // text nodes and elements have it
+    if (slotted) return slotted;
     const parent = node.parentNode;
     if (!parent) return null;
-    if (parent.nodeType === 11) return parent.host || null;
+    if (parent.nodeType === 11) return /** @type {ShadowRoot} */ (parent).host || null;
     if (parent.nodeType === 9) return null;
-    return parent;
+    return /** @type {Element} */ (parent);
   }
 
   // Like flatParent, but continues from a frame's document into the frame element.
+  /**
+   * @param {Node} node
+   * @returns {Element | null}
+   */
   function composedParent(node) {
     const parent = flatParent(node);
     if (parent) return parent;
-    const doc = node.ownerDocument;
+    const doc = /** @type {Document} */ (node.ownerDocument);
     if (node === doc.documentElement && doc !== document) {
       return (doc.defaultView && doc.defaultView.frameElement) || null;
     }
     return null;
   }
 
+  /** @param {Element} el */
   function headingLevel(el) {
     const aria = parseInt(el.getAttribute('aria-level') || '', 10);
     if (aria > 0) return aria;
@@ -134,6 +160,7 @@
     return m ? Number(m[1]) : 2;
   }
 
+  /** @param {Element} el */
   function sectioningAncestor(el) {
     for (let p = flatParent(el); p; p = flatParent(p)) {
       if (['article', 'aside', 'main', 'nav', 'section'].includes(p.localName)) return true;
@@ -141,6 +168,10 @@
     return false;
   }
 
+  /**
+   * @param {Element} el
+   * @returns {string | null}
+   */
   function implicitRole(el) {
     const tag = el.localName;
     switch (tag) {
@@ -159,7 +190,7 @@
       case 'textarea':
         return 'textbox';
       case 'select':
-        return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+        return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? 'listbox' : 'combobox';
       case 'option':
         return 'option';
       case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
@@ -209,11 +240,15 @@
       case 'frame':
         return 'iframe';
       default:
-        if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+        if (/** @type {HTMLElement} */ (el).isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
         return null;
     }
   }
 
+  /**
+   * @param {Element} el
+   * @returns {string | null}
+   */
   function roleOf(el) {
     const explicit = el.getAttribute('role');
     if (explicit) {
@@ -223,10 +258,12 @@
     return implicitRole(el);
   }
 
+  /** @param {string} text */
   function normalize(text) {
     return text.replace(/[\s\u00a0]+/g, ' ').trim();
   }
 
+  /** @param {Element} el */
   function isBlock(el) {
     const display = style(el).display;
     return display !== 'inline' && display !== 'contents' && display !== 'inline-block';
@@ -235,18 +272,28 @@
   // Text of a subtree for a name (accname "name from content", simplified): text nodes, alt of
   // images, aria-label of descendants, open shadow trees through their slots. Hidden
   // descendants are skipped unless the root itself is not rendered. Stops after `limit` chars.
+  /**
+   * @param {Element} root
+   * @param {boolean} includeHidden
+   * @param {Element | null} skip
+   * @param {number} limit
+   * @returns {string}
+   */
   function contentText(root, includeHidden, skip, limit) {
+    /** @type {string[]} */
     const parts = [];
     let length = 0;
+    /** @param {Node} node */
     function visit(node) {
       if (length > limit) return;
       if (node.nodeType === 3) {
-        parts.push(node.data);
-        length += node.data.length;
+        const data = /** @type {Text} */ (node).data;
+        parts.push(data);
+        length += data.length;
         return;
       }
       if (node.nodeType !== 1 || node === skip) return;
-      const el = node;
+      const el = /** @type {Element} */ (node);
       if (SKIP_TAGS.has(el.localName)) return;
       if (!includeHidden) {
         if (el.getAttribute('aria-hidden') === 'true') return;
@@ -260,20 +307,20 @@
         length += label.length;
         return;
       }
-      if (el.localName === 'img' || (el.localName === 'input' && el.type === 'image')) {
+      if (el.localName === 'img' || (el.localName === 'input' && /** @type {HTMLInputElement} */ (el).type === 'image')) {
         const alt = el.getAttribute('alt') || '';
         parts.push(alt);
         length += alt.length;
         return;
       }
       if (el !== root && el.localName === 'input') {
-        parts.push(' ' + (el.value || '') + ' ');
+        parts.push(' ' + (/** @type {HTMLInputElement} */ (el).value || '') + ' ');
         return;
       }
       const block = el !== root && isBlock(el);
       if (block) parts.push(' ');
       if (el.localName === 'slot') {
-        const assigned = el.assignedNodes({ flatten: true });
+        const assigned = /** @type {HTMLSlotElement} */ (el).assignedNodes({ flatten: true });
         if (assigned.length) {
           for (const child of assigned) visit(child);
           if (block) parts.push(' ');
@@ -288,17 +335,27 @@
     return normalize(parts.join(''));
   }
 
+  /** @param {Element} el */
   function labelsText(el) {
-    const labels = el.labels;
+    const labels = /** @type {HTMLInputElement} */ (el).labels; // undefined: not a labelable element
     if (!labels || !labels.length) return '';
     return normalize(Array.from(labels, (label) => contentText(label, false, el, NAME_LIMIT + 1)).join(' '));
   }
 
+  /**
+   * @param {Element} el
+   * @param {string} id
+   */
   function byIdNear(el, id) {
-    const root = el.getRootNode();
+    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode()); // a detached element's is itself
     return (root.getElementById && root.getElementById(id)) || el.ownerDocument.getElementById(id);
   }
 
+  /**
+   * @param {Element} el
+   * @param {boolean} includeHidden
+   * @returns {string}
+   */
   function nativeName(el, includeHidden) {
     const tag = el.localName;
     if (tag === 'input') {
@@ -306,7 +363,7 @@
       if (type === 'button' || type === 'submit' || type === 'reset') {
         const labelled = labelsText(el);
         if (labelled) return labelled;
-        if (el.hasAttribute('value')) return el.value;
+        if (el.hasAttribute('value')) return /** @type {HTMLInputElement} */ (el).value;
         return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '';
       }
       if (type === 'image') return el.getAttribute('alt') || el.getAttribute('value') || 'Submit';
@@ -325,11 +382,17 @@
       const caption = el.querySelector(':scope > caption');
       return caption ? contentText(caption, includeHidden, null, NAME_LIMIT + 1) : '';
     }
-    if (tag === 'option') return normalize(el.label || el.textContent || '');
+    if (tag === 'option') return normalize(/** @type {HTMLOptionElement} */ (el).label || el.textContent || '');
     return '';
   }
 
   // The accessible name (accname, simplified), whitespace-normalized and NOT cut.
+  /**
+   * @param {Element} el
+   * @param {string | null} role
+   * @param {boolean} includeHidden
+   * @returns {string}
+   */
   function nameOf(el, role, includeHidden) {
     const labelledby = el.getAttribute('aria-labelledby');
     if (labelledby) {
@@ -337,7 +400,7 @@
         .trim()
         .split(/\s+/)
         .map((id) => byIdNear(el, id))
-        .filter(Boolean)
+        .filter((found) => found !== null)
         .map((ref) => (ref.getAttribute('aria-label') || '').trim() || contentText(ref, true, null, NAME_LIMIT + 1))
         .join(' ');
       if (normalize(text)) return normalize(text);
@@ -346,7 +409,7 @@
     if (label && label.trim()) return normalize(label);
     const native = nativeName(el, includeHidden);
     if (native && normalize(native)) return normalize(native);
-    if (NAME_FROM_CONTENT.has(role)) {
+    if (role !== null && NAME_FROM_CONTENT.has(role)) {
       const text = contentText(el, includeHidden, null, NAME_LIMIT + 1);
       if (text) return text;
     }
@@ -357,35 +420,48 @@
     return '';
   }
 
+  /**
+   * @param {Element} el
+   * @param {string} role
+   * @returns {boolean | 'mixed' | undefined}
+   */
   function checkedOf(el, role) {
     if (!CHECKABLE.has(role)) return undefined;
-    if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
-      return el.indeterminate ? 'mixed' : el.checked;
+    const input = /** @type {HTMLInputElement} */ (el);
+    if (el.localName === 'input' && (input.type === 'checkbox' || input.type === 'radio')) {
+      return input.indeterminate ? 'mixed' : input.checked;
     }
     const aria = el.getAttribute('aria-checked');
     if (aria === 'mixed') return 'mixed';
     return aria === 'true';
   }
 
+  /** @param {Element} el */
   function inertOrModalOutside(el) {
-    for (let n = el; n; n = composedParent(n)) {
-      if (n.inert || n.hasAttribute('inert')) return true;
+    /** @type {Element | null} */
+    let n = el;
+    for (; n; n = composedParent(n)) {
+      if (/** @type {HTMLElement} */ (n).inert || n.hasAttribute('inert')) return true;
     }
     const modal = document.querySelector('dialog:modal');
     if (modal) {
-      for (let n = el; n; n = composedParent(n)) if (n === modal) return false;
+      for (n = el; n; n = composedParent(n)) if (n === modal) return false;
       return true;
     }
     return false;
   }
 
+  /** @param {Element} el */
   function ariaDisabled(el) {
-    for (let n = el; n; n = composedParent(n)) {
+    /** @type {Element | null} */
+    let n = el;
+    for (; n; n = composedParent(n)) {
       if (n.getAttribute('aria-disabled') === 'true') return true;
     }
     return false;
   }
 
+  /** @param {Element} el */
   function isDisabled(el) {
     return el.matches(':disabled') || ariaDisabled(el) || inertOrModalOutside(el);
   }
@@ -394,9 +470,18 @@
   // visit(el, ctx) for each element; visit returns false to prune the subtree. Closed shadow
   // root candidates (custom elements without an open root, in found.hosts) and the frames it
   // could not enter (found.frames, with found.mark() = where they were met) are collected.
+  /**
+   * @param {Visit} visit
+   * @param {WalkFound | null} found
+   * @returns {boolean} whether the visit stopped it
+   */
   function walk(visit, found) {
     let stopped = false;
     S.unentered = [];
+    /**
+     * @param {Element} el
+     * @param {WalkContext} ctx
+     */
     function element(el, ctx) {
       if (stopped) return;
       if (SKIP_TAGS.has(el.localName)) return;
@@ -406,11 +491,13 @@
         return;
       }
       if (verdict === false) return;
+      // what the children get: the visit's context, else the one this element got
+      const inner = /** @type {WalkContext} */ (verdict || ctx);
       const tag = el.localName;
       if (tag === 'iframe' || tag === 'frame') {
         const doc = contentDocumentOf(el);
         if (doc && doc.documentElement) {
-          element(doc.documentElement, verdict || ctx);
+          element(doc.documentElement, inner);
         } else {
           S.unentered.push(el);
           if (found) found.frames.push({ frame: frameIndexOf(el), at: found.mark ? found.mark() : 0 });
@@ -418,15 +505,15 @@
         return;
       }
       if (tag === 'slot') {
-        const assigned = el.assignedElements({ flatten: true });
+        const assigned = /** @type {HTMLSlotElement} */ (el).assignedElements({ flatten: true });
         if (assigned.length) {
-          for (const child of assigned) element(child, verdict || ctx);
+          for (const child of assigned) element(child, inner);
           return;
         }
       }
       const root = el.shadowRoot;
       if (!root && found && tag.includes('-')) found.hosts.push(el);
-      for (let c = (root || el).firstElementChild; c; c = c.nextElementSibling) element(c, verdict || ctx);
+      for (let c = (root || el).firstElementChild; c; c = c.nextElementSibling) element(c, inner);
     }
     element(document.documentElement, {});
     return stopped;
@@ -434,11 +521,16 @@
 
   // Is the element visibly rendered (display, visibility, opacity of it and its ancestors,
   // closed <details>, zero size, collapsed clipping ancestors)? -> null or a reason text.
+  /**
+   * @param {Element} el
+   * @returns {string | null}
+   */
   function notRendered(el) {
     const opts = { opacityProperty: true, visibilityProperty: true };
     if (!el.checkVisibility(opts)) return 'not rendered (display, visibility, opacity or a closed section)';
     for (let doc = el.ownerDocument; doc !== document; ) {
-      const frame = doc.defaultView.frameElement;
+      // a document that is not the top one is a frame's: it has a window and a frame element
+      const frame = /** @type {Element} */ (/** @type {Window} */ (doc.defaultView).frameElement);
       if (!frame.checkVisibility(opts)) return 'its frame is not rendered';
       doc = frame.ownerDocument;
     }
@@ -461,7 +553,9 @@
   }
 
   // "tag.firstClass" or "tag#id" of an element (or of its nearest ancestor that has either).
+  /** @param {Element} el */
   function describe(el) {
+    /** @type {Element | null} */
     let n = el;
     while (n && !(n.classList && n.classList.length) && !n.id) {
       const parent = flatParent(n);
@@ -474,11 +568,13 @@
   }
 
   // null when the ref names an element of the current view, else the refusal code.
+  /** @param {Ref} ref */
   function checkRef(ref) {
     const found = resolve(ref);
     return found.error || null;
   }
 
+  /** @param {Ref} ref */
   function refElements(ref) {
     const found = resolve(ref);
     return found.el ? [found.el] : [];
@@ -491,6 +587,10 @@
   }
 
   // 'same' (this world walks into it), 'cross' (the driver's world for the frame does) or 'gone'.
+  /**
+   * @param {number} index
+   * @returns {'same' | 'cross' | 'gone'}
+   */
   function frameKind(index) {
     const frame = frameByIndex(index);
     if (!frame) return 'gone';

@@ -6,17 +6,24 @@
 
   // Elements the walk could not enter (custom elements without an open shadow root) stay here
   // until the driver asks which of them carry a closed root (only CDP can tell).
+  /** @type {Element[]} */
   let hosts = [];
+  /**
+   * @typedef {{role: string, name: string, ref: Ref, level?: number, checked?: boolean | 'mixed',
+   *   disabled?: true, upload?: true}} SnapshotNode
+   */
 
   V.snapshot = function snapshot() {
+    /** @type {SnapshotNode[]} */
     const nodes = [];
     let truncated = false;
+    /** @type {WalkFound} */
     const found = { frames: [], hosts: [], mark: () => nodes.length };
     V.walk((el, ctx) => {
       if (el.getAttribute('aria-hidden') === 'true') return false;
       const cs = V.style(el);
       if (cs.display === 'none') return false;
-      const inert = ctx.inert || el.inert;
+      const inert = ctx.inert || /** @type {HTMLElement} */ (el).inert;
       const ariaDisabled = ctx.ariaDisabled || el.getAttribute('aria-disabled') === 'true';
       const next = inert !== ctx.inert || ariaDisabled !== ctx.ariaDisabled ? { inert, ariaDisabled } : ctx;
       const role = V.roleOf(el);
@@ -33,16 +40,18 @@
         name = name.slice(0, V.NAME_LIMIT);
         truncated = true;
       }
+      /** @type {SnapshotNode} */
       const node = { role, name, ref: V.refOf(el) };
       if (role === 'heading') node.level = V.headingLevel(el);
       const checked = V.checkedOf(el, role);
       if (checked !== undefined) node.checked = checked;
       if (inert || ariaDisabled || el.matches(':disabled')) node.disabled = true;
-      if (el.localName === 'input' && el.type === 'file') node.upload = true;
+      if (el.localName === 'input' && /** @type {HTMLInputElement} */ (el).type === 'file') node.upload = true;
       nodes.push(node);
       return next;
     }, found);
     hosts = found.hosts;
+    /** @type {{snapshot: SnapshotNode[], frames: WalkFound['frames'], hosts: number, truncated?: true}} */
     const result = { snapshot: nodes, frames: found.frames, hosts: hosts.length };
     if (truncated) result.truncated = true;
     return result;

@@ -6,12 +6,14 @@
 
   /**
    * The elements a style change applies to: the one a ref names, or those a selector matches.
+   * @param {StyleTarget} target
    * @returns {{elements: (HTMLElement | SVGElement)[], error?: undefined} | {error: string, message?: string}}
    */
   function targets(target) {
     if (target.ref !== undefined && target.ref !== null) {
       const found = V.resolve(target.ref);
-      return found.error ? { error: 'ref-' + found.error } : { elements: [found.el] };
+      if (found.error !== undefined) return { error: 'ref-' + found.error };
+      return { elements: [/** @type {HTMLElement | SVGElement} */ (found.el)] };
     }
     try {
       const matched = Array.from(document.querySelectorAll(String(target.selector)));
