@@ -25,6 +25,9 @@ Owner = Literal["ai", "human"]
 #: attempts to confirm a closed page, and the pause between them
 CLOSE_ATTEMPTS = 3
 CLOSE_RETRY_SECONDS = 0.2
+#: how long one close may take: a page whose renderer crashed and was reloaded can leave Playwright's close
+#: waiting for a target that never reports closing, and the person's (or agent's) close must still be answered
+CLOSE_WAIT_SECONDS = 3.0
 
 
 class TabLimit(Exception):
@@ -151,8 +154,8 @@ class TabRegistry:
 
     async def _close_page(self, page: Page) -> bool:
         for attempt in range(CLOSE_ATTEMPTS):
-            with contextlib.suppress(PlaywrightError):
-                await page.close()
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                await asyncio.wait_for(page.close(), CLOSE_WAIT_SECONDS)
             if page.is_closed():
                 self.driver.forget(page)
                 return True
