@@ -495,7 +495,9 @@ async def test_undo_and_redo_are_the_persons_typing_never_the_agents_change(
     line = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
     await line.click()
     await page.keyboard.press("End")
-    await page.keyboard.type(" Very")
+    # one input, so one undo step: keystrokes typed apart by more than the editor's grouping delay (a loaded
+    # machine) would be several steps, and one Ctrl+Z would take only the last of them
+    await page.keyboard.insert_text(" Very")
     typed = TEXT.replace("slow.", "slow. Very")
     await wait_doc_text(vmark, tab, typed)
     pairs = {
@@ -544,13 +546,13 @@ async def test_undo_is_per_window_and_the_file_reloaded_from_disk_is_no_step(
     mine = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
     await mine.click()
     await page.keyboard.press("End")
-    await page.keyboard.type(" Mine")
+    await page.keyboard.insert_text(" Mine")  # one undo step (see above)
     typed = TEXT.replace("slow.", "slow. Mine")
     await wait_doc_text(vmark, tab, typed)
     await wait_editor_text(second, typed)
     await second.locator(".cm-line").nth(6).click()  # the second window types on "The third step is long."
     await second.keyboard.press("End")
-    await second.keyboard.type(" Theirs")
+    await second.keyboard.insert_text(" Theirs")
     both = typed.replace("long.", "long. Theirs")
     await wait_doc_text(vmark, tab, both)
     await wait_editor_text(page, both)
