@@ -408,8 +408,16 @@ function isEmptyParagraph(node: Node): boolean {
   return node.type === schema.nodes.paragraph && node.childCount === 0;
 }
 
+/** Whether `node` is or holds a reference definition (a list item or a quote may hold one: its links are the
+ * whole text's, so a change to it re-parses everything). */
 function isReference(node: Node): boolean {
-  return node.type === schema.nodes.raw_block && node.attrs.kind === "reference";
+  if (node.type === schema.nodes.raw_block && node.attrs.kind === "reference") return true;
+  let held = false;
+  node.descendants((child) => {
+    held = held || (child.type === schema.nodes.raw_block && child.attrs.kind === "reference");
+    return !held && !child.isTextblock;
+  });
+  return held;
 }
 
 function applySpan(text: Text, span: Span): Text {
