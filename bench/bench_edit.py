@@ -23,6 +23,8 @@ from typing import Any
 
 import mcp_types as types
 from benchlib import (
+    FLIP_ANCHOR,
+    FLIP_WORDS,
     BenchError,
     bench_dir,
     human_size,
@@ -42,9 +44,7 @@ from benchlib import (
 from mcp import Client
 
 WARMUP = 3
-#: the line whose word flips: unique in markdown_of_size's text (each list line is numbered)
-ANCHOR = "- item 004242: the {word} brown fox"
-WORDS = ("quick", "swift")
+ANCHOR, WORDS = FLIP_ANCHOR, FLIP_WORDS
 
 
 def _sent_bytes(arguments: dict[str, Any]) -> int:

@@ -27,6 +27,8 @@ import time
 from typing import Any
 
 from benchlib import (
+    FLIP_ANCHOR,
+    FLIP_WORDS,
     BenchError,
     bench_dir,
     human_size,
@@ -47,9 +49,7 @@ from mcp import Client
 from vmark.testing.uiclient import UIClient
 
 WARMUP = 3
-#: the line whose word flips: unique in markdown_of_size's text (each list line is numbered)
-ANCHOR = "- item 004242: the {word} brown fox"
-WORDS = ("quick", "swift")
+ANCHOR, WORDS = FLIP_ANCHOR, FLIP_WORDS
 EVENT_SECONDS = 30.0
 
 

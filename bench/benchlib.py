@@ -92,6 +92,12 @@ def prepare_home(home: Path) -> Path:
 _LINE = "- item {n:06d}: the quick brown fox jumps over the lazy dog; *emphasis*, `code`, [a link](#x) é ✓\n"
 
 
+#: a one-word edit's line: unique in markdown_of_size's text (each list line is numbered); its word flips
+#: between the two of FLIP_WORDS
+FLIP_ANCHOR = "- item 004242: the {word} brown fox"
+FLIP_WORDS = ("quick", "swift")
+
+
 def markdown_of_size(size: int, variant: int = 0) -> str:
     """Markdown of exactly ``size`` UTF-8 bytes (headings and list lines, some non-ASCII)."""
     parts = [f"# Benchmark document {variant}\n\n"]

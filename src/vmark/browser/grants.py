@@ -19,21 +19,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-Operation = Literal[
-    "read",
-    "attach",
-    "click",
-    "type",
-    "scroll",
-    "key",
-    "style",
-    "navigate",
-    "eval",
-    "session",
-    "record",
-    "profile",
-    "upload",
-]
+from ..core.wire_types import BrowserOperation
+
+#: what a site permission lets an agent do (the wire's definition: the Browser panel shows the same ones)
+Operation = BrowserOperation
 Decision = Literal["once", "site", "deny"]
 
 OPERATIONS: tuple[Operation, ...] = get_args(Operation)

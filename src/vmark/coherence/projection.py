@@ -17,24 +17,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
+from ..core.wire_types import AttentionState, CoherentState
 from .graph import RevisionGraph, paused_gc
 from .records import VERDICTS, MalformedRecord, Record, parse_time
 
 #: The states of an edge that needs attention, in the order the tool contract lists them.
-EDGE_STATES = (
-    "version-stale",
-    "stale-valid",
-    "stale-contradicted",
-    "stale-unknown",
-    "waived",
-    "diverged",
-    "diverged-multi-head",
-    "unpinnable",
-)
+EDGE_STATES: tuple[str, ...] = get_args(AttentionState)
 #: The states of an edge that is coherent (left out of ``coherence`` -> ``edges``).
-FRESH_STATES = ("fresh", "ratified")
+FRESH_STATES: tuple[str, ...] = get_args(CoherentState)
 
 _SortKey = tuple[str, str]
 _EdgeKey = tuple[str, int]

@@ -695,7 +695,7 @@ class SettingResult(TypedDict):
 # --- the embedded browser, as the person sees it (the Browser panel) -------------------------------------
 BrowserOwner = Literal["ai", "human"]
 BrowserPosture = Literal["sandbox", "shared"]
-#: what a site permission lets an agent do (``browser.grants.Operation``)
+#: what a site permission lets an agent do (``browser.grants`` uses this one)
 BrowserOperation = Literal[
     "read",
     "attach",
@@ -860,7 +860,9 @@ class Revoked(TypedDict):
 
 
 # --- coherence (the Coherence panel): a workspace is its window's active one unless named ----------------
-EdgeState = Literal[
+#: the states of an edge that needs attention, in the order the tool contract lists them
+#: (``coherence.projection.EDGE_STATES``), then those of a coherent one
+AttentionState = Literal[
     "version-stale",
     "stale-valid",
     "stale-contradicted",
@@ -869,9 +871,9 @@ EdgeState = Literal[
     "diverged",
     "diverged-multi-head",
     "unpinnable",
-    "fresh",
-    "ratified",
 ]
+CoherentState = Literal["fresh", "ratified"]
+EdgeState = Literal[AttentionState, CoherentState]
 Resolution = Literal["accept-newer", "waive"]
 Maturity = Literal["draft", "established"]
 
