@@ -16,7 +16,7 @@ import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type 
 import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
-import { SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
+import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { nodeViews, viewPlugins } from "./mdsource/views";
 import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
@@ -74,7 +74,8 @@ export class WysiwygEditor implements Editor {
     let state = before.apply(tr);
     if (tr.docChanged) {
       const length = this.source.length;
-      const change = this.source.personEdit(before.doc, state.doc);
+      const preferred = (tr.getMeta(SOURCE_SPLICE) as Span | undefined) ?? null;
+      const change = this.source.personEdit(before.doc, state.doc, preferred);
       if (change?.adopt) state = state.apply(replaceChildren(state, change.adopt).setMeta("addToHistory", false));
       this.view.updateState(state);
       if (change) this.hooks.onChange(ChangeSet.of([change.span], length));

@@ -35,6 +35,13 @@ export interface ViewChange {
 
 const BOM = "\uFEFF";
 
+/**
+ * Transaction meta: the splice of the text a command means (an input rule keeping the characters typed, Enter
+ * in a list adding the list's own marker). It is tried before any other and still checked like every splice:
+ * the text after it must parse to exactly what the view shows.
+ */
+export const SOURCE_SPLICE = "vmark.sourceSplice";
+
 export class SourceDoc {
   private blocks: Block[];
   private env: Env = {};
