@@ -15,6 +15,7 @@ from . import (
     ui_comments,
     ui_editing,
     ui_files,
+    ui_images,
     ui_history,
     ui_read,
     ui_review,
@@ -42,5 +43,6 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_browser.ACTIONS,
     **ui_search.ACTIONS,
     **ui_files.ACTIONS,
+    **ui_images.ACTIONS,
     **ui_review.ACTIONS,
 }
