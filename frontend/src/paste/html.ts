@@ -60,7 +60,7 @@ export function htmlToBlocks(root: ParentNode, style: PasteStyle = DEFAULT_STYLE
 
 /** Whether the HTML is a code editor's copy (one monospace block that keeps its white space): text, really. */
 export function isCodeEditorCopy(root: ParentNode): boolean {
-  const elements = [...root.childNodes].filter((n) => n.nodeType === ELEMENT || (n.nodeType === TEXT && (n.textContent ?? "").trim() !== "")) as Element[];
+  const elements = [...root.childNodes].filter((n) => (n.nodeType === ELEMENT && !IGNORED.has(tag(n))) || (n.nodeType === TEXT && (n.textContent ?? "").trim() !== "")) as Element[];
   if (elements.length !== 1 || elements[0].nodeType !== ELEMENT) return false;
   const styles = declarations(elements[0]);
   return ["div", "pre"].includes(tag(elements[0])) && /^pre/.test(styles.get("white-space") ?? "") && CODE_FONT.test(styles.get("font-family") ?? "");
@@ -313,7 +313,7 @@ class Walker {
       const name = tag(cell);
       if (name !== "td" && name !== "th") continue;
       const content = flatInline(cell, marks, this.style).map((n) => (n.type === schema.nodes.hard_break ? schema.text(" ", n.marks) : n));
-      const align = (cell.getAttribute("align") ?? declarations(cell).get("text-align") ?? "").toLowerCase();
+      const align = (cell.getAttribute("align") ?? cell.getAttribute("data-align") ?? declarations(cell).get("text-align") ?? "").toLowerCase();
       // Left is where a cell's text goes anyway (spreadsheets say so of every text cell): no alignment.
       cells.push({ cells: tidyInline(content), align: align === "center" || align === "right" ? align : "" });
       const span = Math.min(Number(cell.getAttribute("colspan") ?? 1) || 1, 64);

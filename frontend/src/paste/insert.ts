@@ -208,8 +208,9 @@ function blockPlan(
   const trailEmpty = $to.depth === 0 || ($to.parent.isTextblock && $to.parentOffset === $to.parent.content.size);
   let cutA = a;
   let cutB = b;
+  const blockOf = ($pos: typeof $from) => source.sourceRange(doc, $pos.before(1), $pos.after(1));
   if (leadEmpty && $from.depth > 0) {
-    if (top) cutA = Math.min(a, source.sourceRange(doc, $from.before(1), $from.before(1))?.[0] ?? a);
+    if (top) cutA = Math.min(a, blockOf($from)?.[0] ?? a);
     else {
       const line = lineStart(source, a);
       cutA = Math.min(a, line + (CONTAINER.exec(source.slice(line, a))?.[0].length ?? 0));
@@ -217,8 +218,7 @@ function blockPlan(
   }
   if (trailEmpty && $to.depth > 0) {
     if (top) {
-      const after = $to.after(1);
-      let end = source.sourceRange(doc, after, after)?.[1] ?? b;
+      let end = blockOf($to)?.[1] ?? b;
       while (end > b && source.slice(end - 1, end) === "\n") end--;
       cutB = Math.max(b, end);
     } else cutB = Math.max(b, lineEnd(source, b));
