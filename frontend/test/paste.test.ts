@@ -10,7 +10,7 @@ import { Window } from "happy-dom";
 import { EditorState, TextSelection } from "prosemirror-state";
 import { parseBlocks } from "../src/mdsource/build";
 import { SourceDoc } from "../src/mdsource/sourcedoc";
-import { htmlToBlocks, isCodeEditorCopy, styleOf } from "../src/paste/html";
+import { htmlToBlocks, isCodeEditorCopy, parseHtml, styleOf } from "../src/paste/html";
 import { insertMarkdown } from "../src/paste/insert";
 import { blocksToMarkdown, relax, shape } from "../src/paste/markdown";
 import { literalBlocks } from "../src/paste/plain";
@@ -19,7 +19,7 @@ const FIXTURES = join(import.meta.dirname, "fixtures/paste");
 const window = new Window();
 
 function body(html: string): ParentNode {
-  return new window.DOMParser().parseFromString(html, "text/html").body as unknown as ParentNode;
+  return parseHtml(html, new window.DOMParser() as unknown as DOMParser);
 }
 
 function markdownOf(html: string, doc = new SourceDoc("").doc()): string {

@@ -53,6 +53,18 @@ const IGNORED = new Set([
 const CODE_FONT = /\b(courier|consolas|monaco|menlo|monospace|source code|fira code|fira mono|jetbrains mono|roboto mono|sf mono|inconsolata|lucida console)\b/i;
 const UNSAFE_URL = /^\s*(javascript|vbscript|data|blob|file|cid):/i;
 
+/**
+ * Pasted HTML as an inert document (nothing in it loads or runs). Its style sheets and scripts are taken out
+ * and its `style` attributes renamed first: the page's policy refuses inline styles, even in a parsed document
+ * that is never shown, and reports each.
+ */
+export function parseHtml(html: string, parser: DOMParser = new DOMParser()): ParentNode {
+  const renamed = html
+    .replace(/<(style|script)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, "")
+    .replace(/(<[a-z][^<>]*?\s)style(\s*=)/gi, "$1data-vmark-style$2");
+  return parser.parseFromString(renamed, "text/html").body;
+}
+
 /** The block nodes of the HTML in `root` (a document's body, or any element). */
 export function htmlToBlocks(root: ParentNode, style: PasteStyle = DEFAULT_STYLE): Node[] {
   return new Walker(style).blocks(root, []);
@@ -76,7 +88,7 @@ function tag(node: ChildNode | Element): string {
 /** An element's inline style as property -> value (lowercase names, values trimmed). */
 function declarations(el: Element): Map<string, string> {
   const found = new Map<string, string>();
-  for (const part of (el.getAttribute("style") ?? "").split(";")) {
+  for (const part of (el.getAttribute("data-vmark-style") ?? el.getAttribute("style") ?? "").split(";")) {
     const colon = part.indexOf(":");
     if (colon > 0) found.set(part.slice(0, colon).trim().toLowerCase(), part.slice(colon + 1).trim().toLowerCase());
   }
@@ -266,7 +278,7 @@ class Walker {
       const info = wordList(p) as { list: string; level: number };
       if (info.list !== list) while (stack.length) close();
       list = info.list;
-      const marker = p.querySelector("[style*=mso-list]")?.textContent ?? "";
+      const marker = [...p.querySelectorAll("span")].find((span) => declarations(span).get("mso-list") === "ignore")?.textContent ?? "";
       const ordered = /^\s*(\d+|[a-z]|[ivxlcdm]+)[.)]/i.test(marker);
       while (stack.length && stack[stack.length - 1].level > info.level) close();
       const top = stack[stack.length - 1];

@@ -11,7 +11,7 @@ import { type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
 import { parseBlocks } from "../mdsource/build";
 import { schema } from "../mdsource/schema";
-import { htmlToBlocks, isCodeEditorCopy, styleOf } from "./html";
+import { htmlToBlocks, isCodeEditorCopy, parseHtml, styleOf } from "./html";
 import { droppedPaths, imageFiles, imagesMarkdown, pathsMarkdown, saveImages } from "./images";
 import { insertMarkdown, type SourceMap } from "./insert";
 import { blocksToMarkdown } from "./markdown";
@@ -79,7 +79,7 @@ function handle(view: EditorView, source: () => SourceMap, data: DataTransfer, f
   let markdown = "";
   if (plain) markdown = blocksToMarkdown(literalBlocks(text));
   else if (html) {
-    const body = new DOMParser().parseFromString(html, "text/html").body;
+    const body = parseHtml(html);
     markdown = isCodeEditorCopy(body) ? cleanText(text) : blocksToMarkdown(htmlToBlocks(body, styleOf(view.state.doc)));
   } else markdown = cleanText(text);
   // An image copied from a page carries its address as HTML too: that link is kept, the file is not written.
