@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import base64
 import os
+import struct
+import zlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -48,6 +50,20 @@ async def paste(scene: Stage) -> AsyncIterator[Stage]:
     await scene.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
     yield scene
     await scene.page.emulate_media(color_scheme="light")
+
+
+def picture(width: int = 240, height: int = 120) -> bytes:
+    """A PNG a person would notice: diagonal stripes of two colours."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(
+        b"\x00" + b"".join(b"\x2b\x6c\xb0" if (x + y) // 20 % 2 else b"\xf2\xa9\x3b" for x in range(width))
+        for y in range(height)
+    )
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 def fixture(name: str) -> tuple[str, str]:
@@ -204,14 +220,14 @@ async def test_a_code_block_takes_plain_text(paste: Stage) -> None:
 async def test_a_pasted_image_is_written_beside_the_document_and_shows(paste: Stage) -> None:
     s = paste
     path = await wysiwyg_doc(s, "shot.md", BEFORE + AFTER)
-    await paste_at(s, "Before paste.", image=png(6, 4))
+    await paste_at(s, "Before paste.", image=picture())
     expected = f"{BEFORE}![image](assets/image.png){AFTER}"
     await shows(s, expected)
     written = s.folder / "assets" / "image.png"
     assert written.read_bytes() == await clipboard_image(s.page)
     image = s.page.locator(".ProseMirror img.md-image[alt=image]")
     await expect(image).to_have_attribute("data-state", "loaded")
-    assert await image.evaluate("img => img.naturalWidth") == 6
+    assert await image.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [240, 120]
     assert await image.get_attribute("src") == f"/files/main{s.folder}/assets/image.png"
     await save(s, path)
     assert_bytes(path, expected.encode(), s.errors)
