@@ -43,18 +43,24 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
   const $to = doc.resolve(to);
   const n = doc.childCount;
   const edge = (pos: typeof $from) => Math.min($from.depth === 0 && pos.index(0) >= n ? n - 1 : pos.index(0), n - 1);
-  const ranges = blockRanges(doc, source);
+  const range = blockRange(doc, source);
   let lo = Math.min(edge($from), edge($to)) - 1;
   let hi = Math.max(edge($from), edge($to)) + 1;
   // One block of the text on each side (the view's own empty paragraphs are none).
-  while (lo > 0 && ranges[lo][0] === ranges[lo][1]) lo--;
-  while (hi < n - 1 && ranges[hi][0] === ranges[hi][1]) hi++;
+  const empty = (k: number) => {
+    const [a, b] = range(k);
+    return a === b;
+  };
+  while (lo > 0 && empty(lo)) lo--;
+  while (hi < n - 1 && empty(hi)) hi++;
   lo = Math.max(lo, 0);
   hi = Math.min(hi, n - 1);
-  const start = Math.min(ranges[lo][0], span.from);
-  const end = Math.max(hi === n - 1 ? source.length : ranges[hi][1], span.to);
+  const start = Math.min(range(lo)[0], span.from);
+  const end = Math.max(hi === n - 1 ? source.length : range(hi)[1], span.to);
   const text = source.slice(start, span.from) + span.insert + source.slice(span.to, end);
-  const env: Env = { references: referencesOf(doc), documentStart: start <= (source.slice(0, 1) === "\uFEFF" ? 1 : 0) };
+  // A reference link needs the document's definitions (only looked for when the Markdown may have one).
+  const references = /\][\s]*\[|\[[^\]\n]+\](?![(:])/.test(span.insert) ? referencesOf(doc) : {};
+  const env: Env = { references, documentStart: start <= (source.slice(0, 1) === "\uFEFF" ? 1 : 0) };
   const parsed = parseBlocks(text, start, env).blocks.map((b) => b.node);
   if (parsed.length === 0) parsed.push(schema.nodes.paragraph.create());
   // Equal blocks at either end stay the view's own (the engine sees them unchanged).
@@ -81,16 +87,16 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
   return { tr, span, caret: planned.caret };
 }
 
-/** The text range `[from, to]` of every top-level child of the view (the last one's reaching the text's end). */
-function blockRanges(doc: Node, source: SourceMap): [number, number][] {
-  const ranges: [number, number][] = [];
-  let pos = 0;
-  doc.forEach((child) => {
-    const range = source.sourceRange(doc, pos, pos + child.nodeSize);
-    ranges.push(range ?? [ranges.length ? ranges[ranges.length - 1][1] : 0, ranges.length ? ranges[ranges.length - 1][1] : 0]);
-    pos += child.nodeSize;
-  });
-  return ranges;
+/** The text range `[from, to]` of top-level child `k` of the view (the last one's reaching the text's end). */
+function blockRange(doc: Node, source: SourceMap): (k: number) => [number, number] {
+  const starts = [0];
+  return (k) => {
+    while (starts.length <= k + 1) starts.push(starts[starts.length - 1] + doc.child(starts.length - 1).nodeSize);
+    const range = source.sourceRange(doc, starts[k], starts[k + 1]);
+    if (range) return range;
+    const at = source.sourceRange(doc, starts[k], starts[k])?.[0] ?? 0;
+    return [at, at];
+  };
 }
 
 /** The document's reference definitions, as the parse of a part of it needs them. */
@@ -115,13 +121,15 @@ function plan(state: EditorState, source: SourceMap, markdown: string, from: num
   const $from = doc.resolve(from);
   const $to = doc.resolve(to);
   if ($from.parent.type.spec.code || $to.parent.type.spec.code) return null;
-  const pasted = parseBlocks(markdown, 0, { documentStart: false }).blocks.map((b) => b.node);
-  if (pasted.length === 0) return null;
+  if (markdown.trim() === "") return null;
+  // Markdown with a blank line is no single paragraph (without one, a parse tells): no need to parse it all.
+  const blank = /\n[ \t]*\n/.test(markdown);
+  const single = blank ? [] : parseBlocks(markdown, 0, { documentStart: false }).blocks.map((b) => b.node);
   const textblock = $from.sameParent($to) && $from.parent.isTextblock ? $from.parent : null;
   const range = viewOnlyParagraph($from, $to, source) ?? source.sourceRange(doc, from, to);
   if (!range) return null;
   const [a, b] = range;
-  const oneParagraph = pasted.length === 1 && pasted[0].type === schema.nodes.paragraph;
+  const oneParagraph = single.length === 1 && single[0].type === schema.nodes.paragraph;
   const inBlock = textblock !== null && textblock.content.size > 0;
   if (oneParagraph && inBlock) {
     const cont = continuation(source, doc, $from);
@@ -129,7 +137,15 @@ function plan(state: EditorState, source: SourceMap, markdown: string, from: num
     return { span: { from: a, to: b, insert }, caret: a + insert.length };
   }
   if (textblock?.type === schema.nodes.table_cell || $from.node(Math.max($from.depth - 1, 0)).type === schema.nodes.table_row) return null;
-  return blockPlan(source, doc, $from, $to, a, b, markdown, pasted);
+  return blockPlan(source, doc, $from, $to, a, b, markdown, endsInParagraph(markdown, single));
+}
+
+/** Whether the Markdown's last block is a paragraph (its last part after a blank line is parsed alone). */
+function endsInParagraph(markdown: string, parsed: Node[]): boolean {
+  if (parsed.length) return parsed[parsed.length - 1].type === schema.nodes.paragraph;
+  const last = markdown.split(/\n[ \t]*\n/).pop() ?? "";
+  const blocks = parseBlocks(last, 0, { documentStart: false }).blocks;
+  return blocks.length > 0 && blocks[blocks.length - 1].node.type === schema.nodes.paragraph;
 }
 
 /** A caret in a paragraph the view has and the text has not (an empty line of the view): its place between blocks. */
@@ -199,7 +215,7 @@ function blockPlan(
   a: number,
   b: number,
   markdown: string,
-  pasted: Node[],
+  lastIsParagraph: boolean,
 ): Planned {
   const top = $from.depth <= 1 && $to.depth <= 1;
   const cont = continuation(source, doc, $from);
@@ -254,7 +270,6 @@ function blockPlan(
     caret += blank.length + 1;
   }
   const lineAfter = cutB < source.length && source.slice(cutB, cutB + 1) === "\n" ? source.slice(cutB + 1, lineEnd(source, cutB + 1)) : "";
-  const lastIsParagraph = pasted[pasted.length - 1].type === schema.nodes.paragraph;
   if (trailEmpty && lastIsParagraph && lineAfter.trim() !== "" && !/^[\s>]*(?:[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,6}[ \t]|```|~~~)/.test(lineAfter)) {
     insert = `${insert}\n${blank}`;
   }

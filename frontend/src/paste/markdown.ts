@@ -7,16 +7,18 @@ import { schema } from "../mdsource/schema";
 import { serializeBlock } from "../mdsource/serialize";
 import { DEFAULT_STYLE, type PasteStyle } from "./html";
 
-/** Blocks as Markdown text, a blank line apart (no trailing line break). */
+/**
+ * Blocks as Markdown text, a blank line apart (no trailing line break). Each block's cleanest Markdown is tried
+ * for all of them at once (one parse); a block that does not read back as itself is written on its own.
+ */
 export function blocksToMarkdown(blocks: Node[]): string {
-  const parts: string[] = [];
-  let previous: Node | null = null;
-  for (const node of blocks) {
-    const block: Node = previous ? apart(previous, node) : node;
-    parts.push(writeBlock(block));
-    previous = block;
-  }
-  return parts.join("\n\n");
+  const apartBlocks: Node[] = [];
+  for (const node of blocks) apartBlocks.push(apartBlocks.length ? apart(apartBlocks[apartBlocks.length - 1], node) : node);
+  const written = apartBlocks.map((block) => serializeBlock(block));
+  const cleanest = apartBlocks.map((block, k) => cleaner(block, written[k])[0]);
+  const parsed = parseBlocks(cleanest.join("\n\n"), 0, { documentStart: false }).blocks;
+  const together = parsed.length === apartBlocks.length;
+  return apartBlocks.map((block, k) => (together && shape(parsed[k].node) === shape(block) ? cleanest[k] : writeBlock(block, written[k]))).join("\n\n");
 }
 
 /** Two lists of one kind in a row would read as one list: the second takes the other marker. */
@@ -27,9 +29,8 @@ function apart(previous: Node, block: Node): Node {
   return block;
 }
 
-function writeBlock(block: Node): string {
+function writeBlock(block: Node, written: string): string {
   const want = shape(block);
-  const written = serializeBlock(block);
   const candidates = cleaner(block, written);
   // Emphasis in the document's style (`_`, `__`) cannot sit inside a word: the default markers can.
   const plain = withMarkers(block, DEFAULT_STYLE);
