@@ -738,7 +738,8 @@ async def paste_round(s: Stage, page: Page, n: int, kind: str, html: str, source
     await shown.click()
     await page.keyboard.press("End")
     marker = f"Pasted end {n}"
-    await page.evaluate(_PASTE_CLIPBOARD, [html + f"<p>{marker}</p>" if kind == "html" else "", f"{source}\n{marker}\n"])
+    clipboard = [html + f"<p>{marker}</p>" if kind == "html" else "", f"{source}\n{marker}\n"]
+    await page.evaluate(_PASTE_CLIPBOARD, clipboard)
     await page.evaluate(KEY_PROBE)
     await page.evaluate("(text) => window.__keyProbe.arm(text)", marker)
     await page.keyboard.press("Control+v")
@@ -772,7 +773,8 @@ async def bench_paste(s: Stage, plan: Plan) -> dict[str, Any]:
                     lost[kind] += 1
                 else:
                     samples[kind].append(got / 1000)
-            progress(f"paste to screen, round {k + 1 - PASTE_WARMUP} of {plan.paste_rounds}" if k >= PASTE_WARMUP else "paste warm-up done")
+            counted = k + 1 - PASTE_WARMUP
+            progress(f"paste to screen, round {counted} of {plan.paste_rounds}" if counted else "paste warm-up done")
     finally:
         await context.close()
     return {
@@ -780,7 +782,7 @@ async def bench_paste(s: Stage, plan: Plan) -> dict[str, Any]:
         "html_bytes": len(html.encode()),
         "markdown_bytes": len(source.encode()),
         "target_ms": PASTE_TARGET_MS,
-        **{kind: {**(summary(samples[kind]) if samples[kind] else {"n": 0}), "lost": lost[kind]} for kind in PASTE_KINDS},
+        **{kind: {**(summary(got) if got else {"n": 0}), "lost": lost[kind]} for kind, got in samples.items()},
     }
 
 

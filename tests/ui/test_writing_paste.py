@@ -97,7 +97,9 @@ async () => {
 """
 
 
-async def write_clipboard(page: Page, html: str | None = None, text: str | None = None, image: bytes | None = None) -> None:
+async def write_clipboard(
+    page: Page, html: str | None = None, text: str | None = None, image: bytes | None = None
+) -> None:
     kinds: list[tuple[str, str, bool]] = []
     if html is not None:
         kinds.append(("text/html", html, False))
@@ -124,7 +126,8 @@ async def shows(s: Stage, text: str) -> None:
     try:
         await wait_until(same, "the editor to hold the pasted text", timeout=10)
     except AssertionError as exc:
-        raise AssertionError(f"{exc}\nwant {text!r}\ngot  {got[0] if got else None!r}\npage errors: {s.errors}") from None
+        shown = got[0] if got else None
+        raise AssertionError(f"{exc}\nwant {text!r}\ngot  {shown!r}\npage errors: {s.errors}") from None
 
 
 async def wysiwyg_doc(s: Stage, name: str, text: str) -> Path:
@@ -266,7 +269,8 @@ async ([files, paths, x, y]) => {
   for (const [type, value] of paths) data.setData(type, value);
   const target = document.elementFromPoint(x, y);
   for (const kind of ["dragenter", "dragover", "drop"]) {
-    target.dispatchEvent(new DragEvent(kind, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: data }));
+    const init = { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: data };
+    target.dispatchEvent(new DragEvent(kind, init));
   }
 }
 """
@@ -290,7 +294,8 @@ async def test_a_dropped_image_is_written_and_linked_where_it_fell(paste: Stage)
     expected = f"{BEFORE}{AFTER[:-1]}![Flow Diagram](assets/Flow-Diagram.png)\n"
     await shows(s, expected)
     assert (s.folder / "assets" / "Flow-Diagram.png").read_bytes() == body
-    await expect(s.page.locator(".ProseMirror img.md-image[alt='Flow Diagram']")).to_have_attribute("data-state", "loaded")
+    shown = s.page.locator(".ProseMirror img.md-image[alt='Flow Diagram']")
+    await expect(shown).to_have_attribute("data-state", "loaded")
     await save(s, path)
     assert_bytes(path, expected.encode(), s.errors)
 

@@ -76,7 +76,11 @@ def _decode(text: str) -> bytes:
     return data
 
 
-_SVG_START = re.compile(rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?(?:<!--.*?-->\s*)*<svg[\s>]", re.S | re.I)
+#: an SVG file's start: an optional BOM, XML declaration, comments and doctype, then the ``<svg`` element
+_SVG_START = re.compile(
+    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?(?:<!--.*?-->\s*)*<svg[\s>]",
+    re.S | re.I,
+)
 
 
 def image_suffix(data: bytes) -> str | None:
