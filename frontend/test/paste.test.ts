@@ -113,34 +113,50 @@ function paste(marked: string, markdown: string): string {
   return source.text;
 }
 
-test("Markdown pasted into a paragraph: inline at the caret, blocks split it", () => {
-  assert.equal(paste("# Title\n\nHello ¦world\n\nEnd\n", "**bold** text"), "# Title\n\nHello **bold** textworld\n\nEnd\n");
-  assert.equal(paste("# Title\n\nHello ¦world\n\nEnd\n", "# New\n\n- a\n- b"), "# Title\n\nHello \n\n# New\n\n- a\n- b\n\nworld\n\nEnd\n");
-  assert.equal(paste("# Title\n\nHello world¦\n\nEnd\n", "# New\n\n- a\n- b"), "# Title\n\nHello world\n\n# New\n\n- a\n- b\n\nEnd\n");
-  assert.equal(paste("# Title\n\n¦Hello world\n\nEnd\n", "# New\n\n- a\n- b"), "# Title\n\n# New\n\n- a\n- b\n\nHello world\n\nEnd\n");
-  assert.equal(paste("a ¦b¦ c\n", "*x*"), "a *x* c\n");
-  assert.equal(paste("one\n\n¦two\n\nthree¦\n", "# new"), "one\n\n# new\n");
-  assert.equal(paste("¦", "# Title\n\n- a\n- b"), "# Title\n\n- a\n- b");
-  assert.equal(paste("text¦\n", "![image](assets/image.png)"), "text![image](assets/image.png)\n");
-});
+/** Where a paste goes, by place: the text with the caret, the Markdown pasted, the text after it. */
+const PLACES: [string, [string, string, string][]][] = [
+  [
+    "Markdown pasted into a paragraph: inline at the caret, blocks split it",
+    [
+      ["# Title\n\nHello ¦world\n\nEnd\n", "**bold** text", "# Title\n\nHello **bold** textworld\n\nEnd\n"],
+      ["# Title\n\nHello ¦world\n\nEnd\n", "# New\n\n- a\n- b", "# Title\n\nHello \n\n# New\n\n- a\n- b\n\nworld\n\nEnd\n"],
+      ["# Title\n\nHello world¦\n\nEnd\n", "# New\n\n- a\n- b", "# Title\n\nHello world\n\n# New\n\n- a\n- b\n\nEnd\n"],
+      ["# Title\n\n¦Hello world\n\nEnd\n", "# New\n\n- a\n- b", "# Title\n\n# New\n\n- a\n- b\n\nHello world\n\nEnd\n"],
+      ["a ¦b¦ c\n", "*x*", "a *x* c\n"],
+      ["one\n\n¦two\n\nthree¦\n", "# new", "one\n\n# new\n"],
+      ["¦", "# Title\n\n- a\n- b", "# Title\n\n- a\n- b"],
+      ["text¦\n", "![image](assets/image.png)", "text![image](assets/image.png)\n"],
+    ],
+  ],
+  [
+    "a heading keeps its markup on its own side of the cut",
+    [
+      ["# Ti¦tle\n\nEnd\n", "para\n\nmore", "# Ti\n\npara\n\nmore\n\ntle\n\nEnd\n"],
+      ["# Title¦\nnext line\n", "para\n\nmore", "# Title\n\npara\n\nmore\n\nnext line\n"],
+      ["# Title ##¦\n\nnext\n", "para\n\nmore", "# Title ##\n\npara\n\nmore\n\nnext\n"],
+      ["Setext¦\n===\n\nnext\n", "- a\n- b", "Setext\n===\n\n- a\n- b\n\nnext\n"],
+      ["# ¦Title\n", "para\n\nmore", "para\n\nmore\n\n# Title\n"],
+    ],
+  ],
+  [
+    "in a list item or a quote, the pasted lines continue the container",
+    [
+      ["- one\n- tw¦o\n- three\n", "x\n\ny", "- one\n- tw\n\n  x\n\n  y\n\n  o\n- three\n"],
+      ["- one\n- two¦\n- three\n", "```\ncode\n```", "- one\n- two\n\n  ```\n  code\n  ```\n- three\n"],
+      ["- one\n- ¦two\n- three\n", "```\ncode\n```", "- one\n- ```\n  code\n  ```\n\n  two\n- three\n"],
+      ["> quote ¦here\n", "a\n\nb", "> quote \n>\n> a\n>\n> b\n>\n> here\n"],
+      ["> quote here¦\n", "a\nb", "> quote herea\n> b\n"],
+      ["- item¦\n", "line1\nline2", "- itemline1\n  line2\n"],
+      ["| a | b |\n| - | - |\n| 1¦x | 2 |\n", "p|q", "| a | b |\n| - | - |\n| 1p\\|qx | 2 |\n"],
+    ],
+  ],
+];
 
-test("a heading keeps its markup on its own side of the cut", () => {
-  assert.equal(paste("# Ti¦tle\n\nEnd\n", "para\n\nmore"), "# Ti\n\npara\n\nmore\n\ntle\n\nEnd\n");
-  assert.equal(paste("# Title¦\nnext line\n", "para\n\nmore"), "# Title\n\npara\n\nmore\n\nnext line\n");
-  assert.equal(paste("# Title ##¦\n\nnext\n", "para\n\nmore"), "# Title ##\n\npara\n\nmore\n\nnext\n");
-  assert.equal(paste("Setext¦\n===\n\nnext\n", "- a\n- b"), "Setext\n===\n\n- a\n- b\n\nnext\n");
-  assert.equal(paste("# ¦Title\n", "para\n\nmore"), "para\n\nmore\n\n# Title\n");
-});
-
-test("in a list item or a quote, the pasted lines continue the container", () => {
-  assert.equal(paste("- one\n- tw¦o\n- three\n", "x\n\ny"), "- one\n- tw\n\n  x\n\n  y\n\n  o\n- three\n");
-  assert.equal(paste("- one\n- two¦\n- three\n", "```\ncode\n```"), "- one\n- two\n\n  ```\n  code\n  ```\n- three\n");
-  assert.equal(paste("- one\n- ¦two\n- three\n", "```\ncode\n```"), "- one\n- ```\n  code\n  ```\n\n  two\n- three\n");
-  assert.equal(paste("> quote ¦here\n", "a\n\nb"), "> quote \n>\n> a\n>\n> b\n>\n> here\n");
-  assert.equal(paste("> quote here¦\n", "a\nb"), "> quote herea\n> b\n");
-  assert.equal(paste("- item¦\n", "line1\nline2"), "- itemline1\n  line2\n");
-  assert.equal(paste("| a | b |\n| - | - |\n| 1¦x | 2 |\n", "p|q"), "| a | b |\n| - | - |\n| 1p\\|qx | 2 |\n");
-});
+for (const [title, cases] of PLACES) {
+  test(title, () => {
+    for (const [marked, markdown, want] of cases) assert.equal(paste(marked, markdown), want, JSON.stringify([marked, markdown]));
+  });
+}
 
 test("the blocks around a paste keep their bytes", () => {
   const before = "Intro  with  odd   spacing\\\nand a break\n\n* star  list\n+ plus\n\n```\ncode\n```\n\n";
