@@ -21,6 +21,7 @@ import { configureImages } from "./paste/images";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
 import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { SaveAsDialog } from "./saveas";
+import { ExportDialog, type ExportTab } from "./export";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
 
@@ -63,6 +64,8 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
+    const exports = new ExportDialog(channel, () => this.exportTab(), () => void this.loadTree());
+    this.keys.addCommands(exports.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {
@@ -110,6 +113,14 @@ class Page {
 
   activeTabId(): string | null {
     return this.current?.tabId ?? null;
+  }
+
+  /** The active tab, as the export dialog needs it. */
+  private exportTab(): ExportTab | null {
+    const tab = this.current;
+    if (!tab) return null;
+    const filePath = this.window()?.tabs.find((t) => t.id === tab.tabId)?.filePath ?? null;
+    return { tabId: tab.tabId, kind: tab.kind, filePath, flush: () => tab.flush() };
   }
 
   activeMode(): string | null {

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ..export.run import Exporter
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.principals import Principals
@@ -64,6 +65,8 @@ class Services:
     browser: BrowserService
     browser_runs: Runs
     browser_views: BrowserViews
+    #: the person's exports (``ui.export``), with the app's Chromium flags
+    exporter: Exporter
     #: the folders the person granted this session (``folder_access``), shared by every request
     folder_grants: set[str]
     #: tests only: the faults and delays they inject (None in a person's app: ``test.*`` is not routed)

