@@ -7,7 +7,6 @@
 // alone, for Python to photograph as PNG (the Pandoc formats embed them as images).
 import "katex/dist/katex.min.css";
 import "./export.css";
-import mermaid from "mermaid";
 import { highlightTokens, languageName } from "../mdsource/rich";
 import { imageAddress, setRemoteImages } from "../renderctx";
 import { escapeHtml, renderMarkdown } from "./render";
@@ -33,7 +32,18 @@ const EXPORT_WINDOW = "export";
 let diagramCount = 0;
 
 setRemoteImages(false); // a web image is never fetched while exporting
-mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "default", flowchart: { htmlLabels: false } });
+
+type Mermaid = (typeof import("mermaid"))["default"];
+let mermaidLoaded: Promise<Mermaid> | null = null;
+
+/** Mermaid, loaded with the first diagram (a document without one renders without its large bundle). */
+function loadMermaid(): Promise<Mermaid> {
+  mermaidLoaded ??= import("mermaid").then(({ default: mermaid }) => {
+    mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "default", flowchart: { htmlLabels: false } });
+    return mermaid;
+  });
+  return mermaidLoaded;
+}
 
 async function render(ask: RenderAsk): Promise<RenderAnswer> {
   const warnings: string[] = [];
@@ -159,6 +169,7 @@ async function drawInto(root: HTMLElement, sources: string[], warnings: string[]
 
 async function drawDiagram(source: string): Promise<{ svg: string; width: number } | { error: string }> {
   const id = `vmark-diagram-${++diagramCount}`;
+  const mermaid = await loadMermaid();
   try {
     const { svg } = await mermaid.render(id, source);
     const width = Number(/max-width:\s*([\d.]+)px/.exec(svg)?.[1] ?? 0);

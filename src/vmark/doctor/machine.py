@@ -3,7 +3,6 @@ tools, actionlint and shellcheck for ``workflow.validate``, a keyring for saved 
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 import re
 import subprocess
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from vmark.browser.launch import EXTRA_ARGS_ENV, LAUNCH_ARGS
 from vmark.doctor.report import Check
+from vmark.extras import extra_requirement
 
 MIN_PYTHON = (3, 11)
 #: how long a ``--version`` may take (Chromium's wrapper script is the slowest, well under a second)
@@ -93,19 +93,6 @@ def _launch_refusal(path: str, extra_args: list[str]) -> str | None:
     return said[-1] if said else f"exit {done.returncode}, no page"
 
 
-def extra_requirement(package: str, extra: str) -> str:
-    """``package`` as vmark's ``extra`` pins it (``name==version``), or its bare name."""
-    try:
-        requires = importlib.metadata.requires("vmark") or []
-    except importlib.metadata.PackageNotFoundError:
-        requires = []
-    for requirement in requires:
-        spec, _, marker = requirement.partition(";")
-        if spec.strip().startswith(package) and f'extra == "{extra}"' in marker.replace("'", '"'):
-            return spec.strip()
-    return package
-
-
 def actionlint_requirement() -> str:
     """The actionlint package as vmark's ``actionlint`` extra pins it."""
     return extra_requirement(ACTIONLINT_PACKAGE, "actionlint")
@@ -149,10 +136,9 @@ def check_keyring(store: str, backend_name: str, vault_file: Path) -> Check:
     )
 
 
-def check_pandoc(find: Callable[[], str | None], package: str) -> Check:
-    """``find``: how an export finds Pandoc (:func:`vmark.export.pandoc.find_pandoc`); ``package``: the
-    ``export`` extra's package that ships it. Only Word, OpenDocument and EPUB exports need it."""
-    fix = f"{sys.executable} -m pip install '{extra_requirement(package, 'export')}'"
+def check_pandoc(find: Callable[[], str | None], fix: str) -> Check:
+    """``find``: how an export finds Pandoc (:func:`vmark.export.pandoc.find_pandoc`); ``fix``: the command
+    that installs it (:func:`vmark.export.pandoc.install_command`). Only docx, odt and epub exports need it."""
     binary = find()
     if binary is None:
         return Check("pandoc", False, False, "not installed (exports to docx, odt and epub need it)", fix)

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..core.limits import PANDOC_TIMEOUT_SECONDS
 from ..core.progress import report
+from ..extras import extra_requirement
 from ..storage.pathscope import PathScope
 from .errors import failed
 from .images import ImageRefused, Reference, data_uri, read_scoped_image, reference_of
@@ -67,11 +68,13 @@ def find_pandoc() -> str | None:
     return shutil.which("pandoc")
 
 
+def install_command(python: str) -> str:
+    """The command that installs the Pandoc of the ``export`` extra into ``python``'s environment."""
+    return f"{python} -m pip install '{extra_requirement(PANDOC_PACKAGE, 'export')}'"
+
+
 def missing_pandoc_message(python: str) -> str:
-    return (
-        f"Pandoc is not installed (Word, OpenDocument and EPUB are written with it): "
-        f"{python} -m pip install '{PANDOC_PACKAGE}'"
-    )
+    return f"Pandoc is not installed (Word, OpenDocument and EPUB are written with it): {install_command(python)}"
 
 
 async def run_pandoc(pandoc: str, args: list[str], stdin: bytes) -> bytes:
