@@ -131,6 +131,8 @@ async def convert(
     for k, image in enumerate(found.images):
         report(k, len(found.images), "Embedding the images")
         _put_image(image, doc_path, scope, warnings)
+    if found.images:
+        report(len(found.images), len(found.images), "Embedding the images")
     args = ["-f", "json", "-t", writer, "-o", "-", "--metadata", f"title={title}"]
     if lang:
         args += ["--metadata", f"lang={lang}"]

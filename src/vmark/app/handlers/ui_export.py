@@ -27,7 +27,7 @@ async def export(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     window, tab = tab_of(ctx, args)
     doc = tab.doc
     if doc.kind != "markdown":
-        raise ArgumentError(f"only a Markdown document exports; {tab.title} is a {doc.kind}")
+        raise ArgumentError(f"only a Markdown document exports; {doc.path or tab.title} is a {doc.kind}")
     fmt = format_named(args["format"])
     real = canonical_or_invalid(args["path"])
     if real != doc.path and ctx.session.doc_by_path(real) is not None:
