@@ -1,7 +1,6 @@
 // Export: the toolbar's Export menu (one entry per format), the palette's "Export as …" commands, and the
 // dialog that names the file (a folder, the document's own by default, and a name) and shows the export's
 // progress. The app makes the file (ui.export: src/vmark/export/): the document itself is only read.
-import "./exportmenu.css";
 import { el, toast } from "./dom";
 import type { PickItem } from "./palette";
 import { type Channel, errorText, type Progress } from "./protocol";
@@ -58,7 +57,6 @@ export class ExportDialog {
   constructor(
     private channel: Channel,
     private active: () => ExportTab | null,
-    private onWritten: () => void,
   ) {
     this.button = el(
       "button",
@@ -225,7 +223,6 @@ export class ExportDialog {
       this.dialog.close();
       toast(`Exported ${done.path}`);
       for (const warning of done.warnings) toast(`Export: ${warning}`, "warning");
-      this.onWritten();
     } catch (err) {
       this.setBusy(false);
       this.showProgress(null);

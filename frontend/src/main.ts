@@ -2,6 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
+import "./exportmenu.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
@@ -64,7 +65,7 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
-    const exports = new ExportDialog(channel, () => this.exportTab(), () => void this.loadTree());
+    const exports = new ExportDialog(channel, () => this.exportTab());
     this.keys.addCommands(exports.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);

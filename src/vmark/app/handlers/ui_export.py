@@ -42,9 +42,7 @@ async def export(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         page_size=str(ctx.settings.get("export.page_size")),
         margin_mm=int(ctx.settings.get("export.margin_mm")),
     )
-    result = await ctx.exporter.run(job)
-    ctx.session.files_changed()  # the file tree lists the new file
-    return result.wire()
+    return (await ctx.exporter.run(job)).wire()
 
 
 ACTIONS = {
