@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pypdf
 import pytest
 from playwright.async_api import Page, expect
 
@@ -15,6 +16,7 @@ from tests.ui.conftest import Pages
 from tests.ui.helpers import doc_of, open_folder, open_from_tree
 from tests.ui.test_theme import shot, themed_page
 from vmark.app.server import RunningApp
+from vmark.storage.settings import Settings
 
 
 async def survey_page(pages: Pages, workspace: Path, scheme: str = "light") -> tuple[Page, str, Path]:
@@ -125,3 +127,34 @@ async def test_the_palette_exports_and_the_dialog_keeps_a_refusal(
     assert not (workspace / "survey.epub").exists()
     doc = doc_of(vmark, tab)
     assert (doc.state.revision, doc.dirty) == (revision, False)
+
+
+async def test_the_pdf_page_comes_from_the_settings_dialog(
+    vmark: RunningApp, pages: Pages, workspace: Path, data_dir: Path
+) -> None:
+    page, _, _ = await survey_page(pages, workspace)
+    await page.click("#settings-open")
+    size = page.locator(".setting[data-key='export.page_size']")
+    margin = page.locator(".setting[data-key='export.margin_mm']")
+    await expect(size.locator("label")).to_have_text("PDF page size")
+    await expect(size.locator("select")).to_have_value("A4")
+    await size.locator("select").select_option("Letter")
+    await expect(size).to_have_attribute("data-state", "saved")
+    await margin.locator("input").fill("99")
+    await margin.locator("input").press("Tab")
+    await expect(margin).to_have_attribute("data-state", "error")
+    await expect(margin.locator(".setting-status")).to_have_text(
+        "setting 'export.margin_mm' must be from 0 to 60 (millimetres), not 99"
+    )
+    await margin.locator("input").fill("12")
+    await margin.locator("input").press("Tab")
+    await expect(margin).to_have_attribute("data-state", "saved")
+    settings = Settings(data_dir / "settings.json")
+    assert (settings.get("export.page_size"), settings.get("export.margin_mm")) == ("Letter", 12)
+    await page.click("#settings-close")
+    await page.click("#export-open")
+    await page.click("#export-menu [data-format=pdf]")
+    await page.locator("#export-name").press("Enter")
+    await exported(page, workspace / "survey.pdf")
+    box = pypdf.PdfReader(str(workspace / "survey.pdf")).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)  # US Letter, in points
