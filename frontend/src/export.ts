@@ -1,7 +1,7 @@
 // Export: the toolbar's Export menu (one entry per format), the palette's "Export as …" commands, and the
 // dialog that names the file (a folder, the document's own by default, and a name) and shows the export's
 // progress. The app makes the file (ui.export: src/vmark/export/): the document itself is only read.
-import { el, toast } from "./dom";
+import { el, menuArrows, toast } from "./dom";
 import type { PickItem } from "./palette";
 import { type Channel, errorText, type Progress } from "./protocol";
 import type { ExportFormat } from "./wire.gen";
@@ -133,12 +133,8 @@ export class ExportDialog {
       menu.append(item);
     }
     menu.addEventListener("keydown", (event) => {
-      const items = [...menu.querySelectorAll<HTMLElement>("[role=menuitem]")];
-      const at = items.indexOf(document.activeElement as HTMLElement);
-      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-        event.preventDefault();
-        items[(at + (event.key === "ArrowDown" ? 1 : -1) + items.length) % items.length]?.focus();
-      } else if (event.key === "Escape") {
+      if (menuArrows(menu, event)) return;
+      if (event.key === "Escape") {
         event.preventDefault();
         this.closeMenu();
         this.button.focus();

