@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pypdf
 import pytest
 
 from tests.export import checks
@@ -70,8 +71,6 @@ def test_output_json_and_the_pdf_settings(home: Path, folder: Path) -> None:
     code, out, err = vmark(home, "export", str(folder / "survey.md"), "--to", "pdf", "-o", str(target), "--json")
     assert (code, err) == (0, "")
     assert json.loads(out) == {"path": str(target), "format": "pdf", "bytes": target.stat().st_size, "warnings": []}
-    import pypdf
-
     box = pypdf.PdfReader(str(target)).pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)  # US Letter in points
 
@@ -176,3 +175,31 @@ def test_bad_arguments(home: Path, folder: Path) -> None:
     assert (code, err) == (2, f"vmark: '{folder / 'none.md'}' is not a file\n")
     code, _, err = vmark(home, "export", str(folder / "survey.md"), "--to", "pdf", "--root", str(folder / "nothing"))
     assert (code, err) == (2, f"vmark: --root '{folder / 'nothing'}' is not a folder\n")
+
+
+def test_a_code_block_that_fits_on_a_page_is_not_split(home: Path, tmp_path: Path) -> None:
+    """Print styles: a block moves whole to the next page rather than break, where a page can hold it."""
+    paragraphs = "\n\n".join(f"Paragraph {k} of filler text." for k in range(12))
+    code = "\n".join(f"line_{k:02d} = {k}" for k in range(40))
+    doc = tmp_path / "long.md"
+    doc.write_text(f"# Long\n\n{paragraphs}\n\n```python\n{code}\n```\n\nAfter the code.\n", "utf-8")
+    code_, _, err = vmark(home, "export", str(doc), "--to", "pdf")
+    assert (code_, err) == (0, "")
+    placed: list[list[tuple[float, str]]] = []
+    for page in pypdf.PdfReader(str(tmp_path / "long.pdf")).pages:
+        lines: list[tuple[float, str]] = []
+
+        def seen(
+            text: str, cm: list[float], tm: list[float], *_: object, into: list[tuple[float, str]] = lines
+        ) -> None:
+            if text.strip():
+                into.append((tm[5] * cm[3] + cm[5], text.strip()))  # points above the page's bottom edge
+
+        page.extract_text(visitor_text=seen)
+        placed.append(lines)
+    assert len(placed) == 2
+    first, second = placed
+    assert not any(text.startswith("line_") for _, text in first)
+    assert [text for _, text in second if text.startswith("line_")] == [f"line_{k:02d}" for k in range(40)]
+    last_paragraph = min(y for y, text in first if text.startswith("Paragraph"))
+    assert last_paragraph > 57 + 200  # the first page had room for part of the block (its margin is 20 mm)
