@@ -523,6 +523,18 @@ export interface WorkspaceResult {
   workspaceInstanceId: string;
 }
 
+/** `ui.open_link`: a link of the document in `tabId` to `path` (absolute, or relative to that document's folder; percent-decoded, without `#heading`). */
+export interface LinkPayload {
+  tabId: string;
+  path: string;
+}
+
+/** The link's canonical target, in the window's path scope; `tabId` the tab showing it, or absent when the file does not exist (the page offers to create it with `ui.file_create`). */
+export interface LinkResult {
+  path: string;
+  tabId?: string;
+}
+
 export interface NewPayload {
   kind?: Kind;
 }
@@ -1001,6 +1013,7 @@ export interface Requests {
   "ui.focus": { payload: FocusPayload; result: FocusResult };
   "ui.open": { payload: PathPayload; result: TabResult };
   "ui.open_folder": { payload: PathPayload; result: WorkspaceResult };
+  "ui.open_link": { payload: LinkPayload; result: LinkResult };
   "ui.new": { payload: NewPayload; result: TabResult };
   "ui.close": { payload: ClosePayload; result: CloseResult };
   "ui.switch_tab": { payload: TabPayload; result: SwitchResult };

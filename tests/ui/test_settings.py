@@ -58,7 +58,7 @@ async def test_set_stores_each_type(person: UIClient, vmark: RunningApp, data_di
     }
     for key, value in changes.items():
         assert await person.call("settings.set", key=key, value=value) == {"key": key, "value": value}
-    assert _stored(data_dir) == changes
+    assert _stored(data_dir) == {**changes, "editor.default_mode": "source"}  # the data_dir fixture's
     listing = {s["key"]: s["value"] for s in (await person.call("settings.list"))["settings"]}
     assert {key: listing[key] for key in changes} == changes
     assert vmark.app.settings.get("review_backlog_limit") == 7

@@ -28,6 +28,7 @@ from .connection import Connection
 from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
+from .modes import EditorModes
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -60,6 +61,8 @@ class Services:
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows
+    #: the mode a tab opens in, and the files' remembered modes
+    modes: EditorModes
     disk: DiskWatcher
     browser: BrowserService
     browser_runs: Runs

@@ -17,6 +17,7 @@ from ..core.tools import check_request
 from ..storage.comments import CommentStore
 from ..storage.history import History
 from ..storage.journal import Journal
+from ..storage.modes import ModeMemory
 from ..storage.principals import Principals
 from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
@@ -46,6 +47,7 @@ from .handlers import (
 )
 from .handlers.registry import check_person_request
 from .journaling import Recorder
+from .modes import EditorModes
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -118,6 +120,9 @@ class App:
             None if hooks is None else hooks.editor,
         )
         self.windows = Windows(session, self.turns)
+        self.modes = EditorModes(settings, ModeMemory(data_dir / "modes.json"))
+        session.initial_mode = self.modes.initial
+        session.rekey_listeners.append(self.modes.moved)
         self.disk = DiskWatcher(session, self.saves, self.coherence.same_document)
         self.browser = BrowserService(
             session,
@@ -156,6 +161,7 @@ class App:
             review=self.review,
             tasks=self.tasks,
             windows=self.windows,
+            modes=self.modes,
             disk=self.disk,
             browser=self.browser,
             browser_runs=self.browser_runs,

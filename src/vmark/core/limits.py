@@ -187,6 +187,8 @@ SEARCH_MAX_FILE_BYTES = 4 * 1024 * 1024
 SEARCH_LINE_PREVIEW_CHARS = 160
 #: no image a document shows is larger; past this the answer is 413
 MAX_IMAGE_BYTES = 64 * 1024 * 1024
+#: files whose last editor mode (WYSIWYG / source) is remembered; the least recently toggled go first
+MAX_REMEMBERED_MODES = 2000
 
 # --- documents ---
 #: recent changes kept per document, and inserted characters at most over them

@@ -535,6 +535,22 @@ class WorkspaceResult(TypedDict):
     workspaceInstanceId: str
 
 
+class LinkPayload(TypedDict):
+    """``ui.open_link``: a link of the document in ``tabId`` to ``path`` (absolute, or relative to that
+    document's folder; percent-decoded, without ``#heading``)."""
+
+    tabId: str
+    path: str
+
+
+class LinkResult(TypedDict):
+    """The link's canonical target, in the window's path scope; ``tabId`` the tab showing it, or absent when
+    the file does not exist (the page offers to create it with ``ui.file_create``)."""
+
+    path: str
+    tabId: NotRequired[str]
+
+
 class NewPayload(TypedDict):
     kind: NotRequired[Kind]
 
@@ -1074,6 +1090,7 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.focus": (FocusPayload, FocusResult),
     "ui.open": (PathPayload, TabResult),
     "ui.open_folder": (PathPayload, WorkspaceResult),
+    "ui.open_link": (LinkPayload, LinkResult),
     "ui.new": (NewPayload, TabResult),
     "ui.close": (ClosePayload, CloseResult),
     "ui.switch_tab": (TabPayload, SwitchResult),
