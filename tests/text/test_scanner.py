@@ -73,6 +73,7 @@ CORPUS = [
     "[x](/u(a)b) [x](/u(a) [x](<a)b>)",
     '![a](</i> "t") ![b][ref] ![c][] ![ref]',
     "a <http://x.y>`code` [a](b)`c` $m$`c`",
+    "[[中文abc]] [[a|别名b]] [[n#标题x|y]] `[[code]]` \\[[esc]] [[a [b] c]] [[[x]]] [see [[w]]](/u) ![[img]]",
 ]
 
 
@@ -134,6 +135,10 @@ FRAGMENTS = [
     "^",
     "&",
     ":",
+    "[[",
+    "]]",
+    "|",
+    "#",
 ]
 
 
@@ -146,6 +151,21 @@ def test_scanner_agrees_on_random_inline_text(fragments: list[str]) -> None:
 def test_a_link_to_a_forbidden_scheme_is_text() -> None:
     assert inline.scan("[x](javascript:alert(1))中文", frozenset(), frozenset()) == [
         ("T", "[x](javascript:alert(1))中文")
+    ]
+
+
+def test_a_wikilink_is_protected_whole() -> None:
+    source = "参见[[中文abc]]和[[笔记#标题A|别名b]]，`[[code]]`与\\[[x]]"
+    assert inline.scan(source, frozenset(), frozenset()) == [
+        ("T", "参见"),
+        ("S", "[[中文abc]]"),
+        ("T", "和"),
+        ("S", "[[笔记#标题A|别名b]]"),
+        ("T", "，"),
+        ("C", "`[[code]]`"),
+        ("T", "与"),
+        ("S", "\\["),
+        ("T", "[x]]"),
     ]
 
 
