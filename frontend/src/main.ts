@@ -22,6 +22,8 @@ import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, Window
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
+import { setLinkHost } from "./links";
+import { setWorkspaceFiles } from "./wikilinks";
 
 class Page {
   private label = "";
@@ -71,6 +73,13 @@ class Page {
       open: (filePath) => this.openPath(filePath, "file"),
       reload: () => this.loadTree(),
       activePath: () => this.window()?.tabs.find((t) => t.id === this.current?.tabId)?.filePath ?? null,
+    });
+    setLinkHost({
+      channel,
+      tabId: () => this.current?.tabId ?? null,
+      show: (tabId) => this.show(tabId),
+      workspaceRoot: () => this.state?.views[this.label]?.workspaces.find((w) => w.id === this.window()?.activeWorkspaceInstanceId)?.root ?? null,
+      filesChanged: () => this.loadTree(),
     });
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
@@ -446,6 +455,7 @@ class Page {
   // --- the file tree -------------------------------------------------------------------------------
   private async loadTree(): Promise<void> {
     const { workspaces } = await this.channel.request("ui.files", {});
+    setWorkspaceFiles(workspaces.flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })))); // wikilinks resolve in them
     const tree = byId("tree");
     // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
     const shown = workspaces.filter((w) => w.active);

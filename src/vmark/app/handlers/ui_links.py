@@ -32,7 +32,7 @@ async def open_link(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
             raise DomainError(
                 "INVALID_PATH", f"{target}: save the document first (a relative link starts at its folder)"
             )
-        target = os.path.join(os.path.dirname(tab.doc.path), target)
+        target = os.path.normpath(os.path.join(os.path.dirname(tab.doc.path), target))
     scope = ctx.session.scope(window)
     try:
         real = scope.resolve(target)
