@@ -11,7 +11,6 @@
 //
 // A wikilink names a workspace file by name (wikilinks.ts); an unresolved one creates its file beside the
 // document. The page gives this module its channel and how to show a tab (`setLinkHost`).
-import "./links.css";
 import { el, modalAnswer, toast } from "./dom";
 import { type Heading, jumpToHeading, shownHeadings } from "./outline";
 import { type Channel, errorText } from "./protocol";

@@ -2,6 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
+import "./links.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";

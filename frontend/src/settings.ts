@@ -30,6 +30,12 @@ const META: Record<string, Meta> = {
     group: "Editor",
     choices: [["system", "Follow the system"], ["light", "Light"], ["dark", "Dark"]],
   },
+  "editor.default_mode": {
+    title: "Open Markdown files in",
+    group: "Editor",
+    choices: [["wysiwyg", "WYSIWYG"], ["source", "Source"]],
+    help: "A file you switched to the other mode opens in that mode again.",
+  },
   "editor.remote_images": { title: "Show images from the web (https)", group: "Editor", help: "Takes effect when the page reloads." },
   "editor.save_automatically": { title: "Save automatically", group: "Saving", help: "Saves a file a moment after you stop typing." },
   auto_approve_save_as: { title: "Let agents save to a new location without asking", group: "Saving" },

@@ -1,5 +1,6 @@
 // The wikilink parse rule (mdsource/wikilink.ts) in the WYSIWYG parse: every form, where it never matches
-// (code spans and blocks, escapes, brackets inside), and its source bytes kept through edits around it.
+// (code spans and blocks, escapes, brackets inside), and its source bytes kept through edits around it; which
+// file a wikilink names (wikilinks.ts) and what a link's destination names (links.ts).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Node } from "prosemirror-model";
@@ -7,6 +8,8 @@ import { EditorState, TextSelection } from "prosemirror-state";
 import { parseBlocks } from "../src/mdsource/build";
 import { SourceDoc } from "../src/mdsource/sourcedoc";
 import { matchWikilink } from "../src/mdsource/wikilink";
+import { findHeading, headingSlug, hoverText, linkTarget } from "../src/links";
+import { newWikilinkPath, resolveWikilink, wikilinkMatches, wikilinkOptions } from "../src/wikilinks";
 
 interface Shown {
   raw: string;
@@ -125,4 +128,77 @@ test("wikilink: its bytes come back exactly through edits around it", () => {
   });
   type(between, " (x)");
   assert.equal(source.text, "Now. Before [[readability|Read *this*]] (x) after, and [[b#H]]. End.\n\nNext paragraph.\n");
+});
+
+// --- which file a wikilink names, and what a link's destination names ------------------------------------------
+const ROOT = "/w";
+const FILES = ["index.md", "Notes.md", "a/deep.md", "b/deep.md", "a/x/deep.md", "a/x/page.md", "todo.txt", "Release 1.2.md", "c/d/deep.md"].map((path) => ({ root: ROOT, path }));
+
+test("wikilink resolution: by name in any folder, case-insensitively, the nearest first", () => {
+  assert.equal(resolveWikilink("notes", "/w/index.md", FILES), "/w/Notes.md");
+  assert.equal(resolveWikilink("NOTES.md", "/w/index.md", FILES), "/w/Notes.md");
+  assert.equal(resolveWikilink("todo.txt", null, FILES), "/w/todo.txt");
+  assert.equal(resolveWikilink("todo", null, FILES), null); // a name without a suffix means name.md
+  assert.equal(resolveWikilink("Release 1.2", null, FILES), "/w/Release 1.2.md");
+  assert.equal(resolveWikilink("missing", "/w/index.md", FILES), null);
+  // Several deep.md: the fewest folder steps from the document's folder, then the shallower, then by path.
+  assert.deepEqual(wikilinkMatches("deep", "/w/index.md", FILES), ["/w/a/deep.md", "/w/b/deep.md", "/w/a/x/deep.md", "/w/c/d/deep.md"]);
+  assert.equal(resolveWikilink("deep", "/w/a/x/page.md", FILES), "/w/a/x/deep.md");
+  assert.equal(resolveWikilink("deep", "/w/b/other.md", FILES), "/w/b/deep.md");
+  assert.equal(resolveWikilink("deep", "/w/c/d/e/f.md", FILES), "/w/c/d/deep.md");
+  // A path names the file whose path ends with it at a folder boundary.
+  assert.equal(resolveWikilink("x/deep", "/w/index.md", FILES), "/w/a/x/deep.md");
+  assert.equal(resolveWikilink("b/deep", "/w/a/x/page.md", FILES), "/w/b/deep.md");
+  assert.equal(resolveWikilink("d/deep", "/w/index.md", FILES), "/w/c/d/deep.md");
+  assert.equal(resolveWikilink("eep", "/w/index.md", FILES), null);
+  assert.equal(resolveWikilink("", "/w/index.md", FILES), null);
+  // A new file goes beside the document.
+  assert.equal(newWikilinkPath("New page", "/w/a/x/page.md", null), "/w/a/x/New page.md");
+  assert.equal(newWikilinkPath("list.txt", "/w/index.md", null), "/w/list.txt");
+  assert.equal(newWikilinkPath("n", null, "/w"), "/w/n.md");
+  assert.equal(newWikilinkPath("n", null, null), null);
+});
+
+test("wikilink completion: fuzzy over the workspace, inserting the shortest name that resolves", () => {
+  const options = wikilinkOptions("dee", "/w/index.md", FILES);
+  assert.deepEqual(
+    options.map((o) => [o.label, o.detail, o.insert]),
+    [
+      ["deep", "a/deep.md", "deep"],
+      ["deep", "b/deep.md", "b/deep"],
+      ["deep", "a/x/deep.md", "x/deep"],
+      ["deep", "c/d/deep.md", "d/deep"],
+    ],
+  );
+  assert.deepEqual(wikilinkOptions("tod", "/w/index.md", FILES).map((o) => o.insert), ["todo.txt"]);
+  assert.equal(wikilinkOptions("", "/w/index.md", FILES).length, FILES.length);
+  assert.deepEqual(wikilinkOptions("zzz", "/w/index.md", FILES), []);
+});
+
+test("link destinations: files, headings, the web, and schemes that are refused", () => {
+  assert.deepEqual(linkTarget("notes.md"), { kind: "file", path: "notes.md", heading: null, written: "notes.md" });
+  assert.deepEqual(linkTarget("sub/My%20Notes.md#Second%20part"), { kind: "file", path: "sub/My Notes.md", heading: "Second part", written: "sub/My%20Notes.md#Second%20part" });
+  assert.deepEqual(linkTarget("../up?x=1"), { kind: "file", path: "../up.md", heading: null, written: "../up?x=1" });
+  assert.deepEqual(linkTarget("/abs/file.txt"), { kind: "file", path: "/abs/file.txt", heading: null, written: "/abs/file.txt" });
+  assert.deepEqual(linkTarget("#intro"), { kind: "heading", heading: "intro" });
+  assert.deepEqual(linkTarget("https://example.com/a#b"), { kind: "web", url: "https://example.com/a#b" });
+  assert.deepEqual(linkTarget(" HTTP://x.y "), { kind: "web", url: "HTTP://x.y" });
+  for (const [href, scheme] of [["javascript:alert(1)", "javascript"], ["data:text/html,x", "data"], ["file:///etc/passwd", "file"], ["mailto:a@b.c", "mailto"], ["//evil.example/x", "//"]]) {
+    assert.deepEqual(linkTarget(href), { kind: "refused", scheme, written: href });
+  }
+  assert.equal(hoverText(linkTarget("javascript:alert(1)")), "javascript:alert(1) — VMark does not open javascript: links");
+  assert.equal(hoverText(linkTarget("notes.md#part")), "notes.md#part — Ctrl+click to open");
+});
+
+test("headings: GitHub's slugs (repeats numbered), else the heading's words", () => {
+  assert.equal(headingSlug("Second part"), "second-part");
+  assert.equal(headingSlug("What's new? (v2.0)"), "whats-new-v20");
+  assert.equal(headingSlug("  中文 标题！"), "中文-标题");
+  assert.equal(headingSlug("a_b - c"), "a_b---c");
+  const headings = ["Intro", "Setup", "Setup", "Other Words"].map((text, at) => ({ level: 2, text, at }));
+  assert.equal(findHeading(headings, "setup")?.at, 1);
+  assert.equal(findHeading(headings, "setup-1")?.at, 2);
+  assert.equal(findHeading(headings, "Other  words")?.at, 3);
+  assert.equal(findHeading(headings, "other-words")?.at, 3);
+  assert.equal(findHeading(headings, "missing"), null);
 });

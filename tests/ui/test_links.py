@@ -7,7 +7,9 @@ These tests run with the app's own default (Markdown opens in WYSIWYG): their da
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.async_api import Page, Route, expect
@@ -17,6 +19,7 @@ from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
 from tests.ui.helpers import active_tab, editor_text, open_folder, open_from_tree, wait_editor_text
 from vmark.app.server import RunningApp
 from vmark.storage.settings import Settings
+from vmark.testing.uiclient import UIClient, UIError
 
 INDEX = (
     "# Index\n\n"
@@ -114,6 +117,52 @@ async def back_to(page: Page, tab: str) -> None:
 
 async def _is_active(page: Page, tab: str) -> bool:
     return await active_tab(page) == tab
+
+
+# --- the protocol: ui.open_link ----------------------------------------------------------------------------
+async def refused(person: UIClient, **args: Any) -> str:
+    with pytest.raises(UIError) as info:
+        await person.call("ui.open_link", **args)
+    error = info.value.error
+    assert isinstance(error, dict) and error["error"] == "INVALID_PATH", error
+    return str(error["message"])
+
+
+async def test_open_link_opens_only_inside_the_scope(
+    vmark: RunningApp, person: UIClient, notes: Path, tmp_path: Path
+) -> None:
+    root = notes.resolve()
+    await person.call("ui.open_folder", path=str(root))
+    index = (await person.call("ui.open", path=str(root / "index.md")))["tabId"]
+    opened = await person.call("ui.open_link", tabId=index, path="sub/deep.md")
+    assert opened == {"path": str(root / "sub" / "deep.md"), "tabId": opened["tabId"]}
+    window = vmark.app.session.windows["main"]
+    assert window.active_tab == opened["tabId"]
+    # The same file again: the same tab; an absolute path too; `..` inside the scope is fine.
+    again = await person.call("ui.open_link", tabId=index, path=str(root / "sub" / "deep.md"))
+    assert again == opened
+    assert await person.call("ui.open_link", tabId=opened["tabId"], path="../notes.md") == {
+        "path": str(root / "notes.md"),
+        "tabId": window.tabs[-1].id,
+    }
+    # A missing file: where it would be, no tab (the page offers to create it).
+    assert await person.call("ui.open_link", tabId=index, path="sub/new one.md") == {"path": str(root / "sub" / "new one.md")}
+    tabs_before = [t.id for t in window.tabs]
+    outside = str((tmp_path / "outside.md").resolve())
+    assert await refused(person, tabId=index, path="../outside.md") == f"'{outside}' lies outside the open workspace and documents"
+    assert await refused(person, tabId=index, path=outside) == f"'{outside}' lies outside the open workspace and documents"
+    # A symlink in the workspace to a file outside it: refused where it really points.
+    os.symlink(tmp_path / "outside.md", root / "link.md")
+    assert await refused(person, tabId=index, path="link.md") == "'" + str(root / "link.md") + "' lies outside the open workspace and documents"
+    assert await refused(person, tabId=index, path="sub") == f"{root / 'sub'} is a folder, not a file"
+    (root / "picture.png").write_bytes(b"\x89PNG")
+    assert await refused(person, tabId=index, path="picture.png") == "picture.png: VMark opens Markdown and text files only"
+    untitled = (await person.call("ui.new"))["tabId"]
+    assert await refused(person, tabId=untitled, path="notes.md") == "notes.md: save the document first (a relative link starts at its folder)"
+    assert [t.id for t in window.tabs] == [*tabs_before, untitled]
+    with pytest.raises(UIError) as info:
+        await person.call("ui.open_link", tabId=index)
+    assert info.value.error == "argument 'path' must be a string"
 
 
 # --- Markdown links in WYSIWYG ------------------------------------------------------------------------------

@@ -151,6 +151,7 @@ async def test_the_dialog_is_generated_from_the_table_and_stores_each_change(
         "auto_approve_save_as": True,
         "review_backlog_limit": 7,
         "readable_roots": [str(tmp_path), "/srv/notes"],
+        "editor.default_mode": "source",  # the data_dir fixture's
     }
     await page.click("#settings-close")
     await expect(page.get_by_test_id("settings")).to_be_hidden()
