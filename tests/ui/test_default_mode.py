@@ -54,7 +54,9 @@ def remembered(data_dir: Path) -> object:
     return json.loads((data_dir / "modes.json").read_text("utf-8"))
 
 
-async def test_new_and_existing_markdown_files_open_in_wysiwyg(pages: Pages, workspace: Path, vmark: RunningApp) -> None:
+async def test_new_and_existing_markdown_files_open_in_wysiwyg(
+    pages: Pages, workspace: Path, vmark: RunningApp
+) -> None:
     page = await pages.open()
     await open_folder(page, workspace)
     await open_from_tree(page, "a.md")
@@ -145,7 +147,9 @@ async def test_a_toggled_file_keeps_its_mode_after_a_restart(browser: Browser, d
         await open_from_tree(page, "notes/c.md")  # never toggled: the setting
         await shows(page, "wysiwyg")
         await toggle(page, "source")
-        assert remembered(data_dir) == {"files": [[a, "source"], [b, "wysiwyg"], [str(workspace.resolve() / "notes" / "c.md"), "source"]]}
+        assert remembered(data_dir) == {
+            "files": [[a, "source"], [b, "wysiwyg"], [str(workspace.resolve() / "notes" / "c.md"), "source"]]
+        }
         assert await page.evaluate("window.__cspViolations") == []
         await page.context.close()
     finally:

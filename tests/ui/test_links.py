@@ -23,8 +23,10 @@ from vmark.testing.uiclient import UIClient, UIError
 
 INDEX = (
     "# Index\n\n"
-    "Go to [notes](notes.md), [the part](notes.md#second-part), [below](#details) and [the web](https://example.com/page).\n"
-    "Also [ftp](ftp://example.com/f), [outside](../outside.md), [missing](new-page.md) and [bad](javascript:alert(1)).\n\n"
+    "Go to [notes](notes.md), [the part](notes.md#second-part), [below](#details) and "
+    "[the web](https://example.com/page).\n"
+    "Also [ftp](ftp://example.com/f), [outside](../outside.md), [missing](new-page.md) and "
+    "[bad](javascript:alert(1)).\n\n"
     "Wiki: [[notes]], [[notes|my notes]], [[notes#Second part]], [[notes#Second part|there]], [[deep]], "
     "[[sub/deep]], [[#Details]] and [[nowhere]].\n\n"
     "`[[in code]]` stays code.\n\n"
@@ -146,19 +148,35 @@ async def test_open_link_opens_only_inside_the_scope(
         "tabId": window.tabs[-1].id,
     }
     # A missing file: where it would be, no tab (the page offers to create it).
-    assert await person.call("ui.open_link", tabId=index, path="sub/new one.md") == {"path": str(root / "sub" / "new one.md")}
+    assert await person.call("ui.open_link", tabId=index, path="sub/new one.md") == {
+        "path": str(root / "sub" / "new one.md")
+    }
     tabs_before = [t.id for t in window.tabs]
     outside = str((tmp_path / "outside.md").resolve())
-    assert await refused(person, tabId=index, path="../outside.md") == f"'{outside}' lies outside the open workspace and documents"
-    assert await refused(person, tabId=index, path=outside) == f"'{outside}' lies outside the open workspace and documents"
+    assert (
+        await refused(person, tabId=index, path="../outside.md")
+        == f"'{outside}' lies outside the open workspace and documents"
+    )
+    assert (
+        await refused(person, tabId=index, path=outside) == f"'{outside}' lies outside the open workspace and documents"
+    )
     # A symlink in the workspace to a file outside it: refused where it really points.
     os.symlink(tmp_path / "outside.md", root / "link.md")
-    assert await refused(person, tabId=index, path="link.md") == "'" + str(root / "link.md") + "' lies outside the open workspace and documents"
+    assert (
+        await refused(person, tabId=index, path="link.md")
+        == "'" + str(root / "link.md") + "' lies outside the open workspace and documents"
+    )
     assert await refused(person, tabId=index, path="sub") == f"{root / 'sub'} is a folder, not a file"
     (root / "picture.png").write_bytes(b"\x89PNG")
-    assert await refused(person, tabId=index, path="picture.png") == "picture.png: VMark opens Markdown and text files only"
+    assert (
+        await refused(person, tabId=index, path="picture.png")
+        == "picture.png: VMark opens Markdown and text files only"
+    )
     untitled = (await person.call("ui.new"))["tabId"]
-    assert await refused(person, tabId=untitled, path="notes.md") == "notes.md: save the document first (a relative link starts at its folder)"
+    assert (
+        await refused(person, tabId=untitled, path="notes.md")
+        == "notes.md: save the document first (a relative link starts at its folder)"
+    )
     assert [t.id for t in window.tabs] == [*tabs_before, untitled]
     with pytest.raises(UIError) as info:
         await person.call("ui.open_link", tabId=index)
@@ -190,7 +208,10 @@ async def test_ctrl_click_follows_each_kind_of_link_in_wysiwyg(pages: Pages, not
     assert await wait_tab(page, "notes") == notes_tab
     await expect(page.locator("#outline a[aria-current=location]")).to_have_text("Second part")
     await expect(page.locator(".ProseMirror h2", has_text="Second part")).to_be_in_viewport()
-    assert [t.doc.path for t in vmark.app.session.windows["main"].tabs] == [str(notes / "index.md"), str(notes / "notes.md")]
+    assert [t.doc.path for t in vmark.app.session.windows["main"].tabs] == [
+        str(notes / "index.md"),
+        str(notes / "notes.md"),
+    ]
 
     # #heading: this document's heading.
     await back_to(page, index)
@@ -206,7 +227,9 @@ async def test_a_web_link_opens_a_new_tab_that_cannot_reach_the_app(pages: Pages
     index = await open_index(page)
     web = page.locator(".ProseMirror a[href='https://example.com/page']")
     await web.hover()
-    await expect(page.get_by_test_id("link-hover")).to_have_text("https://example.com/page — Ctrl+click to open in your browser")
+    await expect(page.get_by_test_id("link-hover")).to_have_text(
+        "https://example.com/page — Ctrl+click to open in your browser"
+    )
     app_url = page.url
     async with page.context.expect_page() as new_page:
         await web.click(modifiers=["Control"])
@@ -326,7 +349,9 @@ async def test_an_unresolved_wikilink_creates_its_file_beside_the_document(pages
     await wait_tab(page, "nowhere")
     assert (notes / "nowhere.md").read_bytes() == b""
     await back_to(page, index)
-    await expect(page.locator(".ProseMirror .md-wikilink", has_text="nowhere")).to_have_attribute("data-state", "resolved")
+    await expect(page.locator(".ProseMirror .md-wikilink", has_text="nowhere")).to_have_attribute(
+        "data-state", "resolved"
+    )
 
 
 async def test_typing_around_a_wikilink_keeps_its_bytes(pages: Pages, notes: Path) -> None:
@@ -410,7 +435,11 @@ async def test_source_mode_decorates_follows_and_explains_links(pages: Pages, no
     await text.hover()
     await expect(page.get_by_test_id("link-hover")).to_have_text("notes.md#second-part — Ctrl+click to open")
     # javascript: is a link in the source's parse: Ctrl+click refuses it.
-    await page.locator(".cm-content .cm-line", has_text="Also").get_by_text("bad", exact=True).click(modifiers=["Control"])
+    await (
+        page.locator(".cm-content .cm-line", has_text="Also")
+        .get_by_text("bad", exact=True)
+        .click(modifiers=["Control"])
+    )
     assert await toast(page, "warning") == (
         "VMark does not open javascript: links (javascript:alert(1)): only web pages (http, https) and files"
     )

@@ -16,8 +16,9 @@ block content:
   pair, the ``[`` / ``![`` / ``^[`` of links, images and inline footnotes, and their ``](destination "title")``;
 - ``C`` protected and read as a Latin word: inline code, math, autolinks;
 - ``S`` protected and opaque: raw HTML, entities, backslash escapes and hard-break backslashes, footnote
-  references, wikilinks (``[[name|alias]]``: :mod:`vmark.text.wikilink`), and reference links and images whose text is their reference label (``[中文]`` with a
-  ``[中文]: /url`` definition: changing the text would break the link).
+  references, wikilinks (``[[name|alias]]``: :mod:`vmark.text.wikilink`), and reference links and images
+  whose text is their reference label (``[中文]`` with a ``[中文]: /url`` definition: changing the text would
+  break the link).
 """
 
 from __future__ import annotations
