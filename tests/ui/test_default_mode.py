@@ -8,6 +8,8 @@ These tests use the app's own default: their data directory sets no `editor.defa
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -15,18 +17,14 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.contract.helpers import wait_until
 from tests.ui.conftest import CSP_PROBE, Pages
-from tests.ui.helpers import open_folder, open_from_tree
+from tests.ui.helpers import app_defaults, open_folder, open_from_tree
 from vmark.app.server import RunningApp
-from vmark.storage.settings import Settings
 from vmark.testing.uiclient import UIClient, UIError
 
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
-    directory = tmp_path / "data"
-    directory.mkdir()
-    Settings(directory / "settings.json").set("readable_roots", [str(tmp_path)])
-    return directory
+    return app_defaults(tmp_path)
 
 
 async def mode(page: Page) -> str:
@@ -59,19 +57,17 @@ async def test_new_and_existing_markdown_files_open_in_wysiwyg(
 ) -> None:
     page = await pages.open()
     await open_folder(page, workspace)
-    await open_from_tree(page, "a.md")
-    await shows(page, "wysiwyg")
+    # Markdown in WYSIWYG, in any folder; a workflow stays source.
+    for name, expected in (("a.md", "wysiwyg"), (".github/workflows/ci.yml", "source"), ("notes/c.md", "wysiwyg")):
+        await open_from_tree(page, name)
+        await shows(page, expected)
+    await page.locator(".tab", has_text="a").click()
     await expect(page.locator(".ProseMirror h1")).to_have_text("A")
     await page.click("#new-tab")
     await expect(page.locator(".tab.active .title")).to_have_text("Untitled-1")
     await shows(page, "wysiwyg")
-    # A workflow stays source; a note in a folder is Markdown like any other.
-    await open_from_tree(page, ".github/workflows/ci.yml")
-    await shows(page, "source")
-    await open_from_tree(page, "notes/c.md")
-    await shows(page, "wysiwyg")
     modes = {t.title: t.mode for t in vmark.app.session.windows["main"].tabs}
-    assert modes == {"a": "wysiwyg", "Untitled-1": "wysiwyg", "ci": "source", "c": "wysiwyg"}
+    assert modes == {"a": "wysiwyg", "ci": "source", "c": "wysiwyg", "Untitled-1": "wysiwyg"}
     assert not (vmark.data_dir / "modes.json").exists()  # nothing was toggled: nothing is remembered
 
 
@@ -108,22 +104,28 @@ async def test_the_setting_opens_markdown_in_source_and_a_toggled_file_keeps_its
     await shows(page, "source")
 
 
-async def _page(browser: Browser, app: RunningApp, workspace: Path) -> Page:
-    context = await browser.new_context(viewport={"width": 1200, "height": 800})
-    await context.add_init_script(CSP_PROBE)
-    page = await context.new_page()
-    await page.goto(app.ui_url)
-    await page.wait_for_selector("body[data-ready=true]")
-    await open_folder(page, workspace)
-    return page
+@asynccontextmanager
+async def running(browser: Browser, data_dir: Path, workspace: Path) -> AsyncIterator[Page]:
+    """An app of `data_dir` and a page of it on `workspace`; both end with the block (a restart is another block)."""
+    app = RunningApp(data_dir, test_hooks=True)
+    await app.start()
+    try:
+        context = await browser.new_context(viewport={"width": 1200, "height": 800})
+        await context.add_init_script(CSP_PROBE)
+        page = await context.new_page()
+        await page.goto(app.ui_url)
+        await page.wait_for_selector("body[data-ready=true]")
+        await open_folder(page, workspace)
+        yield page
+        assert await page.evaluate("window.__cspViolations") == []
+        await context.close()
+    finally:
+        await app.stop()
 
 
 async def test_a_toggled_file_keeps_its_mode_after_a_restart(browser: Browser, data_dir: Path, workspace: Path) -> None:
-    a, b = str(workspace.resolve() / "a.md"), str(workspace.resolve() / "b.md")
-    first = RunningApp(data_dir, test_hooks=True)
-    await first.start()
-    try:
-        page = await _page(browser, first, workspace)
+    a, b, c = (str(workspace.resolve() / name) for name in ("a.md", "b.md", "notes/c.md"))
+    async with running(browser, data_dir, workspace) as page:
         await open_from_tree(page, "a.md")
         await shows(page, "wysiwyg")
         await toggle(page, "source")
@@ -131,29 +133,12 @@ async def test_a_toggled_file_keeps_its_mode_after_a_restart(browser: Browser, d
         await toggle(page, "source")
         await toggle(page, "wysiwyg")  # the last shown mode counts
         assert remembered(data_dir) == {"files": [[a, "source"], [b, "wysiwyg"]]}
-        assert await page.evaluate("window.__cspViolations") == []
-        await page.context.close()
-    finally:
-        await first.stop()
-
-    second = RunningApp(data_dir, test_hooks=True)
-    await second.start()
-    try:
-        page = await _page(browser, second, workspace)
-        await open_from_tree(page, "a.md")
-        await shows(page, "source")
-        await open_from_tree(page, "b.md")
-        await shows(page, "wysiwyg")
-        await open_from_tree(page, "notes/c.md")  # never toggled: the setting
-        await shows(page, "wysiwyg")
+    async with running(browser, data_dir, workspace) as page:
+        for name, mode in (("a.md", "source"), ("b.md", "wysiwyg"), ("notes/c.md", "wysiwyg")):  # c: never toggled
+            await open_from_tree(page, name)
+            await shows(page, mode)
         await toggle(page, "source")
-        assert remembered(data_dir) == {
-            "files": [[a, "source"], [b, "wysiwyg"], [str(workspace.resolve() / "notes" / "c.md"), "source"]]
-        }
-        assert await page.evaluate("window.__cspViolations") == []
-        await page.context.close()
-    finally:
-        await second.stop()
+        assert remembered(data_dir) == {"files": [[a, "source"], [b, "wysiwyg"], [c, "source"]]}
 
 
 async def test_a_renamed_file_keeps_its_mode(person: UIClient, workspace: Path, data_dir: Path) -> None:

@@ -16,9 +16,16 @@ from playwright.async_api import Page, Route, expect
 
 from tests.contract.helpers import wait_until
 from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
-from tests.ui.helpers import active_tab, editor_text, open_folder, open_from_tree, wait_editor_text
+from tests.ui.helpers import (
+    active_tab,
+    app_defaults,
+    editor_text,
+    open_folder,
+    open_from_tree,
+    wait_editor_text,
+    wait_shown,
+)
 from vmark.app.server import RunningApp
-from vmark.storage.settings import Settings
 from vmark.testing.uiclient import UIClient, UIError
 
 INDEX = (
@@ -32,16 +39,23 @@ INDEX = (
     "`[[in code]]` stays code.\n\n"
     "## Details\n\nThe end.\n"
 )
+#: the wikilinks of INDEX as written, and as WYSIWYG shows them
+WIKILINKS = [
+    ("[[notes]]", "notes"),
+    ("[[notes|my notes]]", "my notes"),
+    ("[[notes#Second part]]", "notes › Second part"),
+    ("[[notes#Second part|there]]", "there"),
+    ("[[deep]]", "deep"),
+    ("[[sub/deep]]", "sub/deep"),
+    ("[[#Details]]", "Details"),
+    ("[[nowhere]]", "nowhere"),
+]
 NOTES = "# Notes\n\nFirst.\n\n" + "Filler line.\n\n" * 30 + "## Second part\n\nSecond.\n"
 
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
-    """The app's real default (no `editor.default_mode`): a file opens in WYSIWYG."""
-    directory = tmp_path / "data"
-    directory.mkdir()
-    Settings(directory / "settings.json").set("readable_roots", [str(tmp_path)])
-    return directory
+    return app_defaults(tmp_path)
 
 
 @pytest.fixture
@@ -98,18 +112,6 @@ async def toast(page: Page, level: str) -> str:
 async def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
-async def wait_tab(page: Page, name: str) -> str:
-    await expect(page.locator(".tab.active .title")).to_have_text(name)
-    await wait_until(lambda: _editor_up(page), f"the editor of {name}")
-    tab = await active_tab(page)
-    assert tab is not None
-    return tab
-
-
-async def _editor_up(page: Page) -> bool:
-    return await editor_text(page) is not None
 
 
 async def back_to(page: Page, tab: str) -> None:
@@ -198,14 +200,14 @@ async def test_ctrl_click_follows_each_kind_of_link_in_wysiwyg(pages: Pages, not
     assert await active_tab(page) == index
 
     await link.click(modifiers=["Control"])
-    notes_tab = await wait_tab(page, "notes")
+    notes_tab = await wait_shown(page, "notes.md")
     assert await editor_text(page) == NOTES
     await expect(page.get_by_test_id("link-hover")).to_be_hidden()
 
     # file.md#heading: the open tab again (not a second one), at the heading.
     await back_to(page, index)
     await page.locator(".ProseMirror a[href='notes.md#second-part']").click(modifiers=["Control"])
-    assert await wait_tab(page, "notes") == notes_tab
+    assert await wait_shown(page, "notes.md") == notes_tab
     await expect(page.locator("#outline a[aria-current=location]")).to_have_text("Second part")
     await expect(page.locator(".ProseMirror h2", has_text="Second part")).to_be_in_viewport()
     assert [t.doc.path for t in vmark.app.session.windows["main"].tabs] == [
@@ -287,7 +289,7 @@ async def test_a_link_to_a_missing_file_offers_to_create_it(pages: Pages, notes:
     await missing.click(modifiers=["Control"])
     await expect(dialog).to_be_visible()
     await page.keyboard.press("Enter")
-    await wait_tab(page, "new-page")
+    await wait_shown(page, "new-page.md")
     assert (notes / "new-page.md").read_bytes() == b""
     assert await page.evaluate("window.vmarkPage.mode()") == "wysiwyg"
     await expect(page.locator("button.file[data-path='new-page.md']")).to_have_count(1)
@@ -299,16 +301,7 @@ async def test_wikilinks_are_shown_as_links_resolved_or_not(pages: Pages, notes:
     page = await opened(pages, notes)
     await open_index(page)
     links = page.locator(".ProseMirror .md-wikilink")
-    assert await links.all_inner_texts() == [
-        "notes",
-        "my notes",
-        "notes › Second part",
-        "there",
-        "deep",
-        "sub/deep",
-        "Details",
-        "nowhere",
-    ]
+    assert await links.all_inner_texts() == [shown for _, shown in WIKILINKS]
     states = [await link.get_attribute("data-state") for link in await links.all()]
     assert states == ["resolved"] * 7 + ["unresolved"]
     # In a code span it is code.
@@ -324,14 +317,14 @@ async def test_ctrl_click_follows_wikilinks(pages: Pages, notes: Path) -> None:
     index = await open_index(page)
     links = page.locator(".ProseMirror .md-wikilink")
     await links.nth(3).click(modifiers=["Control"])  # [[notes#Second part|there]]
-    await wait_tab(page, "notes")
+    await wait_shown(page, "notes.md")
     await expect(page.locator("#outline a[aria-current=location]")).to_have_text("Second part")
     await back_to(page, index)
     await links.nth(6).click(modifiers=["Control"])  # [[#Details]]
     await expect(page.locator("#outline a[aria-current=location]")).to_have_text("Details")
     # [[deep]] from the workspace root: sub/deep.md and zzz/deep.md are as near; the first by path wins.
     await links.nth(4).click(modifiers=["Control"])
-    await wait_tab(page, "deep")
+    await wait_shown(page, "deep.md")
     assert await editor_text(page) == "# Deep in sub\n"
     # From sub/page.md, [[deep]] is the file beside it.
     await open_from_tree(page, "sub/page.md")
@@ -346,7 +339,7 @@ async def test_an_unresolved_wikilink_creates_its_file_beside_the_document(pages
     await nowhere.click(modifiers=["Control"])
     await expect(page.get_by_test_id("link-create").locator("h2")).to_have_text("nowhere.md does not exist")
     await page.get_by_role("button", name="Create nowhere.md").click()
-    await wait_tab(page, "nowhere")
+    await wait_shown(page, "nowhere.md")
     assert (notes / "nowhere.md").read_bytes() == b""
     await back_to(page, index)
     await expect(page.locator(".ProseMirror .md-wikilink", has_text="nowhere")).to_have_attribute(
@@ -419,16 +412,7 @@ async def test_source_mode_decorates_follows_and_explains_links(pages: Pages, no
     page = await opened(pages, notes)
     index = await source_index(page)
     wikilinks = page.locator(".cm-content .cm-wikilink")
-    assert await wikilinks.all_inner_texts() == [
-        "[[notes]]",
-        "[[notes|my notes]]",
-        "[[notes#Second part]]",
-        "[[notes#Second part|there]]",
-        "[[deep]]",
-        "[[sub/deep]]",
-        "[[#Details]]",
-        "[[nowhere]]",
-    ]
+    assert await wikilinks.all_inner_texts() == [written for written, _ in WIKILINKS]
     await expect(page.locator(".cm-content .cm-wikilink-unresolved")).to_have_text("[[nowhere]]")
     # Hover on a link's text.
     text = page.locator(".cm-content .cm-line", has_text="Go to").get_by_text("the part", exact=True)
@@ -446,12 +430,12 @@ async def test_source_mode_decorates_follows_and_explains_links(pages: Pages, no
     assert await active_tab(page) == index
     # Ctrl+click on the link's text: the heading of the other file.
     await text.click(modifiers=["Control"])
-    await wait_tab(page, "notes")
+    await wait_shown(page, "notes.md")
     await expect(page.locator("#outline a[aria-current=location]")).to_have_text("Second part")
     await back_to(page, index)
     # A wikilink; no second cursor was added by the Ctrl+clicks.
     await page.locator(".cm-content .cm-wikilink", has_text="[[sub/deep]]").click(modifiers=["Control"])
-    await wait_tab(page, "deep")
+    await wait_shown(page, "deep.md")
     await back_to(page, index)
     assert await page.locator(".cm-content .cm-cursor-secondary").count() == 0
 

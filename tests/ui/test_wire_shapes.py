@@ -137,6 +137,12 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert renamed["moved"] == []
     assert (await page.call("ui.file_delete", path=renamed["path"]))["trashed"] is True
     assert (trash / "files" / "m.md").read_text("utf-8") == ""
+    # a link followed: to a file (opened), to a missing one (no tab: the page offers to create it)
+    linked = await page.call("ui.open_link", tabId=a, path="b.md")
+    assert linked["path"] == str((workspace / "b.md").resolve()) and linked["tabId"]
+    assert (await page.call("ui.open_link", tabId=a, path="notes/missing.md")) == {
+        "path": str((workspace / "notes" / "missing.md").resolve())
+    }
     found = await page.call("ui.search", query="alpha", matchCase=True)
     assert found["results"] and found["truncated"] is False
     await page.call("ui.cjk_format", text="中文English")
