@@ -18,7 +18,7 @@ export function setRenderContext(next: RenderContext): void {
   context = next;
 }
 
-/** Where the shown document lives now (links resolve against its folder too). */
+/** The shown document's window and file (links resolve against its folder; pasted images are written beside it). */
 export function renderContext(): RenderContext {
   return context;
 }

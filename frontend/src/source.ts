@@ -11,6 +11,7 @@ import type { ReviewMark } from "./reviewmodel";
 import { sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
 import { sourceLinks, wikilinkSyntax } from "./linkscm";
+import { sourcePaste } from "./paste/sourcepaste";
 
 const fromElsewhere = Annotation.define<boolean>();
 // The page's CSP admits <style> elements only with the nonce the app put in this meta tag.
@@ -54,6 +55,7 @@ export class SourceEditor implements Editor {
           sourceAnchors,
           sourceReview,
           sourceKeys(),
+          kind === "markdown" ? sourcePaste() : [],
           ...extra,
         ],
       }),
