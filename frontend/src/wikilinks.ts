@@ -56,18 +56,39 @@ function steps(a: string[], b: string[]): number {
   return a.length - common + (b.length - common);
 }
 
-/** Whether `file` (relative path) is what `name` names: by its own name, or by a path ending at a folder boundary. */
-function names(name: string, file: string): boolean {
+/** The files of a list by their own name, lower case (a wikilink looks up its last segment, not every file). */
+const byName = new WeakMap<readonly WorkspaceFile[], Map<string, WorkspaceFile[]>>();
+
+function named(list: readonly WorkspaceFile[], base: string): WorkspaceFile[] {
+  let index = byName.get(list);
+  if (!index) {
+    index = new Map();
+    for (const file of list) {
+      const key = file.path.slice(file.path.lastIndexOf("/") + 1).toLowerCase();
+      index.set(key, [...(index.get(key) ?? []), file]);
+    }
+    byName.set(list, index);
+  }
+  return index.get(base) ?? [];
+}
+
+/** The files `name` names: by their own name, or by a path ending with it at a folder boundary. */
+function namedBy(name: string, list: readonly WorkspaceFile[]): WorkspaceFile[] {
   const wanted = name.toLowerCase().replace(/^\.?\/+/, "");
-  const path = file.toLowerCase();
   const candidates = TEXT_SUFFIX.test(wanted) ? [wanted, `${wanted}.md`] : [`${wanted}.md`];
-  return candidates.some((c) => path === c || path.endsWith(`/${c}`));
+  return candidates.flatMap((c) => {
+    const base = c.slice(c.lastIndexOf("/") + 1);
+    return named(list, base).filter((f) => {
+      const path = f.path.toLowerCase();
+      return path === c || path.endsWith(`/${c}`);
+    });
+  });
 }
 
 /** Every file `name` names, the nearest to `docPath` first (see the rule above). */
 export function wikilinkMatches(name: string, docPath: string | null, list: readonly WorkspaceFile[] = files): string[] {
   if (name.trim() === "") return [];
-  const found = list.filter((f) => names(name.trim(), f.path)).map((f) => `${f.root}/${f.path}`);
+  const found = namedBy(name.trim(), list).map((f) => `${f.root}/${f.path}`);
   const from = docPath ? segments(folderOf(docPath)) : null;
   const rootOf = (abs: string) => list.find((f) => `${f.root}/${f.path}` === abs)?.root ?? "";
   const distance = (abs: string): number => steps(from ?? segments(rootOf(abs)), segments(folderOf(abs)));
