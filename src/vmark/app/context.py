@@ -22,6 +22,7 @@ from .approvals import Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
 from .browser_view import BrowserViews
+from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
@@ -57,6 +58,8 @@ class Services:
     comments: CommentService
     coherence: CoherenceService
     review: Review
+    #: what agents hear of since they last looked (``session.changes``)
+    changes: ChangesLog
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows

@@ -24,6 +24,7 @@ from .approvals import Approval, Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
 from .browser_view import BrowserViews
+from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
@@ -137,6 +138,16 @@ class App:
         # ledger and the history.
         session.observers += [self.turns.observe, self.comments.observe, self.review.observe]
         session.followers += [self.coherence.follow, self.review.follow]
+        # What agents hear (session.changes): the log follows the same paths, and adds no calls of its own.
+        self.changes = changes = ChangesLog(session)
+        session.observers.append(changes.observe)
+        session.state_listeners.append(changes.session_changed)
+        session.selection_listeners.append(changes.selection)
+        session.rekey_listeners.append(changes.rekey)
+        self.saver.listeners.append(changes.saved)
+        self.review.judged_listeners.append(changes.judged)
+        self.comments.person_listeners.append(changes.comment)
+        self.disk.diverged_listeners.append(changes.diverged)
         self.folder_grants: set[str] = set()
         self.services = Services(
             data_dir=data_dir,
@@ -154,6 +165,7 @@ class App:
             comments=self.comments,
             coherence=self.coherence,
             review=self.review,
+            changes=changes,
             tasks=self.tasks,
             windows=self.windows,
             disk=self.disk,
@@ -235,6 +247,7 @@ class App:
         return check_person_request(person.ACTIONS, kind, payload)
 
     def _approval_changed(self, approval: Approval) -> None:
+        self.changes.approval(approval)
         if approval.state == "pending" and self.session.pages:
             event = {"open_workspace": "prompt", "folder_access": "folder_picker"}.get(approval.kind, "browser_prompt")
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))

@@ -38,6 +38,14 @@ VMark is a Markdown workspace the user edits at the same time as you. Recommende
   inside the open workspace; `open_workspace` needs the user's approval: on `{needsApproval: true}` ask the
   user, then repeat the same call.
 - Every write is journaled and shown to the user as an (mcp) revision; never try to hide a change.
+- Hear what the user did: call `session.changes` once without `since` for a cursor; then the loop is read ->
+  write -> `session.changes` with `since` = the last cursor (and `wait_ms` to wait for the user): the user's
+  edits per tab (line ranges and revisions, not the text: read again), saves, tabs opened / closed / switched,
+  files changed on disk, the user's verdicts on YOUR changes (accepted / rejected, with the change's text),
+  comments and replies the user wrote, approvals decided, and where the user's selection rests.
+  `CURSOR_EXPIRED`: too much happened; read the documents again and go on from `oldest_cursor`.
+- Open documents are also MCP resources (`vmark://tabs/{tabId}`, files as `file:///path`), with subscriptions;
+  the user's prompt templates are MCP prompts.
 """
 
 
