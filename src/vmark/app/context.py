@@ -29,6 +29,8 @@ from .connection import Connection
 from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
+from .prompts import PromptService
+from .resources import Resources
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -60,6 +62,9 @@ class Services:
     review: Review
     #: what agents hear of since they last looked (``session.changes``)
     changes: ChangesLog
+    #: documents as MCP resources, and the person's prompt templates as MCP prompts
+    resources: Resources
+    prompts: PromptService
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows

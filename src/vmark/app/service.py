@@ -20,6 +20,7 @@ from ..storage.journal import Journal
 from ..storage.principals import Principals
 from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
+from .agent_feed import AgentFeed
 from .approvals import Approval, Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
@@ -32,6 +33,7 @@ from .context import RequestContext, Services
 from .disk import DiskWatcher
 from .faults import TestHooks
 from .handlers import (
+    agent,
     browser,
     browser_runs,
     browser_sessions,
@@ -47,6 +49,8 @@ from .handlers import (
 )
 from .handlers.registry import check_person_request
 from .journaling import Recorder
+from .prompts import PromptService
+from .resources import Resources
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -148,6 +152,13 @@ class App:
         self.review.judged_listeners.append(changes.judged)
         self.comments.person_listeners.append(changes.comment)
         self.disk.diverged_listeners.append(changes.diverged)
+        # What agents' MCP clients are notified of: documents as resources, the person's prompts.
+        self.resources = Resources(session)
+        self.prompts = PromptService(session, data_dir)
+        self.feed = feed = AgentFeed(session)
+        session.observers.append(feed.observe)
+        session.state_listeners.append(feed.session_changed)
+        self.prompts.listeners.append(feed.prompts_changed)
         self.folder_grants: set[str] = set()
         self.services = Services(
             data_dir=data_dir,
@@ -166,6 +177,8 @@ class App:
             coherence=self.coherence,
             review=self.review,
             changes=changes,
+            resources=self.resources,
+            prompts=self.prompts,
             tasks=self.tasks,
             windows=self.windows,
             disk=self.disk,
@@ -183,11 +196,13 @@ class App:
         await self.history.start()
         await self.comments.start()
         await self.review.start()
+        await self.prompts.start()
         if folder is not None:
             self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
+            asyncio.create_task(self._every(DISK_POLL_SECONDS, self.prompts.check)),
         ]
 
     async def stop(self) -> None:
@@ -240,6 +255,8 @@ class App:
                 raise ArgumentError(f"unknown tool {tool!r}")
             action, args = check_request(tool, {**payload, "action": action})
             return handlers[action], args
+        if kind in agent.ACTIONS:
+            return check_person_request(agent.ACTIONS, kind, payload)
         if self.hooks is not None and kind in testing.ACTIONS:
             return testing.ACTIONS[kind], payload
         if kind in person.ACTIONS and conn.role != "person":
