@@ -52,7 +52,7 @@ class Page {
     this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
     this.browserPanel = new BrowserPanel(channel);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
-    new SettingsDialog(channel);
+    new SettingsDialog(channel, (path) => this.openPath(path, "file"));
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
     this.reviewPanel = new ReviewPanel(channel, () => this.current);

@@ -21,7 +21,15 @@ from typing import Any
 from ..core.errors import ArgumentError
 from ..core.model import Tab
 from ..core.prompt_text import TAB_ARGUMENT, fill
-from ..storage.prompts import Malformed, Prompt, install_shipped, prompts_folder, read_prompts, stamp
+from ..storage.prompts import (
+    Malformed,
+    Prompt,
+    install_shipped,
+    new_prompt_file,
+    prompts_folder,
+    read_prompts,
+    stamp,
+)
 from .state import Session
 
 #: the selected text of a tab (the page shows it), as ``selection.get`` reads it
@@ -54,7 +62,7 @@ class PromptService:
         if announce:
             for bad in self._malformed:
                 if before.get(bad.path) != bad.error:
-                    message = f"The prompt {os.path.basename(bad.path)} is not offered to agents: it {bad.error}"
+                    message = f"The prompt file {os.path.basename(bad.path)} is not offered to agents: {bad.error}"
                     await self.session.notify("notification", {"level": "warning", "message": message})
         if [_listed(p) for p in self._prompts] != listed_before or not announce:
             for listener in self.listeners:
@@ -71,6 +79,10 @@ class PromptService:
                   for m in self._malformed]  # fmt: skip
         files.sort(key=lambda f: str(f["file"]))
         return {"folder": str(self.folder), "prompts": files}
+
+    async def create(self) -> str:
+        """A new prompt file, ``prompt-N.md``, with a skeleton to fill in; its path."""
+        return await asyncio.to_thread(new_prompt_file, self.folder)
 
     # --- agents ---------------------------------------------------------------------------------------------------
     def listing(self) -> list[dict[str, Any]]:

@@ -98,6 +98,35 @@ def install_shipped(folder: Path) -> bool:
     return True
 
 
+_SKELETON = """---
+name: {name}
+description: What this prompt asks an agent to do (agents see this line)
+arguments:
+  - name: tab
+    description: The tab to work on (default the tab in front of you)
+---
+Write the request here. {{{{selection}}}} is the text selected in the tab, {{{{document}}}} its whole text and
+{{{{title}}}} its name; an argument you add above goes in the same way, its name in double braces.
+
+{{{{selection}}}}
+"""
+
+
+def new_prompt_file(folder: Path) -> str:
+    """Create ``prompt-N.md`` (the first free N) with a skeleton to fill in, never over a file; its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(1, MAX_PROMPTS + 2):
+        path = folder / f"prompt-{n}.md"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(_SKELETON.format(name=f"prompt-{n}"))
+        return str(path)
+    raise PromptError(f"there are {MAX_PROMPTS} prompt files already")
+
+
 def stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """What the folder's prompt files look like now (names, times, sizes): a change means read them again."""
     try:
@@ -139,13 +168,13 @@ def _read(path: str) -> str:
         with open(path, "rb") as f:
             data = f.read(MAX_PROMPT_FILE_BYTES + 1)
     except OSError as exc:
-        raise PromptError(f"cannot be read: {exc.strerror}") from exc
+        raise PromptError(f"the file cannot be read: {exc.strerror}") from exc
     if len(data) > MAX_PROMPT_FILE_BYTES:
-        raise PromptError(f"is larger than {MAX_PROMPT_FILE_BYTES // 1024} KiB")
+        raise PromptError(f"the file is larger than {MAX_PROMPT_FILE_BYTES // 1024} KiB")
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise PromptError(f"is not UTF-8 text (byte {exc.start})") from exc
+        raise PromptError(f"the file is not UTF-8 text (byte {exc.start})") from exc
 
 
 def parse_prompt(text: str, path: str) -> Prompt:
@@ -182,7 +211,7 @@ def parse_prompt(text: str, path: str) -> Prompt:
 def _split(text: str) -> tuple[dict[str, Any], str]:
     lines = text.split("\n")
     if not lines or lines[0].strip() != _FENCE:
-        raise PromptError("it does not start with front matter (a line ---, the fields, a line ---)")
+        raise PromptError("there is no front matter at its start (a line ---, the fields, a line ---)")
     try:
         end = next(i for i in range(1, len(lines)) if lines[i].strip() == _FENCE)
     except StopIteration:
