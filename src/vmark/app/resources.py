@@ -84,7 +84,7 @@ class Resources:
             text, _stamp, _read_only = await asyncio.to_thread(read_document, real, self.scope())
         except ScopeError as exc:
             raise exc.refusal(real) from exc
-        meta: dict[str, Any] = {"revision": None, "tabIds": [], "filePath": real, "dirty": False}
+        meta: dict[str, Any] = {"tabIds": [], "filePath": real, "dirty": False}  # no revision: no document has it
         return {"uri": uri, "mimeType": MIME[kind], "text": text, "_meta": meta}, None
 
     def check(self, uri: str) -> None:
@@ -141,7 +141,10 @@ def _describe(window: Window, tab: Tab) -> dict[str, Any]:
 
 
 def _meta(doc: Document, tab_ids: list[str]) -> dict[str, Any]:
-    return {"revision": doc.state.revision, "tabIds": tab_ids, "filePath": doc.path, "dirty": doc.dirty}
+    meta: dict[str, Any] = {"revision": doc.state.revision, "tabIds": tab_ids, "dirty": doc.dirty}
+    if doc.path is not None:  # an untitled tab has no file
+        meta["filePath"] = doc.path
+    return meta
 
 
 def _contents(uri: str, doc: Document, tab_ids: list[str]) -> dict[str, Any]:
