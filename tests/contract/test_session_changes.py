@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,16 @@ def kinds(answer: dict[str, Any]) -> list[str]:
 
 def without_at(event: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k != "at"}
+
+
+@asynccontextmanager
+async def _alice_and_bob(data_dir: Path, plan: Path) -> AsyncIterator[tuple[Client, Client, str, str, str]]:
+    """Two agents of two principals, ``plan`` open (by alice), and each one's cursor."""
+    principals = Principals(data_dir / "principals.json")
+    alice, bob = principals.add("alice"), principals.add("bob")
+    async with make_client(data_dir, client_token=alice) as a, make_client(data_dir, client_token=bob) as b:
+        tab = await open_tab(a, plan)
+        yield a, b, tab, await cursor(a), await cursor(b)
 
 
 @pytest.fixture
@@ -169,11 +181,7 @@ async def test_typing_nobody_has_seen_is_one_edit(mcp: Client, person: UIClient,
 async def test_own_edits_are_not_heard_another_agents_are(
     vmark: RunningApp, person: UIClient, plan: Path, data_dir: Path
 ) -> None:
-    principals = Principals(data_dir / "principals.json")
-    alice, bob = principals.add("alice"), principals.add("bob")
-    async with make_client(data_dir, client_token=alice) as a, make_client(data_dir, client_token=bob) as b:
-        tab = await open_tab(a, plan)
-        since_a, since_b = await cursor(a), await cursor(b)
+    async with _alice_and_bob(data_dir, plan) as (a, b, tab, since_a, since_b):
         written = await ok(a, "document", "edit", tabId=tab, edits=[{"old": "short", "new": "brief"}], save=False)
         assert (await changes(a, since_a))["events"] == []
         heard = (await changes(b, since_b))["events"]
@@ -368,11 +376,7 @@ def _expected(change: dict[str, Any], verdict: str, text: str, tab: str, path: P
 async def test_verdicts_are_heard_by_their_agent_only(
     vmark: RunningApp, person: UIClient, plan: Path, data_dir: Path
 ) -> None:
-    principals = Principals(data_dir / "principals.json")
-    alice, bob = principals.add("alice"), principals.add("bob")
-    async with make_client(data_dir, client_token=alice) as a, make_client(data_dir, client_token=bob) as b:
-        tab = await open_tab(a, plan)
-        since_a, since_b = await cursor(a), await cursor(b)
+    async with _alice_and_bob(data_dir, plan) as (a, b, tab, since_a, since_b):
         made = await _three_changes(a, tab)
         rejected, accepted = await _judge_two(person, tab)
         assert [rejected["revision"], accepted["revision"]] == [made[1]["revision"], made[2]["revision"]]
