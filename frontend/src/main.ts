@@ -57,7 +57,7 @@ class Page {
     this.browserPanel = new BrowserPanel(channel);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
     configureImages(channel, () => this.current?.tabId ?? null);
-    new SettingsDialog(channel);
+    new SettingsDialog(channel, (path) => this.openPath(path, "file"));
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
     this.reviewPanel = new ReviewPanel(channel, () => this.current);

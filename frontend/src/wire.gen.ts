@@ -702,6 +702,24 @@ export interface SettingResult {
   value: unknown;
 }
 
+/** One prompt file of Settings -> Prompts: a prompt agents are offered, or a malformed file and why. */
+export interface PromptFile {
+  file: string;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  error: string | null;
+}
+
+export interface PromptFiles {
+  folder: string;
+  prompts: PromptFile[];
+}
+
+export interface PromptCreated {
+  file: string;
+}
+
 export interface BrowserTabPayload {
   tabId: string;
 }
@@ -1069,6 +1087,8 @@ export interface Requests {
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
   "settings.set": { payload: SettingPayload; result: SettingResult };
+  "prompts.list": { payload: Empty; result: PromptFiles };
+  "prompts.new": { payload: Empty; result: PromptCreated };
   "browser.tabs": { payload: Empty; result: BrowserTabs };
   "browser.human_open": { payload: HumanOpenPayload; result: BrowserOpened };
   "browser.view": { payload: BrowserTabPayload; result: BrowserViewed };

@@ -22,6 +22,7 @@ from .approvals import Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
 from .browser_view import BrowserViews
+from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
@@ -29,6 +30,8 @@ from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
 from .modes import EditorModes
+from .prompts import PromptService
+from .resources import Resources
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -58,6 +61,11 @@ class Services:
     comments: CommentService
     coherence: CoherenceService
     review: Review
+    #: what agents hear of since they last looked (``session.changes``)
+    changes: ChangesLog
+    #: documents as MCP resources, and the person's prompt templates as MCP prompts
+    resources: Resources
+    prompts: PromptService
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows

@@ -233,6 +233,22 @@ MAX_INLINE_NESTING = 20
 #: YAML nesting a workflow file may have (deeper is refused, not recursed into)
 YAML_MAX_DEPTH = 200
 
+# --- agents hear the person (session.changes, resources, prompts) ---
+#: events the app keeps for ``session.changes``; a cursor older than the oldest kept answers CURSOR_EXPIRED
+CHANGES_LOG_EVENTS = 2000
+#: the longest ``wait_ms`` of ``session.changes``: a tool call answers before the MCP client's usual 10 s
+CHANGES_MAX_WAIT_MS = MAX_TIMEOUT_MS
+#: one ``session.changes`` answer carries events up to about this much JSON (well inside the output bound);
+#: the rest comes with the next call (``more: true``)
+CHANGES_PAGE_BYTES = 48 * 1024
+#: characters of a judged change's text (and of the text it replaced) a verdict event quotes
+CHANGES_TEXT_CHARS = 2000
+#: the person's prompt files: at most this many are read, each at most this large
+MAX_PROMPTS = 200
+MAX_PROMPT_FILE_BYTES = 256 * 1024
+#: values one ``completion/complete`` answers (the MCP maximum)
+COMPLETION_MAX_VALUES = 100
+
 # --- MCP server ---
 #: how long ``vmark mcp`` waits for the app it started to publish its bridge
 APP_START_TIMEOUT_SECONDS = 15.0

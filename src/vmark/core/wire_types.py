@@ -727,6 +727,26 @@ class SettingResult(TypedDict):
     value: object
 
 
+class PromptFile(TypedDict):
+    """One prompt file of Settings -> Prompts: a prompt agents are offered, or a malformed file and why."""
+
+    file: str
+    name: str | None
+    title: str | None
+    description: str | None
+    #: what is wrong with the file (None: it is well-formed and offered to agents)
+    error: str | None
+
+
+class PromptFiles(TypedDict):
+    folder: str
+    prompts: list[PromptFile]
+
+
+class PromptCreated(TypedDict):
+    file: str
+
+
 # --- the embedded browser, as the person sees it (the Browser panel) -------------------------------------
 BrowserOwner = Literal["ai", "human"]
 BrowserPosture = Literal["sandbox", "shared"]
@@ -1149,6 +1169,8 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
     "settings.set": (SettingPayload, SettingResult),
+    "prompts.list": (Empty, PromptFiles),
+    "prompts.new": (Empty, PromptCreated),
     "browser.tabs": (Empty, BrowserTabs),
     "browser.human_open": (HumanOpenPayload, BrowserOpened),
     "browser.view": (BrowserTabPayload, BrowserViewed),
