@@ -33,6 +33,7 @@ async def open_file(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     real = canonical_or_invalid(args["path"])
     tab, _ = await load_tab(ctx, window, PathScope.of([real.rsplit("/", 1)[0] or "/"]), real, activate=True)
     ctx.windows.show(window, tab)
+    ctx.recents.opened("file", real)
     return {"tabId": tab.id}
 
 
