@@ -195,3 +195,19 @@ async def test_places_and_recents(person: UIClient, tree: Tree, workspace: Path,
     assert await person.call("ui.recent_forget", path=str(workspace / "b.md")) == {"forgotten": True}
     assert await person.call("ui.recent_forget", path=str(workspace / "b.md")) == {"forgotten": False}
     assert [f["path"] for f in (await person.call("ui.places"))["recentFiles"]] == [str(tree.home / "notes" / "a.md")]
+
+
+async def test_a_file_the_person_opens_in_another_workspace_instance_shows(
+    person: UIClient, tree: Tree, vmark: RunningApp
+) -> None:
+    notes, extra = tree.home / "notes", tree.extra
+    (extra / "e.md").write_bytes(b"# e\n")
+    await person.call("ui.open_folder", path=str(notes))
+    await person.call("ui.open_folder", path=str(extra))  # the window shows this one
+    tab = (await person.call("ui.open", path=str(notes / "a.md")))["tabId"]
+    main = vmark.app.session.windows["main"]
+    shown = next(w for w in main.workspaces if w.id == main.active_workspace)
+    assert (main.active_tab, shown.root) == (tab, str(notes))
+    state = await person.call("ui.state")
+    (info,) = [t for t in state["windows"][0]["tabs"] if t["id"] == tab]
+    assert (info["active"], info["visible"]) == (True, True)

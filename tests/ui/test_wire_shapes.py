@@ -139,6 +139,14 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert (trash / "files" / "m.md").read_text("utf-8") == ""
     found = await page.call("ui.search", query="alpha", matchCase=True)
     assert found["results"] and found["truncated"] is False
+    # the picker: a folder listed (a file's folder, its entries' every kind), the places, a recent forgotten
+    (workspace / "out").symlink_to("/")
+    listed = await page.call("ui.browse", path=str(workspace / "a.md"), hidden=True)
+    assert listed["selected"] == "a.md" and {e["kind"] for e in listed["entries"]} == {"folder", "file", "outside"}
+    await page.call("ui.browse", path=str(workspace), filter="a")
+    places = await page.call("ui.places")
+    assert places["recentFolders"] and places["recentFiles"]
+    assert await page.call("ui.recent_forget", path=places["recentFiles"][0]["path"]) == {"forgotten": True}
     await page.call("ui.cjk_format", text="中文English")
 
     # agent changes under review: listed, one accepted by id, the rest of a later write rejected (each pushes a
