@@ -41,6 +41,12 @@ type SideRow =
   | { type: "recent"; kind: "folder" | "file"; entry: RecentEntry };
 
 const TITLES: Record<PickMode, string> = { folder: "Open folder", file: "Open file", save: "Save as" };
+/** The keys, said in the dialog (where they work). */
+const KEYS: Record<PickMode, string> = {
+  folder: "Enter opens a folder · Ctrl+Enter opens the one shown · Backspace or Alt+↑: the folder above · Esc cancels",
+  file: "Enter opens · Backspace or Alt+↑: the folder above · Tab: places and recent · Esc cancels",
+  save: "Enter saves · Ctrl+Enter saves from anywhere · Alt+↑: the folder above · Esc cancels",
+};
 /** The filter asks the app again (a listing cut at its bound) once the typing pauses this long. */
 const NARROW_MS = 150;
 const PAGE_ROWS = 10;
@@ -64,6 +70,7 @@ export class FilePicker {
   private status: HTMLElement;
   private error: HTMLElement;
   private chooseButton: HTMLButtonElement;
+  private keys: HTMLElement;
 
   private request: PickRequest | null = null;
   private listing: Browsed | null = null;
@@ -109,6 +116,7 @@ export class FilePicker {
     this.nameRow = el("div", { class: "fp-name-row" }, el("label", { for: "picker-name" }, "File name"), this.name);
     this.status = el("p", { class: "hint fp-status", role: "status", "data-testid": "picker-status" });
     this.error = el("p", { class: "dialog-error", role: "alert", "data-testid": "picker-error" });
+    this.keys = el("p", { class: "hint fp-keys" });
     const cancel = el("button", { type: "button", "data-testid": "picker-cancel" }, "Cancel");
     this.chooseButton = el("button", { type: "button", class: "primary", "data-testid": "picker-choose" }, "Open");
     const head = el("div", { class: "fp-head", "aria-hidden": "true" }, el("span", {}, "Name"), el("span", {}, "Size"), el("span", {}, "Modified"));
@@ -122,7 +130,7 @@ export class FilePicker {
       this.nameRow,
       this.status,
       this.error,
-      el("div", { class: "actions" }, cancel, this.chooseButton),
+      el("div", { class: "actions" }, this.keys, cancel, this.chooseButton),
     );
     document.body.append(this.dialog);
     this.showError("");
@@ -159,6 +167,7 @@ export class FilePicker {
     this.returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.dialog.dataset.mode = request.mode;
     this.heading.textContent = TITLES[request.mode];
+    this.keys.textContent = KEYS[request.mode];
     this.nameRow.hidden = request.mode !== "save";
     this.name.value = request.name ?? "";
     this.filter.value = "";

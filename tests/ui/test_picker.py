@@ -92,6 +92,15 @@ def main_roots(vmark: RunningApp) -> list[str]:
     return [w.root for w in vmark.app.session.windows["main"].workspaces]
 
 
+async def open_folder_typed(page: Page, typed: str, folder: Path) -> None:
+    """Open folder, the path typed (ending in "/": the picker goes there at once), Ctrl+Enter: its tree shows."""
+    await page.click("#open-folder")
+    await page.keyboard.type(typed)
+    await shows(page, folder)
+    await page.keyboard.press("Control+Enter")
+    await page.wait_for_selector(f"section.workspace[data-root='{folder}']")
+
+
 # --- Open folder ---------------------------------------------------------------------------------------------
 async def test_open_a_folder_by_keyboard(pages: Pages, vmark: RunningApp, world: World) -> None:
     page = await pages.open()
@@ -353,11 +362,7 @@ async def test_recents_survive_a_restart(
     try:
         page = await pages.open()
         for folder in (world.notes, world.site):
-            await page.click("#open-folder")
-            await page.keyboard.type(f"{folder}/")
-            await shows(page, folder)
-            await page.keyboard.press("Control+Enter")
-            await page.wait_for_selector(f"section.workspace[data-root='{folder}']")
+            await open_folder_typed(page, f"{folder}/", folder)
         await open_from_tree(page, "index.md")
         await page.click("#open-file")
         await page.keyboard.type("~/notes/b.md")
@@ -425,11 +430,7 @@ async def test_a_second_window_offers_the_open_and_recent_workspaces(
         "Open a folder to work in, or a file, or create a new document."
     )
     for folder in (world.notes, world.site):
-        await first.click("#open-folder")
-        await first.keyboard.type(f"{folder}/")
-        await shows(first, folder)
-        await first.keyboard.press("Control+Enter")
-        await first.wait_for_selector(f"section.workspace[data-root='{folder}']")
+        await open_folder_typed(first, f"{folder}/", folder)
     await open_from_tree(first, "index.md")
 
     second = await pages.open()  # a new page: a new window
@@ -476,11 +477,7 @@ async def test_vmark_app_without_a_folder_reopens_the_last_workspace(browser: Br
         pages = Pages(browser, UI(info.port, info.ui_token))
         try:
             page = await pages.open()
-            await page.click("#open-folder")
-            await page.keyboard.type("~/ws/")
-            await shows(page, world.workspace)
-            await page.keyboard.press("Control+Enter")
-            await page.wait_for_selector(f"section.workspace[data-root='{world.workspace}']")
+            await open_folder_typed(page, "~/ws/", world.workspace)
         finally:
             await pages.close()
         first.signal(signal.SIGTERM)
@@ -538,11 +535,7 @@ async def test_screenshots(pages: Pages, world: World, scheme: str) -> None:
     page = await pages.open(context=context)
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"picker-{scheme}-start.png"))
-    await page.click("#open-folder")
-    await page.keyboard.type("~/notes/")
-    await shows(page, world.notes)
-    await page.keyboard.press("Control+Enter")
-    await page.wait_for_selector(f"section.workspace[data-root='{world.notes}']")
+    await open_folder_typed(page, "~/notes/", world.notes)
     await page.click("#open-file")
     await shows(page, world.notes)
     await page.keyboard.type("a")
