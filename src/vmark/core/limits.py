@@ -193,6 +193,9 @@ BROWSE_MAX_ENTRIES = 1000
 #: recent folders and recent files the picker remembers (each list, most recent first)
 MAX_RECENT_FOLDERS = 20
 MAX_RECENT_FILES = 30
+#: an image the person pastes or drops into a document (``ui.image_save``): it travels base64-encoded in one
+#: UI frame (a third larger), which must stay well inside ``MAX_FRAME_BYTES``; screenshots and photos fit
+MAX_PASTED_IMAGE_BYTES = 16 * 1024 * 1024
 
 # --- documents ---
 #: recent changes kept per document, and inserted characters at most over them

@@ -17,6 +17,7 @@ from . import (
     ui_editing,
     ui_files,
     ui_history,
+    ui_images,
     ui_read,
     ui_review,
     ui_saving,
@@ -44,5 +45,6 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_search.ACTIONS,
     **ui_files.ACTIONS,
     **ui_browse.ACTIONS,
+    **ui_images.ACTIONS,
     **ui_review.ACTIONS,
 }
