@@ -31,6 +31,8 @@ export interface PickRequest {
   start?: string | null;
   /** Save as: the name proposed. */
   name?: string;
+  /** Save as: the document's own file (saving onto it is a plain save, not a replacement). */
+  own?: string | null;
   /** Open or save what was picked; a failure is shown in the dialog, which stays open for another choice. */
   choose(path: string): Promise<void>;
 }
@@ -326,14 +328,14 @@ export class FilePicker {
     }
     name = withSuffix(name);
     this.name.value = name;
-    const folder = this.listing.path;
+    const target = joinPath(this.listing.path, name);
     const taken = this.entryNamed(name);
-    if (taken || (await this.exists(joinPath(folder, name)))) {
+    if (target !== this.request?.own && (taken || (await this.exists(target)))) {
       this.showError(existsText(name, taken?.kind === "folder"));
       this.name.focus();
       return;
     }
-    await this.choose(joinPath(folder, name));
+    await this.choose(target);
   }
 
   /** Whether the app finds something at `path` (a name the listing did not carry: hidden, or past its bound). */
@@ -371,7 +373,10 @@ export class FilePicker {
   private checkName(): void {
     const typed = this.name.value.trim();
     const taken = typed && !typed.includes("/") ? this.entryNamed(withSuffix(typed)) : undefined;
-    this.showError(taken ? existsText(taken.name, taken.kind === "folder") : "");
+    const own = taken !== undefined && this.listing !== null && joinPath(this.listing.path, taken.name) === this.request?.own;
+    this.showError(taken && !own ? existsText(taken.name, taken.kind === "folder") : "");
+    if (own) this.showStatus("This is the document's own file: saving under this name saves it in place.");
+    else if (this.status.textContent?.startsWith("This is the document's own file")) this.showStatus("");
   }
 
   // --- the filter -------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ export class SaveAsDialog {
       mode: "save",
       start: filePath ? dirName(filePath) : this.folder(),
       name: filePath ? baseName(filePath) : "",
+      own: filePath,
       choose: async (path) => {
         await tab.flush(); // the file gets the person's latest keystrokes too
         const saved = await this.channel.request("ui.save_as", { tabId: tab.tabId, path });

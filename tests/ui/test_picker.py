@@ -290,7 +290,10 @@ async def test_save_as_through_the_picker(pages: Pages, vmark: RunningApp, world
     await expect(name).to_be_focused()
     await expect(name).to_have_value("a.md")
     error = page.get_by_test_id("picker-error")
-    await expect(error).to_have_text(TAKEN.format("a.md"))
+    await expect(page.get_by_test_id("picker-status")).to_have_text(
+        "This is the document's own file: saving under this name saves it in place."
+    )
+    await expect(error).to_be_hidden()
     await page.keyboard.type("b")  # the stem was selected: typing replaces it
     await expect(name).to_have_value("b.md")
     await expect(error).to_have_text(TAKEN.format("b.md"))  # said before the app is asked
@@ -315,6 +318,21 @@ async def test_save_as_through_the_picker(pages: Pages, vmark: RunningApp, world
     await expect(page.locator(".tab.active .title")).to_have_text("entry")
     tab = vmark.app.session.windows["main"].tabs[0]
     assert (tab.doc.path, tab.doc.dirty) == (str(target), False)
+
+
+async def test_save_as_onto_the_documents_own_name_saves_it_in_place(pages: Pages, world: World) -> None:
+    page = await pages.open()
+    await page.click("#open-file")
+    await page.keyboard.type("~/notes/b.md")
+    await page.keyboard.press("Enter")
+    await wait_editor_text(page, NOTES_B)
+    await type_at_end(page, "again\n")
+    await page.click("#save-as-open")
+    await expect(page.get_by_test_id("picker-name")).to_have_value("b.md")
+    await page.keyboard.press("Enter")
+    await expect(picker(page)).to_be_hidden()
+    assert (world.notes / "b.md").read_bytes() == (NOTES_B + "again\n").encode()
+    assert sorted(p.name for p in world.notes.iterdir()) == ["a.md", "b.md", "journal", "photo.png"]
 
 
 async def test_save_as_refuses_a_hidden_name_it_did_not_list(pages: Pages, vmark: RunningApp, world: World) -> None:

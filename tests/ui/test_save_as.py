@@ -148,6 +148,7 @@ async def test_a_file_that_appears_before_the_save_lands_is_not_replaced(
 
 # --- the page ------------------------------------------------------------------------------------------------
 TAKEN = "A file named “{}” already exists in this folder. Save as never replaces a file: choose another name."
+OWN = "This is the document's own file: saving under this name saves it in place."
 
 
 async def test_the_dialog_saves_a_new_file_and_keeps_a_refusal_in_view(
@@ -165,7 +166,8 @@ async def test_the_dialog_saves_a_new_file_and_keeps_a_refusal_in_view(
     await expect(name).to_have_value("a.md")
     await expect(name).to_be_focused()
     error = page.get_by_test_id("picker-error")
-    await expect(error).to_have_text(TAKEN.format("a.md"))  # its own name: said at once
+    await expect(page.get_by_test_id("picker-status")).to_have_text(OWN)  # its own name: a save in place
+    await expect(error).to_be_hidden()
 
     await name.fill("b.md")
     await expect(error).to_have_text(TAKEN.format("b.md"))
