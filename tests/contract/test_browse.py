@@ -149,6 +149,7 @@ async def test_refusals(person: UIClient, tree: Tree) -> None:
         ({"path": "notes"}, {"message": "path must be absolute: 'notes'", "filePath": "notes"}),
         ({"path": "~bob/notes"}, {"message": "path must be absolute: '~bob/notes'", "filePath": "~bob/notes"}),
         ({"path": ""}, {"message": "path must be a non-empty string", "filePath": ""}),
+        ({"path": "/a\x00b"}, {"message": "path contains a NUL byte", "filePath": "/a\x00b"}),
         ({"path": 7}, "argument 'path' must be a string"),
         ({"hidden": "yes"}, "argument 'hidden' must be a boolean"),
         ({"filter": ["a"]}, "argument 'filter' must be a string"),
