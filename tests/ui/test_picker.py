@@ -101,6 +101,14 @@ async def open_folder_typed(page: Page, typed: str, folder: Path) -> None:
     await page.wait_for_selector(f"section.workspace[data-root='{folder}']")
 
 
+async def open_file_typed(page: Page, typed: str, text: str) -> None:
+    """Open file, its path typed, Enter: the editor shows ``text``."""
+    await page.click("#open-file")
+    await page.keyboard.type(typed)
+    await page.keyboard.press("Enter")
+    await wait_editor_text(page, text)
+
+
 # --- Open folder ---------------------------------------------------------------------------------------------
 async def test_open_a_folder_by_keyboard(pages: Pages, vmark: RunningApp, world: World) -> None:
     page = await pages.open()
@@ -276,10 +284,7 @@ async def test_a_folder_outside_is_neither_listed_nor_openable(pages: Pages, vma
 # --- Save as -------------------------------------------------------------------------------------------------
 async def test_save_as_through_the_picker(pages: Pages, vmark: RunningApp, world: World) -> None:
     page = await pages.open()
-    await page.click("#open-file")
-    await page.keyboard.type("~/notes/a.md")
-    await page.keyboard.press("Enter")
-    await wait_editor_text(page, NOTES_A)
+    await open_file_typed(page, "~/notes/a.md", NOTES_A)
     await type_at_end(page, "more\n")
     await page.keyboard.press("Control+Shift+P")  # Save as from the command palette, as a person finds it
     await page.keyboard.type("Save as")
@@ -322,10 +327,7 @@ async def test_save_as_through_the_picker(pages: Pages, vmark: RunningApp, world
 
 async def test_save_as_onto_the_documents_own_name_saves_it_in_place(pages: Pages, world: World) -> None:
     page = await pages.open()
-    await page.click("#open-file")
-    await page.keyboard.type("~/notes/b.md")
-    await page.keyboard.press("Enter")
-    await wait_editor_text(page, NOTES_B)
+    await open_file_typed(page, "~/notes/b.md", NOTES_B)
     await type_at_end(page, "again\n")
     await page.click("#save-as-open")
     await expect(page.get_by_test_id("picker-name")).to_have_value("b.md")
@@ -382,10 +384,7 @@ async def test_recents_survive_a_restart(
         for folder in (world.notes, world.site):
             await open_folder_typed(page, f"{folder}/", folder)
         await open_from_tree(page, "index.md")
-        await page.click("#open-file")
-        await page.keyboard.type("~/notes/b.md")
-        await page.keyboard.press("Enter")
-        await wait_editor_text(page, NOTES_B)
+        await open_file_typed(page, "~/notes/b.md", NOTES_B)
         # b.md is in the other workspace of the window: the window shows that one now (its tab is visible)
         await expect(page.locator(".tab.active .title")).to_have_text("b")
         await expect(page.locator("#rail .rail-item.active")).to_have_attribute("data-root", str(world.notes))
