@@ -1,8 +1,10 @@
 // Export: the toolbar's Export menu (one entry per format), the palette's "Export as …" commands, and the
-// dialog that names the file (a folder, the document's own by default, and a name) and shows the export's
-// progress. The app makes the file (ui.export: src/vmark/export/): the document itself is only read.
+// dialog that names the file (a folder, the document's own by default, and a name: typed, or chosen in the
+// app's picker) and shows the export's progress. The app makes the file (ui.export: src/vmark/export/): the
+// document itself is only read.
 import { el, menuArrows, toast } from "./dom";
 import type { PickItem } from "./palette";
+import { filePicker } from "./picker";
 import { type Channel, errorText, type Progress } from "./protocol";
 import type { ExportFormat } from "./wire.gen";
 
@@ -50,6 +52,7 @@ export class ExportDialog {
   private error: HTMLElement;
   private confirm: HTMLButtonElement;
   private cancel: HTMLButtonElement;
+  private browse: HTMLButtonElement;
   private tab: ExportTab | null = null;
   private busy = false;
   private phase = { message: "", base: 0, total: 0 };
@@ -71,6 +74,8 @@ export class ExportDialog {
     this.format.addEventListener("change", () => this.suffixName());
     this.folder = el("input", { id: "export-folder", type: "text", autocomplete: "off", spellcheck: "false", placeholder: "/path/to/folder" });
     this.name = el("input", { id: "export-name", type: "text", autocomplete: "off", spellcheck: "false" });
+    this.browse = el("button", { type: "button", id: "export-browse", title: "Choose the folder and the name in the picker" }, "Choose…");
+    this.browse.addEventListener("click", () => void this.pick());
     this.replace = el("input", { id: "export-replace", type: "checkbox" });
     this.progress = el("progress", { class: "export-progress", "data-testid": "export-progress" });
     this.progress.hidden = true;
@@ -89,7 +94,7 @@ export class ExportDialog {
         el("label", { for: "export-format" }, "Format"),
         this.format,
         el("label", { for: "export-folder" }, "Folder"),
-        this.folder,
+        el("div", { class: "export-folder-row" }, this.folder, this.browse),
         el("label", { for: "export-name" }, "File name"),
         this.name,
       ),
@@ -182,6 +187,27 @@ export class ExportDialog {
     if (focus === this.name && dot > 0) this.name.setSelectionRange(0, dot);
   }
 
+  /** The app's picker (Save-as style) names the file: its choice fills the folder and the name. */
+  private async pick(): Promise<void> {
+    const format = FORMATS.find((f) => f.format === this.format.value) ?? FORMATS[0];
+    this.confirm.focus(); // where the focus goes back when the picker closes: Enter then exports
+    await filePicker(this.channel).open({
+      mode: "save",
+      title: `Export as ${format.label}`,
+      action: "Choose",
+      suffix: format.suffix,
+      existing: "allow",
+      start: this.folder.value.trim() || this.tab?.filePath || null,
+      name: this.name.value.trim(),
+      choose: async (path) => {
+        const slash = path.lastIndexOf("/");
+        this.folder.value = slash > 0 ? path.slice(0, slash) : "/";
+        this.name.value = path.slice(slash + 1);
+        this.showError("");
+      },
+    });
+  }
+
   private suffix(): string {
     return FORMATS.find((f) => f.format === this.format.value)?.suffix ?? "";
   }
@@ -230,7 +256,7 @@ export class ExportDialog {
     this.busy = busy;
     this.confirm.disabled = busy;
     this.cancel.disabled = busy;
-    for (const field of [this.format, this.folder, this.name, this.replace]) field.disabled = busy;
+    for (const field of [this.format, this.folder, this.name, this.replace, this.browse]) field.disabled = busy;
     this.dialog.dataset.state = busy ? "exporting" : "idle";
   }
 
