@@ -5,6 +5,7 @@
 import { el, menuArrows, toast } from "./dom";
 import type { PickItem } from "./palette";
 import { filePicker } from "./picker";
+import { baseName, dirName, resolveTyped } from "./pickerpaths";
 import { type Channel, errorText, type Progress } from "./protocol";
 import type { ExportFormat } from "./wire.gen";
 
@@ -25,18 +26,11 @@ export const FORMATS: { format: ExportFormat; label: string; suffix: string }[] 
   { format: "epub", label: "EPUB", suffix: ".epub" },
 ];
 
-/** `/a/b/notes.md` -> folder `/a/b`, name `notes` (the suffix goes). */
-export function splitPath(path: string): { folder: string; stem: string } {
-  const slash = path.lastIndexOf("/");
-  const name = path.slice(slash + 1);
+/** A document's name without its suffix (`notes.md` -> `notes`). */
+function stemOf(path: string): string {
+  const name = baseName(path);
   const dot = name.lastIndexOf(".");
-  return { folder: slash > 0 ? path.slice(0, slash) : "/", stem: dot > 0 ? name.slice(0, dot) : name || "untitled" };
-}
-
-/** The file a folder and a name make (a name that is a path already stays one). */
-export function joinPath(folder: string, name: string): string {
-  if (name.startsWith("/")) return name;
-  return `${folder.replace(/\/+$/, "")}/${name}`;
+  return dot > 0 ? name.slice(0, dot) : name;
 }
 
 export class ExportDialog {
@@ -174,9 +168,8 @@ export class ExportDialog {
     }
     this.tab = tab;
     this.format.value = format;
-    const { folder, stem } = tab.filePath ? splitPath(tab.filePath) : { folder: "", stem: "untitled" };
-    this.folder.value = folder;
-    this.name.value = `${stem}${this.suffix()}`;
+    this.folder.value = tab.filePath ? dirName(tab.filePath) : "";
+    this.name.value = `${tab.filePath ? stemOf(tab.filePath) : "untitled"}${this.suffix()}`;
     this.replace.checked = false;
     this.showError("");
     this.showProgress(null);
@@ -200,9 +193,8 @@ export class ExportDialog {
       start: this.folder.value.trim() || this.tab?.filePath || null,
       name: this.name.value.trim(),
       choose: async (path) => {
-        const slash = path.lastIndexOf("/");
-        this.folder.value = slash > 0 ? path.slice(0, slash) : "/";
-        this.name.value = path.slice(slash + 1);
+        this.folder.value = dirName(path);
+        this.name.value = baseName(path);
         this.showError("");
       },
     });
@@ -229,7 +221,7 @@ export class ExportDialog {
       return;
     }
     const format = this.format.value as ExportFormat;
-    const path = joinPath(folder, name);
+    const path = folder ? resolveTyped(folder, name) : name; // a name that is a path stays one
     this.setBusy(true);
     this.showError("");
     this.phase = { message: "", base: 0, total: 0 };

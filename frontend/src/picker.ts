@@ -175,7 +175,7 @@ export class FilePicker {
     this.returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.dialog.dataset.mode = request.mode;
     this.heading.textContent = request.title ?? TITLES[request.mode];
-    this.keys.textContent = KEYS[request.mode];
+    this.keys.textContent = request.action ? KEYS[request.mode].replaceAll("saves", `${request.action.toLowerCase()}s`) : KEYS[request.mode];
     this.nameRow.hidden = request.mode !== "save";
     this.name.value = request.name ?? "";
     this.filter.value = "";

@@ -3,7 +3,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { renderMarkdown, slugOf } from "../src/export/render";
-import { joinPath, splitPath } from "../src/export";
 
 test("headings get GitHub's ids, unique, and are listed in order", () => {
   const { html, headings } = renderMarkdown("# Café *au lait*\n\n## Café au lait\n\n### `code` & more!\n\n# ?\n");
@@ -60,12 +59,4 @@ test("images keep their source for the export page to embed; tables are tables",
   const { html } = renderMarkdown("![a *b*](pics/x%20y.png \"T\")\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n");
   assert.match(html, /<img src="pics\/x%20y.png" alt="a b" title="T" data-vmark-src="pics\/x%20y.png">/);
   assert.match(html, /<table>\n<thead>\n<tr>\n<th>a<\/th>\n<th style="text-align:right">b<\/th>/);
-});
-
-test("the dialog's paths: a document's folder and stem, a folder and a name joined", () => {
-  assert.deepEqual(splitPath("/home/me/notes/trip.md"), { folder: "/home/me/notes", stem: "trip" });
-  assert.deepEqual(splitPath("/top.markdown"), { folder: "/", stem: "top" });
-  assert.deepEqual(splitPath("/a/.hidden"), { folder: "/a", stem: ".hidden" });
-  assert.equal(joinPath("/a/b/", "c.pdf"), "/a/b/c.pdf");
-  assert.equal(joinPath("/a", "/elsewhere/c.pdf"), "/elsewhere/c.pdf");
 });

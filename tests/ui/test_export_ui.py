@@ -158,3 +158,43 @@ async def test_the_pdf_page_comes_from_the_settings_dialog(
     await exported(page, workspace / "survey.pdf")
     box = pypdf.PdfReader(str(workspace / "survey.pdf")).pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)  # US Letter, in points
+
+
+async def test_the_picker_chooses_where_the_export_goes(vmark: RunningApp, pages: Pages, workspace: Path) -> None:
+    page, _, _ = await survey_page(pages, workspace)
+    (workspace / "out").mkdir()
+    await page.click("#export-open")
+    await page.click("#export-menu [data-format=html]")
+    await page.click("#export-browse")
+    picker = page.get_by_test_id("picker")
+    await expect(picker).to_be_visible()
+    await expect(picker.locator("#picker-title")).to_have_text("Export as HTML")
+    await expect(page.get_by_test_id("picker-name")).to_have_value("survey.html")
+    await expect(page.get_by_test_id("picker-choose")).to_have_text("Choose")
+    await shot(page, "export-picker-light")
+    # into the folder "out" (typed as a path in the filter), a bare name gets the format's suffix
+    await page.get_by_test_id("picker-filter").fill("out/")
+    await expect(page.get_by_test_id("picker-crumbs")).to_contain_text("out")
+    await page.get_by_test_id("picker-name").fill("picked")
+    await page.get_by_test_id("picker-name").press("Enter")
+    await expect(picker).to_be_hidden()
+    await expect(page.locator("#export-folder")).to_have_value(str(workspace / "out"))
+    await expect(page.locator("#export-name")).to_have_value("picked.html")
+    await expect(page.locator("#export-confirm")).to_be_focused()
+    await page.keyboard.press("Enter")
+    await exported(page, workspace / "out" / "picked.html")
+    await checks.check_html(workspace / "out" / "picked.html")
+
+    # an existing file may be picked: the picker says it exists, the export refuses it until Replace is ticked
+    await page.click("#export-open")
+    await page.click("#export-menu [data-format=html]")
+    await page.click("#export-browse")
+    await page.get_by_test_id("picker-filter").fill("out/")
+    await page.get_by_test_id("picker-name").fill("picked.html")
+    await expect(page.get_by_test_id("picker-status")).to_have_text(
+        "A file named “picked.html” already exists in this folder."
+    )
+    await page.get_by_test_id("picker-name").press("Enter")
+    await expect(picker).to_be_hidden()
+    await page.keyboard.press("Enter")
+    await expect(page.get_by_test_id("export-error")).to_contain_text("APPROVAL_REQUIRED")
