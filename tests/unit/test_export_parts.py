@@ -182,7 +182,8 @@ async def test_pandoc_gets_the_images_through_the_scope_and_reads_nothing_itself
     doc = folder / "doc.md"
     markdown = (
         "# T\n\n![inside](in.png) ![outside](../out.png) ![web](https://example.org/w.png) ![gone](none.png)\n\n"
-        'Smart "quotes" stay, ~tilde~ and ^caret^ too, :smile: and {#id} as well.\n'
+        'Smart "quotes" stay, ~tilde~ and ^caret^ too, :smile: and {#id} as well.\n\n'
+        "---\nnot: metadata\n---\n"  # a rule, then a heading (never a YAML block)
     )
     warnings: list[str] = []
 
@@ -195,7 +196,7 @@ async def test_pandoc_gets_the_images_through_the_scope_and_reads_nothing_itself
         found,
         markdown,
         writer="docx",
-        title="T",
+        title="yes: no",  # not YAML: the title as written
         lang=None,
         doc_path=str(doc),
         scope=PathScope.of([str(folder)]),
@@ -211,9 +212,14 @@ async def test_pandoc_gets_the_images_through_the_scope_and_reads_nothing_itself
     path.write_bytes(data)
     media = [n for n in zipfile.ZipFile(path).namelist() if n.startswith("word/media/")]
     assert len(media) == 1 and zipfile.ZipFile(path).read(media[0]) == png(3, 3, (9, 9, 9))
-    text = "\n".join(p.text for p in docx.Document(str(path)).paragraphs)
+    document = docx.Document(str(path))
+    assert document.core_properties.title == "yes: no"
+    text = "\n".join(p.text for p in document.paragraphs)
     assert 'Smart "quotes" stay, ~tilde~ and ^caret^ too, :smile: and {#id} as well.' in text
     assert "outside" in text and "gone" in text and "web" in text  # their descriptions stay
+    assert [p.text for p in document.paragraphs if p.style is not None and p.style.name == "Heading 2"] == [
+        "not: metadata"
+    ]
 
 
 async def test_a_pandoc_failure_says_why() -> None:

@@ -11,7 +11,8 @@ Between the two, here:
 
 The reader is Pandoc's CommonMark with the extensions the editor's Markdown has (tables, ``$`` math, footnotes,
 task lists, strikethrough, raw HTML) and without those it has not (typographic quotes, ``~sub~``, ``^sup^``,
-emoji names, ``{#id}`` attributes, ``:::`` divs), so the export reads the text as the editor shows it.
+emoji names, ``{#id}`` attributes, ``:::`` divs, YAML blocks: the front matter is taken off before and its
+title and language put in as plain strings), so the export reads the text as the editor shows it.
 Math becomes native equations (Word's OMML, OpenDocument's formulas, EPUB's MathML).
 """
 
@@ -35,7 +36,7 @@ from .images import ImageRefused, Reference, data_uri, read_scoped_image, refere
 
 READER = (
     "commonmark_x-smart-subscript-superscript-emoji-attributes-bracketed_spans-fenced_divs"
-    "-definition_lists-fancy_lists-implicit_header_references-alerts"
+    "-definition_lists-fancy_lists-implicit_header_references-alerts-yaml_metadata_block"
 )
 #: the package of the ``export`` extra, as ``vmark doctor`` names it
 PANDOC_PACKAGE = "pypandoc-binary"
@@ -133,15 +134,19 @@ async def convert(
         _put_image(image, doc_path, scope, warnings)
     if found.images:
         report(len(found.images), len(found.images), "Embedding the images")
-    args = ["-f", "json", "-t", writer, "-o", "-", "--metadata", f"title={title}"]
-    if lang:
-        args += ["--metadata", f"lang={lang}"]
+    # The title and language as plain strings of the document (Pandoc would read ``--metadata`` values as YAML).
+    document["meta"] = {"title": _meta_string(title)} | ({"lang": _meta_string(lang)} if lang else {})
+    args = ["-f", "json", "-t", writer, "-o", "-"]
     if writer.startswith("epub"):
         args.append("--mathml")
     report(0, 1, f"Writing {writer} with Pandoc")
     out = await run_pandoc(pandoc, args, json.dumps(document).encode("utf-8"))
     report(1, 1, f"Writing {writer} with Pandoc")
     return out
+
+
+def _meta_string(text: str) -> Json:
+    return {"t": "MetaInlines", "c": [{"t": "Str", "c": text}]}
 
 
 class _Found:
