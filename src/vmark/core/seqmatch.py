@@ -18,7 +18,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 try:  # the same algorithm in C++ (see the module's note)
-    from cydifflib import SequenceMatcher as _Matcher
+    from cydifflib import SequenceMatcher as _Matcher  # type: ignore[import-untyped]
 except ImportError:  # pragma: no cover - the package is a dependency; difflib answers the same
     _Matcher = difflib.SequenceMatcher
 
