@@ -33,9 +33,8 @@ from benchlib import (
     paired_ratio,
     prepare_home,
     require_peer,
-    run_async,
+    run_and_report,
     running_app,
-    save_results,
     table,
     vmark_env,
     vmark_exe,
@@ -138,15 +137,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8, help="0: no throughput part")
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    try:
-        results = run_async(run, args.rounds, args.clients, args.seconds)
-    except BenchError as exc:
-        print(f"bench_foreign: {exc}", file=sys.stderr)
-        return 1
-    print(results["machine"])
-    print(render(results))
-    print(f"figures saved to {save_results('foreign', results)}")
-    return 0
+    return run_and_report("foreign", render, run, args.rounds, args.clients, args.seconds)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,7 @@ async def run(size: int, writes: int, clients: int) -> dict[str, Any]:
         bench_dir,
         bridge_agent,
         bridge_data,
+        machine_line,
         markdown_of_size,
         prepare_home,
         vmark_env,
@@ -171,6 +172,7 @@ async def run(size: int, writes: int, clients: int) -> dict[str, Any]:
         steps = json.loads(out.read_text("utf-8"))
     latencies.sort()
     return {
+        "machine": machine_line(),
         "size": size,
         "clients": clients,
         "writes": clients * writes,
@@ -198,19 +200,14 @@ def main() -> int:
     if sys.argv[1:2] == ["--serve"]:
         return _serve(sys.argv[2:])
     sys.path.insert(0, str(Path(__file__).parent))
-    import anyio
-    from benchlib import machine_line, save_results
+    from benchlib import run_and_report
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1000, help="document bytes")
     parser.add_argument("--writes", type=int, default=60, help="writes per client")
     parser.add_argument("--clients", type=int, default=1)
     args = parser.parse_args()
-    results = anyio.run(run, args.size, args.writes, args.clients)
-    print(machine_line())
-    print(render(results))
-    print(f"figures saved to {save_results('stages', results)}")
-    return 0
+    return run_and_report("stages", render, run, args.size, args.writes, args.clients)
 
 
 if __name__ == "__main__":

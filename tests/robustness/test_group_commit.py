@@ -20,7 +20,6 @@ import asyncio
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -28,7 +27,17 @@ from vmark.core.document import content_hash
 from vmark.mcp.bridge_client import BridgeClient
 
 from .helpers import agent_call, agents, integrity_check, prepare_data_dir, read_journal, seeded_rng
-from .test_crash import LOST, START_TIMEOUT, FileLog, check_files, check_journal, make_content, open_and_check, reaped
+from .test_crash import (
+    LOST,
+    START_TIMEOUT,
+    FileLog,
+    check_files,
+    check_journal,
+    make_content,
+    open_and_check,
+    reaped,
+    start_app,
+)
 
 FILES = tuple(f"doc-{k}.md" for k in range(8))
 #: the fault: the first committed batch of at least this many entries is held unanswered
@@ -36,30 +45,6 @@ BATCH = 2
 ACKS_BEFORE = 40
 HOLD_TIMEOUT = 60.0
 MARKER = "is held unanswered (test fault)"
-
-
-def start_with_hooks(data_dir: Path, folder: Path) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if k != "VMARK_JOURNAL_FAULT"}
-    env.update(VMARK_HOME=str(data_dir), VMARK_TEST_HOOKS="1")
-    with open(data_dir / "app.log", "ab") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "vmark", "app", "--headless", str(folder)],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-            env=env,
-        )
-    return proc
-
-
-async def wait_for_bridge(data_dir: Path, proc: subprocess.Popen[bytes]) -> None:
-    from vmark.mcp.discovery import read_bridge
-
-    deadline = time.monotonic() + START_TIMEOUT
-    while (info := read_bridge(data_dir)) is None or info.pid != proc.pid:
-        assert proc.poll() is None, (data_dir / "app.log").read_text("utf-8", "replace")
-        assert time.monotonic() < deadline, "the app did not start"
-        await asyncio.sleep(0.02)
 
 
 async def write_until_killed(client: BridgeClient, tab: str, log: FileLog, acked: list[int]) -> None:
@@ -91,9 +76,8 @@ async def test_a_kill_between_a_group_commit_and_its_answers_loses_nothing(tmp_p
     logs = {name: FileLog(name, os.path.realpath(folder / name), (folder / name).read_text("utf-8")) for name in FILES}
     procs: list[subprocess.Popen[bytes]] = []
     with reaped(procs):
-        proc = start_with_hooks(data_dir, folder)
+        proc, _ = start_app(data_dir, folder, hooks=True)
         procs.append(proc)
-        await wait_for_bridge(data_dir, proc)
         acked = [0]
         async with agents(data_dir, len(FILES)) as clients:
             tabs = [await open_and_check(c, folder, log) for c, log in zip(clients, logs.values(), strict=True)]
@@ -128,9 +112,8 @@ async def test_a_kill_between_a_group_commit_and_its_answers_loses_nothing(tmp_p
             assert on_disk == logs[os.path.relpath(entry["file"], os.path.realpath(folder))].confirmed
         assert integrity_check(data_dir / "journal.db") == ["ok"]
         # Started again, the app shows every file as it is on disk.
-        again = start_with_hooks(data_dir, folder)
+        again, _ = start_app(data_dir, folder)
         procs.append(again)
-        await wait_for_bridge(data_dir, again)
         async with agents(data_dir, len(FILES)) as clients:
             for client, log in zip(clients, logs.values(), strict=True):
                 await open_and_check(client, folder, log)

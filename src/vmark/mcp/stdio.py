@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator, Iterator
-from typing import BinaryIO, Protocol
+from typing import BinaryIO
 
 import anyio
 import mcp_types as types
@@ -32,47 +32,58 @@ WriteStream = MemoryObjectSendStream[SessionMessage]
 _LINE_LIMIT = 1 << 30
 
 
-class _Wire(Protocol):
-    def lines(self) -> AsyncIterator[bytes]: ...
-    async def send(self, message: types.JSONRPCMessage) -> None: ...
+class _Wire:
+    """The client's two ends: whole lines in, whole answers out (one lock keeps an answer in one piece)."""
+
+    def __init__(self) -> None:
+        self._lock = anyio.Lock()
+
+    async def _readline(self) -> bytes:
+        raise NotImplementedError
+
+    async def _put(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        while line := await self._readline():
+            yield line.rstrip(b"\r\n")
+
+    async def send(self, message: types.JSONRPCMessage) -> None:
+        data = dump(message)
+        async with self._lock:
+            await self._put(data)
 
 
-class _ThreadWire:
-    """The client's two files, read and written in worker threads, and the one lock that keeps answers whole."""
+class _ThreadWire(_Wire):
+    """Two files, read and written in worker threads."""
 
     def __init__(self, reader: BinaryIO, writer: BinaryIO) -> None:
+        super().__init__()
         self._reader = anyio.wrap_file(reader)
         self._writer = anyio.wrap_file(writer)
-        self._lock = anyio.Lock()
 
-    async def lines(self) -> AsyncIterator[bytes]:
-        while line := await self._reader.readline():
-            yield line.rstrip(b"\r\n")
+    async def _readline(self) -> bytes:
+        return await self._reader.readline()
 
-    async def send(self, message: types.JSONRPCMessage) -> None:
-        data = dump(message)
-        async with self._lock:
-            await self._writer.write(data)
-            await self._writer.flush()
+    async def _put(self, data: bytes) -> None:
+        await self._writer.write(data)
+        await self._writer.flush()
 
 
-class _PipeWire:
-    """The client's two pipes on the event loop (non-blocking while served, blocking again afterwards)."""
+class _PipeWire(_Wire):
+    """Two pipes on the event loop (non-blocking while served, blocking again afterwards)."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        super().__init__()
         self._reader = reader
         self._writer = writer
-        self._lock = anyio.Lock()
 
-    async def lines(self) -> AsyncIterator[bytes]:
-        while line := await self._reader.readline():
-            yield line.rstrip(b"\r\n")
+    async def _readline(self) -> bytes:
+        return await self._reader.readline()
 
-    async def send(self, message: types.JSONRPCMessage) -> None:
-        data = dump(message)
-        async with self._lock:
-            self._writer.write(data)
-            await self._writer.drain()
+    async def _put(self, data: bytes) -> None:
+        self._writer.write(data)
+        await self._writer.drain()
 
 
 @contextlib.asynccontextmanager
