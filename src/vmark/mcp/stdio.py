@@ -6,7 +6,8 @@ gives them back on the way out. Unlike it, every line is answered (:mod:`vmark.m
 reader's own answers and the server's go out through one writer, one whole line at a time; and a pipe
 (what every client spawning ``vmark mcp`` gives it) is read and written on the event loop itself, not in
 worker threads: a thread's wake-up for each read, write and flush cost more than a small call's own work
-(about 3 ms of a 1 KB ``document.read`` on a busy machine). A regular file falls back to threads.
+(about 3 ms of a 1 KB ``document.read`` on a busy machine). A regular file or a terminal still goes through
+threads.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 from collections.abc import AsyncIterator, Iterator
 from typing import BinaryIO
 
@@ -88,8 +90,12 @@ class _PipeWire(_Wire):
 
 @contextlib.asynccontextmanager
 async def _pipes(wire_in: BinaryIO, wire_out: BinaryIO) -> AsyncIterator[_Wire]:
-    """The wire on the loop when both ends are pipes (or sockets, or terminals), else in worker threads. The
-    loop's transports get descriptors of their own (they close them); the originals stay open."""
+    """The wire on the loop when both ends are pipes or sockets, else (a file, a terminal: left blocking, as a
+    shell expects it) in worker threads. The loop's transports get descriptors of their own (they close
+    them); the originals stay open."""
+    if not (_is_pipe(wire_in) and _is_pipe(wire_out)):
+        yield _ThreadWire(wire_in, wire_out)
+        return
     loop = asyncio.get_running_loop()
     stream = asyncio.StreamReader(limit=_LINE_LIMIT, loop=loop)
     transports: list[asyncio.BaseTransport] = []
@@ -99,7 +105,7 @@ async def _pipes(wire_in: BinaryIO, wire_out: BinaryIO) -> AsyncIterator[_Wire]:
         transports.append(reading)
         writing, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, own_out)
         transports.append(writing)
-    except (ValueError, OSError):  # a regular file: not for the loop
+    except (ValueError, OSError):  # not for the loop after all
         for transport in transports:
             transport.close()
         for file in (own_in, own_out)[len(transports) :]:
@@ -114,6 +120,14 @@ async def _pipes(wire_in: BinaryIO, wire_out: BinaryIO) -> AsyncIterator[_Wire]:
         for transport in transports:
             transport.close()
         _blocking(wire_in, wire_out)
+
+
+def _is_pipe(file: BinaryIO) -> bool:
+    try:
+        mode = os.fstat(file.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _blocking(*files: BinaryIO) -> None:
