@@ -117,8 +117,9 @@ def check_docx(path: Path) -> None:
     assert headings == HEADINGS
     assert len(document.tables) == 1
     assert [[cell.text for cell in row.cells] for row in document.tables[0].rows] == TABLE
-    text = "\n".join(p.text for p in document.paragraphs)
-    assert "def depth(reading):" in text and "lighthouse" in text
+    code = [p for p in document.paragraphs if p.text.startswith("def depth(reading):")]
+    assert [p.style.name for p in code if p.style is not None] == ["Source Code"]  # code as code
+    assert "lighthouse" in "\n".join(p.text for p in document.paragraphs)
     body = zipfile.ZipFile(path).read("word/document.xml").decode("utf-8")
     assert body.count("<m:oMathPara>") == 1 and body.count("<m:oMath>") == 2  # one display, one inline
     assert len(document.inline_shapes) == 2  # the photo and the diagram
