@@ -3,7 +3,10 @@ a table, code, a Mermaid diagram and a local image; and what each format must sh
 
 from __future__ import annotations
 
+import os
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -77,3 +80,16 @@ def make_document(folder: Path, name: str = "survey.md") -> Path:
 def listing(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` and its bytes (temp files included: nothing may be left behind)."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def vmark(home: Path, *args: str, env: dict[str, str] | None = None, code: str | None = None) -> tuple[int, str, str]:
+    command = [sys.executable, "-c", code, *args] if code else [sys.executable, "-m", "vmark", *args]
+    done = subprocess.run(
+        command,
+        env={**os.environ, "VMARK_HOME": str(home), **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr

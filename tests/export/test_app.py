@@ -13,6 +13,7 @@ import pytest
 from tests.contract.helpers import history, journal, person_open
 from tests.export import checks
 from tests.export.sample import TEXT, listing, make_document
+from tests.export.sample import vmark as vmark_cli
 from vmark.app.server import RunningApp
 from vmark.testing.uiclient import UIClient, UIError
 
@@ -209,3 +210,19 @@ async def test_without_pandoc_or_chromium_the_failure_says_what_and_writes_nothi
             "reason": "chromium_missing",
         }
     assert listing(doc.parent) == workspace
+
+
+async def test_the_command_line_beside_a_running_app_exports_the_file_on_disk(
+    vmark: RunningApp, person: UIClient, survey: tuple[str, Path]
+) -> None:
+    """``vmark export`` needs no app and asks none: with one running (the same data directory) and the file open
+    with unsaved typing, it exports the file as it is on disk, and the tab stays as it was."""
+    tab, doc = survey
+    await person.edit(tab, TEXT + "\nUnsaved words.\n")
+    before = await facts(vmark, person, tab)
+    target = doc.parent / "disk.html"
+    code, out, err = vmark_cli(vmark.data_dir, "export", str(doc), "--to", "html", "-o", str(target))
+    assert (code, out, err) == (0, f"wrote {target} ({target.stat().st_size} bytes)\n", "")
+    html = target.read_text("utf-8")
+    assert "lighthouse" in html and "Unsaved words." not in html
+    assert await facts(vmark, person, tab) == before

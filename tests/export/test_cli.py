@@ -4,8 +4,6 @@ refusal (outside the scope, an existing file without --force, no Pandoc) leaves 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,7 +11,7 @@ import pypdf
 import pytest
 
 from tests.export import checks
-from tests.export.sample import TEXT, listing, make_document
+from tests.export.sample import TEXT, listing, make_document, vmark
 from vmark.storage.settings import Settings
 
 FORMATS = ["html", "pdf", "docx", "odt", "epub"]
@@ -21,19 +19,6 @@ FORMATS = ["html", "pdf", "docx", "odt", "epub"]
 WITHOUT_PYPANDOC = (
     "import sys; sys.modules['pypandoc'] = None; from vmark.cli import main; sys.exit(main(sys.argv[1:]))"
 )
-
-
-def vmark(home: Path, *args: str, env: dict[str, str] | None = None, code: str | None = None) -> tuple[int, str, str]:
-    command = [sys.executable, "-c", code, *args] if code else [sys.executable, "-m", "vmark", *args]
-    done = subprocess.run(
-        command,
-        env={**os.environ, "VMARK_HOME": str(home), **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    return done.returncode, done.stdout, done.stderr
 
 
 @pytest.fixture
