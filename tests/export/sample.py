@@ -1,5 +1,5 @@
 """The document every export test exports: front matter, headings at three levels, inline and display math,
-a table, code, a Mermaid diagram and a local image; and what each format must show of it."""
+a table, code, a Mermaid diagram and a local image; what each format must show of it; and the command line."""
 
 from __future__ import annotations
 
@@ -83,6 +83,7 @@ def listing(folder: Path) -> dict[str, bytes]:
 
 
 def vmark(home: Path, *args: str, env: dict[str, str] | None = None, code: str | None = None) -> tuple[int, str, str]:
+    """``vmark ARGS`` (or ``python -c CODE ARGS``) with ``VMARK_HOME=home``: its exit code, stdout and stderr."""
     command = [sys.executable, "-c", code, *args] if code else [sys.executable, "-m", "vmark", *args]
     done = subprocess.run(
         command,
