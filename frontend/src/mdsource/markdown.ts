@@ -8,6 +8,7 @@ import MarkdownIt from "markdown-it";
 import type StateBlock from "markdown-it/lib/rules_block/state_block.mjs";
 import type StateInline from "markdown-it/lib/rules_inline/state_inline.mjs";
 import type Token from "markdown-it/lib/token.mjs";
+import { recordTableLines } from "./tablesource";
 
 /** Where an inline token came from: `[from, to)` of its inline content string. */
 export const inlineRange = new WeakMap<Token, [number, number]>();
@@ -23,6 +24,7 @@ export function createMarkdown(): MarkdownIt {
   md.block.ruler.before("fence", "math_block", mathBlock, { alt: ["paragraph", "reference", "blockquote", "list"] });
   md.block.ruler.before("reference", "footnote_def", footnoteDef, { alt: [] });
   keepReferences(md);
+  recordTableLines(md);
   md.inline.ruler.before("escape", "math_inline", mathInline);
   md.inline.ruler.before("link", "footnote_ref", footnoteRef);
   // Escapes and entities stay tokens of their own: their text is not their source.
