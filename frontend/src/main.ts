@@ -16,6 +16,7 @@ import { StatusBar } from "./statusbar";
 import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
+import { tablePaletteItems } from "./tableactions";
 import { setRenderContext } from "./renderctx";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
 import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
@@ -61,6 +62,7 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
+    this.keys.addCommands(tablePaletteItems());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {

@@ -282,8 +282,8 @@ function joinRow(lead: boolean, cells: string[], trail: boolean, header: boolean
   // Without a pipe before it an empty first cell is no cell (markdown-it drops an empty piece at each end).
   if (!before && cells[0].trim() === "") before = true;
   if (!after && cells[cells.length - 1].trim() === "") after = true;
-  // A header row needs a pipe to be one.
-  if (header && !before && !after && cells.length === 1) before = after = true;
+  // A header row needs a pipe to be one: a lone cell gets one after it.
+  if (header && !before && !after && cells.length === 1) return `${cells[0]}${/\s$/.test(cells[0]) ? "" : " "}|`;
   return `${before ? "|" : ""}${cells.join("|")}${after ? "|" : ""}`;
 }
 
@@ -369,7 +369,11 @@ export function insertColumn(table: TableSource, column: number): Splice | null 
     // Without outer pipes, the cell that stops being the first (last) one gets the padding a pipe has next to it.
     if (column === 0 && !line.lead && cells.length > 0) cells[0] = padStart(cells[0], k === 1 ? style.ruleLeft : style.padLeft);
     if (column === cells.length && !line.trail && cells.length > 0) cells[column - 1] = padEnd(cells[column - 1], k === 1 ? style.ruleRight : style.padRight);
-    cells.splice(column, 0, k === 1 ? ruleCell(style) : emptyCell(style, null));
+    let cell = k === 1 ? ruleCell(style) : emptyCell(style, null);
+    // A new delimiter cell at a row's edge without a pipe has no padding there.
+    if (k === 1 && column === 0 && !line.lead) cell = cell.trimStart();
+    if (k === 1 && column === cells.length && !line.trail) cell = cell.trimEnd();
+    cells.splice(column, 0, cell);
     return rewriteRow(table, line, cells, k === 0);
   });
   return combine(table, edits);
