@@ -133,14 +133,6 @@ function emptyRow(aligns: string[]): Node {
   );
 }
 
-/** A cell as the text `raw` (between two pipes) shows it, in a column aligned `align`. */
-function parsedCell(raw: string, align: string): Node {
-  const rule = align === "center" ? ":-:" : align === "right" ? "--:" : align === "left" ? ":--" : "---";
-  const node = parseBlocks(`| x |\n| ${rule} |\n|${raw}|`, 0).blocks[0]?.node;
-  const cell = node?.type === schema.nodes.table && node.childCount > 1 ? node.child(1).firstChild : null;
-  return cell ?? schema.nodes.table_cell.create({ header: false, align });
-}
-
 // --- the commands -----------------------------------------------------------------------------------------------------
 
 export type Refused = { refused: string };
@@ -198,18 +190,14 @@ export function tableTransaction(state: EditorState, action: TableAction): Trans
     case "deleteColumn": {
       if (columns === 1) return tableTransaction(state, "deleteTable");
       const planned = deleteColumn(table, column);
+      if (planned === null) return null;
       if ("refused" in planned) return planned;
-      if (!planned.splice) return null;
-      splice = planned.splice;
-      aligns.splice(column, 1);
+      splice = planned;
       for (let r = rows - 1; r >= 0; r--) {
         const pos = cellPos(at.table, tablePos, r, column);
-        const cell = at.table.child(r).child(column);
-        const shown = planned.exposed.get(r);
-        // A row's cell past the header's comes into view (the view shows what the text says).
-        if (shown !== undefined) tr.insert(rowPos(at.table, tablePos, r) + at.table.child(r).nodeSize - 1, parsedCell(shown, aligns[aligns.length - 1]));
-        tr.delete(pos, pos + cell.nodeSize);
+        tr.delete(pos, pos + at.table.child(r).child(column).nodeSize);
       }
+      aligns.splice(column, 1);
       tr.setNodeMarkup(tablePos, undefined, { ...at.table.attrs, aligns });
       selectCell(tr, tablePos, row, Math.min(column, columns - 2), false);
       break;
@@ -244,18 +232,26 @@ export function tableTransaction(state: EditorState, action: TableAction): Trans
   return tr.setMeta(SOURCE_SPLICE, splice).scrollIntoView();
 }
 
-/** The table's lines taken out, with the blank lines that kept it apart from the block before (or after) it. */
+/**
+ * The table's lines taken out. At the top level, with the blank lines that kept it apart from the block before
+ * (or after) it; inside a list item or a quote, the lines alone (the blank lines there say whether a list is loose).
+ */
 function tableRemoval(text: TableText, table: TableSource, at: CellAt, state: EditorState): Splice | Refused {
-  const $table = state.doc.resolve(at.tablePos);
-  if ($table.depth > 0 && $table.parent.childCount === 1) return { refused: "The table is all its list item or quote holds: delete it in source mode." };
   const first = table.lines[0];
   const last = table.lines[table.lines.length - 1];
+  const $table = state.doc.resolve(at.tablePos);
+  if ($table.depth > 0) {
+    if ($table.parent.childCount === 1 || $table.index() === 0) return { refused: "The table starts its list item or quote: delete it in source mode." };
+    return { from: first.lineStart, to: Math.min(text.length, last.lineEnd + 1), insert: "" };
+  }
   const WINDOW = 4096;
   const before = text.slice(Math.max(0, first.start - WINDOW), first.start);
   const gapBefore = before.length - before.replace(/[ \t\n]+$/, "").length;
-  const nothingBefore = gapBefore === before.length && first.start - WINDOW <= 0 && !before.startsWith("\uFEFF");
-  if (!nothingBefore) return { from: first.start - gapBefore, to: last.lineEnd, insert: "" };
+  const nothingBefore = before.replace(/^\uFEFF/, "").trim() === "" && first.start - WINDOW <= 0;
   const after = text.slice(last.lineEnd, Math.min(text.length, last.lineEnd + WINDOW));
+  // A block right on the next line (it ended the table) keeps the blank line before the table as its own.
+  const blankAfter = after === "" || after.startsWith("\n\n") || after.replace(/^\n/, "").trim() === "";
+  if (!nothingBefore) return blankAfter ? { from: first.start - gapBefore, to: last.lineEnd, insert: "" } : { from: first.start, to: last.lineEnd + 1, insert: "" };
   const gapAfter = after.length - after.replace(/^[ \t\n]+/, "").length;
   return { from: first.start, to: last.lineEnd + gapAfter, insert: "" };
 }

@@ -303,9 +303,9 @@ function combine(table: TableSource, edits: Splice[]): Splice | null {
 }
 
 /** A row line rewritten as `cells` (the pieces between its pipes): only what differs is replaced. */
-function rewriteRow(table: TableSource, line: RowLine, cells: string[], header: boolean): Splice {
+function rewriteRow(table: TableSource, line: RowLine, cells: string[], header: boolean, lead = line.lead): Splice {
   const old = slice(table, line.start, line.end);
-  const fresh = joinRow(line.lead, cells, line.trail, header);
+  const fresh = joinRow(lead, cells, line.trail, header);
   let head = 0;
   while (head < old.length && head < fresh.length && old[head] === fresh[head]) head++;
   let tail = 0;
@@ -379,21 +379,28 @@ export function insertColumn(table: TableSource, column: number): Splice | null 
   return combine(table, edits);
 }
 
-/** Column `column` taken out of every row (a row's cells past the header's come into view: `exposed`). */
-export function deleteColumn(table: TableSource, column: number): { splice: Splice | null; exposed: Map<number, string> } | Refusal {
+/** What may start a block of its own at a line's start (a list, a quote, a heading, a fence, HTML, math, a rule). */
+const BLOCK_START = /^\s*([-+*>#`~<$_]|\d{1,9}[.)](\s|$))/;
+
+/**
+ * Column `column` taken out of every row that has it. A row with cells past the header's keeps them past it (it
+ * loses one cell as the header does), a short row without that cell stays as it is.
+ */
+export function deleteColumn(table: TableSource, column: number): Splice | Refusal | null {
   if (table.columns < 2) return { refused: "The table has only this column: delete the table instead." };
-  const exposed = new Map<number, string>();
   const edits = table.lines.map((line, k) => {
     const cells = cellTexts(table, line);
     if (column >= cells.length) return { from: line.start, to: line.start, insert: "" };
-    if (cells.length > table.columns && k !== 1) exposed.set(k === 0 ? 0 : k - 1, cells[table.columns]);
     cells.splice(column, 1);
     // Without outer pipes, the cell that becomes the first (last) one loses the padding its pipe had.
     if (column === 0 && !line.lead && cells.length > 0 && cells[0].trim() !== "") cells[0] = cells[0].trimStart();
     if (column === cells.length && !line.trail && cells.length > 0 && cells[column - 1].trim() !== "") cells[column - 1] = cells[column - 1].trimEnd();
-    return rewriteRow(table, line, cells, k === 0);
+    // A row whose line would now start a block of its own (`- x` a list, `# x` a heading) ends the table: a pipe first.
+    const lead = line.lead || (column === 0 && k !== 1 && cells.length > 0 && BLOCK_START.test(cells[0]));
+    if (lead && !line.lead) cells[0] = ` ${cells[0]}`;
+    return rewriteRow(table, line, cells, k === 0, lead);
   });
-  return { splice: combine(table, edits), exposed };
+  return combine(table, edits);
 }
 
 /** Column `column` aligned: its delimiter cell's colons changed, its dashes as wide as they were where they can be. */

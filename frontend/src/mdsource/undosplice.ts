@@ -31,6 +31,8 @@ interface TextNow {
 }
 
 const LIMIT = 500;
+/** The meta prosemirror-history puts on its transactions (its plugin key "history"): `{ redo }`. */
+const HISTORY_META = "history$";
 
 export class SpliceHistory {
   private steps: Step[] = [];
@@ -42,7 +44,9 @@ export class SpliceHistory {
   preferred(tr: Transaction, before: Node, after: Node, text: TextNow): Splice | null {
     this.planned = null;
     if (!isHistoryTransaction(tr)) return null;
-    const found = this.undoRun(before, after) ?? this.redoRun(before, after);
+    // Which one it is (prosemirror-history's meta): the view may be the same after an undo as after a redo.
+    const redo = (tr.getMeta(HISTORY_META) as { redo?: boolean } | undefined)?.redo;
+    const found = redo === true ? this.redoRun(before, after) : redo === false ? this.undoRun(before, after) : (this.undoRun(before, after) ?? this.redoRun(before, after));
     if (!found) return null;
     const span = single(found.changes, text);
     if (span) this.planned = { span, done: found.done };
@@ -124,7 +128,8 @@ function single(changes: ChangeSet, text: TextNow): Splice | null {
     insert += text.slice(at, fromA) + inserted.toString();
     at = toA;
   });
-  return from < 0 ? null : { from, to: at, insert };
+  // Steps that cancel out (a row added, then taken out): the text stays as it is.
+  return from < 0 ? { from: 0, to: 0, insert: "" } : { from, to: at, insert };
 }
 
 function sameDoc(a: Node, b: Node): boolean {
