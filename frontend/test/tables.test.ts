@@ -305,6 +305,10 @@ test("a row typed as a paragraph becomes a table's header on Enter", () => {
   assert.equal(enter("|a|b|", 0).text, "|a|b|\n|---|---|\n|||");
   assert.equal(enter("| a | b", 0).text, "| a | b\n| --- | ---\n|  |  |");
   assert.equal(enter("> | q |\n", 0).text, "> | q |\n> | --- |\n> |  |\n");
+  // Typed into a new paragraph the pipes were written escaped: Enter makes the row the person sees.
+  const escaped = enter("Intro\n\n\\|a\\|b\\|\n", 1);
+  escaped.assertSpliced();
+  assert.equal(escaped.text, "Intro\n\n|a|b|\n|---|---|\n|||\n");
   const undone = enter("| a | b |\n", 0);
   undone.run(undo);
   assert.equal(undone.text, "| a | b |\n");

@@ -335,20 +335,37 @@ export const typedTableEnter: Command = (state, dispatch) => {
   const start = $head.before();
   const range = text.sourceRange(state.doc, start + 1, start + paragraph.nodeSize - 1);
   if (!range) return false;
-  const line = text.slice(range[0], range[1]);
-  const typed = typedTable(line);
+  // The row as the text has it, or as the view shows it: typed into a new paragraph, its pipes were written
+  // escaped (`\|`, what shows a pipe in a paragraph); Enter means the row the person sees.
+  let line = text.slice(range[0], range[1]);
+  let typed = typedTable(line);
+  const shown = plainText(paragraph);
+  if (!typed && shown !== null && shown !== line) {
+    line = shown;
+    typed = typedTable(line);
+  }
   if (!typed) return false;
   const node = parseBlocks(`${line}\n${typed.delimiter}\n${typed.row}`, 0).blocks[0]?.node;
   if (node?.type !== schema.nodes.table || node.childCount !== 2 || node.child(0).childCount !== typed.columns) return false;
   if (!dispatch) return true;
   const before = text.slice(Math.max(0, range[0] - 1000), range[0]);
   const prefix = before.slice(before.lastIndexOf("\n") + 1).replace(/[-+*]|\d+[.)]/g, (m) => " ".repeat(m.length));
-  const splice: Splice = { from: range[1], to: range[1], insert: `\n${prefix}${typed.delimiter}\n${prefix}${typed.row}` };
+  const rows = `\n${prefix}${typed.delimiter}\n${prefix}${typed.row}`;
+  const splice: Splice = line === text.slice(range[0], range[1]) ? { from: range[1], to: range[1], insert: rows } : { from: range[0], to: range[1], insert: line + rows };
   const tr = state.tr.replaceWith(start, start + paragraph.nodeSize, node);
   selectCell(tr, start, 1, 0, false);
   dispatch(tr.setMeta(SOURCE_SPLICE, splice).scrollIntoView());
   return true;
 };
+
+/** A textblock's text when it is only text without marks (else null). */
+function plainText(node: Node): string | null {
+  let plain = true;
+  node.forEach((child) => {
+    plain = plain && child.isText && child.marks.length === 0;
+  });
+  return plain ? node.textContent : null;
+}
 
 // --- a new table -----------------------------------------------------------------------------------------------------
 
