@@ -428,18 +428,17 @@ export function newTableText(columns: number, rows: number): string {
 
 /**
  * A row typed in a paragraph (`| a | b |`) made a table's header: the delimiter row under it and one empty row,
- * both in the typed row's style. Null when the line is no table header (no pipe at its start, no cells).
+ * both in the typed row's style. Null when the line is no such row (a pipe at its start and at its end, cells).
  */
 export function typedTable(line: string): { delimiter: string; row: string; columns: number } | null {
   if (!line.startsWith("|") || line.includes("\n")) return null;
   const row = splitRow(line, 0, 0, line.length);
-  if (row.cells.length === 0 || !row.lead) return null;
+  if (row.cells.length === 0 || !row.lead || !row.trail) return null;
   const raws = row.cells.map((c) => line.slice(c.from, c.to));
   const padded = raws.filter((r) => r.trim() !== "");
   const left = padded.length === 0 || padded.filter((r) => /^\s/.test(r)).length * 2 >= padded.length ? 1 : 0;
   const right = padded.length === 0 || padded.filter((r) => /\s$/.test(r)).length * 2 >= padded.length ? 1 : 0;
   const rule = raws.map(() => `${" ".repeat(left)}---${" ".repeat(right)}`);
   const empty = raws.map(() => " ".repeat(left + right));
-  const delimiter = joinRow(true, rule, row.trail, false);
-  return { delimiter: row.trail ? delimiter : delimiter.trimEnd(), row: joinRow(true, empty, row.trail, false), columns: raws.length };
+  return { delimiter: joinRow(true, rule, true, false), row: joinRow(true, empty, true, false), columns: raws.length };
 }
