@@ -2,6 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
+import "./links.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
@@ -18,11 +19,14 @@ import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
 import { tablePaletteItems } from "./tableactions";
 import { setRenderContext } from "./renderctx";
+import { configureImages } from "./paste/images";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
 import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
+import { setLinkHost } from "./links";
+import { setWorkspaceFiles } from "./wikilinks";
 
 class Page {
   private label = "";
@@ -53,7 +57,8 @@ class Page {
     this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
     this.browserPanel = new BrowserPanel(channel);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
-    new SettingsDialog(channel);
+    configureImages(channel, () => this.current?.tabId ?? null);
+    new SettingsDialog(channel, (path) => this.openPath(path, "file"));
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
     this.reviewPanel = new ReviewPanel(channel, () => this.current);
@@ -73,6 +78,13 @@ class Page {
       open: (filePath) => this.openPath(filePath, "file"),
       reload: () => this.loadTree(),
       activePath: () => this.window()?.tabs.find((t) => t.id === this.current?.tabId)?.filePath ?? null,
+    });
+    setLinkHost({
+      channel,
+      tabId: () => this.current?.tabId ?? null,
+      show: (tabId) => this.show(tabId),
+      workspaceRoot: () => this.state?.views[this.label]?.workspaces.find((w) => w.id === this.window()?.activeWorkspaceInstanceId)?.root ?? null,
+      filesChanged: () => this.loadTree(),
     });
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
@@ -448,6 +460,7 @@ class Page {
   // --- the file tree -------------------------------------------------------------------------------
   private async loadTree(): Promise<void> {
     const { workspaces } = await this.channel.request("ui.files", {});
+    setWorkspaceFiles(workspaces.flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })))); // wikilinks resolve in them
     const tree = byId("tree");
     // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
     const shown = workspaces.filter((w) => w.active);

@@ -19,6 +19,7 @@ import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { SpliceHistory } from "./mdsource/undosplice";
 import { nodeViews, viewPlugins } from "./mdsource/views";
+import { pastePlugin } from "./paste/plugin";
 import { tableEditing } from "./tablemenu";
 import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
@@ -57,6 +58,7 @@ export class WysiwygEditor implements Editor {
         anchorPlugin(),
         reviewPlugin(),
         ...viewPlugins(),
+        pastePlugin(() => this.source),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
       ],
     });

@@ -12,6 +12,16 @@ from tests.conftest import ok
 from tests.contract.helpers import wait_until
 from vmark.app.server import RunningApp
 from vmark.core.model import Document
+from vmark.storage.settings import Settings
+
+
+def app_defaults(tmp_path: Path) -> Path:
+    """A data directory with the app's own defaults (the shared ``data_dir`` fixture opens files in source
+    mode): only the test tree made readable."""
+    directory = tmp_path / "data"
+    directory.mkdir()
+    Settings(directory / "settings.json").set("readable_roots", [str(tmp_path)])
+    return directory
 
 
 async def editor_text(page: Page) -> str | None:
@@ -45,15 +55,16 @@ async def open_path(page: Page, path: Path) -> str:
     """Open a file by its path (the sidebar's path field): the page shows it; its tab id."""
     await page.fill("#open-path", str(path))
     await page.click("#open-file")
-    return await _shown(page, path.name)
+    return await wait_shown(page, path.name)
 
 
 async def open_from_tree(page: Page, relative: str) -> str:
     await page.click(f"button.file[data-path='{relative}']")
-    return await _shown(page, Path(relative).name)
+    return await wait_shown(page, Path(relative).name)
 
 
-async def _shown(page: Page, name: str) -> str:
+async def wait_shown(page: Page, name: str) -> str:
+    """The page shows file ``name``'s tab, its editor up: the tab's id."""
     stem = Path(name).stem
     await page.wait_for_selector(f".tab.active .title:text-is('{stem}')")
     # Polled from here: page-side polling (wait_for_function) would need eval, which the CSP forbids.

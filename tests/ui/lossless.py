@@ -84,6 +84,7 @@ async def stage(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> A
     data_dir.mkdir()
     folder.mkdir()
     Settings(data_dir / "settings.json").set("readable_roots", [str(tmp)])
+    Settings(data_dir / "settings.json").set("editor.default_mode", "source")  # the scenes toggle from source
     app = RunningApp(data_dir, test_hooks=True)
     await app.start()
     try:

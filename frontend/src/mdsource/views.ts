@@ -7,6 +7,7 @@ import { Plugin, type EditorState } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
 import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
+import { linkPlugin, WikilinkView } from "../linkspm";
 import { findPlugin } from "./find";
 import { CodeBlockView, InlineMathView, MathBlockView, richPlugin } from "./rich";
 
@@ -58,7 +59,7 @@ function plainBlock(node: Node): NodeView {
 export function nodeViews(): Record<string, NodeViewConstructor> {
   return {
     image: (node) => new ImageView(node),
-    raw_inline: (node) => (node.attrs.kind === "math" ? new InlineMathView(node) : plainInline(node)),
+    raw_inline: (node) => (node.attrs.kind === "math" ? new InlineMathView(node) : node.attrs.kind === "wikilink" ? new WikilinkView(node) : plainInline(node)),
     raw_block: (node) => (node.attrs.kind === "math" ? new MathBlockView(node) : plainBlock(node)),
     code_block: (node) => new CodeBlockView(node),
   };
@@ -66,7 +67,7 @@ export function nodeViews(): Record<string, NodeViewConstructor> {
 
 /** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
 export function viewPlugins(): Plugin[] {
-  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), livePlugin()];
+  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), livePlugin(), linkPlugin()];
 }
 
 /** The view registers itself for the panels that act on it (outline, status bar, find). */

@@ -22,12 +22,16 @@ from .approvals import Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
 from .browser_view import BrowserViews
+from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
 from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
+from .modes import EditorModes
+from .prompts import PromptService
+from .resources import Resources
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -57,9 +61,16 @@ class Services:
     comments: CommentService
     coherence: CoherenceService
     review: Review
+    #: what agents hear of since they last looked (``session.changes``)
+    changes: ChangesLog
+    #: documents as MCP resources, and the person's prompt templates as MCP prompts
+    resources: Resources
+    prompts: PromptService
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows
+    #: the mode a tab opens in, and the files' remembered modes
+    modes: EditorModes
     disk: DiskWatcher
     browser: BrowserService
     browser_runs: Runs

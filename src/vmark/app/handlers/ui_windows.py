@@ -76,6 +76,7 @@ async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     _, tab = tab_of(ctx, args)
     mode = args["mode"]
     ctx.windows.set_mode(tab, mode)
+    await ctx.modes.toggled(tab.doc, mode)
     return {"mode": mode}
 
 
