@@ -53,7 +53,9 @@ ALIGNED = Table(
 )
 COMPACT = Table("compact", ("| Name | Kind |", "| --- | --- |", "| pear | fruit |", "| leek | vegetable |"))
 PIPELESS = Table("pipeless", ("Name | Kind", "--- | ---", "pear | fruit", "leek | vegetable"))
-COLONS = Table("colons", ("| Left | Centre | Right |", "|:-----|:------:|------:|", "| l1 | c1 | r1 |", "| l2 | c2 | r2 |"))
+COLONS = Table(
+    "colons", ("| Left | Centre | Right |", "|:-----|:------:|------:|", "| l1 | c1 | r1 |", "| l2 | c2 | r2 |")
+)
 ESCAPED = Table("escaped", ("| Code | Meaning |", "| --- | --- |", "| `a\\|b` | a or b |", "| x \\| y | either |"))
 CRLF = Table("crlf", COMPACT.lines, crlf=True)
 
@@ -71,80 +73,340 @@ KEYS = {
     "alignNone": "Alt+Shift+N",
 }
 
-#: (command, row, column of the cursor (-1: the last), the table's lines after it), per style
-STEPS: dict[str, list[tuple[str, int, int, tuple[str, ...]]]] = {
-    "aligned": [
-        ("rowBelow", 1, 0, ("| Left     |  Center  |    Right |", "|:---------|:--------:|---------:|", "| alpha    |   beta   |    gamma |", "|          |          |          |", "| delta    |   eps    |     zeta |")),
-        ("rowAbove", 2, 1, ("| Left     |  Center  |    Right |", "|:---------|:--------:|---------:|", "| alpha    |   beta   |    gamma |", "|          |          |          |", "| delta    |   eps    |     zeta |")),
-        ("deleteRow", 1, 1, ("| Left     |  Center  |    Right |", "|:---------|:--------:|---------:|", "| delta    |   eps    |     zeta |")),
-        ("deleteRow", 0, 0, ("| alpha    |   beta   |    gamma |", "|:---------|:--------:|---------:|", "| delta    |   eps    |     zeta |")),
-        ("columnLeft", 1, 0, ("|     | Left     |  Center  |    Right |", "|-----|:---------|:--------:|---------:|", "|     | alpha    |   beta   |    gamma |", "|     | delta    |   eps    |     zeta |")),
-        ("columnRight", 0, -1, ("| Left     |  Center  |    Right |     |", "|:---------|:--------:|---------:|-----|", "| alpha    |   beta   |    gamma |     |", "| delta    |   eps    |     zeta |     |")),
-        ("deleteColumn", 1, 1, ("| Left     |    Right |", "|:---------|---------:|", "| alpha    |    gamma |", "| delta    |     zeta |")),
-        ("alignCenter", 0, 0, ("| Left     |  Center  |    Right |", "|:--------:|:--------:|---------:|", "| alpha    |   beta   |    gamma |", "| delta    |   eps    |     zeta |")),
-        ("alignRight", 1, 1, ("| Left     |  Center  |    Right |", "|:---------|---------:|---------:|", "| alpha    |   beta   |    gamma |", "| delta    |   eps    |     zeta |")),
-        ("alignLeft", 2, -1, ("| Left     |  Center  |    Right |", "|:---------|:--------:|:---------|", "| alpha    |   beta   |    gamma |", "| delta    |   eps    |     zeta |")),
-        ("alignNone", 0, 0, ("| Left     |  Center  |    Right |", "|----------|:--------:|---------:|", "| alpha    |   beta   |    gamma |", "| delta    |   eps    |     zeta |")),
-    ],
-    "compact": [
-        ("rowBelow", 1, 0, ("| Name | Kind |", "| --- | --- |", "| pear | fruit |", "|  |  |", "| leek | vegetable |")),
-        ("rowAbove", 2, 1, ("| Name | Kind |", "| --- | --- |", "| pear | fruit |", "|  |  |", "| leek | vegetable |")),
-        ("deleteRow", 1, 1, ("| Name | Kind |", "| --- | --- |", "| leek | vegetable |")),
-        ("deleteRow", 0, 0, ("| pear | fruit |", "| --- | --- |", "| leek | vegetable |")),
-        ("columnLeft", 1, 0, ("|  | Name | Kind |", "| --- | --- | --- |", "|  | pear | fruit |", "|  | leek | vegetable |")),
-        ("columnRight", 0, -1, ("| Name | Kind |  |", "| --- | --- | --- |", "| pear | fruit |  |", "| leek | vegetable |  |")),
-        ("deleteColumn", 1, 1, ("| Name |", "| --- |", "| pear |", "| leek |")),
-        ("alignCenter", 0, 0, ("| Name | Kind |", "| :-: | --- |", "| pear | fruit |", "| leek | vegetable |")),
-        ("alignRight", 1, 1, ("| Name | Kind |", "| --- | --: |", "| pear | fruit |", "| leek | vegetable |")),
-        ("alignLeft", 2, -1, ("| Name | Kind |", "| --- | :-- |", "| pear | fruit |", "| leek | vegetable |")),
-    ],
-    "pipeless": [
-        # Without outer pipes an empty first cell needs one: the new row has them, the other rows keep their bytes.
-        ("rowBelow", 1, 0, ("Name | Kind", "--- | ---", "pear | fruit", "|  |  |", "leek | vegetable")),
-        ("rowAbove", 2, 1, ("Name | Kind", "--- | ---", "pear | fruit", "|  |  |", "leek | vegetable")),
-        ("deleteRow", 1, 1, ("Name | Kind", "--- | ---", "leek | vegetable")),
-        ("deleteRow", 0, 0, ("pear | fruit", "--- | ---", "leek | vegetable")),
-        ("columnLeft", 1, 0, ("|  | Name | Kind", "--- | --- | ---", "|  | pear | fruit", "|  | leek | vegetable")),
-        ("columnRight", 0, -1, ("Name | Kind |  |", "--- | --- | ---", "pear | fruit |  |", "leek | vegetable |  |")),
-        ("deleteColumn", 1, 1, ("Name |", "---", "pear", "leek")),
-        ("alignCenter", 0, 0, ("Name | Kind", ":-: | ---", "pear | fruit", "leek | vegetable")),
-        ("alignRight", 1, 1, ("Name | Kind", "--- | --:", "pear | fruit", "leek | vegetable")),
-    ],
-    "colons": [
-        ("rowBelow", 1, 0, ("| Left | Centre | Right |", "|:-----|:------:|------:|", "| l1 | c1 | r1 |", "|  |  |  |", "| l2 | c2 | r2 |")),
-        ("deleteRow", 0, 0, ("| l1 | c1 | r1 |", "|:-----|:------:|------:|", "| l2 | c2 | r2 |")),
-        ("columnLeft", 1, 0, ("|  | Left | Centre | Right |", "|---|:-----|:------:|------:|", "|  | l1 | c1 | r1 |", "|  | l2 | c2 | r2 |")),
-        ("columnRight", 0, -1, ("| Left | Centre | Right |  |", "|:-----|:------:|------:|---|", "| l1 | c1 | r1 |  |", "| l2 | c2 | r2 |  |")),
-        ("deleteColumn", 1, 1, ("| Left | Right |", "|:-----|------:|", "| l1 | r1 |", "| l2 | r2 |")),
-        ("alignCenter", 0, 0, ("| Left | Centre | Right |", "|:----:|:------:|------:|", "| l1 | c1 | r1 |", "| l2 | c2 | r2 |")),
-        ("alignRight", 1, 1, ("| Left | Centre | Right |", "|:-----|-------:|------:|", "| l1 | c1 | r1 |", "| l2 | c2 | r2 |")),
-        ("alignLeft", 2, -1, ("| Left | Centre | Right |", "|:-----|:------:|:------|", "| l1 | c1 | r1 |", "| l2 | c2 | r2 |")),
-        ("alignNone", 0, 0, ("| Left | Centre | Right |", "|------|:------:|------:|", "| l1 | c1 | r1 |", "| l2 | c2 | r2 |")),
-    ],
-    "escaped": [
-        ("rowBelow", 1, 0, ("| Code | Meaning |", "| --- | --- |", "| `a\\|b` | a or b |", "|  |  |", "| x \\| y | either |")),
-        ("deleteRow", 1, 1, ("| Code | Meaning |", "| --- | --- |", "| x \\| y | either |")),
-        ("deleteRow", 0, 0, ("| `a\\|b` | a or b |", "| --- | --- |", "| x \\| y | either |")),
-        ("columnLeft", 1, 0, ("|  | Code | Meaning |", "| --- | --- | --- |", "|  | `a\\|b` | a or b |", "|  | x \\| y | either |")),
-        ("columnRight", 0, -1, ("| Code | Meaning |  |", "| --- | --- | --- |", "| `a\\|b` | a or b |  |", "| x \\| y | either |  |")),
-        ("deleteColumn", 1, 1, ("| Code |", "| --- |", "| `a\\|b` |", "| x \\| y |")),
-        ("alignCenter", 0, 0, ("| Code | Meaning |", "| :-: | --- |", "| `a\\|b` | a or b |", "| x \\| y | either |")),
-    ],
-    "crlf": [
-        ("rowBelow", 2, 1, ("| Name | Kind |", "| --- | --- |", "| pear | fruit |", "| leek | vegetable |", "|  |  |")),
-        ("deleteRow", 1, 0, ("| Name | Kind |", "| --- | --- |", "| leek | vegetable |")),
-        ("columnRight", 1, 0, ("| Name |  | Kind |", "| --- | --- | --- |", "| pear |  | fruit |", "| leek |  | vegetable |")),
-        ("deleteColumn", 0, 0, ("| Kind |", "| --- |", "| fruit |", "| vegetable |")),
-        ("alignRight", 2, 0, ("| Name | Kind |", "| --: | --- |", "| pear | fruit |", "| leek | vegetable |")),
-    ],
+#: per style: each command with the cursor in cell ROW COLUMN (-1: the last) and the table it leaves, a blank line
+#: between the steps (a note after "#" on the command line says why)
+STEPS_TEXT = {
+    "aligned": r"""
+rowBelow 1 0
+| Left     |  Center  |    Right |
+|:---------|:--------:|---------:|
+| alpha    |   beta   |    gamma |
+|          |          |          |
+| delta    |   eps    |     zeta |
+
+rowAbove 2 1
+| Left     |  Center  |    Right |
+|:---------|:--------:|---------:|
+| alpha    |   beta   |    gamma |
+|          |          |          |
+| delta    |   eps    |     zeta |
+
+deleteRow 1 1
+| Left     |  Center  |    Right |
+|:---------|:--------:|---------:|
+| delta    |   eps    |     zeta |
+
+deleteRow 0 0
+| alpha    |   beta   |    gamma |
+|:---------|:--------:|---------:|
+| delta    |   eps    |     zeta |
+
+columnLeft 1 0
+|     | Left     |  Center  |    Right |
+|-----|:---------|:--------:|---------:|
+|     | alpha    |   beta   |    gamma |
+|     | delta    |   eps    |     zeta |
+
+columnRight 0 -1
+| Left     |  Center  |    Right |     |
+|:---------|:--------:|---------:|-----|
+| alpha    |   beta   |    gamma |     |
+| delta    |   eps    |     zeta |     |
+
+deleteColumn 1 1
+| Left     |    Right |
+|:---------|---------:|
+| alpha    |    gamma |
+| delta    |     zeta |
+
+alignCenter 0 0
+| Left     |  Center  |    Right |
+|:--------:|:--------:|---------:|
+| alpha    |   beta   |    gamma |
+| delta    |   eps    |     zeta |
+
+alignRight 1 1
+| Left     |  Center  |    Right |
+|:---------|---------:|---------:|
+| alpha    |   beta   |    gamma |
+| delta    |   eps    |     zeta |
+
+alignLeft 2 -1
+| Left     |  Center  |    Right |
+|:---------|:--------:|:---------|
+| alpha    |   beta   |    gamma |
+| delta    |   eps    |     zeta |
+
+alignNone 0 0
+| Left     |  Center  |    Right |
+|----------|:--------:|---------:|
+| alpha    |   beta   |    gamma |
+| delta    |   eps    |     zeta |
+""",
+    "compact": r"""
+rowBelow 1 0
+| Name | Kind |
+| --- | --- |
+| pear | fruit |
+|  |  |
+| leek | vegetable |
+
+rowAbove 2 1
+| Name | Kind |
+| --- | --- |
+| pear | fruit |
+|  |  |
+| leek | vegetable |
+
+deleteRow 1 1
+| Name | Kind |
+| --- | --- |
+| leek | vegetable |
+
+deleteRow 0 0
+| pear | fruit |
+| --- | --- |
+| leek | vegetable |
+
+columnLeft 1 0
+|  | Name | Kind |
+| --- | --- | --- |
+|  | pear | fruit |
+|  | leek | vegetable |
+
+columnRight 0 -1
+| Name | Kind |  |
+| --- | --- | --- |
+| pear | fruit |  |
+| leek | vegetable |  |
+
+deleteColumn 1 1
+| Name |
+| --- |
+| pear |
+| leek |
+
+alignCenter 0 0
+| Name | Kind |
+| :-: | --- |
+| pear | fruit |
+| leek | vegetable |
+
+alignRight 1 1
+| Name | Kind |
+| --- | --: |
+| pear | fruit |
+| leek | vegetable |
+
+alignLeft 2 -1
+| Name | Kind |
+| --- | :-- |
+| pear | fruit |
+| leek | vegetable |
+""",
+    "pipeless": r"""
+rowBelow 1 0  # without outer pipes an empty first cell needs one: the new row has them, the other rows keep their bytes
+Name | Kind
+--- | ---
+pear | fruit
+|  |  |
+leek | vegetable
+
+rowAbove 2 1
+Name | Kind
+--- | ---
+pear | fruit
+|  |  |
+leek | vegetable
+
+deleteRow 1 1
+Name | Kind
+--- | ---
+leek | vegetable
+
+deleteRow 0 0
+pear | fruit
+--- | ---
+leek | vegetable
+
+columnLeft 1 0
+|  | Name | Kind
+--- | --- | ---
+|  | pear | fruit
+|  | leek | vegetable
+
+columnRight 0 -1
+Name | Kind |  |
+--- | --- | ---
+pear | fruit |  |
+leek | vegetable |  |
+
+deleteColumn 1 1
+Name |
+---
+pear
+leek
+
+alignCenter 0 0
+Name | Kind
+:-: | ---
+pear | fruit
+leek | vegetable
+
+alignRight 1 1
+Name | Kind
+--- | --:
+pear | fruit
+leek | vegetable
+""",
+    "colons": r"""
+rowBelow 1 0
+| Left | Centre | Right |
+|:-----|:------:|------:|
+| l1 | c1 | r1 |
+|  |  |  |
+| l2 | c2 | r2 |
+
+deleteRow 0 0
+| l1 | c1 | r1 |
+|:-----|:------:|------:|
+| l2 | c2 | r2 |
+
+columnLeft 1 0
+|  | Left | Centre | Right |
+|---|:-----|:------:|------:|
+|  | l1 | c1 | r1 |
+|  | l2 | c2 | r2 |
+
+columnRight 0 -1
+| Left | Centre | Right |  |
+|:-----|:------:|------:|---|
+| l1 | c1 | r1 |  |
+| l2 | c2 | r2 |  |
+
+deleteColumn 1 1
+| Left | Right |
+|:-----|------:|
+| l1 | r1 |
+| l2 | r2 |
+
+alignCenter 0 0
+| Left | Centre | Right |
+|:----:|:------:|------:|
+| l1 | c1 | r1 |
+| l2 | c2 | r2 |
+
+alignRight 1 1
+| Left | Centre | Right |
+|:-----|-------:|------:|
+| l1 | c1 | r1 |
+| l2 | c2 | r2 |
+
+alignLeft 2 -1
+| Left | Centre | Right |
+|:-----|:------:|:------|
+| l1 | c1 | r1 |
+| l2 | c2 | r2 |
+
+alignNone 0 0
+| Left | Centre | Right |
+|------|:------:|------:|
+| l1 | c1 | r1 |
+| l2 | c2 | r2 |
+""",
+    "escaped": r"""
+rowBelow 1 0
+| Code | Meaning |
+| --- | --- |
+| `a\|b` | a or b |
+|  |  |
+| x \| y | either |
+
+deleteRow 1 1
+| Code | Meaning |
+| --- | --- |
+| x \| y | either |
+
+deleteRow 0 0
+| `a\|b` | a or b |
+| --- | --- |
+| x \| y | either |
+
+columnLeft 1 0
+|  | Code | Meaning |
+| --- | --- | --- |
+|  | `a\|b` | a or b |
+|  | x \| y | either |
+
+columnRight 0 -1
+| Code | Meaning |  |
+| --- | --- | --- |
+| `a\|b` | a or b |  |
+| x \| y | either |  |
+
+deleteColumn 1 1
+| Code |
+| --- |
+| `a\|b` |
+| x \| y |
+
+alignCenter 0 0
+| Code | Meaning |
+| :-: | --- |
+| `a\|b` | a or b |
+| x \| y | either |
+""",
+    "crlf": r"""
+rowBelow 2 1
+| Name | Kind |
+| --- | --- |
+| pear | fruit |
+| leek | vegetable |
+|  |  |
+
+deleteRow 1 0
+| Name | Kind |
+| --- | --- |
+| leek | vegetable |
+
+columnRight 1 0
+| Name |  | Kind |
+| --- | --- | --- |
+| pear |  | fruit |
+| leek |  | vegetable |
+
+deleteColumn 0 0
+| Kind |
+| --- |
+| fruit |
+| vegetable |
+
+alignRight 2 0
+| Name | Kind |
+| --: | --- |
+| pear | fruit |
+| leek | vegetable |
+""",
 }
+
+
+def steps(style: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
+    """The steps of a style: (command, row, column, the table's lines after it)."""
+    found = []
+    for block in STEPS_TEXT[style].strip("\n").split("\n\n"):
+        head, *table = block.split("\n")
+        action, row, column = head.split("#")[0].split()
+        found.append((action, int(row), int(column), tuple(table)))
+    return found
+
+
 TABLES = {t.id: t for t in (ALIGNED, COMPACT, PIPELESS, COLONS, ESCAPED, CRLF)}
 
 
 # --- the person's side ----------------------------------------------------------------------------------------------
 _CELL_POINT = """
 ([row, column]) => {
-  // A point inside cell `row`, `column` (-1: the last) of the first table, right of its text: the caret goes to its end.
+  // A point in cell `row`, `column` (-1: the last) of the first table, right of its text (the caret goes to its end).
   const tr = document.querySelectorAll(".ProseMirror table tr")[row];
   const cells = tr ? tr.querySelectorAll("th, td") : [];
   const cell = cells[column < 0 ? cells.length + column : column];
@@ -164,7 +426,8 @@ _CARET_CELL = """
   const cell = el && el.closest(".ProseMirror th, .ProseMirror td");
   if (!cell) return null;
   const tr = cell.parentElement;
-  return [Array.from(document.querySelectorAll(".ProseMirror table tr")).indexOf(tr), Array.from(tr.children).indexOf(cell)];
+  const rows = Array.from(document.querySelectorAll(".ProseMirror table tr"));
+  return [rows.indexOf(tr), Array.from(tr.children).indexOf(cell)];
 }
 """
 
@@ -190,6 +453,15 @@ async def click_cell(page: Page, row: int, column: int, button: str = "left") ->
             return
         await asyncio.sleep(0.2)
     raise AssertionError(f"the caret does not stay in cell {row}, {column}")
+
+
+async def focused_item(page: Page) -> str:
+    """The action of the menu item that has the focus ("" for none)."""
+    return str(await page.evaluate("document.activeElement && document.activeElement.dataset.action || ''"))
+
+
+async def selected(page: Page) -> str:
+    return str(await page.evaluate("document.getSelection().toString()"))
 
 
 async def editor_text(page: Page) -> str:
@@ -219,11 +491,43 @@ async def open_table(s: Stage, name: str, data: bytes) -> Path:
     return path
 
 
+async def open_at(s: Stage, name: str, data: bytes, anchor: str) -> Path:
+    """Open ``data`` as file ``name`` in WYSIWYG with the caret right after the visible text ``anchor``."""
+    path = s.write(name, data)
+    await open_file(s, path)
+    await switch_mode(s, "wysiwyg")
+    await click_after(s.page, anchor)
+    return path
+
+
+async def press_into(page: Page, key: str, text: str, cell: list[int]) -> None:
+    """Press ``key``: the editor holds ``text`` and the caret is in ``cell`` ([row, column]) of the table."""
+    await page.keyboard.press(key)
+    await shows(page, text)
+    assert await caret_cell(page) == cell
+
+
+async def undo_until(page: Page, text: str, most: int) -> None:
+    """Ctrl+Z until the editor holds ``text`` (at most ``most`` times: how the history grouped the steps is its own)."""
+    for _ in range(most):
+        if await editor_text(page) == text:
+            return
+        await page.keyboard.press("Control+z")
+    await shows(page, text)
+
+
 async def saved(s: Stage, path: Path, data: bytes) -> None:
     """Ctrl+S; the file holds ``data``. (The notes of earlier saves go first: the helper waits for a new one.)"""
     await s.page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
     await save(s, path)
     assert_bytes(path, data, s.errors)
+
+
+async def leaves_then_undo(s: Stage, path: Path, table: Table, lines: tuple[str, ...]) -> None:
+    """The command left the table as ``lines`` (in the editor, then on disk); Ctrl+Z gives back the bytes before."""
+    await shows(s.page, table.text(lines))
+    await saved(s, path, table.data(lines))
+    await undo_to(s, path, table)
 
 
 async def undo_to(s: Stage, path: Path, table: Table) -> None:
@@ -234,19 +538,19 @@ async def undo_to(s: Stage, path: Path, table: Table) -> None:
 
 
 # --- the commands by their keys ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("style", list(STEPS), ids=list(STEPS))
-async def test_each_command_by_its_keys_changes_exactly_its_bytes_and_undo_gives_them_back(scene: Stage, style: str) -> None:
+@pytest.mark.parametrize("style", list(STEPS_TEXT), ids=list(STEPS_TEXT))
+async def test_each_command_by_its_keys_changes_exactly_its_bytes_and_undo_gives_them_back(
+    scene: Stage, style: str
+) -> None:
     table = TABLES[style]
     path = await open_table(scene, f"keys-{style}.md", table.data())
-    for action, row, column, lines in STEPS[style]:
+    for action, row, column, lines in steps(style):
         await click_cell(scene.page, row, column)
         await scene.page.keyboard.press(KEYS[action])
         try:
-            await shows(scene.page, table.text(lines))
+            await leaves_then_undo(scene, path, table, lines)
         except AssertionError as exc:
             raise AssertionError(f"{action} at {row}, {column}: {exc}") from None
-        await saved(scene, path, table.data(lines))
-        await undo_to(scene, path, table)
     assert scene.errors == []
 
 
@@ -255,7 +559,9 @@ async def test_the_header_row_gives_its_place_and_a_refused_command_says_why(sce
     path = await open_table(scene, "refused.md", table.data())
     await click_cell(scene.page, 0, 1)
     await scene.page.keyboard.press(KEYS["rowAbove"])
-    await expect(scene.page.locator(".toast.warning").filter(has_text="The header row stays the first row")).to_be_visible()
+    await expect(
+        scene.page.locator(".toast.warning").filter(has_text="The header row stays the first row")
+    ).to_be_visible()
     assert await editor_text(scene.page) == table.text()
     # Deleting every row but the header, then the header: the table goes, with the blank line before it.
     for _ in range(2):
@@ -270,10 +576,6 @@ async def test_the_header_row_gives_its_place_and_a_refused_command_says_why(sce
 
 # --- the menu ---------------------------------------------------------------------------------------------------------
 MENU = "[data-testid=table-menu]"
-
-
-async def focused_item(page: Page) -> str:
-    return str(await page.evaluate("document.activeElement && document.activeElement.dataset.action || ''"))
 
 
 async def test_the_table_menu_by_right_click_and_from_the_keyboard(scene: Stage) -> None:
@@ -292,9 +594,7 @@ async def test_the_table_menu_by_right_click_and_from_the_keyboard(scene: Stage)
     await page.keyboard.press("Enter")
     await expect(menu).to_have_count(0)
     below = ("| Name | Kind |", "| --- | --- |", "| pear | fruit |", "|  |  |", "| leek | vegetable |")
-    await shows(page, table.text(below))
-    await saved(scene, path, table.data(below))
-    await undo_to(scene, path, table)
+    await leaves_then_undo(scene, path, table, below)
 
     # Shift+F10 in the header: "Insert row above" is offered greyed, with the reason; Escape gives the keys back.
     await click_cell(page, 0, 0)
@@ -320,9 +620,7 @@ async def test_the_table_menu_by_right_click_and_from_the_keyboard(scene: Stage)
     await click_cell(page, 2, 1, button="right")
     await menu.locator("[data-action=columnRight]").click()
     right = ("| Name | Kind |  |", "| --- | --- | --- |", "| pear | fruit |  |", "| leek | vegetable |  |")
-    await shows(page, table.text(right))
-    await saved(scene, path, table.data(right))
-    await undo_to(scene, path, table)
+    await leaves_then_undo(scene, path, table, right)
 
     # The ContextMenu key; a letter goes to the item it starts; a click elsewhere closes the menu.
     await click_cell(page, 1, 1)
@@ -340,9 +638,7 @@ async def test_the_table_menu_by_right_click_and_from_the_keyboard(scene: Stage)
     await page.keyboard.press("d")
     await page.keyboard.press("Enter")
     deleted = ("| Name | Kind |", "| --- | --- |", "| leek | vegetable |")
-    await shows(page, table.text(deleted))
-    await saved(scene, path, table.data(deleted))
-    await undo_to(scene, path, table)
+    await leaves_then_undo(scene, path, table, deleted)
     assert scene.errors == []
 
 
@@ -390,10 +686,13 @@ async def test_table_commands_from_the_palette(scene: Stage) -> None:
     path = await open_table(scene, "palette.md", table.data())
     await click_cell(page, 1, 1)
     await run_from_palette(page, "Table: insert column left")
-    left = ("| Left |  | Centre | Right |", "|:-----|---|:------:|------:|", "| l1 |  | c1 | r1 |", "| l2 |  | c2 | r2 |")
-    await shows(page, table.text(left))
-    await saved(scene, path, table.data(left))
-    await undo_to(scene, path, table)
+    left = (
+        "| Left |  | Centre | Right |",
+        "|:-----|---|:------:|------:|",
+        "| l1 |  | c1 | r1 |",
+        "| l2 |  | c2 | r2 |",
+    )
+    await leaves_then_undo(scene, path, table, left)
     await click_cell(page, 2, 2)
     await run_from_palette(page, "Table: align column centre")
     centred = ("| Left | Centre | Right |", "|:-----|:------:|:-----:|", "| l1 | c1 | r1 |", "| l2 | c2 | r2 |")
@@ -407,16 +706,16 @@ async def test_the_shortcuts_sheet_lists_the_table_keys(scene: Stage) -> None:
     await page.keyboard.press("Control+/")
     sheet = page.get_by_test_id("shortcuts")
     await expect(sheet).to_be_visible()
-    for keys, action in [("Ctrl+Enter", "Insert row below"), ("Alt+Shift+Backspace", "Delete column"), ("Alt+Shift+T", "Insert a 3×3 table")]:
+    for keys, action in [
+        ("Ctrl+Enter", "Insert row below"),
+        ("Alt+Shift+Backspace", "Delete column"),
+        ("Alt+Shift+T", "Insert a 3×3 table"),
+    ]:
         await expect(sheet.locator("tr").filter(has_text=action).filter(has_text=keys)).to_have_count(1)
     await page.keyboard.press("Escape")
 
 
-# --- Tab, Enter ---------------------------------------------------------------------------------------------------------
-async def selected(page: Page) -> str:
-    return str(await page.evaluate("document.getSelection().toString()"))
-
-
+# --- Tab, Enter -------------------------------------------------------------------------------------------------------
 async def test_tab_goes_through_the_cells_and_adds_a_row_after_the_last(scene: Stage) -> None:
     table = COMPACT
     page = scene.page
@@ -446,60 +745,45 @@ async def test_tab_goes_through_the_cells_and_adds_a_row_after_the_last(scene: S
     await page.keyboard.press("Shift+Tab")
     assert await caret_cell(page) == [0, 0]
     # Undo takes it all back, byte for byte.
-    for _ in range(12):
-        if await editor_text(page) == table.text():
-            break
-        await page.keyboard.press("Control+z")
-    await shows(page, table.text())
+    await undo_until(page, table.text(), 12)
     await saved(scene, path, table.data())
 
 
 @pytest.mark.parametrize("style", ["aligned", "pipeless", "crlf"])
 async def test_tab_off_the_last_cell_adds_a_row_in_the_tables_style(scene: Stage, style: str) -> None:
-    table = TABLES[style]
-    page = scene.page
+    table, page = TABLES[style], scene.page
+    new = {"aligned": "| Q         |          |          |", "pipeless": "| Q |  |", "crlf": "| Q |  |"}[style]
+    lines = (*table.lines, new)
     path = await open_table(scene, f"tab-{style}.md", table.data())
     await click_cell(page, 2, -1)
     await page.keyboard.press("Tab")
     await page.keyboard.type("Q")
-    new = {"aligned": "| Q         |          |          |", "pipeless": "| Q |  |", "crlf": "| Q |  |"}[style]
-    lines = (*table.lines, new)
     await shows(page, table.text(lines))
     await saved(scene, path, table.data(lines))
-    await page.keyboard.press("Control+z")
-    if await editor_text(page) != table.text():
-        await page.keyboard.press("Control+z")
-    await shows(page, table.text())
+    await undo_until(page, table.text(), 2)
     await saved(scene, path, table.data())
 
 
 async def test_enter_in_a_cell_goes_down_and_adds_a_row_at_the_bottom(scene: Stage) -> None:
-    table = ESCAPED
-    page = scene.page
+    table, page = ESCAPED, scene.page
+    lines = (*table.lines, "|  | new |")
     path = await open_table(scene, "enter.md", table.data())
     await click_cell(page, 1, 1)
-    await page.keyboard.press("Enter")
-    assert await caret_cell(page) == [2, 1]
-    await page.keyboard.press("Enter")
-    assert await caret_cell(page) == [3, 1]
+    for row in (2, 3):  # the cell below, then (from the last row) a new row's
+        await page.keyboard.press("Enter")
+        assert await caret_cell(page) == [row, 1]
     await page.keyboard.type("new")
-    lines = (*table.lines, "|  | new |")
     await shows(page, table.text(lines))
     await saved(scene, path, table.data(lines))
 
 
-# --- a table by typing, a new table -------------------------------------------------------------------------------------
+# --- a table by typing, a new table -----------------------------------------------------------------------------------
 async def test_a_row_in_a_paragraph_becomes_a_table_on_enter(scene: Stage) -> None:
     page = scene.page
     data = b"Intro\n\n| Name | Value |\n\nAfter\n"
-    path = scene.write("typed.md", data)
-    await open_file(scene, path)
-    await switch_mode(scene, "wysiwyg")
-    await click_after(page, "| Name | Value |")
-    await page.keyboard.press("Enter")
     made = "Intro\n\n| Name | Value |\n| --- | --- |\n|  |  |\n\nAfter\n"
-    await shows(page, made)
-    assert await caret_cell(page) == [1, 0]
+    path = await open_at(scene, "typed.md", data, "| Name | Value |")
+    await press_into(page, "Enter", made, [1, 0])
     await saved(scene, path, made.encode())
     await page.keyboard.type("n")
     await page.keyboard.press("Tab")
@@ -507,30 +791,20 @@ async def test_a_row_in_a_paragraph_becomes_a_table_on_enter(scene: Stage) -> No
     filled = "Intro\n\n| Name | Value |\n| --- | --- |\n| n | v |\n\nAfter\n"
     await shows(page, filled)
     await saved(scene, path, filled.encode())
-    for _ in range(6):
-        if await editor_text(page) == data.decode():
-            break
-        await page.keyboard.press("Control+z")
-    await shows(page, data.decode())
+    await undo_until(page, data.decode(), 6)
     await saved(scene, path, data)
 
 
 async def test_a_row_typed_in_a_new_paragraph_becomes_a_table(scene: Stage) -> None:
     page = scene.page
-    path = scene.write("typed-new.md", b"Intro\n\nAfter\n")
-    await open_file(scene, path)
-    await switch_mode(scene, "wysiwyg")
-    await click_after(page, "Intro")
+    path = await open_at(scene, "typed-new.md", b"Intro\n\nAfter\n", "Intro")
     await page.keyboard.press("Enter")
     # One input (the first key typed into a block just made may land before the caret in Chrome: see the docs).
     await page.keyboard.insert_text("|a|b|c|")
     # (How a new paragraph writes its pipes, escaped or not, is the engine's; Enter makes the row the person sees.)
     await expect(page.locator(".ProseMirror > p").filter(has_text=re.compile(r"^\|a\|b\|c\|$"))).to_have_count(1)
     await page.keyboard.press("End")
-    await page.keyboard.press("Enter")
-    made = "Intro\n\n|a|b|c|\n|---|---|---|\n||||\n\nAfter\n"
-    await shows(page, made)
-    assert await caret_cell(page) == [1, 0]
+    await press_into(page, "Enter", "Intro\n\n|a|b|c|\n|---|---|---|\n||||\n\nAfter\n", [1, 0])
     await page.keyboard.type("1")
     await shows(page, "Intro\n\n|a|b|c|\n|---|---|---|\n|1|||\n\nAfter\n")
     await saved(scene, path, b"Intro\n\n|a|b|c|\n|---|---|---|\n|1|||\n\nAfter\n")
@@ -539,22 +813,14 @@ async def test_a_row_typed_in_a_new_paragraph_becomes_a_table(scene: Stage) -> N
 async def test_insert_table_by_its_keys_and_from_the_palette(scene: Stage) -> None:
     page = scene.page
     data = b"First paragraph.\r\n\r\nSecond paragraph.\r\n"
-    path = scene.write("insert.md", data)
-    await open_file(scene, path)
-    await switch_mode(scene, "wysiwyg")
-    await click_after(page, "First paragraph.")
-    await page.keyboard.press("Alt+Shift+T")
     grid = "|     |     |     |\n| --- | --- | --- |\n|     |     |     |\n|     |     |     |"
-    await shows(page, f"First paragraph.\n\n{grid}\n\nSecond paragraph.\n")
-    assert await caret_cell(page) == [0, 0]
+    path = await open_at(scene, "insert.md", data, "First paragraph.")
+    await press_into(page, "Alt+Shift+T", f"First paragraph.\n\n{grid}\n\nSecond paragraph.\n", [0, 0])
     await page.keyboard.type("Name")
     named = grid.replace("|     |", "| Name    |", 1)
     await shows(page, f"First paragraph.\n\n{named}\n\nSecond paragraph.\n")
     await saved(scene, path, f"First paragraph.\n\n{named}\n\nSecond paragraph.\n".replace("\n", "\r\n").encode())
-    for _ in range(4):
-        if await editor_text(page) == data.decode().replace("\r\n", "\n"):
-            break
-        await page.keyboard.press("Control+z")
+    await undo_until(page, data.decode().replace("\r\n", "\n"), 4)
     await saved(scene, path, data)
     await click_after(page, "Second paragraph.")
     await run_from_palette(page, "Insert table")
