@@ -54,12 +54,13 @@ export const TABLE_SHORTCUTS: { group: string; keys: string; action: string; not
 
 /** The command palette's table commands (they load the editor's table module when run). */
 export function tablePaletteItems(): { label: string; hint?: string; detail?: string; run: () => Promise<void> }[] {
-  const run = (action: TableAction | "insertTable") => async () => {
+  const run = (action: TableAction | "insertTable" | "insertSmallTable") => async () => {
     const { runTableAction } = await import("./tablemenu");
     runTableAction(action);
   };
   return [
     { label: INSERT_TABLE.label, hint: INSERT_TABLE.keys, detail: "A 3×3 table with a header row (WYSIWYG)", run: run("insertTable") },
+    { label: `${INSERT_TABLE.label} 2×2`, detail: "A 2×2 table with a header row (WYSIWYG)", run: run("insertSmallTable") },
     ...TABLE_ACTIONS.map((spec) => ({ label: `Table: ${spec.label.toLowerCase()}`, hint: spec.keys || undefined, run: run(spec.action) })),
   ];
 }

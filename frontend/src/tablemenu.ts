@@ -16,7 +16,7 @@ export function tableEditing(text: () => TableText): Plugin[] {
 }
 
 /** Run a table command (the palette's way in): on the WYSIWYG view, where its selection is. */
-export function runTableAction(action: TableAction | "insertTable"): void {
+export function runTableAction(action: TableAction | "insertTable" | "insertSmallTable"): void {
   const view = live.pm;
   if (!view) {
     toast("Table commands work in WYSIWYG mode: switch the tab to WYSIWYG first.", "warning");
@@ -27,8 +27,9 @@ export function runTableAction(action: TableAction | "insertTable"): void {
     return;
   }
   view.focus();
-  if (action === "insertTable") {
-    insertTable(3, 3)(view.state, view.dispatch);
+  if (action === "insertTable" || action === "insertSmallTable") {
+    const size = action === "insertTable" ? 3 : 2;
+    insertTable(size, size)(view.state, view.dispatch);
     return;
   }
   tableCommand(action)(view.state, view.dispatch);

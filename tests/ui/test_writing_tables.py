@@ -827,3 +827,12 @@ async def test_insert_table_by_its_keys_and_from_the_palette(scene: Stage) -> No
     await shows(page, f"First paragraph.\n\nSecond paragraph.\n\n{grid}\n")
     assert await caret_cell(page) == [0, 0]
     await saved(scene, path, f"First paragraph.\n\nSecond paragraph.\n\n{grid}\n".replace("\n", "\r\n").encode())
+    # The small one, in place of an empty paragraph (Enter at the end of the text makes one).
+    await undo_until(page, data.decode().replace("\r\n", "\n"), 2)
+    await click_after(page, "Second paragraph.")
+    await page.keyboard.press("Enter")
+    await run_from_palette(page, "Insert table 2×2")
+    small = "|     |     |\n| --- | --- |\n|     |     |"
+    await shows(page, f"First paragraph.\n\nSecond paragraph.\n\n{small}\n")
+    assert await caret_cell(page) == [0, 0]
+    await saved(scene, path, f"First paragraph.\n\nSecond paragraph.\n\n{small}\n".replace("\n", "\r\n").encode())
