@@ -76,28 +76,41 @@ export function readTable(text: TableText, doc: Node, at: CellAt): TableSource |
   const range = text.sourceRange(doc, at.topPos, at.topPos + at.top.nodeSize);
   if (!range) return null;
   const [from, to] = range;
-  const source = text.slice(from, to);
-  // Which table of the top-level block it is (a list or a quote may hold several).
-  let nth = at.top === at.table ? 0 : -1;
-  if (nth < 0) {
-    let seen = 0;
-    at.top.descendants((node, pos) => {
-      if (nth >= 0) return false;
-      if (node.type !== schema.nodes.table) return true;
-      if (at.topPos + 1 + pos === at.tablePos) nth = seen;
-      seen++;
-      return false;
-    });
-  }
-  parser ??= createMarkdown();
-  const opens = parser.parse(source, {}).filter((t) => t.type === "table_open");
-  const recorded = nth >= 0 ? tableLinesOf.get(opens[nth]) : undefined;
-  const table = recorded ? tableSource(source, from, recorded) : null;
+  const source = text.slice(from, to).replace(/\n+$/, "");
+  // A top-level table is its block's lines (no parse needed); one in a list or a quote is the n-th table markdown-it
+  // finds in the block (it knows where each line's own text starts).
+  const table = (at.top === at.table ? ownLines(source, from) : null) ?? nested(source, from, at);
   if (!table) return null;
   const first = at.table.firstChild;
   const aligns = (at.table.attrs.aligns as string[]) ?? [];
   const same = rowCount(table) === at.table.childCount && first !== null && table.columns === first.childCount && table.aligns.every((a, k) => a === (aligns[k] ?? ""));
   return same ? table : null;
+}
+
+function ownLines(source: string, from: number): TableSource | null {
+  const lines: { start: number; end: number }[] = [];
+  let at = 0;
+  for (const line of source.split("\n")) {
+    lines.push({ start: at + (line.length - line.replace(/^[ \t]+/, "").length), end: at + line.length });
+    at += line.length + 1;
+  }
+  return tableSource(source, from, lines);
+}
+
+function nested(source: string, from: number, at: CellAt): TableSource | null {
+  let nth = -1;
+  let seen = 0;
+  at.top.descendants((node, pos) => {
+    if (nth >= 0) return false;
+    if (node.type !== schema.nodes.table) return true;
+    if (at.topPos + 1 + pos === at.tablePos) nth = seen;
+    seen++;
+    return false;
+  });
+  parser ??= createMarkdown();
+  const opens = parser.parse(source, {}).filter((t) => t.type === "table_open");
+  const recorded = nth >= 0 ? tableLinesOf.get(opens[nth]) : undefined;
+  return recorded ? tableSource(source, from, recorded) : null;
 }
 
 // --- positions in the view ---------------------------------------------------------------------------------------
