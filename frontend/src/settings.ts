@@ -48,7 +48,11 @@ const META: Record<string, Meta> = {
   "editor.save_automatically": { title: "Save automatically", group: "Saving", help: "Saves a file a moment after you stop typing." },
   auto_approve_save_as: { title: "Let agents save to a new location without asking", group: "Saving" },
   review_backlog_limit: { title: "Unreviewed AI revisions allowed per document", group: "AI agents and review" },
-  readable_roots: { title: "Folders agents may always read (one per line)", group: "AI agents and review" },
+  readable_roots: {
+    title: "Folders agents may always read (one per line)",
+    group: "AI agents and review",
+    help: "Your home folder is always one. The Open and Save as dialogs list these folders too.",
+  },
   "browser.enabled": { title: "Let agents use the browser", group: "Browser" },
   "browser.posture": {
     title: "Browser profile for agents",

@@ -43,6 +43,10 @@ export type Resolution = "accept-newer" | "waive";
 
 export type Maturity = "draft" | "established";
 
+export type EntryKind = "folder" | "file" | "other" | "outside";
+
+export type PlaceKind = "home" | "readable" | "granted" | "workspace";
+
 export const MAX_PASTED_IMAGE_BYTES = 16777216;
 
 /** No arguments, or nothing to say. */
@@ -498,6 +502,55 @@ export interface SearchResults {
   query: string;
   results: SearchResult[];
   truncated: boolean;
+}
+
+/** A folder to list (absolute or `~/...`; the home folder when absent), or a file: its folder is listed. */
+export interface BrowsePayload {
+  path?: string;
+  hidden?: boolean;
+  filter?: string;
+}
+
+export interface BrowseEntry {
+  name: string;
+  kind: EntryKind;
+  link: boolean;
+  size: number | null;
+  modified: number | null;
+  opens: Kind | null;
+}
+
+/** A folder's entries (folders first, then by name), canonical paths, at most `BROWSE_MAX_ENTRIES`. */
+export interface Browsed {
+  path: string;
+  parent: string | null;
+  selected: string | null;
+  entries: BrowseEntry[];
+  more: number;
+  writable: boolean;
+}
+
+export interface Place {
+  path: string;
+  kind: PlaceKind;
+}
+
+export interface RecentEntry {
+  path: string;
+  openedAt: number;
+  gone: boolean;
+}
+
+/** Where the picker may start: the places it lists from, the recent folders and files (most recent first). */
+export interface Places {
+  home: string;
+  places: Place[];
+  recentFolders: RecentEntry[];
+  recentFiles: RecentEntry[];
+}
+
+export interface RecentForgotten {
+  forgotten: boolean;
 }
 
 export interface TextPayload {
@@ -1082,6 +1135,9 @@ export interface Requests {
   "ui.image_save": { payload: ImageSavePayload; result: ImageSaved };
   "ui.switch_workspace": { payload: WorkspaceSwitchPayload; result: WorkspaceSwitched };
   "ui.search": { payload: SearchPayload; result: SearchResults };
+  "ui.browse": { payload: BrowsePayload; result: Browsed };
+  "ui.places": { payload: Empty; result: Places };
+  "ui.recent_forget": { payload: PathPayload; result: RecentForgotten };
   "ui.cjk_format": { payload: TextPayload; result: TextResult };
   "approvals.list": { payload: Empty; result: ApprovalsList };
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };

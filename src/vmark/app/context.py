@@ -17,6 +17,7 @@ from pathlib import Path
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.principals import Principals
+from ..storage.recents import Recents
 from ..storage.settings import Settings
 from .approvals import Approvals
 from .browser import BrowserService
@@ -77,6 +78,8 @@ class Services:
     browser_views: BrowserViews
     #: the folders the person granted this session (``folder_access``), shared by every request
     folder_grants: set[str]
+    #: the recent folders and files, and the main window's last workspace (``recents.json``)
+    recents: Recents
     #: tests only: the faults and delays they inject (None in a person's app: ``test.*`` is not routed)
     hooks: TestHooks | None = None
 

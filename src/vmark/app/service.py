@@ -13,12 +13,14 @@ from typing import Any
 from .. import settings_keys  # noqa: F401  (registers every package's settings)
 from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
+from ..core.model import Window, WorkspaceInstance
 from ..core.tools import check_request
 from ..storage.comments import CommentStore
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.modes import ModeMemory
 from ..storage.principals import Principals
+from ..storage.recents import Recents
 from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
 from .agent_feed import AgentFeed
@@ -165,6 +167,9 @@ class App:
         session.state_listeners.append(feed.session_changed)
         self.prompts.listeners.append(feed.prompts_changed)
         self.folder_grants: set[str] = set()
+        self.recents = recents = Recents(data_dir / "recents.json")
+        recents.on_change = lambda: spawn(asyncio.to_thread(recents.save))
+        session.workspace_listeners.append(self._workspace_opened)
         self.services = Services(
             data_dir=data_dir,
             session=session,
@@ -192,24 +197,45 @@ class App:
             browser_runs=self.browser_runs,
             browser_views=self.browser_views,
             folder_grants=self.folder_grants,
+            recents=recents,
             hooks=hooks,
         )
         self._tasks: list[asyncio.Task[None]] = []
 
     # --- lifecycle -----------------------------------------------------------------
-    async def start(self, folder: str | None = None) -> None:
+    async def start(self, folder: str | None = None, *, reopen_last: bool = False) -> list[str]:
+        """Start the services; the main window opens ``folder``, else (``reopen_last``) the folders it held when
+        it last opened one, those still there. Answers the folders the main window opened."""
         await self.journal.start()
         await self.history.start()
         await self.comments.start()
         await self.review.start()
         await self.prompts.start()
+        main = self.session.windows["main"]
         if folder is not None:
-            self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
+            self.session.open_workspace(main, os.path.realpath(folder))
+        elif reopen_last:
+            self._reopen_last(main)
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.prompts.check)),
         ]
+        return [w.root for w in main.workspaces]
+
+    def _reopen_last(self, main: Window) -> None:
+        last = self.recents.last_workspace()
+        if last is None:
+            return
+        # A folder now reached through a link that was swapped in since is not the folder that was opened.
+        roots = [r for r in last.roots if os.path.isdir(r) and os.path.realpath(r) == r]
+        for root in sorted(roots, key=lambda r: r == last.active):  # the one it showed opens last: it shows
+            self.session.open_workspace(main, root)
+
+    def _workspace_opened(self, window: Window, wsi: WorkspaceInstance) -> None:
+        self.recents.opened("folder", wsi.root)
+        if window.label == "main":
+            self.recents.main_workspaces([w.root for w in window.workspaces], wsi.root)
 
     async def stop(self) -> None:
         for task in self._tasks:

@@ -187,6 +187,12 @@ SEARCH_MAX_FILE_BYTES = 4 * 1024 * 1024
 SEARCH_LINE_PREVIEW_CHARS = 160
 #: no image a document shows is larger; past this the answer is 413
 MAX_IMAGE_BYTES = 64 * 1024 * 1024
+#: entries one folder listing of the picker (``ui.browse``) carries, sorted; the rest are counted in its ``more``
+#: (a person scrolls a few hundred names at most; filtering asks the app again with the typed text)
+BROWSE_MAX_ENTRIES = 1000
+#: recent folders and recent files the picker remembers (each list, most recent first)
+MAX_RECENT_FOLDERS = 20
+MAX_RECENT_FILES = 30
 #: an image the person pastes or drops into a document (``ui.image_save``): it travels base64-encoded in one
 #: UI frame (a third larger), which must stay well inside ``MAX_FRAME_BYTES``; screenshots and photos fit
 MAX_PASTED_IMAGE_BYTES = 16 * 1024 * 1024

@@ -514,6 +514,74 @@ class SearchResults(TypedDict):
     truncated: bool
 
 
+# --- the picker: folders listed through the scope, the places to start from, recent folders and files ---------
+#: ``outside``: a link to somewhere the picker may not list (never followed, nothing of it said)
+EntryKind = Literal["folder", "file", "other", "outside"]
+PlaceKind = Literal["home", "readable", "granted", "workspace"]
+
+
+class BrowsePayload(TypedDict):
+    """A folder to list (absolute or ``~/...``; the home folder when absent), or a file: its folder is listed."""
+
+    path: NotRequired[str]
+    #: names starting with a dot too
+    hidden: NotRequired[bool]
+    #: only names containing this (any case), bounded after filtering
+    filter: NotRequired[str]
+
+
+class BrowseEntry(TypedDict):
+    name: str
+    kind: EntryKind
+    #: a symbolic link (``kind`` says what it leads to)
+    link: bool
+    #: bytes of a file, else null
+    size: int | None
+    #: seconds since the epoch, null for ``outside``
+    modified: float | None
+    #: what VMark opens it as (a Markdown or workflow file), else null
+    opens: Kind | None
+
+
+class Browsed(TypedDict):
+    """A folder's entries (folders first, then by name), canonical paths, at most ``BROWSE_MAX_ENTRIES``."""
+
+    path: str
+    #: the folder above, when the picker may list it
+    parent: str | None
+    #: the file the request named (``path`` is its folder), else null
+    selected: str | None
+    entries: list[BrowseEntry]
+    #: entries past the bound, not listed
+    more: int
+    writable: bool
+
+
+class Place(TypedDict):
+    path: str
+    kind: PlaceKind
+
+
+class RecentEntry(TypedDict):
+    path: str
+    openedAt: float
+    #: no longer on the disk (kept: a drive may come back; the person may forget it)
+    gone: bool
+
+
+class Places(TypedDict):
+    """Where the picker may start: the places it lists from, the recent folders and files (most recent first)."""
+
+    home: str
+    places: list[Place]
+    recentFolders: list[RecentEntry]
+    recentFiles: list[RecentEntry]
+
+
+class RecentForgotten(TypedDict):
+    forgotten: bool
+
+
 class TextPayload(TypedDict):
     text: str
 
@@ -1164,6 +1232,9 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.image_save": (ImageSavePayload, ImageSaved),
     "ui.switch_workspace": (WorkspaceSwitchPayload, WorkspaceSwitched),
     "ui.search": (SearchPayload, SearchResults),
+    "ui.browse": (BrowsePayload, Browsed),
+    "ui.places": (Empty, Places),
+    "ui.recent_forget": (PathPayload, RecentForgotten),
     "ui.cjk_format": (TextPayload, TextResult),
     "approvals.list": (Empty, ApprovalsList),
     "approvals.answer": (AnswerPayload, AnswerResult),
@@ -1253,4 +1324,6 @@ ALIASES: dict[str, object] = {
     "EdgeState": EdgeState,
     "Resolution": Resolution,
     "Maturity": Maturity,
+    "EntryKind": EntryKind,
+    "PlaceKind": PlaceKind,
 }
