@@ -18,6 +18,7 @@ import { StatusBar } from "./statusbar";
 import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
+import { tablePaletteItems } from "./tableactions";
 import { setRenderContext } from "./renderctx";
 import { configureImages } from "./paste/images";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
@@ -73,6 +74,7 @@ class Page {
     this.keys.addCommands(this.reviewPanel.commands());
     const exports = new ExportDialog(channel, () => this.exportTab());
     this.keys.addCommands(exports.commands());
+    this.keys.addCommands(tablePaletteItems());
     this.keys.addCommands([
       { label: "Open folder…", detail: "Open a folder as this window's workspace", run: () => this.pickFolder() },
       { label: "Open file…", detail: "Open a Markdown or workflow file", run: () => this.pickFile() },
