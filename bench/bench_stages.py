@@ -103,7 +103,7 @@ def _serve(argv: list[str]) -> int:
         Path(os.environ["VMARK_BENCH_STAGES"]).write_text(json.dumps(out), "utf-8")
 
     atexit.register(dump)
-    from vmark.cli import main as vmark_main
+    from vmark.cli.main import main as vmark_main
 
     sys.argv = ["vmark", *argv]
     return int(vmark_main() or 0)

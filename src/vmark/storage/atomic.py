@@ -4,7 +4,7 @@ nothing else (a reader never sees a mix).
 
 Every file VMark replaces goes through here: documents (``storage.files``, which adds the path scope and
 the no-clobber rename on top of :func:`write_temp`), the small JSON files of the data directory, the
-coherence layer's files, the MCP client configs ``vmark mcp install`` writes (:mod:`vmark.cli_mcp_install`)
+coherence layer's files, the MCP client configs ``vmark mcp install`` writes (:mod:`vmark.storage.client_configs`)
 and the session vault (the browser package, which imports only ``core``, is handed this write by the app).
 """
 
