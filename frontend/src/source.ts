@@ -12,8 +12,11 @@ import { sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
 
 const fromElsewhere = Annotation.define<boolean>();
-// The page's CSP admits <style> elements only with the nonce the app put in this meta tag.
-const styleNonce = document.querySelector<HTMLMetaElement>('meta[name="vmark-style-nonce"]')?.content ?? "";
+// The page's CSP admits <style> elements only with the nonce the app put in this meta tag (read when an editor
+// is made, so the module loads without a DOM: the tab sync's Node tests import it).
+function styleNonce(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="vmark-style-nonce"]')?.content ?? "";
+}
 
 export class SourceEditor implements Editor {
   readonly mode = "source" as const;
@@ -46,7 +49,7 @@ export class SourceEditor implements Editor {
           basicSetup,
           kind === "yaml-workflow" ? yaml() : markdown(),
           EditorView.lineWrapping,
-          EditorView.cspNonce.of(styleNonce),
+          EditorView.cspNonce.of(styleNonce()),
           EditorState.readOnly.of(readOnly),
           listener,
           composition,
