@@ -102,9 +102,15 @@ class FakeApp {
     for (const char of counted(initial)) this.inserted.add(char);
   }
 
+  /** Every request the page sent, in order. */
+  readonly sent: { type: string; payload: unknown }[] = [];
+
   readonly channel = {
     request: (type: string, payload: unknown): Promise<unknown> =>
-      new Promise((resolve) => this.requests.push({ type, payload, resolve })),
+      new Promise((resolve) => {
+        this.sent.push({ type, payload });
+        this.requests.push({ type, payload, resolve });
+      }),
   } as unknown as Channel;
 
   tabText(): TabText {
@@ -388,11 +394,10 @@ function agentSpans(app: FakeApp, s: Extract<Step, { kind: "agent" }>): { from: 
   return [first, { from, to: Math.min(length, from + 1), insert: app.chars.word(1, false, "") }];
 }
 
-async function run(start: string[], steps: Step[]): Promise<void> {
+/** A page's tab on the fake app's document, its editor the fake one (as `TabSync.mount` would make it). */
+function attach(chars: Characters, text: string) {
   const timers = new FakeTimers();
   (globalThis as { window?: unknown }).window = timers;
-  const chars = new Characters();
-  const text = start.map((c) => (c === "a" || c === "b" ? chars.fresh(c === "b") : c)).join("");
   const app = new FakeApp(chars, text);
   const sync = new TabSync(app.channel, TAB, app.tabText());
   const errors: unknown[] = [];
@@ -400,6 +405,13 @@ async function run(start: string[], steps: Step[]): Promise<void> {
   const hooks = (sync as unknown as { hooks(): EditorHooks }).hooks();
   const editor = new FakeEditor(text, hooks);
   sync.editor = editor;
+  return { timers, app, sync, errors, editor };
+}
+
+async function run(start: string[], steps: Step[]): Promise<void> {
+  const chars = new Characters();
+  const text = start.map((c) => (c === "a" || c === "b" ? chars.fresh(c === "b") : c)).join("");
+  const { timers, app, sync, errors, editor } = attach(chars, text);
   const deletedByPerson = new Set<string>();
   const insertedByPerson = new Set<string>();
 
@@ -496,4 +508,51 @@ test("random typing, agent changes, answers and doc events: the page converges t
     fc.asyncProperty(initial, fc.array(step, { minLength: 1, maxLength: 60 }), run),
     { numRuns, seed, examples: FOUND },
   );
+});
+
+// --- the exact frames of the two ways a tab rebases ---------------------------------------------------------
+
+test("a doc event on the tab's revision is rebased on, unsent typing kept and sent mapped, no text read", async () => {
+  const { timers, app, sync, errors, editor } = attach(new Characters(), "alpha\nomega\n");
+  editor.type(6, 0, "x"); // "alpha\nxomega\n", not sent yet
+  app.agent([{ from: 0, to: 0, insert: "# T\n" }]);
+  assert.ok(app.broadcast());
+  assert.deepEqual(app.wire.map((f) => f.kind === "doc" && f.payload), [
+    { revision: "r1", changes: { base: "r0", spans: [[0, 0, "# T\n"]] } },
+  ]);
+  app.deliver(sync);
+  await settle();
+  assert.equal(editor.getText(), "# T\nalpha\nxomega\n");
+  assert.ok(timers.fire()); // the debounce
+  await settle();
+  assert.ok(app.serve() && app.answer() && app.deliver(sync));
+  await settle();
+  assert.deepEqual(app.sent, [{ type: "ui.edit", payload: { tabId: TAB, baseRevision: "r1", changes: [[10, 10, "x"]] } }]);
+  assert.equal(app.text, "# T\nalpha\nxomega\n");
+  assert.deepEqual(errors, []);
+});
+
+test("an edit on a stale base is answered with the app's changes: rebased, and sent again with what was typed meanwhile", async () => {
+  const { timers, app, sync, errors, editor } = attach(new Characters(), "alpha\n");
+  editor.type(6, 0, "x");
+  assert.ok(timers.fire());
+  await settle(); // the edit is on its way, on r0
+  app.agent([{ from: 0, to: 0, insert: "AGENT " }]); // r1: the app's revision moved on
+  editor.type(7, 0, "y"); // typed while the edit is answered
+  assert.ok(app.serve() && app.answer() && app.deliver(sync));
+  await settle();
+  assert.ok(app.serve() && app.answer() && app.deliver(sync));
+  await settle();
+  assert.deepEqual(
+    app.sent.map((r) => r.payload),
+    [
+      { tabId: TAB, baseRevision: "r0", changes: [[6, 6, "x"]] },
+      { tabId: TAB, baseRevision: "r1", changes: [[12, 12, "xy"]] },
+    ],
+  );
+  assert.equal(app.text, "AGENT alpha\nxy");
+  assert.equal(editor.getText(), "AGENT alpha\nxy");
+  // The push of the agent's change (on r0) comes after: the tab has r1 already and ignores it.
+  assert.ok(app.broadcast() && !app.deliver(sync)); // the latest change is the page's own: nothing to push
+  assert.deepEqual(errors, []);
 });
