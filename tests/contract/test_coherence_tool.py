@@ -169,6 +169,7 @@ async def test_claims_and_contexts_are_the_persons(mcp: Client, tracked: Path, p
 
 
 # --- edges ---------------------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_a_write_pins_what_the_agent_read_and_an_outside_edit_makes_it_stale(
     mcp: Client, tracked: Path
 ) -> None:

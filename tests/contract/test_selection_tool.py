@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from tests.conftest import fail, fail_code, ok
@@ -52,6 +53,7 @@ async def _refused(
 
 
 # --- get -----------------------------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_get_returns_the_excerpt_and_its_range(mcp: Client, person: UIClient, opened: Path) -> None:
     tab = await _shown(person, opened)
     got = await ok(mcp, "selection", "get")
