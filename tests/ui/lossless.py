@@ -24,6 +24,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.contract.helpers import wait_until
+from tests.corpora import CORPORA
 from tests.ui.conftest import ARTIFACTS, CSP_PROBE, FAILED
 from tests.ui.helpers import open_folder
 from vmark.app.server import RunningApp
@@ -32,8 +33,8 @@ from vmark.testing.uiclient import UIClient
 
 #: the one character the person types in every scenario (a letter: no input rule, no Markdown syntax)
 KEY = "Q"
-#: the corpus of real Markdown files next to the repository (as the other corpus tests locate it)
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "markdown"
+#: the corpus of real Markdown files beside the repository
+CORPUS = CORPORA / "markdown"
 SAVE_TIMEOUT_MS = 15_000
 
 
