@@ -175,7 +175,7 @@ class App:
             self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
-            asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
+            asyncio.create_task(self._every(DISK_POLL_SECONDS, self._check_disk)),
         ]
 
     async def stop(self) -> None:
@@ -192,6 +192,11 @@ class App:
         await self.browser.stop()
         self.journal.close()
         self.history.close()
+
+    async def _check_disk(self) -> None:
+        await self.disk.check()
+        if self.hooks is not None:
+            self.hooks.disk_checks += 1
 
     async def _every(self, seconds: float, job: Any) -> None:
         while True:
