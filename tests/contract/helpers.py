@@ -62,8 +62,9 @@ async def disk_checked(vmark: RunningApp, rounds: int = 2) -> None:
     await wait_until(lambda: hooks.disk_checks >= target, f"{rounds} more looks at the disk")
 
 
-async def wait_until(predicate: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = 10.0) -> None:
-    """Poll until ``predicate`` holds (a deadline, not a timing assertion)."""
+async def wait_until(predicate: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = 30.0) -> None:
+    """Poll until ``predicate`` holds (a deadline, not a timing assertion: generous, since a passing test never
+    waits for it and a loaded machine with parallel workers may be slow)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
