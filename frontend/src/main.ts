@@ -17,6 +17,7 @@ import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
+import { configureImages } from "./paste/images";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
 import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { SaveAsDialog } from "./saveas";
@@ -52,6 +53,7 @@ class Page {
     this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
     this.browserPanel = new BrowserPanel(channel);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
+    configureImages(channel, () => this.current?.tabId ?? null);
     new SettingsDialog(channel);
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());

@@ -18,6 +18,11 @@ export function setRenderContext(next: RenderContext): void {
   context = next;
 }
 
+/** The shown document's window and file (pasted images are written beside it). */
+export function renderContext(): RenderContext {
+  return context;
+}
+
 /** The address the page loads an image `src` of the document from, or null (nothing to load). */
 export function imageAddress(src: string, ctx: RenderContext = context): string | null {
   const trimmed = src.trim();

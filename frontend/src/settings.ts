@@ -31,6 +31,11 @@ const META: Record<string, Meta> = {
     choices: [["system", "Follow the system"], ["light", "Light"], ["dark", "Dark"]],
   },
   "editor.remote_images": { title: "Show images from the web (https)", group: "Editor", help: "Takes effect when the page reloads." },
+  "editor.image_folder": {
+    title: "Folder for pasted images",
+    group: "Editor",
+    help: "Relative to the document's folder; created when the first image is pasted or dropped.",
+  },
   "editor.save_automatically": { title: "Save automatically", group: "Saving", help: "Saves a file a moment after you stop typing." },
   auto_approve_save_as: { title: "Let agents save to a new location without asking", group: "Saving" },
   review_backlog_limit: { title: "Unreviewed AI revisions allowed per document", group: "AI agents and review" },

@@ -10,6 +10,7 @@ import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
 import type { ReviewMark } from "./reviewmodel";
 import { sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
+import { sourcePaste } from "./paste/sourcepaste";
 
 const fromElsewhere = Annotation.define<boolean>();
 // The page's CSP admits <style> elements only with the nonce the app put in this meta tag (read when an editor
@@ -56,6 +57,7 @@ export class SourceEditor implements Editor {
           sourceAnchors,
           sourceReview,
           sourceKeys(),
+          kind === "markdown" ? sourcePaste() : [],
           ...extra,
         ],
       }),

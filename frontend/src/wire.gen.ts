@@ -43,6 +43,8 @@ export type Resolution = "accept-newer" | "waive";
 
 export type Maturity = "draft" | "established";
 
+export const MAX_PASTED_IMAGE_BYTES = 16777216;
+
 /** No arguments, or nothing to say. */
 export type Empty = Record<string, never>;
 
@@ -450,6 +452,20 @@ export interface FileRenamed {
 export interface FileDeleted {
   path: string;
   trashed: boolean;
+}
+
+/** An image the person pasted or dropped into the tab's document, to be written beside it. */
+export interface ImageSavePayload {
+  tabId: string;
+  name: string;
+  data: string;
+}
+
+/** Where the image went: `path` (absolute), `link` (relative to the document, for `![](link)`). */
+export interface ImageSaved {
+  path: string;
+  link: string;
+  bytes: number;
 }
 
 export interface WorkspaceSwitchPayload {
@@ -1032,6 +1048,7 @@ export interface Requests {
   "ui.file_create": { payload: FileCreatePayload; result: FileCreated };
   "ui.file_rename": { payload: FileRenamePayload; result: FileRenamed };
   "ui.file_delete": { payload: PathPayload; result: FileDeleted };
+  "ui.image_save": { payload: ImageSavePayload; result: ImageSaved };
   "ui.switch_workspace": { payload: WorkspaceSwitchPayload; result: WorkspaceSwitched };
   "ui.search": { payload: SearchPayload; result: SearchResults };
   "ui.cjk_format": { payload: TextPayload; result: TextResult };

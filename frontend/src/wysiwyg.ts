@@ -18,6 +18,7 @@ import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { nodeViews, viewPlugins } from "./mdsource/views";
+import { pastePlugin } from "./paste/plugin";
 import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
 import type { ReviewMark } from "./reviewmodel";
@@ -52,6 +53,7 @@ export class WysiwygEditor implements Editor {
         anchorPlugin(),
         reviewPlugin(),
         ...viewPlugins(),
+        pastePlugin(() => this.source),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
       ],
     });

@@ -8,6 +8,7 @@ and reply seen on the way is checked strictly against the TypedDicts (``vmark.te
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from tests.conftest import make_client, ok
 from tests.contract.helpers import wait_event, wait_until
 from tests.ui.helpers import agent_write
+from tests.ui.test_images import png
 from tests.ui.wirepage import EDITOR_REQUESTS, CheckedPage
 from vmark.app import turns
 from vmark.app.server import RunningApp
@@ -140,6 +142,9 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     found = await page.call("ui.search", query="alpha", matchCase=True)
     assert found["results"] and found["truncated"] is False
     await page.call("ui.cjk_format", text="中文English")
+    image = png(2, 2)
+    saved = await page.call("ui.image_save", tabId=a, name="dot.png", data=base64.b64encode(image).decode())
+    assert saved["link"] == "assets/dot.png" and Path(saved["path"]).read_bytes() == image
 
     # agent changes under review: listed, one accepted by id, the rest of a later write rejected (each pushes a
     # review event; the rejection is the person's edit)

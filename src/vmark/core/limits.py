@@ -187,6 +187,9 @@ SEARCH_MAX_FILE_BYTES = 4 * 1024 * 1024
 SEARCH_LINE_PREVIEW_CHARS = 160
 #: no image a document shows is larger; past this the answer is 413
 MAX_IMAGE_BYTES = 64 * 1024 * 1024
+#: an image the person pastes or drops into a document (``ui.image_save``): it travels base64-encoded in one
+#: UI frame (a third larger), which must stay well inside ``MAX_FRAME_BYTES``; screenshots and photos fit
+MAX_PASTED_IMAGE_BYTES = 16 * 1024 * 1024
 
 # --- documents ---
 #: recent changes kept per document, and inserted characters at most over them

@@ -16,6 +16,7 @@ string annotation). Keys are the wire's own (camelCase, ``from``), so some shape
 from typing import Literal, NotRequired, TypedDict
 
 from .kinds import Kind
+from .limits import MAX_PASTED_IMAGE_BYTES
 
 Mode = Literal["source", "wysiwyg"]
 #: code points ``[from, to, insert]`` of a text: the spans of one change (``core.changes.wire``)
@@ -460,6 +461,24 @@ class FileRenamed(TypedDict):
 class FileDeleted(TypedDict):
     path: str
     trashed: bool
+
+
+class ImageSavePayload(TypedDict):
+    """An image the person pasted or dropped into the tab's document, to be written beside it."""
+
+    tabId: str
+    #: the file's name as the page had it (``image.png``): the written file's name comes from its stem
+    name: str
+    #: the image's bytes, base64 (at most ``MAX_PASTED_IMAGE_BYTES`` of them)
+    data: str
+
+
+class ImageSaved(TypedDict):
+    """Where the image went: ``path`` (absolute), ``link`` (relative to the document, for ``![](link)``)."""
+
+    path: str
+    link: str
+    bytes: int
 
 
 class WorkspaceSwitchPayload(TypedDict):
@@ -1105,6 +1124,7 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.file_create": (FileCreatePayload, FileCreated),
     "ui.file_rename": (FileRenamePayload, FileRenamed),
     "ui.file_delete": (PathPayload, FileDeleted),
+    "ui.image_save": (ImageSavePayload, ImageSaved),
     "ui.switch_workspace": (WorkspaceSwitchPayload, WorkspaceSwitched),
     "ui.search": (SearchPayload, SearchResults),
     "ui.cjk_format": (TextPayload, TextResult),
@@ -1164,6 +1184,11 @@ REQUEST_EVENTS: dict[str, type] = {
     "focus": Empty,
     "workspace_switch": WorkspaceSwitchRequest,
     "editor": EditorRequest,
+}
+
+#: limits the editor page applies before it asks (``export const`` in the generated TypeScript)
+PAGE_LIMITS: dict[str, int] = {
+    "MAX_PASTED_IMAGE_BYTES": MAX_PASTED_IMAGE_BYTES,
 }
 
 #: the named aliases the generated TypeScript keeps (so it reads like this module)

@@ -16,6 +16,7 @@ from . import (
     ui_editing,
     ui_files,
     ui_history,
+    ui_images,
     ui_read,
     ui_review,
     ui_saving,
@@ -42,5 +43,6 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_browser.ACTIONS,
     **ui_search.ACTIONS,
     **ui_files.ACTIONS,
+    **ui_images.ACTIONS,
     **ui_review.ACTIONS,
 }
