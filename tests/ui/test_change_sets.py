@@ -62,10 +62,7 @@ async def _keystrokes_one_by_one(page: Page, vmark: RunningApp, tab: str, keys: 
     for key in keys:
         before = doc.state.revision
         await page.keyboard.type(key)
-        for _ in range(200):
-            if doc.state.revision != before:
-                break
-            await asyncio.sleep(0.02)
+        await wait_until(lambda before=before: doc.state.revision != before, f"the app to take {key!r}")
 
 
 async def _typing_frames(pages: Pages, vmark: RunningApp, path: Path) -> tuple[list[int], list[dict[str, Any]]]:
@@ -168,11 +165,7 @@ async def test_typing_into_a_crlf_file_keeps_its_line_endings(pages: Pages, vmar
 
 
 async def wait_until_saved(path: Path, expected: bytes) -> None:
-    for _ in range(250):
-        if path.read_bytes() == expected:
-            return
-        await asyncio.sleep(0.02)
-    assert path.read_bytes() == expected
+    await wait_until(lambda: path.read_bytes() == expected, f"{path.name} to hold {expected!r}")
 
 
 Predicate = Callable[[dict[str, Any]], bool]
