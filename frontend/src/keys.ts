@@ -48,6 +48,8 @@ export const SHORTCUTS: Shortcut[] = [
   { group: "Writing", keys: "Ctrl+I", action: "Italic (*…*)" },
   { group: "Writing", keys: "Ctrl+E", action: "Inline code (`…`)" },
   { group: "Writing", keys: "Ctrl+K", action: "Link ([…](address))" },
+  { group: "Writing", keys: "Ctrl+click", action: "Follow a link or a wikilink (Cmd+click on a Mac)" },
+  { group: "Writing", keys: "[[", action: "Wikilink: the workspace's file names to choose from (Enter or Tab takes one)" },
   { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode)", note: "Press Escape first to move focus out of the editor with Tab." },
   { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
   { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },

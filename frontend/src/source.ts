@@ -10,6 +10,7 @@ import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
 import type { ReviewMark } from "./reviewmodel";
 import { sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
+import { sourceLinks, wikilinkSyntax } from "./linkscm";
 import { sourcePaste } from "./paste/sourcepaste";
 
 const fromElsewhere = Annotation.define<boolean>();
@@ -48,7 +49,7 @@ export class SourceEditor implements Editor {
         doc: text,
         extensions: [
           basicSetup,
-          kind === "yaml-workflow" ? yaml() : markdown(),
+          kind === "yaml-workflow" ? yaml() : [markdown({ extensions: [wikilinkSyntax] }), sourceLinks()],
           EditorView.lineWrapping,
           EditorView.cspNonce.of(styleNonce()),
           EditorState.readOnly.of(readOnly),

@@ -24,6 +24,8 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "editor.image_folder": (str, "assets"),
     "editor.save_automatically": (bool, False),
     "editor.theme": (str, "system"),
+    #: the mode a Markdown file opens in until the person toggles it (then the file keeps its own)
+    "editor.default_mode": (str, "wysiwyg"),
 }
 
 
@@ -41,6 +43,9 @@ _CHECKS["editor.theme"] = lambda key, value: (
     None
     if value in ("system", "light", "dark")
     else f"setting {key!r} must be 'system', 'light' or 'dark', not {value!r}"
+)
+_CHECKS["editor.default_mode"] = lambda key, value: (
+    None if value in ("wysiwyg", "source") else f"setting {key!r} must be 'wysiwyg' or 'source', not {value!r}"
 )
 _CHECKS["editor.image_folder"] = lambda key, value: (
     None
