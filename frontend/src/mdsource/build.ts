@@ -186,7 +186,7 @@ class Builder {
         return this.list(tokens, start, end);
       case "list_item_open": {
         const content = this.children(tokens, start + 1, end);
-        return schema.nodes.list_item.create(null, content.length ? content : [schema.nodes.paragraph.create()]);
+        return schema.nodes.list_item.create(null, content.length ? content : [this.emptyItem(map[0])]);
       }
       case "fence":
         return this.code(token, { info: token.info, fence: token.markup }, map[0] + 1);
@@ -199,6 +199,23 @@ class Builder {
       default:
         return this.raw(token, map);
     }
+  }
+
+  /**
+   * The paragraph of an empty item: no content, but a place in the text (after the marker and one space), so
+   * that what the person types there goes right after the marker.
+   */
+  private emptyItem(line: number): Node {
+    const node = schema.nodes.paragraph.create();
+    const text = this.lines.line(line);
+    const trailing = text.length - text.trimEnd().length;
+    this.emptyAt(node, this.lines.start(line) + text.length - trailing + (trailing > 0 ? 1 : 0));
+    return node;
+  }
+
+  /** An empty textblock's one segment: where its content would be in the text. */
+  private emptyAt(node: Node, at: number): void {
+    segmentsOf.set(node, [{ pm: 0, pmEnd: 0, src: at - this.base, srcEnd: at - this.base, verbatim: false, marks: [] }]);
   }
 
   private children(tokens: Token[], start: number, end: number): Node[] {
@@ -224,7 +241,9 @@ class Builder {
     if (setext) return this.textblock(schema.nodes.heading, attrs, inline, map[0], true);
     const line = this.lines.line(map[0]);
     const after = line.indexOf(token.markup) + token.markup.length;
-    return this.inlineBlock(schema.nodes.heading, attrs, inline, ContentMap.within(inline.content, this.lines, map[0], after));
+    const node = this.inlineBlock(schema.nodes.heading, attrs, inline, ContentMap.within(inline.content, this.lines, map[0], after));
+    if (node.content.size === 0) this.emptyAt(node, this.lines.start(map[0]) + after + (/[ \t]/.test(line.charAt(after)) ? 1 : 0));
+    return node;
   }
 
   private list(tokens: Token[], start: number, end: number): Node {

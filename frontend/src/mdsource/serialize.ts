@@ -4,9 +4,18 @@
 // that changed little reads as it did; text is escaped only where it would otherwise be markup.
 import type { Fragment, Mark, Node } from "prosemirror-model";
 
-/** Markdown of a block node, without a trailing line break. */
-export function serializeBlock(node: Node): string {
-  return blockLines(node).join("\n");
+/** Whether new text is escaped (the engine tries unescaped first: an escape only where the parse needs one). */
+let escaping = true;
+
+/** Markdown of a block node, without a trailing line break; `escape` false writes text as it is. */
+export function serializeBlock(node: Node, escape = true): string {
+  const outer = escaping;
+  escaping = escape;
+  try {
+    return blockLines(node).join("\n");
+  } finally {
+    escaping = outer;
+  }
 }
 
 function blockLines(node: Node): string[] {
@@ -124,7 +133,7 @@ function closer(mark: Mark, text: string): string {
 }
 
 /** Markdown of inline content: marks opened and closed around runs, text escaped, atoms as written. */
-export function serializeInline(content: Fragment, newline = "\n"): string {
+export function serializeInline(content: Fragment, newline = "\n", escape = escaping): string {
   let out = "";
   let open: Mark[] = [];
   const texts: string[] = [];
@@ -148,7 +157,7 @@ export function serializeInline(content: Fragment, newline = "\n"): string {
     }
     const code = marks.some((m) => m.type.name === "code");
     const text = String(node.text ?? "");
-    const piece = node.isText ? (code ? text : escapeText(text, out)).replace(/\n/g, newline) : atomSource(node);
+    const piece = node.isText ? (code || !escape ? text : escapeText(text, out)).replace(/\n/g, newline) : atomSource(node);
     out += piece;
     if (texts.length) texts[texts.length - 1] += node.isText ? String(node.text) : "";
   });
