@@ -182,6 +182,10 @@ export class SourceDoc {
       // Only new blocks: after the block before them (or before the first one).
       const at = i > 0 ? blocks[i - 1].to : i < blocks.length ? blocks[i].from : this.textValue.length;
       if (insert === "") return { from: at, to: at, insert: "" };
+      // An empty paragraph the view shows right before a block (Enter at the start of a table's first cell):
+      // its text goes before that block, where the paragraph is, not after the block before.
+      const next = blocks.slice(oldEnd).find((b) => b.to > b.from);
+      if (oldEnd > i && next && blocks[i].from === next.from && at !== next.from) return { from: next.from, to: next.from, insert: `${insert}\n\n` };
       const hasBefore = blocks.slice(0, i).some((b) => b.to > b.from);
       const hasAfter = blocks.slice(oldEnd).some((b) => b.to > b.from);
       if (hasBefore) return { from: at, to: at, insert: `\n\n${insert}` };
