@@ -324,6 +324,34 @@ export class SourceDoc {
     return { from: outcome.from, to: outcome.to, blocks: outcome.nodes };
   }
 
+  /** The text offset of view position `pos` (`bias` -1: the end of what is before it; 1: the start of what follows). */
+  offsetAt(doc: Node, pos: number, bias: -1 | 1): number | null {
+    return this.sourceAt(doc, pos, bias);
+  }
+
+  /** The source `[from, to)` of the content of the textblock around view position `pos` (markup at its edges included). */
+  textblockRange(doc: Node, pos: number): [number, number] | null {
+    const $pos = doc.resolve(pos);
+    if (!$pos.parent.isTextblock || $pos.depth === 0) return null;
+    const block = this.blocks[$pos.index(0)];
+    const segments = segmentsOf.get($pos.parent);
+    if (!block || !segments || segments.length === 0 || segments.some((s) => s.src < 0)) return null;
+    return [block.from + segments[0].src, block.from + segments[segments.length - 1].srcEnd];
+  }
+
+  /** The line of the text around `offset`: its start, end (before its line break) and text. */
+  lineAt(offset: number): { from: number; to: number; text: string; number: number } {
+    const line = this.textValue.lineAt(Math.max(0, Math.min(offset, this.textValue.length)));
+    return { from: line.from, to: line.to, text: line.text, number: line.number };
+  }
+
+  /** Line `number` (1-based) of the text, or null past the last. */
+  line(number: number): { from: number; to: number; text: string; number: number } | null {
+    if (number < 1 || number > this.textValue.lines) return null;
+    const line = this.textValue.line(number);
+    return { from: line.from, to: line.to, text: line.text, number: line.number };
+  }
+
   /** Top-level block `k`'s source range `[from, to)`. */
   blockRange(k: number): [number, number] | null {
     const block = this.blocks[k];

@@ -8,6 +8,7 @@ import { keymap } from "prosemirror-keymap";
 import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
 import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
+import { segmentsOf } from "./build";
 import { findPlugin } from "./find";
 import { CodeBlockView, InlineMathView, MathBlockView, richPlugin } from "./rich";
 
@@ -100,13 +101,32 @@ function tasks(doc: Node): { at: number; checked: boolean }[] {
     const first = node.firstChild;
     if (first?.type.name === "paragraph") {
       const lead = first.firstChild;
-      const match = lead?.isText && lead.marks.length === 0 ? TASK.exec(lead.text ?? "") : null;
+      // A task only where the text says so: `[ ] ` as written (not `\[ \]`, which GFM does not read as a task).
+      const match = lead?.isText && lead.marks.length === 0 && writtenAsIs(first, 4) ? TASK.exec(lead.text ?? "") : null;
       // pos: the item; +1 its content; +1 the paragraph's content; +1 past "["
       if (match) found.push({ at: pos + 3, checked: match[1] !== " " });
     }
     return true;
   });
   return found;
+}
+
+/** Whether the first `length` positions of the textblock are its source's bytes as they are (no escape, no markup). */
+function writtenAsIs(node: Node, length: number): boolean {
+  const segments = segmentsOf.get(node);
+  if (!segments) return false;
+  let at = 0;
+  for (const s of segments) {
+    if (s.pm >= length) break;
+    if (s.pmEnd === s.pm) {
+      if (s.pm > 0) return false;
+      continue;
+    }
+    if (s.pm !== at || !s.verbatim || s.src < 0) return false;
+    at = s.pmEnd;
+    if (at >= length) return true;
+  }
+  return at >= length;
 }
 
 function taskDecorations(state: EditorState): DecorationSet {
@@ -152,15 +172,21 @@ function checkbox(view: EditorView, at: number, checked: boolean): HTMLElement {
   return box;
 }
 
+/**
+ * Task checkboxes, drawn when the view draws the document: a new node learns where it is in the text (its
+ * segments) only when the engine has written the transaction, after the plugins' state.
+ */
 function taskPlugin(): Plugin {
+  const drawn = new WeakMap<Node, DecorationSet>();
   return new Plugin({
-    state: {
-      init: (_config, state) => taskDecorations(state),
-      apply: (tr, old, _before, state) => (tr.docChanged ? taskDecorations(state) : old),
-    },
     props: {
       decorations(state) {
-        return this.getState(state);
+        let set = drawn.get(state.doc);
+        if (!set) {
+          set = taskDecorations(state);
+          drawn.set(state.doc, set);
+        }
+        return set;
       },
     },
   });
