@@ -41,6 +41,12 @@ export class KeyboardEditor {
 
   focus(): void {}
 
+  /** As a view answers it for a cursor without line wrapping: at the textblock's start or end. */
+  endOfTextblock(dir: string): boolean {
+    const { $head } = this.state.selection;
+    return dir === "backward" || dir === "left" || dir === "up" ? $head.parentOffset === 0 : $head.parentOffset === $head.parent.content.size;
+  }
+
   get text(): string {
     return this.source.text;
   }
@@ -101,6 +107,8 @@ export class KeyboardEditor {
       const handler = p.props.handleKeyDown as ((v: EditorView, e: KeyboardEvent) => boolean) | undefined;
       if (handler?.call(p, this.view, event)) return this;
     }
+    if (base === "Home") this.cursorAt(this.state.selection.$head.start());
+    if (base === "End") this.cursorAt(this.state.selection.$head.end());
     if (base === "Backspace") {
       const { from, to, empty } = this.state.selection;
       if (!empty) this.dispatch(this.state.tr.delete(from, to));

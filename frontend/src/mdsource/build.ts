@@ -179,8 +179,10 @@ class Builder {
         return this.textblock(schema.nodes.paragraph, {}, tokens[start + 1], map[0], true);
       case "heading_open":
         return this.heading(tokens, start, map);
-      case "blockquote_open":
-        return schema.nodes.blockquote.create(null, this.children(tokens, start + 1, end));
+      case "blockquote_open": {
+        const content = this.children(tokens, start + 1, end);
+        return schema.nodes.blockquote.create(null, content.length ? content : [this.emptyItem(map[0])]);
+      }
       case "bullet_list_open":
       case "ordered_list_open":
         return this.list(tokens, start, end);
@@ -202,8 +204,8 @@ class Builder {
   }
 
   /**
-   * The paragraph of an empty item: no content, but a place in the text (after the marker and one space), so
-   * that what the person types there goes right after the marker.
+   * The paragraph of an empty item (or quote): no content, but a place in the text (after the marker and one
+   * space), so that what the person types there goes right after the marker.
    */
   private emptyItem(line: number): Node {
     const node = schema.nodes.paragraph.create();
@@ -410,9 +412,17 @@ class Inlines {
       case "softbreak":
         this.text("\n", from, to, false);
         return i;
-      case "hardbreak":
-        this.atom(schema.nodes.hard_break.create({ raw: this.source(token) }), token);
+      case "hardbreak": {
+        // A break of two (or more) spaces keeps them: they are its source, not the text's before it.
+        let start = from;
+        for (let src = this.map.map(start - 1); start > 0 && src !== null && this.builder.text.charAt(src) === " "; src = this.map.map(start - 1)) start--;
+        const a = this.map.map(start);
+        const b = this.map.map(to);
+        const raw = a === null || b === null ? this.source(token) : this.builder.text.slice(a, b);
+        this.nodes.push(schema.nodes.hard_break.create({ raw }));
+        this.builder.pushSegment(this.segments, this.map, start, to, 1, false, this.marks);
         return i;
+      }
       case "code_inline":
         this.code(token, from, to);
         return i;

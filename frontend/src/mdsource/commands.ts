@@ -23,7 +23,7 @@ import {
 } from "./lines";
 import { schema } from "./schema";
 import { applySourceEdit, sourceDocOf } from "./sourceedit";
-import type { SourceDoc, Span } from "./sourcedoc";
+import { SOURCE_SPLICE, type SourceDoc, type Span } from "./sourcedoc";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
 interface Here {
@@ -171,12 +171,20 @@ export const hardBreak: Command = (state, _dispatch, view) => {
   if (h.textblock.type.name === "heading" || h.textblock.type.name === "table_cell") return true;
   const line = h.source.lineAt(h.range[0]);
   const cont = continuation(line.text.slice(0, h.range[0] - line.from));
-  let spaces = false;
+  // The file's own style: two spaces where its breaks are written so (a line ending in them, text on the next).
+  let breaks = 0;
   state.doc.descendants((node) => {
-    if (node.type.name === "hard_break" && String(node.attrs.raw).startsWith("  ")) spaces = true;
-    return !spaces;
+    if (node.type.name === "hard_break") breaks++;
+    return breaks === 0;
   });
-  return edit(h, { from: h.cursor, to: h.cursor, insert: `${spaces ? "  " : "\\"}\n${cont}` });
+  const spaces = breaks > 0 && /\S {2,}\n[ \t>]*\S/.test(h.source.text) && !/\S\\\n[ \t>]*\S/.test(h.source.text);
+  const raw = `${spaces ? "  " : "\\"}\n${cont}`;
+  const span = { from: h.cursor, to: h.cursor, insert: raw };
+  if (h.$pos.parentOffset < h.textblock.content.size) return edit(h, span);
+  // At the end of its textblock the break is the view's until a line follows it (the text gets both then).
+  const tr = state.tr.replaceSelectionWith(schema.nodes.hard_break.create({ raw }), false);
+  h.view.dispatch(tr.setMeta(SOURCE_SPLICE, { from: h.cursor, to: h.cursor, insert: "" }).scrollIntoView());
+  return true;
 };
 
 // --- Backspace ------------------------------------------------------------------------------------------------
@@ -198,7 +206,16 @@ export const backspaceAtStart: Command = (state, _dispatch, view) => {
   if (h.textblock.type.name !== "paragraph") return false;
   if (parent.type.name === "list_item" && h.$pos.index(depth) === 0) {
     const item = itemSource(h.source, state.doc, h.$pos, depth);
-    return item ? unwrapItem(h, depth, item) : false;
+    if (!item) return false;
+    // An empty item after another: it goes, the cursor to the end of the item before.
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && h.$pos.index(depth - 1) > 0) {
+      const previous = h.$pos.posAtIndex(h.$pos.index(depth - 1) - 1, depth - 1);
+      const end = lastTextblock(h.$pos.node(depth - 1).child(h.$pos.index(depth - 1) - 1), previous);
+      const range = end ? h.source.textblockRange(state.doc, end.pos) : null;
+      const line = h.source.line(item.last);
+      if (range && line) return edit(h, { from: range[1], to: line.to, insert: "" }, { cursor: range[1] });
+    }
+    return unwrapItem(h, depth, item);
   }
   if (parent.type.name === "blockquote" && h.$pos.index(depth) === 0) return unquoteTextblock(h, depth);
   return joinBackward(h);

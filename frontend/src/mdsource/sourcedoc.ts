@@ -589,7 +589,7 @@ function sameAttrs(a: Node, b: Node): boolean {
 export function sameShown(view: Node, parsed: Node): boolean {
   if (view.eq(parsed)) return true;
   if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
-  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed);
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed) || trailingBreak(view, parsed) !== null;
   // An empty paragraph in a container is the view's (a new line of a quote the person has not typed in yet).
   const a = shownChildren(view);
   const b = shownChildren(parsed);
@@ -627,6 +627,17 @@ function typedSpaces(view: Node, parsed: Node): [number, number] | null {
   return /^[ \t]+$/.test(view.textBetween(start, ends.b)) ? [start, length] : null;
 }
 
+/**
+ * A hard break the person just put at the end of a textblock (Shift+Enter): the view's until a line follows it
+ * (a parse shows no break at a textblock's end), written with that line. Answers the content size before it.
+ */
+function trailingBreak(view: Node, parsed: Node): number | null {
+  const last = view.lastChild;
+  if (!last || last.type.name !== "hard_break") return null;
+  const rest = view.content.cut(0, view.content.size - last.nodeSize);
+  return rest.eq(parsed.content) ? rest.size : null;
+}
+
 /** The view's node keeps the parse's segments (the two are equal, so positions agree; typed spaces get theirs). */
 function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void {
   if (node === parsed) return;
@@ -643,7 +654,16 @@ function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void
   });
 }
 
+/** The parse's segments, and the view's trailing hard break's: no source yet, at the end of the textblock's. */
+function withBreak(segments: Segment[], size: number): Segment[] | null {
+  const tail = [...segments].reverse().find((s) => s.src >= 0);
+  if (!tail) return null;
+  return [...segments, { pm: size, pmEnd: size + 1, src: tail.srcEnd, srcEnd: tail.srcEnd, verbatim: false, marks: [] }];
+}
+
 function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: Text): Segment[] {
+  const size = trailingBreak(node, parsed);
+  if (size !== null) return withBreak(segments, size) ?? segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
   const spaces = typedSpaces(node, parsed);
   if (!spaces) return segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
   const [at, length] = spaces;

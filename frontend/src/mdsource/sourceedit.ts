@@ -87,8 +87,11 @@ export function sourceTransaction(state: EditorState, source: SourceDoc, span: S
     pos = withTypedSpaces(tr, source, span, projected.blocks, parsed, $pos.pos, cursor);
   }
   if (options.paragraphAfter) {
-    $pos = tr.doc.resolve(Math.min(pos, tr.doc.content.size));
-    const after = $pos.depth > 0 ? $pos.after(1) : $pos.pos;
+    // After the top-level block whose text holds the cursor (a rule has no textblock to be in).
+    let k = 0;
+    while (k + 1 < projected.blocks.length && projected.blocks[k + 1].from <= cursor) k++;
+    let after = start;
+    for (let j = 0; j <= k && j < nodes.length; j++) after += nodes[j].nodeSize;
     tr.insert(after, schema.nodes.paragraph.create());
     pos = after + 1;
   }
