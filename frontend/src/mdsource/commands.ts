@@ -12,6 +12,7 @@ import {
   blankLine,
   continuation,
   editLines,
+  firstTextblock,
   isBlank,
   itemAt,
   type ItemSource,
@@ -417,7 +418,7 @@ function blockStart(h: Here): number {
 }
 
 /** An empty paragraph the text does not have yet: replaced by `node` (the engine writes it), the cursor in it. */
-function replaceEmpty(state: EditorState, view: EditorView | undefined, nodes: Node[], cursorIn = 0): boolean {
+function replaceEmpty(state: EditorState, view: EditorView | undefined, nodes: Node[], cursorIn = 0, offset: number | null = null): boolean {
   const { $head } = state.selection;
   if ($head.parent.type.name !== "paragraph" || $head.parent.content.size !== 0) return false;
   const source = sourceDocOf(view);
@@ -426,7 +427,10 @@ function replaceEmpty(state: EditorState, view: EditorView | undefined, nodes: N
   const tr = state.tr.replaceWith(start, start + $head.parent.nodeSize, nodes);
   let pos = start;
   for (let k = 0; k < cursorIn; k++) pos += nodes[k].nodeSize;
-  view.dispatch(tr.setSelection(TextSelection.near(tr.doc.resolve(pos + 1))).scrollIntoView());
+  // The cursor at the end of the new block's first textblock (after a task's `[ ] `), or at `offset` in it.
+  const first = firstTextblock(nodes[cursorIn], pos);
+  const at = first ? first.pos + (offset ?? first.node.content.size) : pos + 1;
+  view.dispatch(tr.setSelection(TextSelection.near(tr.doc.resolve(at))).scrollIntoView());
   return true;
 }
 
@@ -555,10 +559,10 @@ export const toggleQuote: Command = (state, _dispatch, view) => {
 };
 
 /** The paragraph's text as a fenced block (`fence` and `close` around it): a code or a math block. */
-function fenced(open: string, close: string, empty: () => Node[]): Command {
+function fenced(open: string, close: string, empty: () => Node[], offset: number | null): Command {
   return (state, _dispatch, view) => {
     const h = here(state, view, false);
-    if (!h) return replaceEmpty(state, view, empty());
+    if (!h) return replaceEmpty(state, view, empty(), 0, offset);
     if (h.textblock.type.name !== "paragraph") return false;
     const line = h.source.lineAt(h.range[0]);
     const cont = continuation(line.text.slice(0, h.range[0] - line.from));
@@ -568,9 +572,9 @@ function fenced(open: string, close: string, empty: () => Node[]): Command {
   };
 }
 
-export const codeBlock: Command = fenced("```", "```", () => [schema.nodes.code_block.create({ info: "", fence: "```" })]);
+export const codeBlock: Command = fenced("```", "```", () => [schema.nodes.code_block.create({ info: "", fence: "```" })], 0);
 
-export const mathBlock: Command = fenced("$$", "$$", () => [schema.nodes.raw_block.create({ kind: "math" }, schema.text("$$\n\n$$"))]);
+export const mathBlock: Command = fenced("$$", "$$", () => [schema.nodes.raw_block.create({ kind: "math" }, schema.text("$$\n\n$$"))], 3);
 
 /** A thematic break after the cursor's top-level block (in an empty paragraph: in its place), then a paragraph. */
 export const thematicBreak: Command = (state, _dispatch, view) => {

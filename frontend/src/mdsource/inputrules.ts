@@ -57,6 +57,15 @@ export function inputRulesPlugin(): Plugin {
       },
     },
     props: {
+      // The key that completes a construct is taken at its keydown, before the browser puts the character into
+      // the page (the page's text and the view never disagree about where the next key goes); text input from
+      // elsewhere (an input method, a virtual keyboard) comes through handleTextInput.
+      handleKeyDown(view, event) {
+        if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing || view.composing || event.key.length !== 1) return false;
+        const { from, to } = view.state.selection;
+        if (from !== to) return false;
+        return inlineRule(view, from, event.key) || blockStartRule(view, from, event.key);
+      },
       handleTextInput(view, from, to, text) {
         if (from !== to || view.composing) return false;
         return inlineRule(view, from, text) || blockStartRule(view, from, text);

@@ -75,7 +75,7 @@ function list(node: Node): string[] {
     if (index > 0 && !tight) lines.push("");
     const body = children(item, !tight);
     const pad = " ".repeat(marker.length + 1);
-    lines.push(...(body.length ? prefixed(body, `${marker} `, pad, "") : [marker]));
+    lines.push(...(body.some((line) => line !== "") ? prefixed(body, `${marker} `, pad, "") : [marker]));
   });
   return lines;
 }

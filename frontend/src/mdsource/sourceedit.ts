@@ -96,7 +96,8 @@ export function sourceTransaction(state: EditorState, source: SourceDoc, span: S
     pos = after + 1;
   }
   tr.setSelection(TextSelection.near(tr.doc.resolve(Math.min(pos, tr.doc.content.size)), -1));
-  if (!options.marks) tr.setStoredMarks([]);
+  // Typing after a converted `**x**` is plain (the marks at the cursor would carry the bold on).
+  if (!options.marks && tr.selection.$head.marks().length > 0) tr.setStoredMarks([]);
   return tr.setMeta(SOURCE_SPLICE, span).scrollIntoView();
 }
 
