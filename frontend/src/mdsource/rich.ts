@@ -42,7 +42,9 @@ export function texOf(raw: string): { tex: string; display: boolean } {
 
 function renderMath(target: HTMLElement, tex: string, display: boolean): void {
   try {
-    katex.render(tex, target, { displayMode: display, throwOnError: false, output: "htmlAndMathml", strict: "ignore", trust: false });
+    // A formula KaTeX cannot read is shown as its source here: its own error rendering sets a style attribute,
+    // which the page's policy refuses (a formula being typed, `x^`, is one).
+    katex.render(tex, target, { displayMode: display, throwOnError: true, output: "htmlAndMathml", strict: "ignore", trust: false });
     target.dataset.state = "rendered";
   } catch (err) {
     target.textContent = tex;
