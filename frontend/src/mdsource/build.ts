@@ -188,7 +188,12 @@ class Builder {
         return this.list(tokens, start, end);
       case "list_item_open": {
         const content = this.children(tokens, start + 1, end);
-        return schema.nodes.list_item.create(null, content.length ? content : [this.emptyItem(map[0])]);
+        // An item whose marker line is empty before a nested block (a list, a fence) has an empty first line
+        // to type on, as an empty item has.
+        const first = tokens[start + 1];
+        const later = first && first.type !== "paragraph_open" && (first.map?.[0] ?? map[0]) > map[0];
+        if (content.length === 0 || later) content.unshift(this.emptyItem(map[0]));
+        return schema.nodes.list_item.create(null, content);
       }
       case "fence":
         return this.code(token, { info: token.info, fence: token.markup }, map[0] + 1);

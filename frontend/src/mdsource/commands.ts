@@ -6,8 +6,8 @@
 // indentation or hard-break style of the person's text change. Where a command has nothing to say (a selection,
 // a code block, a construct the text does not state plainly), it answers false and the next one runs.
 import type { Node, ResolvedPos } from "prosemirror-model";
-import { type Command, type EditorState, TextSelection } from "prosemirror-state";
-import type { EditorView } from "prosemirror-view";
+import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
+import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
 import {
   blankLine,
   continuation,
@@ -314,15 +314,32 @@ export const sinkItem: Command = (state, _dispatch, view) => {
   if (!h) return false;
   const depth = ancestor(h.$pos, "list_item");
   if (depth < 1) return false;
+  const list = h.$pos.node(depth - 1);
   const index = h.$pos.index(depth - 1);
   if (index === 0) return true; // nothing to nest under: the key does nothing (it does not leave the editor)
+  const itemNode = h.$pos.node(depth);
+  const prevLast = list.child(index - 1).lastChild;
+  if (itemNode.childCount === 1 && h.textblock.content.size === 0 && prevLast?.isTextblock) {
+    // An empty item nested right after text would be that text's continuation (or a heading's underline, for
+    // `-`): it is nested when the person types in it. Until then the view shows it nested.
+    h.view.dispatch(state.tr.setMeta(pendingKey, h.$pos.pos));
+    return true;
+  }
+  const done = sinkSpan(h, depth);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : true;
+};
+
+/** The splice that nests the item at `depth` under the item before it (null: the text does not say it plainly). */
+function sinkSpan(h: Here, depth: number): { span: Span; cursor: number } | null {
+  const state = h.state;
+  const index = h.$pos.index(depth - 1);
   const list = h.$pos.node(depth - 1);
   const item = itemSource(h.source, state.doc, h.$pos, depth);
   const prevStart = h.$pos.posAtIndex(index - 1, depth - 1);
   const prev = itemAt(h.source, state.doc, list.child(index - 1), prevStart, list, index - 1);
-  if (!item || !prev) return true;
+  if (!item || !prev) return null;
   const pad = prev.contentCol - item.markerCol;
-  if (pad <= 0) return true;
+  if (pad <= 0) return null;
   // The item joins the list its new parent already has, with that list's marker; else it starts one.
   const sub = list.child(index - 1).lastChild;
   let marker = item.marker.marker;
@@ -335,9 +352,56 @@ export const sinkItem: Command = (state, _dispatch, view) => {
     if (text.length <= item.markerCol) return null;
     return { at: item.markerCol, remove: 0, insert: " ".repeat(pad + marker.length - item.marker.marker.length) };
   };
-  const done = editLines(h.source, item.first, item.last, lineEdit, h.cursor);
-  return done ? edit(h, done.span, { cursor: done.cursor }) : true;
-};
+  return editLines(h.source, item.first, item.last, lineEdit, h.cursor);
+}
+
+/** Where an empty item waits to be nested (the view position of its paragraph's content), or null. */
+export const pendingKey = new PluginKey<number | null>("vmark-pending-indent");
+
+/** The empty item Tab nested: shown nested, written nested with the first character typed in it. */
+export function pendingIndentPlugin(): Plugin<number | null> {
+  const typed = (view: EditorView, text: string): boolean => {
+    const pending = pendingKey.getState(view.state);
+    const h = here(view.state, view);
+    if (pending == null || !h || h.$pos.pos !== pending || text.length !== 1) return false;
+    const depth = ancestor(h.$pos, "list_item");
+    const done = depth > 0 ? sinkSpan(h, depth) : null;
+    if (!done) return false;
+    const at = done.cursor - done.span.from;
+    const span = { ...done.span, insert: done.span.insert.slice(0, at) + text + done.span.insert.slice(at) };
+    return edit(h, span, { cursor: done.cursor + text.length });
+  };
+  return new Plugin<number | null>({
+    key: pendingKey,
+    state: {
+      init: () => null,
+      apply: (tr, value) => {
+        const meta = tr.getMeta(pendingKey) as number | undefined;
+        if (meta !== undefined) return meta;
+        if (value === null || tr.docChanged || tr.selection.head !== value) return null;
+        return value;
+      },
+    },
+    props: {
+      decorations(state) {
+        const pending = pendingKey.getState(state);
+        if (pending == null) return null;
+        const $pos = state.doc.resolve(pending);
+        const depth = ancestor($pos, "list_item");
+        if (depth < 1) return null;
+        const start = $pos.before(depth);
+        return DecorationSet.create(state.doc, [Decoration.node(start, start + $pos.node(depth).nodeSize, { class: "md-pending-indent" })]);
+      },
+      handleKeyDown(view, event) {
+        if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return false;
+        return typed(view, event.key);
+      },
+      handleTextInput(view, _from, _to, text) {
+        return typed(view, text);
+      },
+    },
+  });
+}
 
 /** Shift+Tab in a list item: one level out (after its parent item), or out of the list at the top level. */
 export const liftListItem: Command = (state, _dispatch, view) => {

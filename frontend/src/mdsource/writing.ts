@@ -18,6 +18,7 @@ import {
   hardBreak,
   liftListItem,
   mathBlock,
+  pendingIndentPlugin,
   setHeading,
   sinkItem,
   splitTextblock,
@@ -85,6 +86,7 @@ function blockKeysPlugin(): Plugin {
 /** The writing keymap and rules, ahead of the rest of the editor's plugins. */
 export function writingPlugins(): Plugin[] {
   return [
+    pendingIndentPlugin(),
     inputRulesPlugin(),
     blockKeysPlugin(),
     keymap({
