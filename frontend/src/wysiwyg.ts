@@ -17,7 +17,7 @@ import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { childRange, registerSourceDoc, replaceDiff } from "./mdsource/sourceedit";
-import { writingPlugins } from "./mdsource/writing";
+import { tabStaysPlugin, writingPlugins } from "./mdsource/writing";
 import { slashMenuPlugin } from "./slashmenu";
 import { nodeViews, viewPlugins } from "./mdsource/views";
 import { registerSource } from "./renderctx";
@@ -46,6 +46,7 @@ export class WysiwygEditor implements Editor {
         reviewPlugin(),
         ...viewPlugins(),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
+        tabStaysPlugin(),
       ],
     });
     this.view = new EditorView(parent, {

@@ -84,15 +84,14 @@ _OUTLINE = """
 }
 """
 
-#: which sentinel's words the caret is in (the top-level block of the selection's focus), or null
+#: which sentinels' words are in the block the caret is in (the top-level block of the selection's focus)
 _CARET_BLOCK = """
 () => {
   const sel = getSelection();
   let node = sel && sel.focusNode;
   const root = document.querySelector(".ProseMirror");
   while (node && node.parentNode !== root) node = node.parentNode;
-  const found = node && /Sentinel(\\d+)/.exec(node.textContent || "");
-  return found ? Number(found[1]) : null;
+  return node ? Array.from((node.textContent || "").matchAll(/Sentinel(\\d+)/g), (m) => Number(m[1])) : [];
 }
 """
 
@@ -124,7 +123,7 @@ def _trimmed(items: list[object]) -> list[object]:
 async def one_sequence(s: Stage, rng: random.Random, run: int) -> None:
     text = start_text(rng)
     keys = [rng.choice(KEYS) for _ in range(SEQUENCE)]
-    label = f"seed {SEED}, run {run}: keys {keys} on {text!r}"
+    label = f"seed {SEED}, run {run}: keys {keys} on {text!r} (page errors: {s.errors})"
     path = s.write(f"random-{run}.md", text.encode())
     await open_file(s, path)
     await switch_mode(s, "wysiwyg")
@@ -137,9 +136,7 @@ async def one_sequence(s: Stage, rng: random.Random, run: int) -> None:
     for key in keys:
         await s.page.keyboard.press(key, delay=KEY_GAP_MS)
         await s.page.wait_for_timeout(KEY_GAP_MS)
-        block = await s.page.evaluate(_CARET_BLOCK)
-        if block is not None:
-            visited.add(int(block))
+        visited.update(int(k) for k in await s.page.evaluate(_CARET_BLOCK))
     await settle(s.page)
     after = str(await s.page.evaluate("window.vmarkPage.editorText()"))
     for k in range(2 * SENTINELS):

@@ -2,7 +2,7 @@
 // type. Each key runs the commands of `commands.ts` / `inputrules.ts` first (they write what a person would type
 // in source mode); where those have nothing to say, ProseMirror's own command runs and the engine writes its
 // result (checked like every edit).
-import { baseKeymap, chainCommands, toggleMark } from "prosemirror-commands";
+import { chainCommands, toggleMark } from "prosemirror-commands";
 import { redo, undo } from "prosemirror-history";
 import { keymap } from "prosemirror-keymap";
 import { liftListItem as pmLift, sinkListItem as pmSink, splitListItem } from "prosemirror-schema-list";
@@ -107,4 +107,23 @@ export function writingPlugins(): Plugin[] {
   ];
 }
 
-export { baseKeymap };
+/**
+ * Tab stays in the editor (where nothing nests or moves between cells, it does nothing); Escape then Tab moves the
+ * focus on, as in source mode. Put after every plugin that gives Tab a meaning (lists, tables).
+ */
+export function tabStaysPlugin(): Plugin {
+  let escaped = false;
+  return new Plugin({
+    props: {
+      handleKeyDown(_view, event) {
+        if (event.key === "Escape") {
+          escaped = true;
+          return false;
+        }
+        const wasEscaped = escaped;
+        escaped = false;
+        return event.key === "Tab" && !event.ctrlKey && !event.altKey && !event.metaKey && !wasEscaped;
+      },
+    },
+  });
+}
