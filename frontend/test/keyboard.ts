@@ -107,6 +107,12 @@ export class KeyboardEditor {
       const handler = p.props.handleKeyDown as ((v: EditorView, e: KeyboardEvent) => boolean) | undefined;
       if (handler?.call(p, this.view, event)) return this;
     }
+    if (base === "ArrowLeft" || base === "ArrowRight") {
+      const { $head } = this.state.selection;
+      const to = $head.pos + (base === "ArrowLeft" ? -1 : 1);
+      const target = TextSelection.near(this.state.doc.resolve(Math.max(0, Math.min(to, this.state.doc.content.size))), base === "ArrowLeft" ? -1 : 1);
+      this.dispatch(this.state.tr.setSelection(target));
+    }
     if (base === "Home") this.cursorAt(this.state.selection.$head.start());
     if (base === "End") this.cursorAt(this.state.selection.$head.end());
     if (base === "Backspace") {
