@@ -333,7 +333,7 @@ class Builder {
 
   /** A textblock of inline tokens, with the segments saying where each piece came from. */
   private inlineBlock(type: typeof schema.nodes.paragraph, attrs: Record<string, unknown>, inline: Token, map: ContentMap): Node {
-    const inlines = new Inlines(this, map);
+    const inlines = new Inlines(this, map, inline.content);
     inlines.add(inline.children ?? []);
     const node = type.create(attrs, inlines.nodes);
     segmentsOf.set(node, inlines.segments);
@@ -367,6 +367,8 @@ class Inlines {
   constructor(
     private builder: Builder,
     private map: ContentMap,
+    /** The inline content the tokens' ranges refer to (container prefixes removed). */
+    private src: string,
   ) {}
 
   add(tokens: Token[]): void {
@@ -392,7 +394,8 @@ class Inlines {
 
   private atom(node: Node, token: Token): void {
     const [from, to] = this.range(token);
-    this.nodes.push(node);
+    // An atom inside emphasis or a link carries its marks (a break in `*a  \nb*` is part of the emphasis).
+    this.nodes.push(this.marks.length ? node.mark(this.marks) : node);
     this.builder.pushSegment(this.segments, this.map, from, to, node.nodeSize, false, this.marks);
   }
 
@@ -424,7 +427,7 @@ class Inlines {
         const a = this.map.map(start);
         const b = this.map.map(to);
         const raw = a === null || b === null ? this.source(token) : this.builder.text.slice(a, b);
-        this.nodes.push(schema.nodes.hard_break.create({ raw }));
+        this.nodes.push(schema.nodes.hard_break.create({ raw }, null, this.marks));
         this.builder.pushSegment(this.segments, this.map, start, to, 1, false, this.marks);
         return i;
       }
@@ -469,15 +472,27 @@ class Inlines {
   private code(token: Token, from: number, to: number): void {
     const markup = token.markup;
     const inner = from + markup.length;
-    const source = this.source(token);
-    const body = source.slice(markup.length, source.length - markup.length);
-    this.marks = schema.marks.code.create({ markup }).addToSet(this.marks);
+    // The span's content is its source with line breaks shown as spaces, one space stripped at each end when
+    // both ends have one: character for character the source, but for the line breaks (markup, as soft breaks).
+    const raw = this.src.slice(inner, to - markup.length);
+    const spaced = raw.replace(/\n/g, " ");
     let start = inner;
-    if (body !== token.content && body === ` ${token.content} `) start = inner + 1;
-    const exact = body === token.content || body === ` ${token.content} `;
-    this.builder.pushSegment(this.segments, this.map, from, start, 0, false, this.marks.filter((m) => m.type !== schema.marks.code));
-    this.text(token.content, start, start + token.content.length, exact);
-    this.builder.pushSegment(this.segments, this.map, start + token.content.length, to, 0, false, this.marks.filter((m) => m.type !== schema.marks.code));
+    if (spaced !== token.content && spaced.length >= 2 && spaced.startsWith(" ") && spaced.endsWith(" ") && spaced.slice(1, -1) === token.content) start = inner + 1;
+    const exact = spaced.slice(start - inner, start - inner + token.content.length) === token.content;
+    const outside = this.marks;
+    this.marks = schema.marks.code.create({ markup }).addToSet(this.marks);
+    this.builder.pushSegment(this.segments, this.map, from, start, 0, false, outside);
+    if (!exact || !raw.includes("\n")) this.text(token.content, start, start + token.content.length, exact);
+    else {
+      let at = 0;
+      for (const piece of token.content.split(" ")) {
+        // Pieces between spaces: a space that is a line break in the source is markup, any other is text.
+        if (at > 0) this.text(" ", start + at - 1, start + at, this.src.charAt(start + at - 1) === " ");
+        this.text(piece, start + at, start + at + piece.length, true);
+        at += piece.length + 1;
+      }
+    }
+    this.builder.pushSegment(this.segments, this.map, start + token.content.length, to, 0, false, outside);
     this.close("code");
   }
 

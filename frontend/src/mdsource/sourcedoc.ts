@@ -720,6 +720,8 @@ function directSplices(old: Node, fresh: Node, segments: Segment[], base: number
   if (!code) {
     const escaped = breaks(escapeText(typed, "x"));
     if (escaped !== texts[0]) texts.push(escaped);
+    // Into an empty heading (`#`, `### ###`) the text goes with the space the construct needs.
+    if (old.content.size === 0) texts.push(`${texts[0]} `, ` ${texts[0]}`);
   }
   let places: [number, number][];
   if (endA > start) {
