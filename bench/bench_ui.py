@@ -724,7 +724,10 @@ ENTER_PROBE = """
 
 
 def enter_file() -> tuple[str, str]:
-    return "enter-wysiwyg.md", f"# {ENTER_TITLE}\n\n- first item\n- second item\n\n{realistic_markdown(ENTER_BYTES, seed=11)}"
+    return (
+        "enter-wysiwyg.md",
+        f"# {ENTER_TITLE}\n\n- first item\n- second item\n\n{realistic_markdown(ENTER_BYTES, seed=11)}",
+    )
 
 
 async def enter_round(s: Stage, plan: Plan) -> dict[str, Any]:
@@ -776,9 +779,9 @@ def render_enter(r: dict[str, Any], plan: Plan) -> str:
     ]
     head = ["key", "n", "median ms", "p95 ms", "max ms"]
     return (
-        f"Enter at the end of a list item of a {r['bytes'] / 1e6:.1f} MB document in WYSIWYG, then a letter into the new "
-        f"item, one key every {plan.interval * 1000:.0f} ms: keydown to the first frame showing it ({r['lost']} lost; "
-        f"target: p95 < 50 ms)\n{table(head, rows)}"
+        f"Enter at the end of a list item of a {r['bytes'] / 1e6:.1f} MB document in WYSIWYG, then a letter into "
+        f"the new item, one key every {plan.interval * 1000:.0f} ms: keydown to the first frame showing it "
+        f"({r['lost']} lost; target: p95 < 50 ms)\n{table(head, rows)}"
     )
 
 

@@ -68,7 +68,13 @@ ENTER_BACKSPACE_TAB = [
     S("enter-quote", "> one", "one", keys("Enter", "'two"), "> one\n>\n> two"),
     S("enter-quote-leave", "> one", "one", keys("Enter", "Enter", "'out"), "> one\n\nout"),
     S("enter-heading-end", "# Title", "Title", keys("Enter", "'body"), "# Title\n\nbody"),
-    S("enter-paragraph-end", "See [[readability]] now.", "now.", keys("Enter", "'next"), "See [[readability]] now.\n\nnext"),
+    S(
+        "enter-paragraph-end",
+        "See [[readability]] now.",
+        "now.",
+        keys("Enter", "'next"),
+        "See [[readability]] now.\n\nnext",
+    ),
     S("enter-paragraph-middle", "one *two* three", "one", keys("Enter"), "one\n\n *two* three"),
     S("shift-enter", "line one", "one", keys("Shift+Enter", "'two"), "line one\\\ntwo"),
     S("shift-enter-spaces", "a  \nb\n\nline one", "one", keys("Shift+Enter", "'two"), "a  \nb\n\nline one  \ntwo"),
@@ -93,7 +99,13 @@ ENTER_BACKSPACE_TAB = [
     S("arrow-out-of-code", "```\ncode\n```", "code", keys("ArrowDown", "'after"), "```\ncode\n```\n\nafter"),
     S("ctrl-enter-out-of-quote", "> q", "q", keys("Control+Enter", "'after"), "> q\n\nafter"),
     S("arrow-out-of-quote", "> q", "q", keys("ArrowDown", "'after"), "> q\n\nafter"),
-    S("arrow-out-of-table", "| a | b |\n| - | - |\n| 1 | 2 |", "2", keys("ArrowDown", "'after"), "| a | b |\n| - | - |\n| 1 | 2 |\n\nafter"),
+    S(
+        "arrow-out-of-table",
+        "| a | b |\n| - | - |\n| 1 | 2 |",
+        "2",
+        keys("ArrowDown", "'after"),
+        "| a | b |\n| - | - |\n| 1 | 2 |\n\nafter",
+    ),
 ]
 
 BLOCK_KEYS = [
@@ -137,7 +149,13 @@ async def test_block_keys(scene: Stage, session: Session) -> None:
 async def test_task_checkboxes_follow_the_text(scene: Stage) -> None:
     """A checkbox shows only where the text has a task item: a new task item has one, an escaped `\\[ \\]` none."""
     page = scene.page
-    session = S("tasks-shown", "- [ ] one\n\n\\[ \\] not a task", "one", keys("Enter", "'two"), "- [ ] one\n- [ ] two\n\n\\[ \\] not a task")
+    session = S(
+        "tasks-shown",
+        "- [ ] one\n\n\\[ \\] not a task",
+        "one",
+        keys("Enter", "'two"),
+        "- [ ] one\n- [ ] two\n\n\\[ \\] not a task",
+    )
     await check_session(scene, session)
     await expect(page.locator(".ProseMirror .md-task-box")).to_have_count(2)
 

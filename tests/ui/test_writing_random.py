@@ -69,13 +69,15 @@ RUNS = int(os.environ.get("WRITING_RUNS", "5"))
 #: the view's own, no widget, no code label, no rendered formula)
 _OUTLINE = """
 () => {
-  const skip = (el) => el.matches(".md-code-lang, .md-math-display, .md-diagram, .md-task-box, .ProseMirror-widget, br.ProseMirror-trailingBreak");
+  const skip = (el) => el.matches(
+    ".md-code-lang, .md-math-display, .md-diagram, .md-task-box, .ProseMirror-widget, br.ProseMirror-trailingBreak");
   const walk = (el) => {
     const out = [];
     for (const child of el.childNodes) {
       if (child.nodeType === Node.TEXT_NODE) { if (child.data) out.push(child.data); continue; }
       if (child.nodeType !== Node.ELEMENT_NODE || skip(child)) continue;
-      if (child.tagName === "P" && child.textContent === "" && !child.querySelector("img, br:not(.ProseMirror-trailingBreak)")) continue;
+      const empty = child.tagName === "P" && child.textContent === "";
+      if (empty && !child.querySelector("img, br:not(.ProseMirror-trailingBreak)")) continue;
       out.push([child.tagName, ...walk(child)]);
     }
     return out;
@@ -129,7 +131,7 @@ async def one_sequence(s: Stage, rng: random.Random, run: int) -> None:
     await switch_mode(s, "wysiwyg")
     # The caret starts at the end of a word in the middle pieces.
     words = [w for w in PIECES if w in text]
-    anchor = {"# A heading": "heading", "- one\n- two\n  - nested": "two", "1. first\n2. second": "first"}.get(words[0], None)
+    anchor = {"# A heading": "heading", "- one\n- two\n  - nested": "two", "1. first\n2. second": "first"}.get(words[0])
     await click_after(s.page, anchor or _visible_word(words[0]))
     await s.page.wait_for_timeout(CLICK_PAUSE_MS)
     visited: set[int] = set()
@@ -141,7 +143,9 @@ async def one_sequence(s: Stage, rng: random.Random, run: int) -> None:
     after = str(await s.page.evaluate("window.vmarkPage.editorText()"))
     for k in range(2 * SENTINELS):
         if k not in visited:
-            assert f"\n{sentinel(k)}\n" in f"\n{after}\n", f"{label}: sentinel {k} lost its bytes; the text is {after!r}"
+            assert f"\n{sentinel(k)}\n" in f"\n{after}\n", (
+                f"{label}: sentinel {k} lost its bytes; the text is {after!r}"
+            )
     shown = await outline(s.page)
     await switch_mode(s, "source")
     await switch_mode(s, "wysiwyg")
