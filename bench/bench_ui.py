@@ -35,7 +35,12 @@ driven by Playwright with the UI tests' launch. Three measurements:
    same write with review switched off in the app (``review_off``: ``Review.enabled``, the switch of the test
    hook ``test.fault {review: false}``): only ``text`` can be measured there.
 
-5. **Enter in a list item** (writing in WYSIWYG): a 1 MB document opened in WYSIWYG starts with a list; the
+5. **Paste to screen**: a 1 MB document open in WYSIWYG, the caret at the end of its first heading; the clipboard
+   holds 100 KB of HTML (the generated Markdown rendered by markdown-it-py, as a web page would give it), then
+   the same content as Markdown text; the person presses Ctrl+V. The clock runs in the page as for keystrokes:
+   from the keydown to the first animation frame after the last pasted block is in the DOM; median and p95
+   over ``--paste-rounds`` pastes, each into its own copy of the document (target < 500 ms for the HTML).
+6. **Enter in a list item** (writing in WYSIWYG): a 1 MB document opened in WYSIWYG starts with a list; the
    person presses Enter at the end of its last item, then types one letter into the new item, and again (one key
    every ``--interval`` seconds). The clock runs inside the page as in 3.: from Enter's ``keydown`` to the first
    frame after the new item is in the list's DOM, and from the letter's ``keydown`` to the first frame after it
@@ -47,7 +52,7 @@ a timing; the target is printed beside the figures.
 
     .venv/bin/python bench/bench_ui.py [--rounds 3] [--keystrokes 40] [--latency-keystrokes 40]
     .venv/bin/python bench/bench_ui.py --quick              # a smoke run: one round of everything, few keys
-    .venv/bin/python bench/bench_ui.py --parts latency      # only some parts: open, latency, saved, review, enter
+    .venv/bin/python bench/bench_ui.py --parts latency  # only some parts: open, latency, saved, review, paste, enter
 """
 
 from __future__ import annotations
@@ -354,9 +359,11 @@ class Plan:
     latency_keystrokes: int = 40
     #: seconds between two keys of the keystroke-to-screen measurement
     interval: float = 0.15
-    parts: frozenset[str] = frozenset({"open", "latency", "saved", "review", "enter"})
+    parts: frozenset[str] = frozenset({"open", "latency", "saved", "review", "paste", "enter"})
     #: agent writes per mode and review setting (change to highlight)
     review_rounds: int = 20
+    #: pastes per kind of clipboard content (paste to screen)
+    paste_rounds: int = 10
 
     def rounds_of(self, way: Opening) -> int:
         return self.wysiwyg_rounds if way.mode == "wysiwyg" else self.rounds
@@ -681,7 +688,128 @@ def bytes_ratio(src: dict[str, Any], wys: dict[str, Any]) -> str:
     return f"{wys['sent_bytes_per_key'] / src['sent_bytes_per_key']:.2f}"
 
 
-# --- 5. Enter in a list item, in WYSIWYG ---------------------------------------------------------------------
+# --- 5. paste to screen ------------------------------------------------------------------------------------------
+PASTE_DOC_BYTES = 1_000_000
+PASTE_HTML_BYTES = 100_000
+PASTE_KINDS = ("html", "markdown")
+PASTE_TARGET_MS = 500.0
+
+
+def paste_name(n: int) -> tuple[str, str]:
+    return f"paste-{n}.md", f"Paste target {n}"
+
+
+def paste_files(plan: Plan) -> dict[str, str]:
+    body = realistic_markdown(PASTE_DOC_BYTES, seed=11)
+    rounds = PASTE_WARMUP + plan.paste_rounds
+    return {paste_name(n)[0]: f"# {paste_name(n)[1]}\n\n{body}" for n in range(rounds * len(PASTE_KINDS))}
+
+
+PASTE_WARMUP = 1
+
+
+def paste_content() -> tuple[str, str]:
+    """About 100 KB of HTML as a web page would put it on the clipboard, and its Markdown (the plain text)."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark").enable("table")
+    size = PASTE_HTML_BYTES
+    while True:
+        source = realistic_markdown(int(size * 0.75), seed=13)
+        html = md.render(source)
+        if len(html.encode()) >= PASTE_HTML_BYTES:
+            return html, source
+        size += 10_000
+
+
+#: the page writes the clipboard (the browser's sanitizer reads the HTML then, not on the clock)
+_PASTE_CLIPBOARD = """
+async ([html, text]) => {
+  const items = { "text/plain": new Blob([text], { type: "text/plain" }) };
+  if (html) items["text/html"] = new Blob([html], { type: "text/html" });
+  await navigator.clipboard.write([new ClipboardItem(items)]);
+}
+"""
+
+
+async def paste_round(s: Stage, page: Page, n: int, kind: str, html: str, source: str) -> float | None:
+    """One Ctrl+V of ``kind`` content at the end of the first heading of document ``n``: ms to screen."""
+    name, title = paste_name(n)
+    tab = await agent_open(s, name)
+    await s.operator.call("ui.set_mode", tabId=tab, mode="wysiwyg")
+    await click_file(page, name)
+    shown = heading(page, "wysiwyg", title)
+    await shown.wait_for(timeout=OPEN_TIMEOUT_SECONDS * 1000)
+    await shown.click()
+    await page.keyboard.press("End")
+    marker = f"Pasted end {n}"
+    clipboard = [html + f"<p>{marker}</p>" if kind == "html" else "", f"{source}\n{marker}\n"]
+    await page.evaluate(_PASTE_CLIPBOARD, clipboard)
+    await page.evaluate(KEY_PROBE)
+    await page.evaluate("(text) => window.__keyProbe.arm(text)", marker)
+    await page.keyboard.press("Control+v")
+    got = await page.evaluate("(ms) => window.__keyProbe.wait(ms)", KEY_TIMEOUT_MS)
+    doc = s.app.app.session.doc_by_path(str(s.folder / name))
+    if doc is None:
+        raise BenchError(f"{name} is not open in the app")
+    await wait_for(lambda: marker in doc.state.text, f"the paste to reach {name}", 30.0)
+    await s.operator.call("ui.close", tabId=tab, force=True)
+    return None if got is None else float(got["frame"])
+
+
+async def bench_paste(s: Stage, plan: Plan) -> dict[str, Any]:
+    html, source = paste_content()
+    context = await s.browser.new_context(viewport={"width": 1200, "height": 800})
+    await context.grant_permissions(["clipboard-read", "clipboard-write"], origin=s.app.ui_url.split("/?")[0])
+    page = await context.new_page()
+    await page.goto(s.app.ui_url + "&window=main")
+    await page.wait_for_selector("body[data-ready=true]")
+    samples: dict[str, list[float]] = {kind: [] for kind in PASTE_KINDS}
+    lost = dict.fromkeys(PASTE_KINDS, 0)
+    n = 0
+    try:
+        for k in range(PASTE_WARMUP + plan.paste_rounds):
+            for kind in PASTE_KINDS:
+                got = await paste_round(s, page, n, kind, html, source)
+                n += 1
+                if k < PASTE_WARMUP:
+                    continue
+                if got is None:
+                    lost[kind] += 1
+                else:
+                    samples[kind].append(got / 1000)
+            counted = k + 1 - PASTE_WARMUP
+            progress(f"paste to screen, round {counted} of {plan.paste_rounds}" if counted else "paste warm-up done")
+    finally:
+        await context.close()
+    return {
+        "document_bytes": len(paste_files(plan)[paste_name(0)[0]].encode()),
+        "html_bytes": len(html.encode()),
+        "markdown_bytes": len(source.encode()),
+        "target_ms": PASTE_TARGET_MS,
+        **{kind: {**(summary(got) if got else {"n": 0}), "lost": lost[kind]} for kind, got in samples.items()},
+    }
+
+
+def render_paste(p: dict[str, Any]) -> str:
+    rows = []
+    for kind in PASTE_KINDS:
+        d = p[kind]
+        size = p["html_bytes"] if kind == "html" else p["markdown_bytes"]
+        cells = [f"{d[k]:.0f}" if d["n"] else "-" for k in ("median_ms", "p95_ms", "max_ms")]
+        rows.append([kind, f"{size:,}", str(d["n"]), *cells, str(d["lost"])])
+    if p["html"]["n"] and p["markdown"]["n"]:
+        ratio = [f"{p['html'][k] / p['markdown'][k]:.2f}" for k in ("median_ms", "p95_ms", "max_ms")]
+        rows.append(["html/markdown", "", "", *ratio, ""])
+    head = ["clipboard", "bytes", "n", "median ms", "p95 ms", "max ms", "lost"]
+    return (
+        f"Paste to screen: Ctrl+V at the end of the first heading of a {p['document_bytes'] / 1e6:.1f} MB document in "
+        f"WYSIWYG, keydown to the first frame after the pasted blocks are in the DOM (target: HTML p95 < "
+        f"{p['target_ms']:.0f} ms)\n{table(head, rows)}"
+    )
+
+
+# --- 6. Enter in a list item, in WYSIWYG ---------------------------------------------------------------------
 ENTER_BYTES = 1_000_000
 ENTER_WARMUP = 2
 ENTER_TITLE = "Enter in a list"
@@ -961,6 +1089,7 @@ async def run(plan: Plan) -> dict[str, Any]:
         **(big_files(plan) if "open" in plan.parts else {}),
         **(typing_files() if "latency" in plan.parts else {}),
         **(dict([review_file()]) if "review" in plan.parts else {}),
+        **(paste_files(plan) if "paste" in plan.parts else {}),
         **(dict([enter_file()]) if "enter" in plan.parts else {}),
         "home.md": HOME_TEXT,
         "notes.md": "# Notes\n\n" + realistic_markdown(NOTES_BYTES, seed=3),
@@ -974,8 +1103,11 @@ async def run(plan: Plan) -> dict[str, Any]:
             latency = await bench_latency(s, plan) if "latency" in plan.parts else None
             typing = await bench_keystrokes(s, plan.keystrokes) if "saved" in plan.parts else None
             review = await bench_review(s, plan) if "review" in plan.parts else None
+            pasted = await bench_paste(s, plan) if "paste" in plan.parts else None
             enter = await enter_round(s, plan) if "enter" in plan.parts else None
     results: dict[str, Any] = {"machine": machine_line()}
+    if pasted is not None:
+        results["paste"] = pasted
     if enter is not None:
         results["enter"] = {"interval_ms": plan.interval * 1000, **enter}
     if review is not None:
@@ -1033,6 +1165,8 @@ def render(results: dict[str, Any], plan: Plan) -> str:
         parts.append(render_saved(results["keystroke"]))
     if "review" in results:
         parts.append(render_review(results["review"]))
+    if "paste" in results:
+        parts.append(render_paste(results["paste"]))
     if "enter" in results:
         parts.append(render_enter(results["enter"], plan))
     return "\n\n".join(parts)
@@ -1084,11 +1218,13 @@ def main() -> int:
     )
     parser.add_argument("--interval", type=float, default=0.15, help="seconds between keys (to screen)")
     parser.add_argument("--review-rounds", type=int, default=20, help="agent writes per mode and review setting")
+    parser.add_argument("--paste-rounds", type=int, default=10, help="pastes per kind of clipboard content")
     parser.add_argument(
         "--parts",
-        default="open,latency,saved,review,enter",
+        default="open,latency,saved,review,paste,enter",
         help="which measurements, comma-separated: open (large files), latency (to screen), saved (to disk), "
-        "review (an agent's change to its highlight), enter (Enter in a list item of 1 MB, WYSIWYG)",
+        "review (an agent's change to its highlight), paste (100 KB of HTML to screen), "
+        "enter (Enter in a list item of 1 MB, WYSIWYG)",
     )
     parser.add_argument(
         "--quick",
@@ -1099,10 +1235,10 @@ def main() -> int:
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
     if args.keystrokes < BLOCK:
         parser.error(f"--keystrokes: at least {BLOCK} (one quiet and one loaded block)")
-    if not parts or parts - {"open", "latency", "saved", "review", "enter"}:
-        parser.error(f"--parts: choose among open, latency, saved, review, enter (got {args.parts!r})")
+    if not parts or parts - {"open", "latency", "saved", "review", "paste", "enter"}:
+        parser.error(f"--parts: choose among open, latency, saved, review, paste, enter (got {args.parts!r})")
     if args.quick:
-        plan = Plan(1, 1, 10.0, BLOCK, 5, args.interval, parts, 3)  # one quiet and one loaded block
+        plan = Plan(1, 1, 10.0, BLOCK, 5, args.interval, parts, 3, 2)  # one quiet and one loaded block
     else:
         plan = Plan(
             args.rounds,
@@ -1113,6 +1249,7 @@ def main() -> int:
             args.interval,
             parts,
             args.review_rounds,
+            args.paste_rounds,
         )
     results = run_async(run, plan)
     print(results["machine"])

@@ -63,7 +63,11 @@ def data_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "data"
     directory.mkdir()
     # The test tree lives outside $HOME: make it an always-readable location.
-    Settings(directory / "settings.json").set("readable_roots", [str(tmp_path)])
+    settings = Settings(directory / "settings.json")
+    settings.set("readable_roots", [str(tmp_path)])
+    # The tests written before WYSIWYG became the default expect a file to open in source mode; the tests of
+    # the default itself (tests/ui/test_default_mode.py, test_links.py) make their own data directory.
+    settings.set("editor.default_mode", "source")
     return directory
 
 

@@ -49,6 +49,8 @@ export const SHORTCUTS: Shortcut[] = [
   { group: "Writing", keys: "Ctrl+I", action: "Italic (*…*)" },
   { group: "Writing", keys: "Ctrl+E", action: "Inline code (`…`)" },
   { group: "Writing", keys: "Ctrl+K", action: "Link ([…](address))" },
+  { group: "Writing", keys: "Ctrl+click", action: "Follow a link or a wikilink (Cmd+click on a Mac)" },
+  { group: "Writing", keys: "[[", action: "Wikilink: the workspace's file names to choose from (Enter or Tab takes one)" },
   { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode); nest / un-nest a list item (WYSIWYG)", note: "Press Escape first to move focus out of the editor with Tab." },
   { group: "Writing", keys: "Shift+Enter", action: "Line break inside a paragraph (WYSIWYG: a hard break, as the file writes them)" },
   { group: "Writing", keys: "/", action: "Block menu, at the start of an empty paragraph (WYSIWYG)" },

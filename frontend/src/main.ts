@@ -2,6 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
+import "./links.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { wireCjkFormat } from "./cjkformat";
@@ -17,11 +18,16 @@ import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
 import { setRenderContext } from "./renderctx";
+import { configureImages } from "./paste/images";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
 import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
+import { filePicker } from "./picker";
 import { SaveAsDialog } from "./saveas";
+import { StartScreen } from "./startscreen";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
+import { setLinkHost } from "./links";
+import { setWorkspaceFiles } from "./wikilinks";
 
 class Page {
   private label = "";
@@ -41,6 +47,7 @@ class Page {
   private statusBar: StatusBar;
   private autoSave: AutoSave;
   private themeSwitch: ThemeSwitch;
+  private startScreen: StartScreen;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -51,8 +58,9 @@ class Page {
     this.commentsPanel = new CommentsPanel(channel, () => this.current);
     this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
     this.browserPanel = new BrowserPanel(channel);
-    new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
-    new SettingsDialog(channel);
+    new SaveAsDialog(channel, () => this.current, () => void this.loadTree(), () => this.activeRoot());
+    configureImages(channel, () => this.current?.tabId ?? null);
+    new SettingsDialog(channel, (path) => this.openPath(path, "file"));
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
     this.reviewPanel = new ReviewPanel(channel, () => this.current);
@@ -61,6 +69,17 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
+    this.keys.addCommands([
+      { label: "Open folder…", detail: "Open a folder as this window's workspace", run: () => this.pickFolder() },
+      { label: "Open file…", detail: "Open a Markdown or workflow file", run: () => this.pickFile() },
+    ]);
+    this.startScreen = new StartScreen(channel, {
+      pickFolder: () => this.pickFolder(),
+      pickFile: () => this.pickFile(),
+      newTab: () => this.commands().newTab(),
+      openFolder: (path) => this.openPath(path, "folder"),
+      openFile: (path) => this.openPath(path, "file"),
+    });
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {
@@ -71,6 +90,13 @@ class Page {
       open: (filePath) => this.openPath(filePath, "file"),
       reload: () => this.loadTree(),
       activePath: () => this.window()?.tabs.find((t) => t.id === this.current?.tabId)?.filePath ?? null,
+    });
+    setLinkHost({
+      channel,
+      tabId: () => this.current?.tabId ?? null,
+      show: (tabId) => this.show(tabId),
+      workspaceRoot: () => this.state?.views[this.label]?.workspaces.find((w) => w.id === this.window()?.activeWorkspaceInstanceId)?.root ?? null,
+      filesChanged: () => this.loadTree(),
     });
     channel.onEvent = (event) => void this.onEvent(event);
     channel.onClose = () => {
@@ -310,6 +336,7 @@ class Page {
     byId<HTMLButtonElement>("comment-add").disabled = !tab;
     byId("divergence").hidden = !view?.divergent || view.divergenceKept;
     byId("empty").hidden = Boolean(tab);
+    this.startScreen.update(this.state, this.label, Boolean(tab));
     const activePath = this.window()?.tabs.find((t) => t.id === tab?.tabId)?.filePath ?? null;
     for (const file of document.querySelectorAll<HTMLElement>("#tree button.file")) {
       const root = file.closest<HTMLElement>("section.workspace")?.dataset.root;
@@ -391,11 +418,8 @@ class Page {
     );
     byId("keep-mine").addEventListener("click", () => void act(() => this.resolve("mine")));
     byId("keep-disk").addEventListener("click", () => void act(() => this.resolve("disk")));
-    byId("open-form").addEventListener("submit", (event) => {
-      event.preventDefault();
-      const which = ((event as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? "file";
-      void act(() => this.openPath(byId<HTMLInputElement>("open-path").value.trim(), which));
-    });
+    byId("open-folder").addEventListener("click", () => void act(() => this.pickFolder()));
+    byId("open-file").addEventListener("click", () => void act(() => this.pickFile()));
     document.addEventListener("keydown", (event) => {
       if ((event.ctrlKey || event.metaKey) && event.key === "s") {
         event.preventDefault();
@@ -431,6 +455,22 @@ class Page {
     await this.channel.request("ui.resolve_divergence", { tabId: tab.tabId, keep });
   }
 
+  /** Open folder: the picker (it starts where it last was, else home); the folder opens as a typed one did. */
+  private pickFolder(): Promise<void> {
+    return filePicker(this.channel).open({ mode: "folder", choose: (path) => this.openPath(path, "folder") });
+  }
+
+  /** Open file: the picker, starting in the window's workspace. */
+  private pickFile(): Promise<void> {
+    return filePicker(this.channel).open({ mode: "file", start: this.activeRoot(), choose: (path) => this.openPath(path, "file") });
+  }
+
+  /** The root of the workspace instance the window shows, if any. */
+  private activeRoot(): string | null {
+    const shown = this.window()?.activeWorkspaceInstanceId;
+    return this.state?.views[this.label]?.workspaces.find((w) => w.id === shown)?.root ?? null;
+  }
+
   private async openPath(path: string, which: string): Promise<void> {
     if (!path) return;
     if (which === "folder") {
@@ -446,6 +486,7 @@ class Page {
   // --- the file tree -------------------------------------------------------------------------------
   private async loadTree(): Promise<void> {
     const { workspaces } = await this.channel.request("ui.files", {});
+    setWorkspaceFiles(workspaces.flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })))); // wikilinks resolve in them
     const tree = byId("tree");
     // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
     const shown = workspaces.filter((w) => w.active);

@@ -145,34 +145,44 @@ export class Outline {
   }
 
   private headingsNow(): Heading[] {
-    if (live.cm) return headingsOf(live.cm.state.doc.toString());
-    const headings: Heading[] = [];
-    live.pm?.state.doc.descendants((node, pos) => {
-      if (node.type.name === "heading") headings.push({ level: Number(node.attrs.level), text: node.textContent, at: pos });
-      return !node.isTextblock;
-    });
-    return headings;
+    return shownHeadings();
   }
 
   private async jump(index: number): Promise<void> {
     const heading = this.headings[index];
     if (!heading) return;
-    if (live.cm) {
-      const view = live.cm;
-      const line = view.state.doc.line(Math.min(heading.at, view.state.doc.lines));
-      const { EditorView } = await import("@codemirror/view");
-      view.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "start", yMargin: 8 }) });
-      view.focus();
-    } else if (live.pm) {
-      const view = live.pm;
-      const { TextSelection } = await import("prosemirror-state");
-      const pos = heading.at + 1;
-      view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, pos)));
-      view.focus();
-      const dom = view.nodeDOM(heading.at);
-      if (dom instanceof HTMLElement) dom.scrollIntoView({ block: "start" });
-    }
+    await jumpToHeading(heading);
     this.update();
+  }
+}
+
+/** The headings of the document shown now: source mode reads its lines, WYSIWYG its heading nodes. */
+export function shownHeadings(): Heading[] {
+  if (live.cm) return headingsOf(live.cm.state.doc.toString());
+  const headings: Heading[] = [];
+  live.pm?.state.doc.descendants((node, pos) => {
+    if (node.type.name === "heading") headings.push({ level: Number(node.attrs.level), text: node.textContent, at: pos });
+    return !node.isTextblock;
+  });
+  return headings;
+}
+
+/** The cursor to the start of `heading` (of `shownHeadings()`), scrolled to the top, the editor focused. */
+export async function jumpToHeading(heading: Heading): Promise<void> {
+  if (live.cm) {
+    const view = live.cm;
+    const line = view.state.doc.line(Math.min(heading.at, view.state.doc.lines));
+    const { EditorView } = await import("@codemirror/view");
+    view.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "start", yMargin: 8 }) });
+    view.focus();
+  } else if (live.pm) {
+    const view = live.pm;
+    const { TextSelection } = await import("prosemirror-state");
+    const pos = heading.at + 1;
+    view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, pos)));
+    view.focus();
+    const dom = view.nodeDOM(heading.at);
+    if (dom instanceof HTMLElement) dom.scrollIntoView({ block: "start" });
   }
 }
 

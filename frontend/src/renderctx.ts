@@ -18,6 +18,11 @@ export function setRenderContext(next: RenderContext): void {
   context = next;
 }
 
+/** The shown document's window and file (links resolve against its folder; pasted images are written beside it). */
+export function renderContext(): RenderContext {
+  return context;
+}
+
 /** The address the page loads an image `src` of the document from, or null (nothing to load). */
 export function imageAddress(src: string, ctx: RenderContext = context): string | null {
   const trimmed = src.trim();
@@ -53,6 +58,7 @@ export function imageAddress(src: string, ctx: RenderContext = context): string 
 /** What the WYSIWYG engine answers about where a view position is in the text. */
 interface SourceMap {
   sourceRange(doc: never, from: number, to: number): [number, number] | null;
+  slice(from: number, to: number): string;
 }
 
 const sources = new WeakMap<object, () => SourceMap>();
@@ -60,6 +66,12 @@ const sources = new WeakMap<object, () => SourceMap>();
 /** The WYSIWYG editor names the SourceDoc behind its view (for the status bar's line and column). */
 export function registerSource(view: object, source: () => SourceMap): void {
   sources.set(view, source);
+}
+
+/** The text (UTF-16 offsets `from..to`) behind the WYSIWYG view, or null for a view that is not one. */
+export function sourceSlice(view: object, from: number, to: number): string | null {
+  const source = sources.get(view);
+  return source ? source().slice(from, to) : null;
 }
 
 /** The text offset (UTF-16) of view position `pos`, or null where the view has no source there. */

@@ -10,6 +10,8 @@ import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
 import type { ReviewMark } from "./reviewmodel";
 import { sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
+import { sourceLinks, wikilinkSyntax } from "./linkscm";
+import { sourcePaste } from "./paste/sourcepaste";
 
 const fromElsewhere = Annotation.define<boolean>();
 // The page's CSP admits <style> elements only with the nonce the app put in this meta tag.
@@ -44,7 +46,7 @@ export class SourceEditor implements Editor {
         doc: text,
         extensions: [
           basicSetup,
-          kind === "yaml-workflow" ? yaml() : markdown(),
+          kind === "yaml-workflow" ? yaml() : [markdown({ extensions: [wikilinkSyntax] }), sourceLinks()],
           EditorView.lineWrapping,
           EditorView.cspNonce.of(styleNonce),
           EditorState.readOnly.of(readOnly),
@@ -53,6 +55,7 @@ export class SourceEditor implements Editor {
           sourceAnchors,
           sourceReview,
           sourceKeys(),
+          kind === "markdown" ? sourcePaste() : [],
           ...extra,
         ],
       }),

@@ -43,6 +43,12 @@ export type Resolution = "accept-newer" | "waive";
 
 export type Maturity = "draft" | "established";
 
+export type EntryKind = "folder" | "file" | "other" | "outside";
+
+export type PlaceKind = "home" | "readable" | "granted" | "workspace";
+
+export const MAX_PASTED_IMAGE_BYTES = 16777216;
+
 /** No arguments, or nothing to say. */
 export type Empty = Record<string, never>;
 
@@ -452,6 +458,20 @@ export interface FileDeleted {
   trashed: boolean;
 }
 
+/** An image the person pasted or dropped into the tab's document, to be written beside it. */
+export interface ImageSavePayload {
+  tabId: string;
+  name: string;
+  data: string;
+}
+
+/** Where the image went: `path` (absolute), `link` (relative to the document, for `![](link)`). */
+export interface ImageSaved {
+  path: string;
+  link: string;
+  bytes: number;
+}
+
 export interface WorkspaceSwitchPayload {
   workspaceInstanceId: string;
 }
@@ -482,6 +502,55 @@ export interface SearchResults {
   query: string;
   results: SearchResult[];
   truncated: boolean;
+}
+
+/** A folder to list (absolute or `~/...`; the home folder when absent), or a file: its folder is listed. */
+export interface BrowsePayload {
+  path?: string;
+  hidden?: boolean;
+  filter?: string;
+}
+
+export interface BrowseEntry {
+  name: string;
+  kind: EntryKind;
+  link: boolean;
+  size: number | null;
+  modified: number | null;
+  opens: Kind | null;
+}
+
+/** A folder's entries (folders first, then by name), canonical paths, at most `BROWSE_MAX_ENTRIES`. */
+export interface Browsed {
+  path: string;
+  parent: string | null;
+  selected: string | null;
+  entries: BrowseEntry[];
+  more: number;
+  writable: boolean;
+}
+
+export interface Place {
+  path: string;
+  kind: PlaceKind;
+}
+
+export interface RecentEntry {
+  path: string;
+  openedAt: number;
+  gone: boolean;
+}
+
+/** Where the picker may start: the places it lists from, the recent folders and files (most recent first). */
+export interface Places {
+  home: string;
+  places: Place[];
+  recentFolders: RecentEntry[];
+  recentFiles: RecentEntry[];
+}
+
+export interface RecentForgotten {
+  forgotten: boolean;
 }
 
 export interface TextPayload {
@@ -521,6 +590,18 @@ export interface TabResult {
 
 export interface WorkspaceResult {
   workspaceInstanceId: string;
+}
+
+/** `ui.open_link`: a link of the document in `tabId` to `path` (absolute, or relative to that document's folder; percent-decoded, without `#heading`). */
+export interface LinkPayload {
+  tabId: string;
+  path: string;
+}
+
+/** The link's canonical target, in the window's path scope; `tabId` the tab showing it, or absent when the file does not exist (the page offers to create it with `ui.file_create`). */
+export interface LinkResult {
+  path: string;
+  tabId?: string;
 }
 
 export interface NewPayload {
@@ -672,6 +753,24 @@ export interface SettingPayload {
 export interface SettingResult {
   key: string;
   value: unknown;
+}
+
+/** One prompt file of Settings -> Prompts: a prompt agents are offered, or a malformed file and why. */
+export interface PromptFile {
+  file: string;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  error: string | null;
+}
+
+export interface PromptFiles {
+  folder: string;
+  prompts: PromptFile[];
+}
+
+export interface PromptCreated {
+  file: string;
 }
 
 export interface BrowserTabPayload {
@@ -1001,6 +1100,7 @@ export interface Requests {
   "ui.focus": { payload: FocusPayload; result: FocusResult };
   "ui.open": { payload: PathPayload; result: TabResult };
   "ui.open_folder": { payload: PathPayload; result: WorkspaceResult };
+  "ui.open_link": { payload: LinkPayload; result: LinkResult };
   "ui.new": { payload: NewPayload; result: TabResult };
   "ui.close": { payload: ClosePayload; result: CloseResult };
   "ui.switch_tab": { payload: TabPayload; result: SwitchResult };
@@ -1032,13 +1132,19 @@ export interface Requests {
   "ui.file_create": { payload: FileCreatePayload; result: FileCreated };
   "ui.file_rename": { payload: FileRenamePayload; result: FileRenamed };
   "ui.file_delete": { payload: PathPayload; result: FileDeleted };
+  "ui.image_save": { payload: ImageSavePayload; result: ImageSaved };
   "ui.switch_workspace": { payload: WorkspaceSwitchPayload; result: WorkspaceSwitched };
   "ui.search": { payload: SearchPayload; result: SearchResults };
+  "ui.browse": { payload: BrowsePayload; result: Browsed };
+  "ui.places": { payload: Empty; result: Places };
+  "ui.recent_forget": { payload: PathPayload; result: RecentForgotten };
   "ui.cjk_format": { payload: TextPayload; result: TextResult };
   "approvals.list": { payload: Empty; result: ApprovalsList };
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
   "settings.set": { payload: SettingPayload; result: SettingResult };
+  "prompts.list": { payload: Empty; result: PromptFiles };
+  "prompts.new": { payload: Empty; result: PromptCreated };
   "browser.tabs": { payload: Empty; result: BrowserTabs };
   "browser.human_open": { payload: HumanOpenPayload; result: BrowserOpened };
   "browser.view": { payload: BrowserTabPayload; result: BrowserViewed };

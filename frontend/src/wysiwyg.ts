@@ -20,6 +20,7 @@ import { childRange, registerSourceDoc, replaceDiff } from "./mdsource/sourceedi
 import { tabStaysPlugin, writingPlugins } from "./mdsource/writing";
 import { slashMenuPlugin } from "./slashmenu";
 import { nodeViews, viewPlugins } from "./mdsource/views";
+import { pastePlugin } from "./paste/plugin";
 import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
 import type { ReviewMark } from "./reviewmodel";
@@ -45,6 +46,7 @@ export class WysiwygEditor implements Editor {
         anchorPlugin(),
         reviewPlugin(),
         ...viewPlugins(),
+        pastePlugin(() => this.source),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
         tabStaysPlugin(),
       ],

@@ -25,7 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     app = sub.add_parser("app", help="run the app (UI + bridge)")
-    app.add_argument("folder", nargs="?", help="workspace folder to open")
+    app.add_argument("folder", nargs="?", help="workspace folder to open (default: the last one, if it is still there)")
+    app.add_argument("--no-reopen", action="store_true", help="without FOLDER: start with no workspace")
     app.add_argument("--headless", action="store_true", help="do not open the UI in a browser")
     app.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
 
@@ -126,7 +127,9 @@ def _cmd_app(args: argparse.Namespace) -> int:
         print(f"vmark: {args.folder!r} is not a folder", file=sys.stderr)
         return 2
     try:
-        asyncio.run(serve_forever(data_dir(), args.folder, args.port, open_browser=not args.headless))
+        reopen = args.folder is None and not args.no_reopen
+        serving = serve_forever(data_dir(), args.folder, args.port, open_browser=not args.headless, reopen_last=reopen)
+        asyncio.run(serving)
     except (AlreadyRunning, PortUnavailable) as exc:
         print(f"vmark: {exc}", file=sys.stderr)
         return 1

@@ -220,3 +220,10 @@ def test_a_range_outside_the_document_is_refused(start: int, end: int) -> None:
 def test_hostile_input_is_handled(source: str) -> None:
     once = transform(source, "cjk-format", CjkRules())
     assert transform(once, "cjk-format", CjkRules()) == once
+
+
+def test_a_wikilink_keeps_every_byte_while_the_text_around_it_is_formatted() -> None:
+    text = "参见[[中文abc|别名abc]]和abc中文，[[笔记#第1节]]\n\n| 列 |\n|---|\n| 见[[表格abc\\|x]]abc |\n"
+    assert transform(text, "cjk-format", CjkRules()) == (
+        "参见[[中文abc|别名abc]]和 abc 中文，[[笔记#第1节]]\n\n| 列 |\n|---|\n| 见[[表格abc\\|x]]abc |\n"
+    )

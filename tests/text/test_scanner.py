@@ -73,6 +73,7 @@ CORPUS = [
     "[x](/u(a)b) [x](/u(a) [x](<a)b>)",
     '![a](</i> "t") ![b][ref] ![c][] ![ref]',
     "a <http://x.y>`code` [a](b)`c` $m$`c`",
+    "[[中文abc]] [[a|别名b]] [[n#标题x|y]] `[[code]]` \\[[esc]] [[a [b] c]] [[[x]]] [see [[w]]](/u) ![[img]]",
 ]
 
 
@@ -134,6 +135,10 @@ FRAGMENTS = [
     "^",
     "&",
     ":",
+    "[[",
+    "]]",
+    "|",
+    "#",
 ]
 
 
@@ -147,6 +152,13 @@ def test_a_link_to_a_forbidden_scheme_is_text() -> None:
     assert inline.scan("[x](javascript:alert(1))中文", frozenset(), frozenset()) == [
         ("T", "[x](javascript:alert(1))中文")
     ]
+
+
+def test_a_wikilink_is_protected_whole() -> None:
+    pieces = inline.scan("参见[[中文abc]]和[[笔记#标题A|别名b]]，`[[code]]`与\\[[x]]", frozenset(), frozenset())
+    assert "|".join(f"{kind}:{text}" for kind, text in pieces) == (
+        "T:参见|S:[[中文abc]]|T:和|S:[[笔记#标题A|别名b]]|T:，|C:`[[code]]`|T:与|S:\\[|T:[x]]"
+    )
 
 
 def test_pieces_of_a_paragraph() -> None:

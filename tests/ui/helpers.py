@@ -12,6 +12,16 @@ from tests.conftest import ok
 from tests.contract.helpers import wait_until
 from vmark.app.server import RunningApp
 from vmark.core.model import Document
+from vmark.storage.settings import Settings
+
+
+def app_defaults(tmp_path: Path) -> Path:
+    """A data directory with the app's own defaults (the shared ``data_dir`` fixture opens files in source
+    mode): only the test tree made readable."""
+    directory = tmp_path / "data"
+    directory.mkdir()
+    Settings(directory / "settings.json").set("readable_roots", [str(tmp_path)])
+    return directory
 
 
 async def editor_text(page: Page) -> str | None:
@@ -34,26 +44,37 @@ async def wait_editor_text(page: Page, expected: str) -> None:
         raise AssertionError(f"{exc}; it shows {await editor_text(page)!r}") from None
 
 
+async def picker_go(page: Page, path: Path | str) -> None:
+    """In the open picker, type ``path`` into its filter and press Enter: wait until it shows that folder."""
+    await page.fill("[data-testid=picker-filter]", str(path))
+    await page.press("[data-testid=picker-filter]", "Enter")
+    await page.wait_for_selector(f"[data-testid=picker][data-path='{Path(path).resolve()}']")
+
+
 async def open_folder(page: Page, folder: Path) -> None:
-    """Type the folder into the sidebar and open it as the window's workspace; wait for its tree."""
-    await page.fill("#open-path", str(folder))
+    """Open the folder as the window's workspace as a person does: Open folder, its path typed into the picker,
+    Enter, Ctrl+Enter (open the folder shown); wait for its tree."""
     await page.click("#open-folder")
+    await picker_go(page, folder)
+    await page.press("[data-testid=picker-filter]", "Control+Enter")
     await page.wait_for_selector(f"section.workspace[data-root='{folder.resolve()}']")
 
 
 async def open_path(page: Page, path: Path) -> str:
-    """Open a file by its path (the sidebar's path field): the page shows it; its tab id."""
-    await page.fill("#open-path", str(path))
+    """Open a file by its path (typed into the Open file picker, Enter): the page shows it; its tab id."""
     await page.click("#open-file")
-    return await _shown(page, path.name)
+    await page.fill("[data-testid=picker-filter]", str(path))
+    await page.press("[data-testid=picker-filter]", "Enter")
+    return await wait_shown(page, path.name)
 
 
 async def open_from_tree(page: Page, relative: str) -> str:
     await page.click(f"button.file[data-path='{relative}']")
-    return await _shown(page, Path(relative).name)
+    return await wait_shown(page, Path(relative).name)
 
 
-async def _shown(page: Page, name: str) -> str:
+async def wait_shown(page: Page, name: str) -> str:
+    """The page shows file ``name``'s tab, its editor up: the tab's id."""
     stem = Path(name).stem
     await page.wait_for_selector(f".tab.active .title:text-is('{stem}')")
     # Polled from here: page-side polling (wait_for_function) would need eval, which the CSP forbids.

@@ -543,6 +543,9 @@ async def test_undo_is_per_window_and_the_file_reloaded_from_disk_is_no_step(
     second = await pages.open(window="second")
     await open_folder(second, workspace)
     await open_from_tree(second, "plan.md")
+    if await second.evaluate("window.vmarkPage.mode()") != "source":  # the file opens as it was last toggled
+        await second.click("#mode-toggle")
+        await second.wait_for_selector(".cm-content")
     mine = page.locator(".cm-line").nth(2) if mode == "source" else page.locator(".ProseMirror p").first
     await mine.click()
     await page.keyboard.press("End")

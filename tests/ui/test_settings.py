@@ -58,7 +58,7 @@ async def test_set_stores_each_type(person: UIClient, vmark: RunningApp, data_di
     }
     for key, value in changes.items():
         assert await person.call("settings.set", key=key, value=value) == {"key": key, "value": value}
-    assert _stored(data_dir) == changes
+    assert _stored(data_dir) == {**changes, "editor.default_mode": "source"}  # the data_dir fixture's
     listing = {s["key"]: s["value"] for s in (await person.call("settings.list"))["settings"]}
     assert {key: listing[key] for key in changes} == changes
     assert vmark.app.settings.get("review_backlog_limit") == 7
@@ -119,7 +119,15 @@ async def test_the_dialog_is_generated_from_the_table_and_stores_each_change(
     assert sorted(await rows.evaluate_all("rows => rows.map(r => r.dataset.key)")) == sorted(SETTINGS)
     # Grouped, in words, each with the control its value needs (the key stays, to copy).
     legends = await page.locator("#settings-fields fieldset legend").all_inner_texts()
-    assert legends == ["Editor", "Saving", "AI agents and review", "Browser", "CJK formatting", "Provenance checker"]
+    assert legends == [
+        "Prompts for agents",  # the person's prompt files (tests/ui/test_agents_hear.py)
+        "Editor",
+        "Saving",
+        "AI agents and review",
+        "Browser",
+        "CJK formatting",
+        "Provenance checker",
+    ]
     assert await page.locator(".setting[data-key='browser.posture'] select option").all_inner_texts() == [
         "Sandbox (a separate, empty profile)",
         "Shared (your signed-in profile)",
@@ -151,6 +159,7 @@ async def test_the_dialog_is_generated_from_the_table_and_stores_each_change(
         "auto_approve_save_as": True,
         "review_backlog_limit": 7,
         "readable_roots": [str(tmp_path), "/srv/notes"],
+        "editor.default_mode": "source",  # the data_dir fixture's
     }
     await page.click("#settings-close")
     await expect(page.get_by_test_id("settings")).to_be_hidden()

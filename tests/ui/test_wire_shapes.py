@@ -8,6 +8,7 @@ and reply seen on the way is checked strictly against the TypedDicts (``vmark.te
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from tests.conftest import make_client, ok
 from tests.contract.helpers import wait_event, wait_until
 from tests.ui.helpers import agent_write
+from tests.ui.test_images import png
 from tests.ui.wirepage import EDITOR_REQUESTS, CheckedPage
 from vmark.app import turns
 from vmark.app.server import RunningApp
@@ -137,9 +139,31 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert renamed["moved"] == []
     assert (await page.call("ui.file_delete", path=renamed["path"]))["trashed"] is True
     assert (trash / "files" / "m.md").read_text("utf-8") == ""
+    # a link followed: to a file (opened), to a missing one (no tab: the page offers to create it)
+    linked = await page.call("ui.open_link", tabId=a, path="b.md")
+    assert linked["path"] == str((workspace / "b.md").resolve()) and linked["tabId"]
+    assert (await page.call("ui.open_link", tabId=a, path="notes/missing.md")) == {
+        "path": str((workspace / "notes" / "missing.md").resolve())
+    }
     found = await page.call("ui.search", query="alpha", matchCase=True)
     assert found["results"] and found["truncated"] is False
+    # the picker: a folder listed (a file's folder, its entries' every kind), the places, a recent forgotten
+    (workspace / "out").symlink_to("/")
+    listed = await page.call("ui.browse", path=str(workspace / "a.md"), hidden=True)
+    assert listed["selected"] == "a.md" and {e["kind"] for e in listed["entries"]} == {"folder", "file", "outside"}
+    await page.call("ui.browse", path=str(workspace), filter="a")
+    places = await page.call("ui.places")
+    assert places["recentFolders"] and places["recentFiles"]
+    assert await page.call("ui.recent_forget", path=places["recentFiles"][0]["path"]) == {"forgotten": True}
     await page.call("ui.cjk_format", text="中文English")
+    # the person's prompt files: the shipped ones listed, a new one created in the same folder
+    prompts = await page.call("prompts.list")
+    assert {p["name"] for p in prompts["prompts"]} >= {"proofread", "summarize"}
+    created = await page.call("prompts.new")
+    assert Path(created["file"]).parent == Path(prompts["folder"])
+    image = png(2, 2)
+    saved = await page.call("ui.image_save", tabId=a, name="dot.png", data=base64.b64encode(image).decode())
+    assert saved["link"] == "assets/dot.png" and Path(saved["path"]).read_bytes() == image
 
     # agent changes under review: listed, one accepted by id, the rest of a later write rejected (each pushes a
     # review event; the rejection is the person's edit)

@@ -10,6 +10,7 @@ import type Token from "markdown-it/lib/token.mjs";
 import type { Mark, Node } from "prosemirror-model";
 import { createMarkdown, inlineRange } from "./markdown";
 import { schema } from "./schema";
+import { type Wikilink, wikilinkLabel, wikilinkTarget } from "./wikilink";
 
 /** A stretch of a textblock's content: positions `pm..pmEnd` inside it, source `src..srcEnd` (block-relative). */
 export interface Segment {
@@ -463,6 +464,11 @@ class Inlines {
       case "footnote_ref":
         this.atom(schema.nodes.raw_inline.create({ kind: "footnote", raw: token.markup }), token);
         return i;
+      case "wikilink": {
+        const link = token.meta as Wikilink;
+        this.atom(schema.nodes.raw_inline.create({ kind: "wikilink", raw: token.markup, href: wikilinkTarget(link), text: wikilinkLabel(link) }), token);
+        return i;
+      }
       default:
         this.atom(schema.nodes.raw_inline.create({ kind: "other", raw: this.source(token) }), token);
         return i;

@@ -1,6 +1,6 @@
 // markdown-it set up for a view that must give every byte back: CommonMark + GFM tables and
-// strikethrough, raw HTML, and our own rules for front matter, math, footnotes and reference
-// definitions (kept as tokens with line maps, where markdown-it would drop or move them).
+// strikethrough, raw HTML, and our own rules for front matter, math, footnotes, wikilinks (`wikilink.ts`)
+// and reference definitions (kept as tokens with line maps, where markdown-it would drop or move them).
 //
 // Inline tokens get source ranges too (markdown-it gives only block tokens a line map): every inline
 // rule is wrapped to record where its tokens came from, in the inline content's coordinates.
@@ -8,6 +8,7 @@ import MarkdownIt from "markdown-it";
 import type StateBlock from "markdown-it/lib/rules_block/state_block.mjs";
 import type StateInline from "markdown-it/lib/rules_inline/state_inline.mjs";
 import type Token from "markdown-it/lib/token.mjs";
+import { wikilinkRule } from "./wikilink";
 
 /** Where an inline token came from: `[from, to)` of its inline content string. */
 export const inlineRange = new WeakMap<Token, [number, number]>();
@@ -25,6 +26,7 @@ export function createMarkdown(): MarkdownIt {
   keepReferences(md);
   md.inline.ruler.before("escape", "math_inline", mathInline);
   md.inline.ruler.before("link", "footnote_ref", footnoteRef);
+  md.inline.ruler.before("link", "wikilink", wikilinkRule);
   // Escapes and entities stay tokens of their own: their text is not their source.
   md.inline.ruler2.disable("fragments_join");
   md.core.ruler.disable("text_join");

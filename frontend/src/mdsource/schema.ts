@@ -12,6 +12,9 @@ function rawInlineDOM(node: Node): DOMOutputSpec {
     return ["a", { class: "md-autolink", href: String(node.attrs.href), title: raw, "data-raw": raw }, String(node.attrs.text)];
   }
   if (kind === "footnote") return ["sup", { class: "md-footnote-ref", "data-raw": raw }, raw.slice(2, -1)];
+  if (kind === "wikilink") {
+    return ["a", { class: "md-wikilink", "data-target": String(node.attrs.href), "data-raw": raw }, String(node.attrs.text)];
+  }
   return ["code", { class: `md-raw-inline md-${kind}`, "data-raw": raw }, raw];
 }
 
@@ -143,7 +146,8 @@ export const schema = new Schema({
       inline: true,
       group: "inline",
       atom: true,
-      // kind: html, math, footnote, autolink; raw: its source
+      // kind: html, math, footnote, autolink, wikilink; raw: its source (href, text: an autolink's or a
+      // wikilink's target and the words it shows)
       attrs: { kind: { default: "html" }, raw: { default: "" }, href: { default: "" }, text: { default: "" } },
       toDOM: rawInlineDOM,
     },

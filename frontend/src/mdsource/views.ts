@@ -8,6 +8,7 @@ import { keymap } from "prosemirror-keymap";
 import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
 import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
+import { linkPlugin, WikilinkView } from "../linkspm";
 import { segmentsOf } from "./build";
 import { findPlugin } from "./find";
 import { CodeBlockView, InlineMathView, MathBlockView, richPlugin } from "./rich";
@@ -60,7 +61,7 @@ function plainBlock(node: Node): NodeView {
 export function nodeViews(): Record<string, NodeViewConstructor> {
   return {
     image: (node) => new ImageView(node),
-    raw_inline: (node) => (node.attrs.kind === "math" ? new InlineMathView(node) : plainInline(node)),
+    raw_inline: (node) => (node.attrs.kind === "math" ? new InlineMathView(node) : node.attrs.kind === "wikilink" ? new WikilinkView(node) : plainInline(node)),
     raw_block: (node) => (node.attrs.kind === "math" ? new MathBlockView(node) : plainBlock(node)),
     code_block: (node) => new CodeBlockView(node),
   };
@@ -68,7 +69,7 @@ export function nodeViews(): Record<string, NodeViewConstructor> {
 
 /** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
 export function viewPlugins(): Plugin[] {
-  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), keymap({ Tab: cellStep(1), "Shift-Tab": cellStep(-1) }), livePlugin()];
+  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), keymap({ Tab: cellStep(1), "Shift-Tab": cellStep(-1) }), livePlugin(), linkPlugin()];
 }
 
 /** The view registers itself for the panels that act on it (outline, status bar, find). */

@@ -17,17 +17,22 @@ from pathlib import Path
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.principals import Principals
+from ..storage.recents import Recents
 from ..storage.settings import Settings
 from .approvals import Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
 from .browser_view import BrowserViews
+from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
 from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
+from .modes import EditorModes
+from .prompts import PromptService
+from .resources import Resources
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -57,15 +62,24 @@ class Services:
     comments: CommentService
     coherence: CoherenceService
     review: Review
+    #: what agents hear of since they last looked (``session.changes``)
+    changes: ChangesLog
+    #: documents as MCP resources, and the person's prompt templates as MCP prompts
+    resources: Resources
+    prompts: PromptService
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows
+    #: the mode a tab opens in, and the files' remembered modes
+    modes: EditorModes
     disk: DiskWatcher
     browser: BrowserService
     browser_runs: Runs
     browser_views: BrowserViews
     #: the folders the person granted this session (``folder_access``), shared by every request
     folder_grants: set[str]
+    #: the recent folders and files, and the main window's last workspace (``recents.json``)
+    recents: Recents
     #: tests only: the faults and delays they inject (None in a person's app: ``test.*`` is not routed)
     hooks: TestHooks | None = None
 

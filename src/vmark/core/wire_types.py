@@ -16,6 +16,7 @@ string annotation). Keys are the wire's own (camelCase, ``from``), so some shape
 from typing import Literal, NotRequired, TypedDict
 
 from .kinds import Kind
+from .limits import MAX_PASTED_IMAGE_BYTES
 
 Mode = Literal["source", "wysiwyg"]
 #: code points ``[from, to, insert]`` of a text: the spans of one change (``core.changes.wire``)
@@ -462,6 +463,24 @@ class FileDeleted(TypedDict):
     trashed: bool
 
 
+class ImageSavePayload(TypedDict):
+    """An image the person pasted or dropped into the tab's document, to be written beside it."""
+
+    tabId: str
+    #: the file's name as the page had it (``image.png``): the written file's name comes from its stem
+    name: str
+    #: the image's bytes, base64 (at most ``MAX_PASTED_IMAGE_BYTES`` of them)
+    data: str
+
+
+class ImageSaved(TypedDict):
+    """Where the image went: ``path`` (absolute), ``link`` (relative to the document, for ``![](link)``)."""
+
+    path: str
+    link: str
+    bytes: int
+
+
 class WorkspaceSwitchPayload(TypedDict):
     workspaceInstanceId: str
 
@@ -493,6 +512,74 @@ class SearchResults(TypedDict):
     query: str
     results: list[SearchResult]
     truncated: bool
+
+
+# --- the picker: folders listed through the scope, the places to start from, recent folders and files ---------
+#: ``outside``: a link to somewhere the picker may not list (never followed, nothing of it said)
+EntryKind = Literal["folder", "file", "other", "outside"]
+PlaceKind = Literal["home", "readable", "granted", "workspace"]
+
+
+class BrowsePayload(TypedDict):
+    """A folder to list (absolute or ``~/...``; the home folder when absent), or a file: its folder is listed."""
+
+    path: NotRequired[str]
+    #: names starting with a dot too
+    hidden: NotRequired[bool]
+    #: only names containing this (any case), bounded after filtering
+    filter: NotRequired[str]
+
+
+class BrowseEntry(TypedDict):
+    name: str
+    kind: EntryKind
+    #: a symbolic link (``kind`` says what it leads to)
+    link: bool
+    #: bytes of a file, else null
+    size: int | None
+    #: seconds since the epoch, null for ``outside``
+    modified: float | None
+    #: what VMark opens it as (a Markdown or workflow file), else null
+    opens: Kind | None
+
+
+class Browsed(TypedDict):
+    """A folder's entries (folders first, then by name), canonical paths, at most ``BROWSE_MAX_ENTRIES``."""
+
+    path: str
+    #: the folder above, when the picker may list it
+    parent: str | None
+    #: the file the request named (``path`` is its folder), else null
+    selected: str | None
+    entries: list[BrowseEntry]
+    #: entries past the bound, not listed
+    more: int
+    writable: bool
+
+
+class Place(TypedDict):
+    path: str
+    kind: PlaceKind
+
+
+class RecentEntry(TypedDict):
+    path: str
+    openedAt: float
+    #: no longer on the disk (kept: a drive may come back; the person may forget it)
+    gone: bool
+
+
+class Places(TypedDict):
+    """Where the picker may start: the places it lists from, the recent folders and files (most recent first)."""
+
+    home: str
+    places: list[Place]
+    recentFolders: list[RecentEntry]
+    recentFiles: list[RecentEntry]
+
+
+class RecentForgotten(TypedDict):
+    forgotten: bool
 
 
 class TextPayload(TypedDict):
@@ -533,6 +620,22 @@ class TabResult(TypedDict):
 
 class WorkspaceResult(TypedDict):
     workspaceInstanceId: str
+
+
+class LinkPayload(TypedDict):
+    """``ui.open_link``: a link of the document in ``tabId`` to ``path`` (absolute, or relative to that
+    document's folder; percent-decoded, without ``#heading``)."""
+
+    tabId: str
+    path: str
+
+
+class LinkResult(TypedDict):
+    """The link's canonical target, in the window's path scope; ``tabId`` the tab showing it, or absent when
+    the file does not exist (the page offers to create it with ``ui.file_create``)."""
+
+    path: str
+    tabId: NotRequired[str]
 
 
 class NewPayload(TypedDict):
@@ -690,6 +793,26 @@ class SettingPayload(TypedDict):
 class SettingResult(TypedDict):
     key: str
     value: object
+
+
+class PromptFile(TypedDict):
+    """One prompt file of Settings -> Prompts: a prompt agents are offered, or a malformed file and why."""
+
+    file: str
+    name: str | None
+    title: str | None
+    description: str | None
+    #: what is wrong with the file (None: it is well-formed and offered to agents)
+    error: str | None
+
+
+class PromptFiles(TypedDict):
+    folder: str
+    prompts: list[PromptFile]
+
+
+class PromptCreated(TypedDict):
+    file: str
 
 
 # --- the embedded browser, as the person sees it (the Browser panel) -------------------------------------
@@ -1074,6 +1197,7 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.focus": (FocusPayload, FocusResult),
     "ui.open": (PathPayload, TabResult),
     "ui.open_folder": (PathPayload, WorkspaceResult),
+    "ui.open_link": (LinkPayload, LinkResult),
     "ui.new": (NewPayload, TabResult),
     "ui.close": (ClosePayload, CloseResult),
     "ui.switch_tab": (TabPayload, SwitchResult),
@@ -1105,13 +1229,19 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.file_create": (FileCreatePayload, FileCreated),
     "ui.file_rename": (FileRenamePayload, FileRenamed),
     "ui.file_delete": (PathPayload, FileDeleted),
+    "ui.image_save": (ImageSavePayload, ImageSaved),
     "ui.switch_workspace": (WorkspaceSwitchPayload, WorkspaceSwitched),
     "ui.search": (SearchPayload, SearchResults),
+    "ui.browse": (BrowsePayload, Browsed),
+    "ui.places": (Empty, Places),
+    "ui.recent_forget": (PathPayload, RecentForgotten),
     "ui.cjk_format": (TextPayload, TextResult),
     "approvals.list": (Empty, ApprovalsList),
     "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
     "settings.set": (SettingPayload, SettingResult),
+    "prompts.list": (Empty, PromptFiles),
+    "prompts.new": (Empty, PromptCreated),
     "browser.tabs": (Empty, BrowserTabs),
     "browser.human_open": (HumanOpenPayload, BrowserOpened),
     "browser.view": (BrowserTabPayload, BrowserViewed),
@@ -1166,6 +1296,11 @@ REQUEST_EVENTS: dict[str, type] = {
     "editor": EditorRequest,
 }
 
+#: limits the editor page applies before it asks (``export const`` in the generated TypeScript)
+PAGE_LIMITS: dict[str, int] = {
+    "MAX_PASTED_IMAGE_BYTES": MAX_PASTED_IMAGE_BYTES,
+}
+
 #: the named aliases the generated TypeScript keeps (so it reads like this module)
 ALIASES: dict[str, object] = {
     "Kind": Kind,
@@ -1189,4 +1324,6 @@ ALIASES: dict[str, object] = {
     "EdgeState": EdgeState,
     "Resolution": Resolution,
     "Maturity": Maturity,
+    "EntryKind": EntryKind,
+    "PlaceKind": PlaceKind,
 }

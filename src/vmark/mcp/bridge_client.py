@@ -68,7 +68,8 @@ def start_app_detached(data_dir: Path) -> None:
     log = os.fdopen(fd, "ab")
     env = {**os.environ, "VMARK_HOME": str(data_dir)}
     subprocess.Popen(
-        [sys.executable, "-m", "vmark", "app", "--headless"],
+        # Never the person's last workspace: an agent starting the app opens nothing without the person.
+        [sys.executable, "-m", "vmark", "app", "--headless", "--no-reopen"],
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=log,

@@ -20,8 +20,12 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "browser.posture": (str, "sandbox"),
     "browser.allow_private_network": (bool, False),
     "editor.remote_images": (bool, True),
+    #: where pasted and dropped images are written: a folder relative to the document's own
+    "editor.image_folder": (str, "assets"),
     "editor.save_automatically": (bool, False),
     "editor.theme": (str, "system"),
+    #: the mode a Markdown file opens in until the person toggles it (then the file keeps its own)
+    "editor.default_mode": (str, "wysiwyg"),
 }
 
 
@@ -39,6 +43,14 @@ _CHECKS["editor.theme"] = lambda key, value: (
     None
     if value in ("system", "light", "dark")
     else f"setting {key!r} must be 'system', 'light' or 'dark', not {value!r}"
+)
+_CHECKS["editor.default_mode"] = lambda key, value: (
+    None if value in ("wysiwyg", "source") else f"setting {key!r} must be 'wysiwyg' or 'source', not {value!r}"
+)
+_CHECKS["editor.image_folder"] = lambda key, value: (
+    None
+    if "\x00" not in value and "\\" not in value and not value.startswith("/") and value.strip() == value
+    else f"setting {key!r} must be a folder relative to the document (such as 'assets'), not {value!r}"
 )
 _CHECKS["browser.posture"] = lambda key, value: (
     None if value in ("sandbox", "shared") else f"setting {key!r} must be 'sandbox' or 'shared', not {value!r}"

@@ -25,6 +25,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .chars import RESERVED_RE
+from .wikilink import wikilink_plugin
 
 
 class LineSpan(NamedTuple):
@@ -62,13 +63,15 @@ class Parsed(NamedTuple):
 
 def block_parser() -> MarkdownIt:
     """The Markdown dialect: CommonMark with HTML, GFM tables and strikethrough, front matter, ``$``/``$$`` math
-    (Pandoc's rules: no space inside the dollars, no digit outside) and footnotes."""
+    (Pandoc's rules: no space inside the dollars, no digit outside), footnotes and wikilinks (the editor's
+    ``[[name]]``: :mod:`vmark.text.wikilink`)."""
     md = (
         MarkdownIt("commonmark", {"html": True})
         .enable(["table", "strikethrough"])
         .use(front_matter_plugin)
         .use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
         .use(footnote_plugin)
+        .use(wikilink_plugin)
     )
     return md
 

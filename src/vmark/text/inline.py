@@ -16,8 +16,9 @@ block content:
   pair, the ``[`` / ``![`` / ``^[`` of links, images and inline footnotes, and their ``](destination "title")``;
 - ``C`` protected and read as a Latin word: inline code, math, autolinks;
 - ``S`` protected and opaque: raw HTML, entities, backslash escapes and hard-break backslashes, footnote
-  references, and reference links and images whose text is their reference label (``[中文]`` with a
-  ``[中文]: /url`` definition: changing the text would break the link).
+  references, wikilinks (``[[name|alias]]``: :mod:`vmark.text.wikilink`), and reference links and images
+  whose text is their reference label (``[中文]`` with a ``[中文]: /url`` definition: changing the text would
+  break the link).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from markdown_it.rules_inline.entity import DIGITAL_RE, NAMED_RE
 from vmark.core.limits import MAX_INLINE_NESTING
 
 from .blocks import block_parser
+from .wikilink import wikilink_end
 
 Piece = tuple[str, str]
 
@@ -154,7 +156,7 @@ class _Scanner:
         if char in "*_~":
             return None if silent else self._emphasis(at, start, end, fresh)
         if char == "[":
-            return self._link(at, end, silent) or self._footnote_ref(at, end)
+            return self._wikilink(at, end) or self._link(at, end, silent) or self._footnote_ref(at, end)
         if char == "!":
             return self._image(at, end, silent)
         if char == "^":
@@ -401,6 +403,10 @@ class _Scanner:
         inner: list[_Item] = list(self.frame(label_start, label_end, fresh))
         self._depth -= 1
         return end, [("O", src[at:label_start]), *inner, ("X", src[label_end:end])]
+
+    def _wikilink(self, at: int, end: int) -> _Found | None:
+        after = wikilink_end(self.src, at, end)
+        return (after, [("S", self.src[at:after])]) if after >= 0 else None
 
     def _inline_footnote(self, at: int, end: int, silent: bool) -> _Found | None:
         if at + 2 >= end or self.src[at + 1] != "[":

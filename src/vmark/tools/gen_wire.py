@@ -111,6 +111,7 @@ def render() -> str:
     """The whole generated module."""
     parts = [_HEADER.rstrip("\n")]
     parts += [f"export type {name} = {_ts(tp, alias_ok=False)};" for name, tp in wire_types.ALIASES.items()]
+    parts += [f"export const {name} = {value};" for name, value in wire_types.PAGE_LIMITS.items()]
     parts += [_interface(shape) for shape in _shapes()]
     requests = {k: f"{{ payload: {_ts(p)}; result: {_ts(r)} }}" for k, (p, r) in wire_types.REQUESTS.items()}
     parts.append("/** Every request the page sends: its payload and its result. */")

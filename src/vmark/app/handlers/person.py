@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import (
+    ui_browse,
     ui_browser,
     ui_coherence,
     ui_comments,
     ui_editing,
     ui_files,
     ui_history,
+    ui_images,
+    ui_links,
     ui_read,
     ui_review,
     ui_saving,
@@ -42,5 +45,8 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_browser.ACTIONS,
     **ui_search.ACTIONS,
     **ui_files.ACTIONS,
+    **ui_browse.ACTIONS,
+    **ui_images.ACTIONS,
+    **ui_links.ACTIONS,
     **ui_review.ACTIONS,
 }

@@ -63,6 +63,8 @@ class Review:
         self._pusher = ReviewPusher(session, self.listing)
         #: False: agents' edits make no changes to review (a benchmark's peer run: ``test.fault {review: false}``)
         self.enabled = True
+        #: told when changes leave the pending set, judged (before a rejection restores their old text)
+        self.judged_listeners: list[Callable[[Document, Sequence[Change], Judgement], None]] = []
 
     async def start(self) -> None:
         await self._saver.start()
@@ -165,6 +167,13 @@ class Review:
         """``changes`` are judged: they leave the pending set, and the revisions they alone carried are reviewed."""
         review.end(changes, judgement)
         self._backlog.settle(key, [r for c in changes for r in c.revisions], review.carried())
+        self._tell(key, changes, judgement)
+
+    def _tell(self, key: str, changes: Sequence[Change], judgement: Judgement) -> None:
+        doc = self.session.docs.get(key)
+        if doc is not None and changes:
+            for listener in self.judged_listeners:
+                listener(doc, changes, judgement)
 
     async def follow(self, tx: Transaction) -> None:
         """After the transaction: its revisions in the history (:meth:`Backlog.follow`)."""
@@ -216,10 +225,13 @@ class Review:
         review = self._docs.get(doc.key)
         if review is not None and review.changes:
             if revision is None:
-                review.end(list(review.changes), "accepted")
+                accepted = list(review.changes)
             else:
                 carrying = [c for c in review.changes if revision in c.revisions]
-                review.end([c for c in carrying if c.revisions == (revision,)], "accepted")
+                accepted = [c for c in carrying if c.revisions == (revision,)]
+            review.end(accepted, "accepted")
+            self._tell(doc.key, accepted, "accepted")
+            if revision is not None:
                 review.changes = [
                     replace(c, revisions=tuple(r for r in c.revisions if r != revision)) for c in review.changes
                 ]
