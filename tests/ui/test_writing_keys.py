@@ -48,7 +48,7 @@ INPUT_RULES = [
     S("wikilink", "", None, keys("'See [[readability]] now"), "See [[readability]] now"),
     # Undo (or Backspace) right after a conversion gives the characters back, escaped only as the parse needs.
     S("undo-heading", "", None, keys("'# ", "Control+z", "'x"), "\\# x"),
-    S("backspace-heading", "", None, keys("'# ", "Backspace", "'x"), "\\# x"),
+    S("backspace-after-rule", "", None, keys("'# ", "Backspace", "'x"), "\\# x"),
     S("undo-bullet", "", None, keys("'- ", "Control+z", "'x"), "\\- x"),
     S("undo-strong", "", None, keys("'**b**", "Control+z"), "\\**b\\*\\*"),
     S("undo-fence", "", None, keys("'```", "Enter", "Control+z"), "``\\`"),
