@@ -214,7 +214,8 @@ export class SourceDoc {
   /** Block `k` as the text has it now: its source, and the gap to the block after it. */
   private remembered(k: number): Remembered {
     const block = this.blocks[k];
-    const next = this.blocks.slice(k + 1).find((b) => b.to > b.from) ?? null;
+    let next: Block | null = null;
+    for (let j = k + 1; j < this.blocks.length && next === null; j++) if (this.blocks[j].to > this.blocks[j].from) next = this.blocks[j];
     const text = this.textValue.sliceString(block.from, block.to);
     return { node: block.node, text, next: next?.node ?? null, gap: next ? this.textValue.sliceString(block.to, next.from) : "" };
   }
