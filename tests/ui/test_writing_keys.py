@@ -171,3 +171,14 @@ async def test_block_menu_lists_and_filters(scene: Stage) -> None:
     await page.keyboard.press("Escape")
     await expect(menu).to_be_hidden()
     assert path.read_bytes() == b"/"
+
+
+async def test_tab_stays_in_the_editor_until_escape(scene: Stage) -> None:
+    """Tab where nothing nests keeps the focus in the editor and changes nothing; Escape, then Tab, moves it on."""
+    page = scene.page
+    path = await run_session(scene, S("tab-stays", "plain words", "words", keys("Tab", "'!"), "plain words!"))
+    assert path.read_bytes() == b"plain words!"
+    assert await page.evaluate("document.activeElement.classList.contains('ProseMirror')")
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("Tab")
+    assert not await page.evaluate("document.activeElement.classList.contains('ProseMirror')")
