@@ -90,6 +90,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from vmark.app.server import RunningApp
 from vmark.app.ui_server import DIST
+from vmark.storage.settings import Settings
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 from vmark.testing.uiclient import UIClient
 
@@ -285,6 +286,9 @@ async def open_page(browser: Browser, app: RunningApp, folder: Path, wire: Wire 
 @contextlib.asynccontextmanager
 async def stage(tmp: Path, files: dict[str, str]) -> AsyncIterator[Stage]:
     folder, home = tmp / "ws", prepare_home(tmp / "home")
+    # The measurements set each tab's mode themselves, from a tab that opens in source mode (the app's default
+    # is WYSIWYG).
+    Settings(home / "settings.json").set("editor.default_mode", "source")
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, "utf-8")
