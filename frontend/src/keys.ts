@@ -9,6 +9,7 @@ import { el, modalAnswer, toast } from "./dom";
 import { FindBar } from "./findbar";
 import { live } from "./live";
 import { type PickItem, Picker, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "./palette";
+import { TABLE_SHORTCUTS } from "./tableactions";
 import type { SearchResult } from "./wire.gen";
 import type { Channel } from "./protocol";
 import { BLOCK_COMMANDS } from "./writingkeys";
@@ -61,6 +62,7 @@ export const SHORTCUTS: Shortcut[] = [
     note: /^Ctrl\+\d/.test(c.keys) ? "A browser window keeps Ctrl+digit for its tabs; use Ctrl+Alt+digit there." : undefined,
   })),
   { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
+  ...TABLE_SHORTCUTS,
   { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },
   { group: "Help", keys: "Ctrl+/ / ?", action: "This sheet (? when not typing)" },
 ];

@@ -3,6 +3,7 @@
 // `/` as text. Others add their blocks with `registerSlashItem` (a table, for one).
 import { type EditorState, Plugin, PluginKey } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { TABLE_BLOCK } from "./mdsource/tables";
 import { BLOCK } from "./mdsource/writing";
 import { BLOCK_COMMANDS, type BlockCommandId } from "./writingkeys";
 
@@ -46,6 +47,13 @@ for (const spec of BLOCK_COMMANDS) {
     run: (view) => BLOCK[spec.id](view.state, view.dispatch, view),
   });
 }
+
+registerSlashItem({
+  id: TABLE_BLOCK.id,
+  label: TABLE_BLOCK.label,
+  keywords: TABLE_BLOCK.keywords.join(" "),
+  run: (view) => TABLE_BLOCK.command(view.state, view.dispatch, view),
+});
 
 interface MenuState {
   /** Where the `/` is; null: the menu is closed. */
