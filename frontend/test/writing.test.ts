@@ -270,7 +270,6 @@ const KNOWN_GFM: Record<number, string> = {
   6: KNOWN_COMMONMARK[6],
   7: KNOWN_COMMONMARK[7],
   81: KNOWN_COMMONMARK[111],
-  200: "a table cell with an escaped pipe: the table is written anew (its columns padded)",
   215: KNOWN_COMMONMARK[237],
   340: KNOWN_COMMONMARK[330],
   341: KNOWN_COMMONMARK[331],
