@@ -3,11 +3,23 @@
 import { baseKeymap } from "prosemirror-commands";
 import { history } from "prosemirror-history";
 import { keymap } from "prosemirror-keymap";
+import type { Node } from "prosemirror-model";
 import { EditorState, type Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { registerSourceDoc } from "../src/mdsource/sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "../src/mdsource/sourcedoc";
 import { writingPlugins } from "../src/mdsource/writing";
+
+/** Every position inside a textblock of `doc` (where a cursor can be). */
+export function textPositions(doc: Node): number[] {
+  const positions: number[] = [];
+  doc.descendants((node, pos) => {
+    if (!node.isTextblock) return true;
+    for (let k = 0; k <= node.content.size; k++) positions.push(pos + 1 + k);
+    return false;
+  });
+  return positions;
+}
 
 export class KeyboardEditor {
   state: EditorState;

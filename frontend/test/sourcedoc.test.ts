@@ -12,6 +12,7 @@ import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection, type Transaction } from "prosemirror-state";
 import { schema } from "../src/mdsource/schema";
 import { sameShown, SourceDoc } from "../src/mdsource/sourcedoc";
+import { textPositions } from "./keyboard";
 
 const CORPUS = join(import.meta.dirname, "../../../shared/corpora/markdown");
 
@@ -77,15 +78,6 @@ const LIST_COMMANDS = {
   lift: liftListItem(schema.nodes.list_item),
 };
 
-function textPositions(doc: Node): number[] {
-  const positions: number[] = [];
-  doc.descendants((node, pos) => {
-    if (!node.isTextblock) return true;
-    for (let k = 0; k <= node.content.size; k++) positions.push(pos + 1 + k);
-    return false;
-  });
-  return positions;
-}
 
 function transaction(state: EditorState, at: number, edit: Op): Transaction | null {
   const placed = state.apply(state.tr.setSelection(TextSelection.create(state.doc, at)));

