@@ -202,7 +202,7 @@ class Page {
       case "doc": {
         const doc = event.payload;
         if (this.current && doc.tabIds.includes(this.current.tabId)) {
-          await this.current.remote(doc.revision, doc.text ?? null, doc.changes ?? null);
+          await this.current.remote(doc.revision, doc.changes ?? null);
           this.historyPanel.refresh();
           this.commentsPanel.refresh();
         }

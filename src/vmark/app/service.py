@@ -220,7 +220,7 @@ class App:
             self._reopen_last(main)
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
-            asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
+            asyncio.create_task(self._every(DISK_POLL_SECONDS, self._check_disk)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.prompts.check)),
         ]
         return [w.root for w in main.workspaces]
@@ -253,6 +253,11 @@ class App:
         await self.browser.stop()
         self.journal.close()
         self.history.close()
+
+    async def _check_disk(self) -> None:
+        await self.disk.check()
+        if self.hooks is not None:
+            self.hooks.disk_checks += 1
 
     async def _every(self, seconds: float, job: Any) -> None:
         while True:
