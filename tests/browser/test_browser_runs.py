@@ -17,7 +17,7 @@ import pytest
 from mcp import Client
 
 import vmark.app.browser as browser_service
-import vmark.app.browser_runs as browser_runs
+import vmark.browser.run_driver as run_driver
 from tests.browser.test_browser_tools import ok, plain, token
 from tests.conftest import call, make_client
 from vmark.app.server import RunningApp
@@ -475,7 +475,7 @@ async def test_a_run_waits_past_the_prompts_own_wait(
 async def test_the_time_budget_does_not_count_the_persons_time(
     agent: Client, you: Person, shop: Shop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(browser_runs, "TIME_BUDGET_SECONDS", 2.0)
+    monkeypatch.setattr(run_driver, "TIME_BUDGET_SECONDS", 2.0)
     tab = await open_tab(agent, f"{shop.base}/wf_login.html")
     source = (
         "---\nsite: s\ninputs: [email]\n---\n"

@@ -20,16 +20,16 @@ from vmark.core.limits import (
 
 from ...browser.act import ActArgumentError
 from ...browser.act import act as page_act
+from ...browser.asks import Ask, ask_for
 from ...browser.console import clear_console, read_console
 from ...browser.isolated import EvalContextLost, EvalError, EvalTimeout, execute_script, world_for
 from ...browser.query import InvalidSelector
 from ...browser.query import query as page_query
+from ...browser.reader import UNTRUSTED, reader_mode
 from ...browser.snapshot import RefError, read_snapshot, resolve_ref
 from ...browser.style import StyleArgumentError
 from ...browser.style import style as page_style
 from ...core.errors import ArgumentError, BrowserError
-from ..browser import Ask, ask_for
-from ..browser_reader import UNTRUSTED, reader_mode
 
 if TYPE_CHECKING:
     from ..context import RequestContext
