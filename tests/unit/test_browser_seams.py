@@ -93,6 +93,17 @@ class Prompts:
         self.up = {s: p for s, p in self.up.items() if p != prompt_id}
 
 
+def asking_forever(prompts: Prompts) -> Callable[..., Awaitable[dict[str, Any]]]:
+    """A navigate that raises the person's prompt, which they never answer."""
+
+    async def navigate(asker: Any, tab: Any, url: str, timeout_ms: int) -> dict[str, Any]:
+        prompts.raise_(SUBJECT, "apr-1")
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    return navigate
+
+
 async def never(*_: Any) -> None:
     raise AssertionError("not called")
 
@@ -220,13 +231,8 @@ async def test_a_run_out_of_running_time_does_not_act() -> None:
 async def test_a_stopped_run_withdraws_its_prompt(stop: str, code: str, reason: str) -> None:
     prompts = Prompts()
 
-    async def asks_the_person(asker: Any, tab: Any, url: str, timeout_ms: int) -> dict[str, Any]:
-        prompts.raise_(SUBJECT, "apr-1")
-        await asyncio.Event().wait()  # the person never answers
-        raise AssertionError("unreachable")
-
     tab = a_tab()
-    runs = runs_with(asks_the_person, tab, prompts=prompts)
+    runs = runs_with(asking_forever(prompts), tab, prompts=prompts)
     run_id = start(runs, tab)
     await until(runs, run_id, lambda status: "pendingApproval" in status)
     if stop == "cancel":
@@ -474,26 +480,26 @@ async def test_the_persons_input_is_scaled_to_the_viewport_and_checked_before_it
     assert len(page.log) == 5  # nothing refused reached the page
 
 
-async def test_the_persons_input_stops_the_run_on_the_tab_even_when_it_is_refused() -> None:
-    prompts = Prompts()
-
-    async def asks_the_person(asker: Any, tab: Any, url: str, timeout_ms: int) -> dict[str, Any]:
-        prompts.raise_(SUBJECT, "apr-1")
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
-
-    tab = a_tab()
-    runs = runs_with(asks_the_person, tab, prompts=prompts)
-    views = BrowserViews(
+def views_with(runs: Runs, tab: Any, require_enabled: Callable[[], None] = lambda: None) -> BrowserViews:
+    """The Browser panel's service on ``tab``; nothing opens, closes or notifies in these tests."""
+    return BrowserViews(
         Tabs(tab),
         runs,
-        require_enabled=lambda: None,
+        require_enabled=require_enabled,
         open_tab=never,
         close_tab=never,
         attached=lambda viewer: True,
         notify=never,
         spawn=Spawned(),
     )
+
+
+async def test_the_persons_input_stops_the_run_on_the_tab_even_when_it_is_refused() -> None:
+    prompts = Prompts()
+
+    tab = a_tab()
+    runs = runs_with(asking_forever(prompts), tab, prompts=prompts)
+    views = views_with(runs, tab)
     run_id = start(runs, tab)
     await until(runs, run_id, lambda status: "pendingApproval" in status)
     with pytest.raises(ArgumentError, match="kind must be"):
@@ -507,16 +513,7 @@ async def test_the_panel_refuses_while_the_browser_is_off() -> None:
     def off() -> None:
         raise BrowserError("BROWSER_DISABLED", "The embedded browser is turned off (setting browser.enabled)")
 
-    views = BrowserViews(
-        Tabs(a_tab()),
-        runs_with(never),
-        require_enabled=off,
-        open_tab=never,
-        close_tab=never,
-        attached=lambda viewer: True,
-        notify=never,
-        spawn=Spawned(),
-    )
+    views = views_with(runs_with(never), a_tab(), require_enabled=off)
     with pytest.raises(BrowserError) as refused:
         views.tab("btab-1")
     assert refused.value.code == "BROWSER_DISABLED"

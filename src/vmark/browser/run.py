@@ -108,6 +108,12 @@ class Run:
                 text = text.replace(value, "{" + name + "}")
         return text
 
+    def pause(self, index: int) -> None:
+        """The run stops at step ``index`` for the agent (``resumeRunId`` continues after it)."""
+        self.results[index].status = "paused"
+        self.status, self.paused_at = "paused", index
+        self.clock.stop()
+
     def end(self, status: RunStatus, code: str | None = None, reason: str | None = None) -> None:
         """The run is over (or paused, superseded): its status, and its clock stops."""
         self.status, self.reason_code, self.reason = status, code, reason

@@ -89,9 +89,7 @@ class RunDriver:
         """Perform one step; False when the run paused at it."""
         result = run.results[step.index]
         if step.kind not in APP_KINDS:
-            result.status = "paused"
-            run.status, run.paused_at = "paused", step.index
-            run.clock.stop()
+            run.pause(step.index)
             log.info("workflow %s paused at step %d (%s)", run.id, step.index, step.kind)
             return False
         if step.write and not run.allow_repeat and self._jobs.done(run.job, step.index):
@@ -102,8 +100,17 @@ class RunDriver:
             raise _OutOfTime
         result.status = "running"
         result.attempts += 1
+        result.data = await self._attempt(run, step)
+        result.status = "completed"
+        if step.write:
+            self._jobs.remember(run.job, step.index)
+        return True
+
+    async def _attempt(self, run: Run, step: Step) -> dict[str, Any] | None:
+        """Perform the step; a failure is written on its result (without an input value) and raised."""
+        result = run.results[step.index]
         try:
-            result.data = await self._perform(run, step)
+            return await self._perform(run, step)
         except _OutOfTime:
             result.status, result.reason = "failed", "the run's running time ran out"
             raise
@@ -114,10 +121,6 @@ class RunDriver:
             failed = self._failure(run, exc)
             result.status, result.reason = "failed", failed.reason
             raise failed from None
-        result.status = "completed"
-        if step.write:
-            self._jobs.remember(run.job, step.index)
-        return True
 
     def _failure(self, run: Run, exc: Exception) -> _StepFailed:
         """A refusal (``not-granted``, ...) or what the page threw, its reason without an input value."""

@@ -64,12 +64,8 @@ class Runs:
         """Start a run on ``tab`` and answer at once: ``{runId, steps, firstStep}``."""
         active = next((r for r in self._runs.values() if r.tab_id == tab.id and r.status == "running"), None)
         if active is not None:
-            raise BrowserError(
-                "RUN_ACTIVE",
-                f"{active.id} is running on {tab.id}: wait for it or workflow_cancel it",
-                runId=active.id,
-                tabId=tab.id,
-            )
+            message = f"{active.id} is running on {tab.id}: wait for it or workflow_cancel it"
+            raise BrowserError("RUN_ACTIVE", message, runId=active.id, tabId=tab.id)
         run = Run(
             id=new_id("run"),
             tab_id=tab.id,
