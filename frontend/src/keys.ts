@@ -9,6 +9,7 @@ import { el, modalAnswer, toast } from "./dom";
 import { FindBar } from "./findbar";
 import { live } from "./live";
 import { type PickItem, Picker, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "./palette";
+import { TABLE_SHORTCUTS } from "./tableactions";
 import type { SearchResult } from "./wire.gen";
 import type { Channel } from "./protocol";
 
@@ -52,6 +53,7 @@ export const SHORTCUTS: Shortcut[] = [
   { group: "Writing", keys: "[[", action: "Wikilink: the workspace's file names to choose from (Enter or Tab takes one)" },
   { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode)", note: "Press Escape first to move focus out of the editor with Tab." },
   { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
+  ...TABLE_SHORTCUTS,
   { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },
   { group: "Help", keys: "Ctrl+/ / ?", action: "This sheet (? when not typing)" },
 ];

@@ -17,6 +17,7 @@ import { StatusBar } from "./statusbar";
 import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
+import { tablePaletteItems } from "./tableactions";
 import { setRenderContext } from "./renderctx";
 import { configureImages } from "./paste/images";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
@@ -69,6 +70,7 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
+    this.keys.addCommands(tablePaletteItems());
     this.keys.addCommands([
       { label: "Open folder…", detail: "Open a folder as this window's workspace", run: () => this.pickFolder() },
       { label: "Open file…", detail: "Open a Markdown or workflow file", run: () => this.pickFile() },

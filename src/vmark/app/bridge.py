@@ -18,6 +18,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
+from ..core.jsonfast import encode_frame
 from ..core.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
 from ..storage.principals import Principals
 from .approvals import Approvals
@@ -171,7 +172,7 @@ class Bridge:
 def sender(ws: WebSocket) -> SendFn:
     async def send(message: dict[str, Any]) -> None:
         try:
-            await ws.send_text(json.dumps(message, ensure_ascii=False))
+            await ws.send_text(encode_frame(message).decode("utf-8"))
         except (RuntimeError, WebSocketDisconnect) as exc:
             raise ConnectionError(str(exc)) from exc
 

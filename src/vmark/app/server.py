@@ -11,6 +11,7 @@ import socket
 import sys
 import webbrowser
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import uvicorn
@@ -176,9 +177,16 @@ def _has_browser() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+#: worker threads of the app process's file work (saves, reads of files, the coherence kernel's calls): they
+#: mostly wait for the disk (a save's two fsyncs), so concurrent agents' saves need more of them than the
+#: default's CPU count + 4; the file system joins concurrent fsyncs into one journal commit
+IO_THREADS = 32
+
+
 async def serve_forever(
     data_dir: Path, folder: str | None, port: int, *, open_browser: bool = False, reopen_last: bool = False
 ) -> None:
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(IO_THREADS, thread_name_prefix="vmark-io"))
     # tests of an app process: its faults are set with test.fault; a person's app has none
     hooks = os.environ.get("VMARK_TEST_HOOKS") == "1"
     running = RunningApp(data_dir, folder, port, test_hooks=hooks, reopen_last=reopen_last)

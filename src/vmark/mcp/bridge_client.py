@@ -23,6 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from ..core.bridgefile import BridgeInfo
+from ..core.jsonfast import encode_frame
 from ..core.limits import APP_START_TIMEOUT_SECONDS
 from .discovery import read_bridge, read_bridge_file
 
@@ -81,11 +82,8 @@ def start_app_detached(data_dir: Path) -> None:
 
 
 def _frame(message: dict[str, Any]) -> bytes:
-    """A UTF-8 text frame; a lone surrogate (which UTF-8 cannot carry) is sent JSON-escaped."""
-    try:
-        return json.dumps(message, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(message).encode("ascii")
+    """A UTF-8 text frame (:func:`vmark.core.jsonfast.encode_frame`)."""
+    return encode_frame(message)
 
 
 class BridgeClient:
