@@ -136,7 +136,7 @@ class App:
         session.initial_mode = self.modes.initial
         session.rekey_listeners.append(self.modes.moved)
         self.disk = DiskWatcher(session, self.saves, self.coherence.same_document)
-        self.browser = BrowserService(
+        self.browser = browser = BrowserService(
             session,
             settings,
             self.approvals,
@@ -146,7 +146,6 @@ class App:
             # the machine's extra Chromium launch flags (``VMARK_CHROMIUM_ARGS``), added to the product's
             chromium_args=chromium_args,
         )
-        browser = self.browser
         # The browser's services (vmark.browser), each given the few callbacks it needs: an agent's ask goes
         # through the person's grants and prompts here; the person's views reach the pages through the session.
         authorize = _by_name(browser)
