@@ -1,30 +1,44 @@
-# Two commands: `make run` (set up, start the app on examples/) and `make test` (set up, run everything).
+# Two commands: `make run` (what running needs, then the app on examples/) and `make test` (that, the test
+# tooling, then everything: lint, the page's Node tests, pytest). docs/testing.md says how to run parts.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
-# The editor UI (frontend/, TypeScript + Vite) is built during setup into src/vmark/ui/dist/ (git-ignored):
-# `npm ci` when the lockfile changed, `npm run build` when a source (or the install) is newer than the build.
+# What running needs (requirements.lock: the runtime dependencies, exact), then the app itself (editable);
+# testing adds requirements-dev.lock (the same pins and the dev extra's). `make lock` writes both from
+# pyproject.toml's pins (tools/lock.py).
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
+# The editor UI (frontend/, TypeScript + Vite) is built into src/vmark/ui/dist/ (git-ignored): `npm ci` when
+# the lockfile changed, `npm run build` when a source (or the install) is newer than the build.
 NPM ?= npm
 UI_DEPS := frontend/node_modules/.vmark-ci-stamp
 UI_BUILD := src/vmark/ui/dist/.vmark-build-stamp
-UI_SOURCES := $(shell find frontend/src -type f) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
-# The page scripts' checkers (tools/pagejs: tsc with checkJs, eslint), installed for `make lint`.
+UI_SOURCES := $(shell find frontend/src -type f) frontend/index.html frontend/mermaid.html frontend/export.html frontend/vite.config.ts frontend/tsconfig.json
+# The page scripts' checkers (tools/pagejs: tsc with checkJs, eslint), for `make lint`.
 PAGEJS_DEPS := tools/pagejs/node_modules/.vmark-ci-stamp
 # The MCP conformance suite (tests/conformance/, with the Node.js 22 it needs as an npm package): `npm ci`
 # when its lockfile changed; --prefer-offline takes npm's cache first, so a warm machine needs no network.
 CONFORMANCE_DEPS := tests/conformance/node_modules/.vmark-ci-stamp
-# The UI tests drive Debian's chromium (never a browser downloaded by Playwright).
+# The browser tools and the UI tests drive Debian's chromium (never a browser downloaded by Playwright).
 CHROMIUM := /usr/bin/chromium
+CHROMIUM_HINT := sudo apt-get install chromium
+# pytest's workers (pytest-xdist; a module's tests stay on one worker: they share its browser) and its
+# options; `make test PYTEST_ARGS='-x tests/ui'` runs a part.
+PYTEST_WORKERS ?= 3
+PYTEST_ARGS ?=
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup runtime run test lint lock bench clean chromium-hint
 
-$(STAMP): pyproject.toml requirements.lock
+$(RUNTIME_STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.lock
 	$(BIN)/python -m pip install -q --no-deps -e .
-	touch $(STAMP)
+	touch $(RUNTIME_STAMP)
+
+$(DEV_STAMP): $(RUNTIME_STAMP) requirements-dev.lock
+	$(BIN)/python -m pip install -q -r requirements-dev.lock
+	touch $(DEV_STAMP)
 
 $(UI_DEPS): frontend/package.json frontend/package-lock.json
 	@command -v $(NPM) >/dev/null || { echo "setup needs Node.js 20.19+ and npm to build the UI in frontend/" >&2; exit 1; }
@@ -44,22 +58,37 @@ $(CONFORMANCE_DEPS): tests/conformance/package.json tests/conformance/package-lo
 	$(NPM) ci --prefix tests/conformance --no-audit --no-fund --prefer-offline
 	touch $(CONFORMANCE_DEPS)
 
+# `make test` needs Chromium: as root it installs it, otherwise it stops with the command to run.
 $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ]; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	else \
-		echo "make test needs Debian's chromium at $(CHROMIUM) for the UI tests:" \
-			"run 'sudo apt-get install chromium' (or make test as root)" >&2; \
+		echo "make test needs Debian's chromium at $(CHROMIUM) for the UI tests: run '$(CHROMIUM_HINT)'" \
+			"(or make test as root)" >&2; \
 		exit 1; \
 	fi
 
-setup: $(STAMP) $(UI_BUILD) $(CONFORMANCE_DEPS)
+# `make run` only needs it for the browser tools: as root it installs it, otherwise it says how and goes on.
+chromium-hint:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		else \
+			echo "The browser tools need Debian's chromium at $(CHROMIUM): run '$(CHROMIUM_HINT)'" >&2; \
+		fi; \
+	fi
 
-run: setup
+# What running needs: the runtime dependencies, the app, its UI.
+runtime: $(RUNTIME_STAMP) $(UI_BUILD)
+
+# What developing needs: that, and the test and lint tooling.
+setup: runtime $(DEV_STAMP) $(CONFORMANCE_DEPS) $(PAGEJS_DEPS)
+
+run: runtime chromium-hint
 	$(BIN)/vmark app examples
 
-lint: setup $(PAGEJS_DEPS)
-	$(BIN)/ruff check src tests bench setup.py
+lint: setup
+	$(BIN)/ruff check src tests bench tools setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	@$(BIN)/python -m vmark.tools.gen_wire --check || \
@@ -70,10 +99,14 @@ lint: setup $(PAGEJS_DEPS)
 
 test: setup lint $(CHROMIUM)
 	$(NPM) test --prefix frontend
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
+
+lock:
+	$(PYTHON) tools/lock.py
 
 bench: setup
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info src/vmark/ui/dist frontend/node_modules tools/pagejs/node_modules
+	rm -rf $(VENV) build dist src/*.egg-info src/vmark/ui/dist frontend/node_modules tools/pagejs/node_modules \
+		tests/conformance/node_modules

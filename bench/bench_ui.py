@@ -40,6 +40,11 @@ driven by Playwright with the UI tests' launch. Three measurements:
    the same content as Markdown text; the person presses Ctrl+V. The clock runs in the page as for keystrokes:
    from the keydown to the first animation frame after the last pasted block is in the DOM; median and p95
    over ``--paste-rounds`` pastes, each into its own copy of the document (target < 500 ms for the HTML).
+6. **Enter in a list item** (writing in WYSIWYG): a 1 MB document opened in WYSIWYG starts with a list; the
+   person presses Enter at the end of its last item, then types one letter into the new item, and again (one key
+   every ``--interval`` seconds). The clock runs inside the page as in 3.: from Enter's ``keydown`` to the first
+   frame after the new item is in the list's DOM, and from the letter's ``keydown`` to the first frame after it
+   is in the new item; median and p95 of each. The app's document must then hold every item typed.
 
 The Markdown is generated deterministically (a seeded PRNG): headings, paragraphs with inline
 markup, bullet and ordered lists, fenced code blocks, tables, block quotes. Nothing asserts on
@@ -47,7 +52,7 @@ a timing; the target is printed beside the figures.
 
     .venv/bin/python bench/bench_ui.py [--rounds 3] [--keystrokes 40] [--latency-keystrokes 40]
     .venv/bin/python bench/bench_ui.py --quick              # a smoke run: one round of everything, few keys
-    .venv/bin/python bench/bench_ui.py --parts latency      # only some parts: open, latency, saved, review, paste
+    .venv/bin/python bench/bench_ui.py --parts latency  # only some parts: open, latency, saved, review, paste, enter
 """
 
 from __future__ import annotations
@@ -85,6 +90,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from vmark.app.server import RunningApp
 from vmark.app.ui_server import DIST
+from vmark.storage.settings import Settings
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 from vmark.testing.uiclient import UIClient
 
@@ -280,6 +286,9 @@ async def open_page(browser: Browser, app: RunningApp, folder: Path, wire: Wire 
 @contextlib.asynccontextmanager
 async def stage(tmp: Path, files: dict[str, str]) -> AsyncIterator[Stage]:
     folder, home = tmp / "ws", prepare_home(tmp / "home")
+    # The measurements set each tab's mode themselves, from a tab that opens in source mode (the app's default
+    # is WYSIWYG).
+    Settings(home / "settings.json").set("editor.default_mode", "source")
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, "utf-8")
@@ -354,7 +363,7 @@ class Plan:
     latency_keystrokes: int = 40
     #: seconds between two keys of the keystroke-to-screen measurement
     interval: float = 0.15
-    parts: frozenset[str] = frozenset({"open", "latency", "saved", "review", "paste"})
+    parts: frozenset[str] = frozenset({"open", "latency", "saved", "review", "paste", "enter"})
     #: agent writes per mode and review setting (change to highlight)
     review_rounds: int = 20
     #: pastes per kind of clipboard content (paste to screen)
@@ -804,6 +813,110 @@ def render_paste(p: dict[str, Any]) -> str:
     )
 
 
+# --- 6. Enter in a list item, in WYSIWYG ---------------------------------------------------------------------
+ENTER_BYTES = 1_000_000
+ENTER_WARMUP = 2
+ENTER_TITLE = "Enter in a list"
+#: installed once per page: `arm(kind, value)` before a key, `wait(ms)` after it gives {frame} ms since its keydown:
+#: kind "items": the first list of the document has `value` items; kind "text": its last item reads `value`
+ENTER_PROBE = """
+() => {
+  if (window.__enterProbe) return;
+  let armed = null, t0 = 0, result = null;
+  const waiters = [];
+  const finish = (value) => {
+    result = value;
+    armed = null;
+    for (const resolve of waiters.splice(0)) resolve(value);
+  };
+  const list = () => document.querySelector(".ProseMirror > ul");
+  const done = () => {
+    const ul = list();
+    if (!ul || armed === null) return false;
+    if (armed.kind === "items") return ul.children.length >= armed.value;
+    const last = ul.lastElementChild;
+    return Boolean(last && last.textContent === armed.value);
+  };
+  window.addEventListener("keydown", (e) => { if (armed !== null && t0 === 0) t0 = e.timeStamp; }, true);
+  new MutationObserver(() => {
+    if (armed === null || t0 === 0 || result || !done()) return;
+    const start = t0;
+    requestAnimationFrame(() => finish({ frame: performance.now() - start }));
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  window.__enterProbe = {
+    arm: (kind, value) => { armed = { kind, value }; t0 = 0; result = null; },
+    wait: (ms) => new Promise((resolve) => {
+      if (result) return resolve(result);
+      waiters.push(resolve);
+      setTimeout(() => resolve(null), ms);
+    }),
+  };
+}
+"""
+
+
+def enter_file() -> tuple[str, str]:
+    return (
+        "enter-wysiwyg.md",
+        f"# {ENTER_TITLE}\n\n- first item\n- second item\n\n{realistic_markdown(ENTER_BYTES, seed=11)}",
+    )
+
+
+async def enter_round(s: Stage, plan: Plan) -> dict[str, Any]:
+    """Enter at the end of the list's last item, then a letter into the new item, ``plan.latency_keystrokes`` times."""
+    name, _ = enter_file()
+    tab = await agent_open(s, name)
+    await s.operator.call("ui.set_mode", tabId=tab, mode="wysiwyg")
+    await click_file(s.page, name)
+    last = s.page.locator(".ProseMirror > ul > li").filter(has_text=re.compile("^second item$"))
+    await last.wait_for(timeout=OPEN_TIMEOUT_SECONDS * 1000)
+    await last.click()
+    await s.page.keyboard.press("End")
+    await s.page.evaluate(ENTER_PROBE)
+    await asyncio.sleep(LATENCY_SETTLE_SECONDS)
+    enters: list[float] = []
+    letters: list[float] = []
+    lost = 0
+    items = 2
+    for n in range(ENTER_WARMUP + plan.latency_keystrokes):
+        for kind, key in (("items", "Enter"), ("text", "abcdefghijklmnopqrstuvwxyz"[n % 26])):
+            value: int | str = items + 1 if kind == "items" else key
+            await s.page.evaluate("([kind, value]) => window.__enterProbe.arm(kind, value)", [kind, value])
+            await s.page.keyboard.press(key)
+            got = await s.page.evaluate("(ms) => window.__enterProbe.wait(ms)", KEY_TIMEOUT_MS)
+            if n >= ENTER_WARMUP:
+                if got is None:
+                    lost += 1
+                else:
+                    (enters if kind == "items" else letters).append(got["frame"] / 1000)
+            await asyncio.sleep(plan.interval)
+        items += 1
+    await asyncio.sleep(LATENCY_SETTLE_SECONDS)
+    typed = "".join("abcdefghijklmnopqrstuvwxyz"[n % 26] for n in range(ENTER_WARMUP + plan.latency_keystrokes))
+    want = f"# {ENTER_TITLE}\n\n- first item\n- second item\n" + "".join(f"- {k}\n" for k in typed)
+    doc = s.app.app.session.doc_by_path(str(s.folder / name))
+    if doc is None:
+        raise BenchError(f"{name} is not open in the app")
+    await wait_for(lambda: doc.state.text.startswith(want + "\n"), f"the new items to reach {name}", 30.0)
+    await s.operator.call("ui.close", tabId=tab, force=True)
+    await s.new_page()
+    await heading(s.page, "source", "Home").wait_for()
+    return {"bytes": len(enter_file()[1].encode()), "enter": summary(enters), "letter": summary(letters), "lost": lost}
+
+
+def render_enter(r: dict[str, Any], plan: Plan) -> str:
+    rows = [
+        [what, str(r[key]["n"]), f"{r[key]['median_ms']:.1f}", f"{r[key]['p95_ms']:.1f}", f"{r[key]['max_ms']:.1f}"]
+        for what, key in (("Enter: a new list item", "enter"), ("a letter into it", "letter"))
+    ]
+    head = ["key", "n", "median ms", "p95 ms", "max ms"]
+    return (
+        f"Enter at the end of a list item of a {r['bytes'] / 1e6:.1f} MB document in WYSIWYG, then a letter into "
+        f"the new item, one key every {plan.interval * 1000:.0f} ms: keydown to the first frame showing it "
+        f"({r['lost']} lost; target: p95 < 50 ms)\n{table(head, rows)}"
+    )
+
+
 # --- figures -------------------------------------------------------------------------------------------------
 def p95(samples: list[float]) -> float:
     if len(samples) < 2:
@@ -981,6 +1094,7 @@ async def run(plan: Plan) -> dict[str, Any]:
         **(typing_files() if "latency" in plan.parts else {}),
         **(dict([review_file()]) if "review" in plan.parts else {}),
         **(paste_files(plan) if "paste" in plan.parts else {}),
+        **(dict([enter_file()]) if "enter" in plan.parts else {}),
         "home.md": HOME_TEXT,
         "notes.md": "# Notes\n\n" + realistic_markdown(NOTES_BYTES, seed=3),
         "other.md": "# Other\n",
@@ -994,9 +1108,12 @@ async def run(plan: Plan) -> dict[str, Any]:
             typing = await bench_keystrokes(s, plan.keystrokes) if "saved" in plan.parts else None
             review = await bench_review(s, plan) if "review" in plan.parts else None
             pasted = await bench_paste(s, plan) if "paste" in plan.parts else None
+            enter = await enter_round(s, plan) if "enter" in plan.parts else None
     results: dict[str, Any] = {"machine": machine_line()}
     if pasted is not None:
         results["paste"] = pasted
+    if enter is not None:
+        results["enter"] = {"interval_ms": plan.interval * 1000, **enter}
     if review is not None:
         results["review"] = review
     if opening is not None:
@@ -1054,6 +1171,8 @@ def render(results: dict[str, Any], plan: Plan) -> str:
         parts.append(render_review(results["review"]))
     if "paste" in results:
         parts.append(render_paste(results["paste"]))
+    if "enter" in results:
+        parts.append(render_enter(results["enter"], plan))
     return "\n\n".join(parts)
 
 
@@ -1106,9 +1225,10 @@ def main() -> int:
     parser.add_argument("--paste-rounds", type=int, default=10, help="pastes per kind of clipboard content")
     parser.add_argument(
         "--parts",
-        default="open,latency,saved,review,paste",
+        default="open,latency,saved,review,paste,enter",
         help="which measurements, comma-separated: open (large files), latency (to screen), saved (to disk), "
-        "review (an agent's change to its highlight), paste (100 KB of HTML to screen)",
+        "review (an agent's change to its highlight), paste (100 KB of HTML to screen), "
+        "enter (Enter in a list item of 1 MB, WYSIWYG)",
     )
     parser.add_argument(
         "--quick",
@@ -1119,8 +1239,8 @@ def main() -> int:
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
     if args.keystrokes < BLOCK:
         parser.error(f"--keystrokes: at least {BLOCK} (one quiet and one loaded block)")
-    if not parts or parts - {"open", "latency", "saved", "review", "paste"}:
-        parser.error(f"--parts: choose among open, latency, saved, review, paste (got {args.parts!r})")
+    if not parts or parts - {"open", "latency", "saved", "review", "paste", "enter"}:
+        parser.error(f"--parts: choose among open, latency, saved, review, paste, enter (got {args.parts!r})")
     if args.quick:
         plan = Plan(1, 1, 10.0, BLOCK, 5, args.interval, parts, 3, 2)  # one quiet and one loaded block
     else:

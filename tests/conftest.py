@@ -101,9 +101,23 @@ def make_client(data_dir: Path, mode: str = "auto", client_token: str | None = N
     return Client(build_server(bridge), mode=mode)  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["auto", "legacy"], ids=["protocol-current", "protocol-legacy"])
+#: the MCP client's connect modes, by test id
+PROTOCOLS = {"auto": "protocol-current", "legacy": "protocol-legacy"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test of the ``mcp`` client runs on the current protocol version; the smoke subset marked
+    ``legacy_protocol`` (each tool's main path, the listing, the errors' forms) on the legacy one too."""
+    definitions = metafunc._arg2fixturedefs.get("mcp", ())
+    if definitions and definitions[-1].params is None:  # a module's own ``mcp`` fixture chooses for itself
+        modes = ["auto", "legacy"] if metafunc.definition.get_closest_marker("legacy_protocol") else ["auto"]
+        metafunc.parametrize("mcp", modes, indirect=True, ids=[PROTOCOLS[mode] for mode in modes])
+
+
+@pytest.fixture
 async def mcp(vmark: RunningApp, request: pytest.FixtureRequest) -> AsyncIterator[Client]:
-    """The official MCP client, in memory, on the current and on a legacy protocol version."""
+    """The official MCP client, in memory, on the current protocol version (and the legacy one for the tests
+    marked ``legacy_protocol``)."""
     async with make_client(vmark.data_dir, request.param) as client:
         yield client
 

@@ -12,6 +12,7 @@ import { type PickItem, Picker, type Shortcut, ShortcutsSheet, WorkspaceSearch }
 import { TABLE_SHORTCUTS } from "./tableactions";
 import type { SearchResult } from "./wire.gen";
 import type { Channel } from "./protocol";
+import { BLOCK_COMMANDS } from "./writingkeys";
 
 export interface AppTab {
   id: string;
@@ -51,7 +52,15 @@ export const SHORTCUTS: Shortcut[] = [
   { group: "Writing", keys: "Ctrl+K", action: "Link ([…](address))" },
   { group: "Writing", keys: "Ctrl+click", action: "Follow a link or a wikilink (Cmd+click on a Mac)" },
   { group: "Writing", keys: "[[", action: "Wikilink: the workspace's file names to choose from (Enter or Tab takes one)" },
-  { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode)", note: "Press Escape first to move focus out of the editor with Tab." },
+  { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode); nest / un-nest a list item (WYSIWYG)", note: "Press Escape first to move focus out of the editor with Tab." },
+  { group: "Writing", keys: "Shift+Enter", action: "Line break inside a paragraph (WYSIWYG: a hard break, as the file writes them)" },
+  { group: "Writing", keys: "/", action: "Block menu, at the start of an empty paragraph (WYSIWYG)" },
+  ...BLOCK_COMMANDS.map((c) => ({
+    group: "Blocks (WYSIWYG)",
+    keys: c.keys,
+    action: c.label,
+    note: /^Ctrl\+\d/.test(c.keys) ? "A browser window keeps Ctrl+digit for its tabs; use Ctrl+Alt+digit there." : undefined,
+  })),
   { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
   ...TABLE_SHORTCUTS,
   { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },
@@ -210,12 +219,27 @@ export class Keys {
       { label: "Previous tab", hint: "Ctrl+Shift+Tab", run: () => this.cycle(-1) },
       { label: "Keyboard shortcuts", hint: "Ctrl+/", run: () => this.sheet.open() },
       ...this.extra,
+      ...(this.app.mode() === "wysiwyg" ? this.blockCommands() : []),
     );
     const seen = new Set<string>();
     this.palette.open(
       items.filter((item) => !seen.has(item.label) && Boolean(seen.add(item.label))),
       "No command matches",
     );
+  }
+
+  /** The WYSIWYG block commands, run on the editor's cursor (the palette takes the focus back to it). */
+  private blockCommands(): PickItem[] {
+    return BLOCK_COMMANDS.map((c) => ({
+      label: c.label,
+      hint: c.keys.split(" / ")[0],
+      run: async () => {
+        const view = live.pm;
+        if (!view) return;
+        const { runBlockCommand } = await import("./mdsource/writing");
+        if (!runBlockCommand(view, c.id)) toast(`${c.label} does not apply where the cursor is`, "warning");
+      },
+    }));
   }
 
   private findFromPalette(replace: boolean): void {

@@ -2,6 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
+import "./exportmenu.css";
 import "./links.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
@@ -24,6 +25,7 @@ import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent
 import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { filePicker } from "./picker";
 import { SaveAsDialog } from "./saveas";
+import { ExportDialog, type ExportTab } from "./export";
 import { StartScreen } from "./startscreen";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
@@ -70,6 +72,8 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
+    const exports = new ExportDialog(channel, () => this.exportTab());
+    this.keys.addCommands(exports.commands());
     this.keys.addCommands(tablePaletteItems());
     this.keys.addCommands([
       { label: "Open folder…", detail: "Open a folder as this window's workspace", run: () => this.pickFolder() },
@@ -138,6 +142,14 @@ class Page {
     return this.current?.tabId ?? null;
   }
 
+  /** The active tab, as the export dialog needs it. */
+  private exportTab(): ExportTab | null {
+    const tab = this.current;
+    if (!tab) return null;
+    const filePath = this.window()?.tabs.find((t) => t.id === tab.tabId)?.filePath ?? null;
+    return { tabId: tab.tabId, kind: tab.kind, filePath, flush: () => tab.flush() };
+  }
+
   activeMode(): string | null {
     return this.current?.editor?.mode ?? null;
   }
@@ -190,7 +202,7 @@ class Page {
       case "doc": {
         const doc = event.payload;
         if (this.current && doc.tabIds.includes(this.current.tabId)) {
-          await this.current.remote(doc.revision, doc.text ?? null, doc.changes ?? null);
+          await this.current.remote(doc.revision, doc.changes ?? null);
           this.historyPanel.refresh();
           this.commentsPanel.refresh();
         }

@@ -33,6 +33,12 @@ export interface PickRequest {
   name?: string;
   /** Save as: the document's own file (saving onto it is a plain save, not a replacement). */
   own?: string | null;
+  /** Save as for another purpose (an export's target): its title, the suffix a bare name gets (`.md` by default),
+   * the main button's word, and whether an existing file may be chosen (its caller then decides about it). */
+  title?: string;
+  suffix?: string;
+  action?: string;
+  existing?: "refuse" | "allow";
   /** Open or save what was picked; a failure is shown in the dialog, which stays open for another choice. */
   choose(path: string): Promise<void>;
 }
@@ -168,8 +174,8 @@ export class FilePicker {
     this.request = request;
     this.returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.dialog.dataset.mode = request.mode;
-    this.heading.textContent = TITLES[request.mode];
-    this.keys.textContent = KEYS[request.mode];
+    this.heading.textContent = request.title ?? TITLES[request.mode];
+    this.keys.textContent = request.action ? KEYS[request.mode].replaceAll("saves", `${request.action.toLowerCase()}s`) : KEYS[request.mode];
     this.nameRow.hidden = request.mode !== "save";
     this.name.value = request.name ?? "";
     this.filter.value = "";
@@ -326,10 +332,11 @@ export class FilePicker {
       if (!(await this.go(dirName(target)))) return;
       name = baseName(target);
     }
-    name = withSuffix(name);
+    name = withSuffix(name, this.request?.suffix);
     this.name.value = name;
     const target = joinPath(this.listing.path, name);
     const taken = this.entryNamed(name);
+    if (this.request?.existing === "allow" && taken?.kind !== "folder") return this.choose(target);
     if (target !== this.request?.own && (taken || (await this.exists(target)))) {
       this.showError(existsText(name, taken?.kind === "folder"));
       this.name.focus();
@@ -372,9 +379,12 @@ export class FilePicker {
   /** Save as: says at once when the name is taken here (the app would refuse it: it never replaces a file). */
   private checkName(): void {
     const typed = this.name.value.trim();
-    const taken = typed && !typed.includes("/") ? this.entryNamed(withSuffix(typed)) : undefined;
+    const taken = typed && !typed.includes("/") ? this.entryNamed(withSuffix(typed, this.request?.suffix)) : undefined;
     const own = taken !== undefined && this.listing !== null && joinPath(this.listing.path, taken.name) === this.request?.own;
-    this.showError(taken && !own ? existsText(taken.name, taken.kind === "folder") : "");
+    const allowed = this.request?.existing === "allow" && taken?.kind !== "folder";
+    this.showError(taken && !own && !allowed ? existsText(taken.name, taken.kind === "folder") : "");
+    if (taken && allowed) this.showStatus(`A file named “${taken.name}” already exists in this folder.`);
+    else if (this.status.textContent?.includes("already exists in this folder")) this.showStatus("");
     if (own) this.showStatus("This is the document's own file: saving under this name saves it in place.");
     else if (this.status.textContent?.startsWith("This is the document's own file")) this.showStatus("");
   }
@@ -724,7 +734,7 @@ export class FilePicker {
     const mode = this.request?.mode;
     const button = this.chooseButton;
     if (mode === "folder") button.textContent = this.listing ? `Open “${baseName(this.listing.path)}”` : "Open";
-    else button.textContent = mode === "save" ? "Save" : "Open";
+    else button.textContent = mode === "save" ? (this.request?.action ?? "Save") : "Open";
     const row = this.rows[this.active];
     const fileReady = row?.type === "entry" && row.entry.kind === "file" && row.entry.opens !== null;
     button.disabled = this.busy || !this.listing || (mode === "file" && !fileReady);

@@ -36,10 +36,10 @@ export function resolveTyped(current: string, text: string): string {
   return joinPath(current, text);
 }
 
-/** A name VMark saves as Markdown: one without a suffix gets `.md`. */
-export function withSuffix(name: string): string {
+/** A name to save under: one without a suffix gets `suffix` (`.md`: VMark saves Markdown). */
+export function withSuffix(name: string, suffix = ".md"): string {
   const base = baseName(name);
-  return base.includes(".") && !base.endsWith(".") ? name : `${name.replace(/\.$/, "")}.md`;
+  return base.includes(".") && !base.endsWith(".") ? name : `${name.replace(/\.$/, "")}${suffix}`;
 }
 
 /** The breadcrumb of `path`: from the home folder (shown as `~`) when it holds the path, else from the widest

@@ -24,7 +24,7 @@ interface Meta {
 }
 
 /** The groups, in the order the dialog shows them. */
-const GROUPS = ["Editor", "Saving", "AI agents and review", "Browser", "CJK formatting", "Provenance checker", "Other"];
+const GROUPS = ["Editor", "Saving", "Export", "AI agents and review", "Browser", "CJK formatting", "Provenance checker", "Other"];
 
 /** Words, group and control for each setting; a key missing here shows as itself under "Other". */
 const META: Record<string, Meta> = {
@@ -46,6 +46,8 @@ const META: Record<string, Meta> = {
     help: "Relative to the document's folder; created when the first image is pasted or dropped.",
   },
   "editor.save_automatically": { title: "Save automatically", group: "Saving", help: "Saves a file a moment after you stop typing." },
+  "export.page_size": { title: "PDF page size", group: "Export", choices: [["A4", "A4"], ["Letter", "US Letter"]] },
+  "export.margin_mm": { title: "PDF margins (millimetres)", group: "Export", help: "On every side of a page; 0 to 60." },
   auto_approve_save_as: { title: "Let agents save to a new location without asking", group: "Saving" },
   review_backlog_limit: { title: "Unreviewed AI revisions allowed per document", group: "AI agents and review" },
   readable_roots: {

@@ -14,8 +14,11 @@ import { sourceLinks, wikilinkSyntax } from "./linkscm";
 import { sourcePaste } from "./paste/sourcepaste";
 
 const fromElsewhere = Annotation.define<boolean>();
-// The page's CSP admits <style> elements only with the nonce the app put in this meta tag.
-const styleNonce = document.querySelector<HTMLMetaElement>('meta[name="vmark-style-nonce"]')?.content ?? "";
+// The page's CSP admits <style> elements only with the nonce the app put in this meta tag (read when an editor
+// is made, so the module loads without a DOM: the tab sync's Node tests import it).
+function styleNonce(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="vmark-style-nonce"]')?.content ?? "";
+}
 
 export class SourceEditor implements Editor {
   readonly mode = "source" as const;
@@ -48,7 +51,7 @@ export class SourceEditor implements Editor {
           basicSetup,
           kind === "yaml-workflow" ? yaml() : [markdown({ extensions: [wikilinkSyntax] }), sourceLinks()],
           EditorView.lineWrapping,
-          EditorView.cspNonce.of(styleNonce),
+          EditorView.cspNonce.of(styleNonce()),
           EditorState.readOnly.of(readOnly),
           listener,
           composition,

@@ -6,8 +6,9 @@
 // document: no whole text is serialized or sent. If the app's revision moved on meanwhile (an agent
 // wrote, another window typed), it answers `applied: false` with its changes since our base (or its
 // whole text when it no longer has them): the page rebases (their changes mapped over ours go to the
-// editor, ours mapped over theirs are sent again). `doc` events from the app (`changes: {base, spans}`,
-// or `text`) go through the same rebase. Everything for one tab runs in order on one promise chain.
+// editor, ours mapped over theirs are sent again). `doc` events from the app (`changes: {base, spans}` on the
+// tab's revision) go through the same rebase; any other event makes the tab read the app's text. Everything
+// for one tab runs in order on one promise chain.
 import { ChangeSet, type Text } from "@codemirror/state";
 import type { Editor, EditorHooks } from "./editor";
 import { placeChanges, type ReviewState } from "./reviewmodel";
@@ -162,20 +163,20 @@ export class TabSync {
 
   /**
    * A `doc` event: the document changed elsewhere. Changes on top of our revision are rebased on (no text
-   * fetched, unsent changes kept); otherwise the app's whole text (given, or read) is taken as one diff.
+   * fetched, unsent changes kept); otherwise the app's text now is read and taken as one diff. Never an event's
+   * whole text: the app sends a page its events and answers in the order it finishes them, not the order it
+   * made them, so that text may be older than what an answer already brought (and would undo what came after).
    */
-  remote(revision: string, text: string | null, changes: DocChanges | null = null): Promise<void> {
+  remote(revision: string, changes: DocChanges | null = null): Promise<void> {
     return this.enqueue(async () => {
       if (this.seen.includes(revision)) return;
       let theirs: ChangeSet;
       if (changes && changes.base === this.revision) theirs = fromSpans(this.synced, changes.spans);
       else {
-        if (text === null) {
-          const read = await this.channel.request("ui.read", { tabId: this.tabId });
-          [revision, text] = [read.revision, read.text];
-          if (this.seen.includes(revision)) return;
-        }
-        theirs = diffChanges(this.synced.toString(), shownText(text));
+        const read = await this.channel.request("ui.read", { tabId: this.tabId });
+        revision = read.revision;
+        if (this.seen.includes(revision)) return;
+        theirs = diffChanges(this.synced.toString(), shownText(read.text));
       }
       this.rebase(revision, theirs);
       if (!this.unsent.empty) this.schedule();

@@ -15,6 +15,8 @@ export type Encoding = "UTF-8" | "UTF-8 with BOM";
 
 export type NotificationLevel = "info" | "warning" | "error";
 
+export type ExportFormat = "html" | "pdf" | "docx" | "odt" | "epub";
+
 export type ApprovalKind = "open_workspace" | "folder_access" | "browser";
 
 export type ApprovalState = "pending" | "allowed" | "denied" | "used";
@@ -470,6 +472,22 @@ export interface ImageSaved {
   path: string;
   link: string;
   bytes: number;
+}
+
+/** Export the tab's document (as the tab has it now) to `path`, a file in the window's scope. */
+export interface ExportPayload {
+  tabId: string;
+  format: ExportFormat;
+  path: string;
+  replace?: boolean;
+}
+
+/** The written file (absolute), its size, and what the export left out or changed, in words. */
+export interface Exported {
+  path: string;
+  format: ExportFormat;
+  bytes: number;
+  warnings: string[];
 }
 
 export interface WorkspaceSwitchPayload {
@@ -1133,6 +1151,7 @@ export interface Requests {
   "ui.file_rename": { payload: FileRenamePayload; result: FileRenamed };
   "ui.file_delete": { payload: PathPayload; result: FileDeleted };
   "ui.image_save": { payload: ImageSavePayload; result: ImageSaved };
+  "ui.export": { payload: ExportPayload; result: Exported };
   "ui.switch_workspace": { payload: WorkspaceSwitchPayload; result: WorkspaceSwitched };
   "ui.search": { payload: SearchPayload; result: SearchResults };
   "ui.browse": { payload: BrowsePayload; result: Browsed };

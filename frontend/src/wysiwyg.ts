@@ -4,11 +4,10 @@
 // (only the blocks it touched, typing spliced into their source) and reported as a ChangeSet; a change
 // from elsewhere re-parses the blocks it touched and replaces just those nodes.
 import { ChangeSet } from "@codemirror/state";
-import { baseKeymap, toggleMark } from "prosemirror-commands";
-import { closeHistory, history, redo, undo } from "prosemirror-history";
+import { baseKeymap } from "prosemirror-commands";
+import { closeHistory, history } from "prosemirror-history";
 import { keymap } from "prosemirror-keymap";
 import { Fragment, type Node, Slice } from "prosemirror-model";
-import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-list";
 import { EditorState, Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
 import "prosemirror-view/style/prosemirror.css";
@@ -17,7 +16,10 @@ import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
+import { childRange, registerSourceDoc, replaceDiff } from "./mdsource/sourceedit";
 import { SpliceHistory } from "./mdsource/undosplice";
+import { tabStaysPlugin, writingPlugins } from "./mdsource/writing";
+import { slashMenuPlugin } from "./slashmenu";
 import { nodeViews, viewPlugins } from "./mdsource/views";
 import { pastePlugin } from "./paste/plugin";
 import { tableEditing } from "./tablemenu";
@@ -42,24 +44,16 @@ export class WysiwygEditor implements Editor {
       plugins: [
         ...tableEditing(() => this.source),
         history(),
-        keymap({
-          "Mod-z": undo,
-          "Mod-y": redo,
-          "Shift-Mod-z": redo,
-          "Mod-b": toggleMark(schema.marks.strong),
-          "Mod-i": toggleMark(schema.marks.em),
-          "Mod-e": toggleMark(schema.marks.code),
-          // In a list, Enter starts the next item and Tab / Shift+Tab nest and unnest it.
-          Enter: splitListItem(schema.nodes.list_item),
-          Tab: sinkListItem(schema.nodes.list_item),
-          "Shift-Tab": liftListItem(schema.nodes.list_item),
-        }),
+        slashMenuPlugin(),
+        // Enter, Backspace, Tab, the block keys and Markdown as you type (mdsource/writing.ts).
+        ...writingPlugins(),
         keymap(baseKeymap),
         anchorPlugin(),
         reviewPlugin(),
         ...viewPlugins(),
         pastePlugin(() => this.source),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),
+        tabStaysPlugin(),
       ],
     });
     this.view = new EditorView(parent, {
@@ -69,6 +63,7 @@ export class WysiwygEditor implements Editor {
       dispatchTransaction: (tr) => this.dispatch(tr),
     });
     registerSource(this.view, () => this.source);
+    registerSourceDoc(this.view, () => this.source);
   }
 
   static async create(parent: HTMLElement, text: string, hooks: EditorHooks, readOnly: boolean): Promise<WysiwygEditor> {
@@ -217,15 +212,6 @@ export class WysiwygEditor implements Editor {
   }
 }
 
-/** Where children `from..to` of `doc` are. */
-function childRange(doc: Node, from: number, to: number): [number, number] {
-  let start = 0;
-  for (let k = 0; k < from; k++) start += doc.child(k).nodeSize;
-  let end = start;
-  for (let k = from; k < to; k++) end += doc.child(k).nodeSize;
-  return [start, end];
-}
-
 /**
  * Children `from..to` replaced by what differs of `nodes` only (ProseMirror maps positions, the selection and
  * the undo history through it), when the result equals `nodes`; null otherwise. Its children are new objects:
@@ -247,18 +233,6 @@ function narrowReplace(state: EditorState, change: ViewChange): Transaction | nu
   if (tr.doc.childCount !== state.doc.childCount - (change.to - change.from) + count) return null;
   for (let k = 0; k < count; k++) if (!tr.doc.child(change.from + k).eq(change.nodes[k])) return null;
   return tr;
-}
-
-/** `start..end` of `tr`'s document (no earlier step moved it) becomes `fresh`, by replacing only what differs. */
-function replaceDiff(tr: Transaction, start: number, end: number, fresh: Fragment): void {
-  const old = tr.doc.slice(start, end).content;
-  const diffStart = old.findDiffStart(fresh);
-  const diffEnd = old.findDiffEnd(fresh);
-  if (diffStart === null || !diffEnd) return;
-  // Repeated content lets the two ends cross: move the end past the start (as ProseMirror's DOM reading does).
-  const overlap = Math.max(0, diffStart - Math.min(diffEnd.a, diffEnd.b));
-  const slice = tr.doc.type.create(null, fresh).slice(diffStart, diffEnd.b + overlap);
-  tr.replace(start + diffStart, start + diffEnd.a + overlap, slice);
 }
 
 /** Children `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */

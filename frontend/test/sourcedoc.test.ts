@@ -2,7 +2,7 @@
 // in the view, and after each edit: the text outside the splice is byte-identical, a change inside
 // one block touches only that block's bytes, and the text parses back to what the view shows.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -12,6 +12,7 @@ import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection, type Transaction } from "prosemirror-state";
 import { schema } from "../src/mdsource/schema";
 import { sameShown, SourceDoc } from "../src/mdsource/sourcedoc";
+import { textPositions } from "./keyboard";
 
 const CORPUS = join(import.meta.dirname, "../../../shared/corpora/markdown");
 
@@ -52,9 +53,13 @@ const markdown = fc
     return `${frontMatter ? "---\ntitle: x\n---\n\n" : ""}${body}${finalNewline ? "\n" : ""}`;
   });
 
-const corpus = readdirSync(CORPUS)
-  .filter((name) => name.endsWith(".md"))
-  .map((name) => readFileSync(join(CORPUS, name), "utf8").replace(/\r\n?/g, "\n"));
+// The shared corpora lie beside the repository (../shared); a clone standing alone skips the corpus tests.
+const corpus = existsSync(CORPUS)
+  ? readdirSync(CORPUS)
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => readFileSync(join(CORPUS, name), "utf8").replace(/\r\n?/g, "\n"))
+  : [];
+const noCorpus = corpus.length === 0 && `the shared corpus ${CORPUS} is not there (a clone beside ../shared has it)`;
 
 type Op =
   | { kind: "insert"; text: string }
@@ -77,15 +82,6 @@ const LIST_COMMANDS = {
   lift: liftListItem(schema.nodes.list_item),
 };
 
-function textPositions(doc: Node): number[] {
-  const positions: number[] = [];
-  doc.descendants((node, pos) => {
-    if (!node.isTextblock) return true;
-    for (let k = 0; k <= node.content.size; k++) positions.push(pos + 1 + k);
-    return false;
-  });
-  return positions;
-}
 
 function transaction(state: EditorState, at: number, edit: Op): Transaction | null {
   const placed = state.apply(state.tr.setSelection(TextSelection.create(state.doc, at)));
@@ -146,19 +142,20 @@ const edits = fc.array(fc.tuple(fc.nat(), op), { minLength: 1, maxLength: 10 });
 // `make test` runs the same cases every time (SPLICE_SEED picks others: SPLICE_SEED=random for a new seed each
 // run). A fixed seed keeps CI's answer about the code, not about luck; exploring is a run with other seeds.
 // SPLICE_SEED=2065538999 found a reference definition joined into a list item (fixed: a definition at any
-// depth re-parses the whole text). Known, open: SPLICE_SEED=-1551663017 (Enter in a table before a tilde
-// fence and a definition, then typing) still finds a view that differs from the text's parse.
+// depth re-parses the whole text). SPLICE_SEED=-1551663017 with SPLICE_RUNS=1500 found Enter at the start of a
+// table's first cell (an empty paragraph before the table), then typing there: the text went after the block
+// before, not where the paragraph is (fixed: it goes right before the table).
 const seed = process.env.SPLICE_SEED === "random" ? undefined : Number(process.env.SPLICE_SEED ?? 20261201);
 
 test("random edits of generated Markdown keep every untouched byte", () => {
   fc.assert(fc.property(markdown, edits, check), { numRuns: Number(process.env.SPLICE_RUNS ?? 300), seed });
 });
 
-test("random edits of real Markdown files keep every untouched byte", () => {
+test("random edits of real Markdown files keep every untouched byte", { skip: noCorpus }, () => {
   fc.assert(fc.property(fc.constantFrom(...corpus), edits, check), { numRuns: Number(process.env.SPLICE_RUNS ?? 150), seed });
 });
 
-test("a view that is not edited changes no byte of any corpus file", () => {
+test("a view that is not edited changes no byte of any corpus file", { skip: noCorpus }, () => {
   for (const text of corpus) {
     const source = new SourceDoc(text);
     const state = EditorState.create({ doc: source.doc() });

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import cli_coherence, cli_review, settings_keys  # noqa: F401  (settings_keys registers every setting)
+from . import cli_coherence, cli_export, cli_review, settings_keys  # noqa: F401  (settings_keys: every setting)
 from .core.errors import parse_wire_error
 from .mcp.discovery import lock_is_held, read_bridge
 from .storage.datadir import data_dir
@@ -76,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     _comments_parser(sub)
     cli_review.add_parser(sub)
     cli_coherence.add_parsers(sub)
+    cli_export.add_parser(sub)
     return p
 
 
@@ -112,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         "review": lambda a: cli_review.cmd_review(a, _person_request, _error_text),
         "coherence": cli_coherence.cmd_coherence,
         "delegations": cli_coherence.cmd_delegations,
+        "export": cli_export.cmd_export,
     }[args.command]
     try:
         return handler(args)

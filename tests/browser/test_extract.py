@@ -12,6 +12,7 @@ from types import ModuleType
 
 import pytest
 
+from tests.corpora import needs
 from vmark.browser.extract import Article, Extraction, Page, extract, register_reader
 
 URL = "https://example.com/blog/post.html"
@@ -422,7 +423,7 @@ MEAN_FLOOR = 0.975
 PAGE_FLOOR = 0.55
 
 
-@pytest.mark.skipif(not CORPUS_PAGES, reason="the shared corpora are not next to the repository")
+@needs("readability", found=bool(CORPUS_PAGES))
 def test_corpus_token_f1_against_readability_expectations() -> None:
     scores = {folder.name: BENCH.score_page(folder, BENCH.ours)[0] for folder in CORPUS_PAGES}
     low = {name: round(score, 3) for name, score in scores.items() if score < PAGE_FLOOR}

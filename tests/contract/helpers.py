@@ -53,8 +53,18 @@ def active_tab_id(state: dict[str, Any], label: str = "main") -> str | None:
 
 
 # --- waiting ----------------------------------------------------------------------------
-async def wait_until(predicate: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = 10.0) -> None:
-    """Poll until ``predicate`` holds (a deadline, not a timing assertion)."""
+async def disk_checked(vmark: RunningApp, rounds: int = 2) -> None:
+    """The app looked at the disk ``rounds`` more times (the first may have begun before now): whatever it
+    would find there, it has found (``TestHooks.disk_checks``: never a fixed wait to prove nothing happened)."""
+    hooks = vmark.app.hooks
+    assert hooks is not None, "the app was not built with test hooks"
+    target = hooks.disk_checks + rounds
+    await wait_until(lambda: hooks.disk_checks >= target, f"{rounds} more looks at the disk")
+
+
+async def wait_until(predicate: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = 30.0) -> None:
+    """Poll until ``predicate`` holds (a deadline, not a timing assertion: generous, since a passing test never
+    waits for it and a loaded machine with parallel workers may be slow)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:

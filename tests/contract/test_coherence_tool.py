@@ -19,7 +19,7 @@ import pytest
 from mcp import Client
 
 from tests.conftest import call, fail, fail_code, make_client, ok
-from tests.contract.helpers import open_tab, raw_error
+from tests.contract.helpers import disk_checked, open_tab, raw_error
 from vmark.app.server import RunningApp
 from vmark.testing.uiclient import UIClient
 
@@ -169,6 +169,7 @@ async def test_claims_and_contexts_are_the_persons(mcp: Client, tracked: Path, p
 
 
 # --- edges ---------------------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_a_write_pins_what_the_agent_read_and_an_outside_edit_makes_it_stale(
     mcp: Client, tracked: Path
 ) -> None:
@@ -353,7 +354,7 @@ async def test_the_persons_save_is_recorded_and_keeps_the_identity(
 
 
 async def test_tracking_on_and_edges_write_no_document_and_unsaved_typing_sees_no_change(
-    mcp: Client, opened: Path, person: UIClient
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
 ) -> None:
     tab = (await person.call("ui.open", path=str(opened / "a.md")))["tabId"]
     await person.edit(tab, "# A\n\nalpha, typed and not saved\n")
@@ -366,13 +367,13 @@ async def test_tracking_on_and_edges_write_no_document_and_unsaved_typing_sees_n
         p: (p.read_bytes(), p.stat().st_mtime_ns) for p in opened.rglob("*") if p.is_file() and ".vmark" not in p.parts
     }
     assert after == before
-    await asyncio.sleep(1.5)  # past the app's look at the disk
+    await disk_checked(vmark)
     state = await person.call("ui.state")
     (shown,) = [t for w in state["windows"] for t in w["tabs"] if t["id"] == tab]
     assert shown["dirty"] and not shown.get("divergent")
 
 
-async def test_add_identities_is_the_persons_visible_action(opened: Path, person: UIClient) -> None:
+async def test_add_identities_is_the_persons_visible_action(opened: Path, person: UIClient, vmark: RunningApp) -> None:
     await person.call("coherence.init", workspaceRoot=str(opened))
     dirty = (await person.call("ui.open", path=str(opened / "a.md")))["tabId"]
     await person.edit(dirty, "# A\n\nalpha, typed and not saved\n")
@@ -385,7 +386,7 @@ async def test_add_identities_is_the_persons_visible_action(opened: Path, person
     assert (opened / "b.md").read_text() == f"---\nvmark: {{id: {objects['b.md']}}}\n---\n# B\n\nbeta\n"
     assert (opened / "notes" / "c.md").read_text() == f"---\nvmark: {{id: {objects['notes/c.md']}}}\n---\n# C\n"
     assert len(ledger_records(opened)) == count  # not a content change
-    await asyncio.sleep(1.5)  # past the app's look at the disk
+    await disk_checked(vmark)
     state = await person.call("ui.state")
     tabs = {t["id"]: t for w in state["windows"] for t in w["tabs"]}
     assert not tabs[dirty].get("divergent") and tabs[dirty]["dirty"]

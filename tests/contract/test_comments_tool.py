@@ -106,6 +106,7 @@ def _assert_pages(pages: list[dict[str, Any]], expected: list[tuple[str, list[st
 
 
 # --- list, reply, mark_addressed ----------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_list_reply_and_mark_addressed(mcp: Client, opened: Path, person: UIClient, vmark: RunningApp) -> None:
     tab = await open_tab(mcp, opened / "a.md")
     empty = await ok(mcp, "comments", "list", tabId=tab)

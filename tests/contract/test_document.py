@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from mcp import Client
 
 from tests.conftest import fail_code, ok
@@ -30,6 +31,7 @@ WRITE_FIELDS = {"revision", "applied", "durable"}
 
 
 # --- read ---------------------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_read_returns_the_reference_fields(mcp: Client, opened: Path, person: UIClient) -> None:
     tab = await open_tab(mcp, opened / "a.md")
     read = await ok(mcp, "document", "read", tabId=tab)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from tests.conftest import fail, fail_code, ok
@@ -25,6 +26,7 @@ def _edits(*pairs: tuple[str, str]) -> list[dict[str, str]]:
     return [{"old": old, "new": new} for old, new in pairs]
 
 
+@pytest.mark.legacy_protocol
 async def test_edits_apply_in_order_as_one_revision_saved_and_journaled(
     mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
 ) -> None:

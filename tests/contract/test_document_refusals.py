@@ -62,13 +62,12 @@ class WriteAsEdit:
         return getattr(self._client, name)
 
 
-@pytest.fixture(
-    params=[("auto", "write"), ("legacy", "write"), ("auto", "edit")], ids=["write", "write-legacy", "edit"]
-)
+@pytest.fixture(params=["write", "edit"])
 async def mcp(vmark: RunningApp, request: pytest.FixtureRequest) -> AsyncIterator[Client]:
-    mode, via = request.param
-    async with make_client(vmark.data_dir, mode) as client:
-        yield client if via == "write" else WriteAsEdit(client, vmark)  # type: ignore[misc]
+    """The agent, refused through ``document.write`` and through ``document.edit`` (the legacy protocol version's
+    refusals: ``tests/contract/test_smoke.py``)."""
+    async with make_client(vmark.data_dir) as client:
+        yield client if request.param == "write" else WriteAsEdit(client, vmark)  # type: ignore[misc]
 
 
 @dataclass

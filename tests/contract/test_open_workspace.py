@@ -56,6 +56,7 @@ async def _no_workspace(client: Client) -> None:
 
 
 # --- the consent -----------------------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_first_call_asks_the_person_naming_the_canonical_folder(
     mcp: Client, person: UIClient, tmp_path: Path
 ) -> None:

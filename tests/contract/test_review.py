@@ -259,6 +259,7 @@ async def test_agents_cannot_judge(mcp: Client, plan: Path, person: UIClient, vm
 
 
 # --- word granularity and merging --------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_a_write_of_the_whole_text_is_one_change_per_changed_phrase(
     mcp: Client, plan: Path, person: UIClient, vmark: RunningApp
 ) -> None:

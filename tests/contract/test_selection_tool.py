@@ -6,12 +6,12 @@ The page here is the Python UI client acting as a source-mode editor (its select
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from tests.conftest import fail, fail_code, ok
@@ -52,6 +52,7 @@ async def _refused(
 
 
 # --- get -----------------------------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_get_returns_the_excerpt_and_its_range(mcp: Client, person: UIClient, opened: Path) -> None:
     tab = await _shown(person, opened)
     got = await ok(mcp, "selection", "get")
@@ -211,7 +212,7 @@ async def test_no_editor_in_an_empty_window(mcp: Client, person: UIClient) -> No
 
 
 async def test_busy_while_composing_but_get_still_answers(
-    mcp: Client, person: UIClient, opened: Path, vmark: RunningApp
+    mcp: Client, person: UIClient, opened: Path, vmark: RunningApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tab = await _shown(person, opened)
     await person.call("ui.composition", tabId=tab, state="start")
@@ -219,7 +220,7 @@ async def test_busy_while_composing_but_get_still_answers(
     await _refused(mcp, vmark, tab, opened / "a.md", "BUSY")
     # The page knows first: a composition it reports in its answer is BUSY too.
     await person.call("ui.composition", tabId=tab, state="end")
-    await asyncio.sleep(0.6)  # past the source-mode grace after a composition
+    monkeypatch.setattr("vmark.app.turns.COMPOSITION_GRACE_SECONDS", 0.0)  # the source-mode grace is over
     person.composing = True
     await _refused(mcp, vmark, tab, opened / "a.md", "BUSY")
     person.composing = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from mcp import Client
 
 import vmark
@@ -26,6 +27,7 @@ from vmark.testing.uiclient import UIClient
 CAPABILITIES = {"version": vmark.__version__, "supportedKinds": ["markdown", "yaml-workflow"], "mcpProtocol": "0.2.0"}
 
 
+@pytest.mark.legacy_protocol
 async def test_fresh_app_has_main_unfocused_without_workspace(mcp: Client) -> None:
     state = await get_state(mcp)
     assert state == {

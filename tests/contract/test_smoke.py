@@ -1,8 +1,13 @@
+"""One agent's read-write round trip, a stale write and an argument error: on both protocol versions."""
+
 from pathlib import Path
 
+import pytest
 from mcp import Client
 
 from tests.conftest import fail, fail_code, ok
+
+pytestmark = pytest.mark.legacy_protocol
 
 
 async def test_read_write_roundtrip(mcp: Client, opened: Path) -> None:

@@ -1,5 +1,6 @@
 """open_workspace answers BUSY while a workspace switch is in progress in the window."""
 
+import asyncio
 from pathlib import Path
 
 import anyio
@@ -26,7 +27,7 @@ async def test_busy_while_switch_in_progress(mcp: Client, person: UIClient, tmp_
     }
     await ok(mcp, "workspace", "open_workspace", folderPath=str(second))
     await _approve_all(person)
-    person.switch_delay = 0.4  # the page takes a while to load the first folder's tree
+    person.switch_gate = loading = asyncio.Event()  # the page is loading the first folder's tree until set
     results: dict[str, object] = {}
 
     async def open_first() -> None:
@@ -34,12 +35,13 @@ async def test_busy_while_switch_in_progress(mcp: Client, person: UIClient, tmp_
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(open_first)
-        await anyio.sleep(0.15)
+        await person.switching.wait()  # the first switch is in progress
         busy = await fail_code(mcp, "workspace", "open_workspace", folderPath=str(second))
+        loading.set()
     assert busy["error"] == "BUSY"
     assert results["first"]["opened"] is True  # type: ignore[index]
     # The confirmation was kept: once the switch is over, the retry opens the second folder.
-    person.switch_delay = 0.0
+    person.switch_gate = None
     opened = await ok(mcp, "workspace", "open_workspace", folderPath=str(second))
     assert opened["opened"] is True and opened["folderPath"] == str(second)
     state = await ok(mcp, "session", "get_state")

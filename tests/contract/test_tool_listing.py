@@ -6,11 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from tests.conftest import ok
 from tests.contract.helpers import open_tab, raw_error
 from vmark.mcp.render import render
+
+#: the listing, the schemas and both forms of errors, on both protocol versions
+pytestmark = pytest.mark.legacy_protocol
 
 BOUND = 75_000
 

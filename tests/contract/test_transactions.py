@@ -8,7 +8,6 @@ reaches ``apply``; and no module but the session assigns a document's state.
 from __future__ import annotations
 
 import ast
-import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 
 import vmark
 from tests.conftest import fail_code, make_client, ok
-from tests.contract.helpers import background, doc_of, journal_gate, person_open, wait_until
+from tests.contract.helpers import background, disk_checked, doc_of, journal_gate, person_open, wait_until
 from vmark.app.server import RunningApp
 from vmark.core.changes import Span
 from vmark.core.transaction import Transaction
@@ -95,7 +94,7 @@ async def test_every_origin_reaches_the_observers_once_with_its_spans(
     await person.call("ui.save", tabId=tab)
     path.write_text("# A\n\nfrom another program\n", "utf-8")
     await wait_until(lambda: bool(seen.observed), "the reload from disk")
-    await asyncio.sleep(0.1)
+    await disk_checked(vmark)  # and nothing more comes of it
     assert seen.take() == [("disk", None, None)]
     assert doc.state.text == "# A\n\nfrom another program\n" and not doc.dirty
 

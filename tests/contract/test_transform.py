@@ -20,6 +20,7 @@ async def _tab(mcp: Client, opened: Path, text: str = SOURCE) -> str:
     return await open_tab(mcp, opened / "cjk.md")
 
 
+@pytest.mark.legacy_protocol
 async def test_each_kind_applies_its_rules(mcp: Client, vmark: RunningApp, opened: Path) -> None:
     tab = await _tab(mcp, opened)
     spaced = await ok(mcp, "document", "transform", tabId=tab, kind="cjk-spacing")

@@ -42,6 +42,7 @@ def workflow_file(opened: Path) -> Path:
     return path
 
 
+@pytest.mark.legacy_protocol
 async def test_apply_patch_changes_only_the_node(mcp: Client, vmark: RunningApp, workflow_file: Path) -> None:
     tab = await open_tab(mcp, workflow_file)
     read = await ok(mcp, "document", "read", tabId=tab)

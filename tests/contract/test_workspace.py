@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from mcp import Client
 
 from tests.conftest import fail, fail_code, ok
@@ -71,6 +72,7 @@ async def test_new_yaml_workflow_in_a_named_window(mcp: Client, vmark: RunningAp
 
 
 # --- open -------------------------------------------------------------------------------------
+@pytest.mark.legacy_protocol
 async def test_open_goes_into_a_background_tab(mcp: Client, opened: Path, person: UIClient) -> None:
     shown = await person_open(person, opened / "a.md")
     wsi = window_of(await get_state(mcp), "main")["activeWorkspaceInstanceId"]

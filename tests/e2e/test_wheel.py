@@ -38,6 +38,8 @@ WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
 #: the dev dependency ``uv`` (requirements.lock), beside this interpreter
 UV = Path(sys.executable).parent / "uv"
 STEP_TIMEOUT = 600.0
+#: building the wheel, a virtualenv, a wheelhouse and two installs: minutes
+pytestmark = pytest.mark.timeout(1200)
 
 
 @dataclass(frozen=True)

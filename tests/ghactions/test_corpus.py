@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 from ruamel.yaml.error import YAMLError
 
+from tests.corpora import needs
 from tests.ghactions.corpus_support import (
-    WORKFLOWS,
     Case,
     allowed_span,
     change_within,
@@ -41,7 +41,8 @@ FULL = os.environ.get("VMARK_CORPUS_FULL") == "1"
 SINGLE_TREE_CHECKS = 1
 FULL_VARIANTS = 6
 
-pytestmark = pytest.mark.skipif(not FILES, reason=f"the workflow corpus is not there ({WORKFLOWS})")
+# the first test checks every file (the module fixture): minutes on a loaded machine
+pytestmark = [needs("workflows", found=bool(FILES)), pytest.mark.timeout(900)]
 
 
 def _check_case(name: str, text: str, root: Any, data: Any, case: Case, tree: bool) -> list[str]:

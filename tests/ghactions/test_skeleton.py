@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.corpora import needs
 from tests.ghactions.corpus_support import load, workflow_files
 from vmark.ghactions import document, skeleton
 from vmark.ghactions import yamltree as yt
@@ -107,7 +108,7 @@ def test_jobs_are_split_into_entries() -> None:
     assert shape(lazy) == shape(full)
 
 
-@pytest.mark.skipif(not FILES, reason="the workflow corpus is not there")
+@needs("workflows", found=bool(FILES))
 @pytest.mark.parametrize("path", FILES, ids=[path.name for path in FILES])
 def test_corpus_entries_match_a_full_parse(path: Path) -> None:
     """Where every top-level entry and every job starts and ends, as the scan finds them without parsing."""
@@ -125,7 +126,7 @@ def test_corpus_entries_match_a_full_parse(path: Path) -> None:
         assert yt.construct(lazy) == load(text)
 
 
-@pytest.mark.skipif(not FILES, reason="the workflow corpus is not there")
+@needs("workflows", found=bool(FILES))
 def test_the_scan_reads_almost_every_corpus_file() -> None:
     given_up = [path.name for path in FILES if skeleton.scan(path.read_bytes().decode("utf-8")) is None]
     assert len(given_up) <= len(FILES) // 100, given_up

@@ -32,6 +32,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from vmark.app.server import RunningApp
 from vmark.core.document import content_hash
 from vmark.mcp.bridge_client import BridgeClient, BridgeUnavailable
@@ -276,6 +278,7 @@ def make_workspace(root: Path) -> Path:
     return folder
 
 
+@pytest.mark.timeout(600)  # hundreds of writes by a process killed and started again, a minute unloaded
 async def test_sigkill_during_hundreds_of_writes(tmp_path: Path) -> None:
     rng = seeded_rng("crash")
     folder, data_dir = make_workspace(tmp_path), tmp_path / "data"

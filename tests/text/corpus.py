@@ -21,10 +21,9 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from tests.corpora import CORPORA, REPOSITORY
 from vmark.text import CjkRules
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-CORPORA = REPOSITORY.parent / "shared" / "corpora"
 DATA = Path(__file__).resolve().parent / "data"
 
 #: (name, kind, rules): the configurations every document is checked under

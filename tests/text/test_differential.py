@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.corpora import needs
 from vmark.text import CjkRules, transform
 
 from .corpus import CONFIGS, bench_document, corpus_documents, random_documents
@@ -82,12 +83,12 @@ _FROZEN = set(json.loads(EXPECTED.read_text(encoding="utf-8"))["corpora"])
 _CORPUS = [(name, text) for name, text in corpus_documents() if name in _FROZEN]
 
 
+@needs("markdown")
 def test_every_frozen_corpus_document_is_there() -> None:
-    if _CORPUS:
-        assert {name for name, _ in _CORPUS} == _FROZEN
+    assert {name for name, _ in _CORPUS} == _FROZEN
 
 
-@pytest.mark.skipif(not _CORPUS, reason="the shared corpora are not next to the repository")
+@needs("markdown", found=bool(_CORPUS))
 @pytest.mark.parametrize(("name", "text"), _CORPUS, ids=[name for name, _ in _CORPUS])
 def test_corpus_document(name: str, text: str, expected: dict[str, Any]) -> None:
     configs = {config: (kind, rules) for config, kind, rules in CONFIGS}

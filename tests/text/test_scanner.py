@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from vmark.text import blocks, inline
@@ -74,6 +74,11 @@ CORPUS = [
     '![a](</i> "t") ![b][ref] ![c][] ![ref]',
     "a <http://x.y>`code` [a](b)`c` $m$`c`",
     "[[中文abc]] [[a|别名b]] [[n#标题x|y]] `[[code]]` \\[[esc]] [[a [b] c]] [[[x]]] [see [[w]]](/u) ![[img]]",
+    # dollarmath reads the string's last character before its first: these blocks' opening `$x$` is text
+    "$abc$abc\\",
+    "$abc$ abc 5",
+    "\\\\$abc$x\\",
+    "![$a$b\\](/u) and ^[$a$b\\] and $c$d",
 ]
 
 
@@ -144,6 +149,7 @@ FRAGMENTS = [
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=40))
+@example(["$", "abc", "$", "abc", "\\"])
 def test_scanner_agrees_on_random_inline_text(fragments: list[str]) -> None:
     assert_agrees(DEFINITIONS + "".join(fragments))
 

@@ -14,10 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
 from vmark.app.server import RunningApp
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
+
+# A deadline for every `expect(...)`, not a timing assertion: a loaded machine with parallel workers may take
+# a while to lay out what a passing test waits for (Playwright's own default is 5 s).
+expect.set_options(timeout=20_000)
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 DIST_INDEX = Path(__file__).resolve().parents[2] / "src" / "vmark" / "ui" / "dist" / "index.html"

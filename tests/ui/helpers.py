@@ -99,6 +99,12 @@ def doc_of(vmark: RunningApp, tab_id: str) -> Document:
     return vmark.app.session.find_tab(tab_id)[1].doc
 
 
+async def pages_flushed(vmark: RunningApp, window: str = "main") -> None:
+    """The app's flush round trip (as before a close): every page of ``window`` sends what it still holds and
+    answers once the app has applied it. After it, a change a page would have sent has arrived: no fixed wait."""
+    await vmark.app.windows.flush_pages(vmark.app.session.windows[window])
+
+
 async def wait_doc_text(vmark: RunningApp, tab_id: str, expected: str) -> None:
     doc = doc_of(vmark, tab_id)
     try:

@@ -24,6 +24,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.contract.helpers import wait_until
+from tests.corpora import CORPORA
 from tests.ui.conftest import ARTIFACTS, CSP_PROBE, FAILED
 from tests.ui.helpers import open_folder
 from vmark.app.server import RunningApp
@@ -32,8 +33,8 @@ from vmark.testing.uiclient import UIClient
 
 #: the one character the person types in every scenario (a letter: no input rule, no Markdown syntax)
 KEY = "Q"
-#: the corpus of real Markdown files next to the repository (as the other corpus tests locate it)
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "markdown"
+#: the corpus of real Markdown files beside the repository
+CORPUS = CORPORA / "markdown"
 SAVE_TIMEOUT_MS = 15_000
 
 
@@ -165,8 +166,21 @@ async def save(s: Stage, path: Path) -> None:
 
 
 #: the point on the right half of ``range``'s last character, scrolled into view, where nothing covers it (a click
-#: there puts the caret after that character); else what covers it
+#: there puts the caret after that character); else what covers it. ``settle`` first waits for the layout to stop
+#: moving (a click measured while images load lands elsewhere): fonts loaded, every image complete (loaded or
+#: failed), and the element's box the same over two animation frames (Playwright's "stable" check for clicks).
 _CLICKABLE = """
+  const settle = async (element) => {
+    await document.fonts.ready;
+    let before = "";
+    for (let frame = 0; frame < 600; frame++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const box = element.getBoundingClientRect();
+      const now = [box.x, box.y, box.width, box.height].join();
+      if (now === before && [...document.images].every((img) => img.complete)) return;
+      before = now;
+    }
+  };
   const clickable = (element, range, scope) => {
     let covered = "";
     for (const block of ["center", "start", "end"]) {
@@ -184,7 +198,7 @@ _CLICKABLE = """
 
 _CLICK_AFTER = (
     """
-([root, anchor, nth]) => {"""
+async ([root, anchor, nth]) => {"""
     + _CLICKABLE
     + """
   // The nth occurrence of `anchor` in one text node under `root`: where to click to put the caret after it.
@@ -199,6 +213,7 @@ _CLICK_AFTER = (
       const end = at + anchor.length;
       range.setStart(node, end - 1);
       range.setEnd(node, end);
+      await settle(node.parentElement);
       return clickable(node.parentElement, range, scope);
     }
   }
@@ -209,7 +224,7 @@ _CLICK_AFTER = (
 
 _CLICK_PARAGRAPH_END = (
     """
-([index]) => {"""
+async ([index]) => {"""
     + _CLICKABLE
     + """
   // The end of the last character of top-level paragraph `index` of the WYSIWYG view.
@@ -222,6 +237,7 @@ _CLICK_PARAGRAPH_END = (
   const range = document.createRange();
   range.setStart(last, last.data.length - 1);
   range.setEnd(last, last.data.length);
+  await settle(p);
   return clickable(p, range, p);
 }
 """
@@ -243,7 +259,8 @@ _CARET_AFTER = """
 async def click_after(page: Page, anchor: str, nth: int = 0, root: str = ".ProseMirror") -> None:
     """Click right after the ``nth`` occurrence of the visible text ``anchor`` (within one text node).
 
-    As a person would, click again when the caret did not land there (the page may still be laying out)."""
+    The point is measured once the layout is still; as a person would, click again (measured again) when the caret
+    did not land there."""
     for _attempt in range(5):
         point = await page.evaluate(_CLICK_AFTER, [root, anchor, nth])
         assert point is not None, f"the editor shows no {anchor!r} (occurrence {nth}) in one piece"
@@ -251,7 +268,6 @@ async def click_after(page: Page, anchor: str, nth: int = 0, root: str = ".Prose
         await page.mouse.click(point["x"], point["y"])
         if await page.evaluate(_CARET_AFTER, [anchor]):
             return
-        await asyncio.sleep(0.2)
     raise AssertionError(f"the caret does not stay right after {anchor!r}")
 
 
@@ -280,8 +296,8 @@ _CARET_AT_PARAGRAPH_END = """
 async def click_paragraph_end(page: Page, index: int) -> None:
     """Click on the end of top-level paragraph ``index`` of the WYSIWYG view, then End (its last line's end).
 
-    As a person would, click again when the caret did not land there: the page may still be laying out
-    (images loading or failing above the paragraph move it between the measure and the click)."""
+    The point is measured once the layout is still (images loading or failing above the paragraph would move it
+    between the measure and the click); as a person would, click again when the caret did not land there."""
     for _attempt in range(5):
         point = await page.evaluate(_CLICK_PARAGRAPH_END, [index])
         assert point is not None, f"WYSIWYG paragraph {index} has no text to click"
@@ -290,7 +306,6 @@ async def click_paragraph_end(page: Page, index: int) -> None:
         await page.keyboard.press("End")
         if await page.evaluate(_CARET_AT_PARAGRAPH_END, [index]):
             return
-        await asyncio.sleep(0.2)
     raise AssertionError(f"the caret does not stay at the end of WYSIWYG paragraph {index}")
 
 

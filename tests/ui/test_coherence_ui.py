@@ -14,6 +14,7 @@ from typing import Any
 from playwright.async_api import Locator, Page, expect
 
 from tests.conftest import make_client
+from tests.contract.helpers import disk_checked
 from tests.contract.test_coherence_tool import derive, ledger_records
 from tests.ui.conftest import Pages
 from tests.ui.helpers import open_folder, open_from_tree, type_at_end, wait_doc_text, wait_editor_text
@@ -87,7 +88,7 @@ async def test_identities_are_added_when_the_person_asks(pages: Pages, vmark: Ru
     )
     assert (workspace / "a.md").read_text() == "# A\n\nalpha\n"
     assert re.fullmatch(r"---\nvmark: \{id: [0-9a-f-]{36}\}\n---\n# B\n\nbeta\n", (workspace / "b.md").read_text())
-    await page.wait_for_timeout(1500)  # past the app's look at the disk
+    await disk_checked(vmark)
     await expect(page.locator("#divergence")).to_be_hidden()
     await expect(page.locator(".tab.active .dirty-marker")).to_have_text("●")
     await page.get_by_role("button", name="Add identities").click()

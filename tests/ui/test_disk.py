@@ -11,11 +11,11 @@ from pathlib import Path
 
 from playwright.async_api import Locator, Page, expect
 
+from tests.contract.helpers import disk_checked
 from tests.ui.conftest import Pages
 from tests.ui.helpers import doc_of, editor_text, open_from_tree, wait_doc_text, wait_editor_text
 from tests.ui.scenario import A, external_write, open_at_end, workspace_page
 from vmark.app.server import RunningApp
-from vmark.core.limits import DISK_POLL_SECONDS
 
 DISK = "# A\n\nrewritten by another program\n"
 MINE = A + "typed by the person"
@@ -71,7 +71,7 @@ async def test_keep_mine_keeps_the_persons_text_and_the_save_writes_exactly_it(
     await expect(page.locator("#divergence")).to_be_hidden()
     assert (workspace / "a.md").read_bytes() == MINE.encode()
     # The app's own save is not mistaken for another program's change at the next disk checks.
-    await page.wait_for_timeout(3 * DISK_POLL_SECONDS * 1000)
+    await disk_checked(vmark)
     await expect(page.locator("#divergence")).to_be_hidden()
     assert (await editor_text(page), doc_of(vmark, tab).state.text) == (MINE, MINE)
     assert (workspace / "a.md").read_bytes() == MINE.encode()

@@ -17,6 +17,7 @@ from tests.ui.helpers import (
     open_folder,
     open_from_tree,
     open_path,
+    pages_flushed,
     type_at_end,
     wait_doc_text,
     wait_editor_text,
@@ -221,7 +222,7 @@ async def test_an_agent_edit_shows_up_in_both_modes_and_keeps_every_other_byte(
         text = text.replace("+ one", "+ first")
         await expect(page.locator(".ProseMirror li").first).to_have_text("first")
         await expect(page.locator(".ProseMirror li").nth(1)).to_have_text("three")
-        await page.wait_for_timeout(400)  # past the page's 120 ms debounce: a write-back would have arrived
+        await pages_flushed(vmark)  # a write-back the page would make has arrived now
         assert doc_of(vmark, tab).state.text == text
         assert (workspace / "rich.md").read_bytes() == text.encode()
         assert (await ok(agent, "document", "read", tabId=tab))["revision"] == out["revision"]

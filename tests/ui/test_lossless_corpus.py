@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.corpora import needs
 from tests.ui.conftest import FAILED
 from tests.ui.lossless import (
     CORPUS,
@@ -42,7 +43,7 @@ from tests.ui.lossless import scene as scene  # the fixtures this module uses
 from tests.ui.lossless import stage as stage
 
 FILES = sorted(CORPUS.glob("*.md")) if CORPUS.is_dir() else []
-pytestmark = pytest.mark.skipif(not FILES, reason="the shared corpora are not next to the repository")
+pytestmark = needs("markdown", found=bool(FILES))
 SCENARIOS = {
     "test_wysiwyg_open_and_back_changes_no_byte": "(a) WYSIWYG open + back",
     "test_wysiwyg_keystroke_changes_one_character": "(b) WYSIWYG keystroke",

@@ -123,6 +123,7 @@ async def test_the_dialog_is_generated_from_the_table_and_stores_each_change(
         "Prompts for agents",  # the person's prompt files (tests/ui/test_agents_hear.py)
         "Editor",
         "Saving",
+        "Export",
         "AI agents and review",
         "Browser",
         "CJK formatting",

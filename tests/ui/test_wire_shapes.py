@@ -164,6 +164,8 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     image = png(2, 2)
     saved = await page.call("ui.image_save", tabId=a, name="dot.png", data=base64.b64encode(image).decode())
     assert saved["link"] == "assets/dot.png" and Path(saved["path"]).read_bytes() == image
+    exported = await page.call("ui.export", tabId=a, format="html", path=str(workspace / "a.html"))
+    assert exported["path"] == str((workspace / "a.html").resolve()) and exported["format"] == "html"
 
     # agent changes under review: listed, one accepted by id, the rest of a later write rejected (each pushes a
     # review event; the rejection is the person's edit)

@@ -181,14 +181,21 @@ class Builder {
         return this.textblock(schema.nodes.paragraph, {}, tokens[start + 1], map[0], true);
       case "heading_open":
         return this.heading(tokens, start, map);
-      case "blockquote_open":
-        return schema.nodes.blockquote.create(null, this.children(tokens, start + 1, end));
+      case "blockquote_open": {
+        const content = this.children(tokens, start + 1, end);
+        return schema.nodes.blockquote.create(null, content.length ? content : [this.emptyItem(map[0])]);
+      }
       case "bullet_list_open":
       case "ordered_list_open":
         return this.list(tokens, start, end);
       case "list_item_open": {
         const content = this.children(tokens, start + 1, end);
-        return schema.nodes.list_item.create(null, content.length ? content : [schema.nodes.paragraph.create()]);
+        // An item whose marker line is empty before a nested block (a list, a fence) has an empty first line
+        // to type on, as an empty item has.
+        const first = tokens[start + 1];
+        const later = first && first.type !== "paragraph_open" && (first.map?.[0] ?? map[0]) > map[0];
+        if (content.length === 0 || later) content.unshift(this.emptyItem(map[0]));
+        return schema.nodes.list_item.create(null, content);
       }
       case "fence":
         return this.code(token, { info: token.info, fence: token.markup }, map[0] + 1);
@@ -201,6 +208,23 @@ class Builder {
       default:
         return this.raw(token, map);
     }
+  }
+
+  /**
+   * The paragraph of an empty item (or quote): no content, but a place in the text (after the marker and one
+   * space), so that what the person types there goes right after the marker.
+   */
+  private emptyItem(line: number): Node {
+    const node = schema.nodes.paragraph.create();
+    const text = this.lines.line(line);
+    const trailing = text.length - text.trimEnd().length;
+    this.emptyAt(node, this.lines.start(line) + text.length - trailing + (trailing > 0 ? 1 : 0));
+    return node;
+  }
+
+  /** An empty textblock's one segment: where its content would be in the text. */
+  private emptyAt(node: Node, at: number): void {
+    segmentsOf.set(node, [{ pm: 0, pmEnd: 0, src: at - this.base, srcEnd: at - this.base, verbatim: false, marks: [] }]);
   }
 
   private children(tokens: Token[], start: number, end: number): Node[] {
@@ -226,7 +250,9 @@ class Builder {
     if (setext) return this.textblock(schema.nodes.heading, attrs, inline, map[0], true);
     const line = this.lines.line(map[0]);
     const after = line.indexOf(token.markup) + token.markup.length;
-    return this.inlineBlock(schema.nodes.heading, attrs, inline, ContentMap.within(inline.content, this.lines, map[0], after));
+    const node = this.inlineBlock(schema.nodes.heading, attrs, inline, ContentMap.within(inline.content, this.lines, map[0], after));
+    if (node.content.size === 0) this.emptyAt(node, this.lines.start(map[0]) + after + (/[ \t]/.test(line.charAt(after)) ? 1 : 0));
+    return node;
   }
 
   private list(tokens: Token[], start: number, end: number): Node {
@@ -339,7 +365,7 @@ class Builder {
 
   /** A textblock of inline tokens, with the segments saying where each piece came from. */
   private inlineBlock(type: typeof schema.nodes.paragraph, attrs: Record<string, unknown>, inline: Token, map: ContentMap): Node {
-    const inlines = new Inlines(this, map);
+    const inlines = new Inlines(this, map, inline.content);
     inlines.add(inline.children ?? []);
     const node = type.create(attrs, inlines.nodes);
     segmentsOf.set(node, inlines.segments);
@@ -373,6 +399,8 @@ class Inlines {
   constructor(
     private builder: Builder,
     private map: ContentMap,
+    /** The inline content the tokens' ranges refer to (container prefixes removed). */
+    private src: string,
   ) {}
 
   add(tokens: Token[]): void {
@@ -398,7 +426,8 @@ class Inlines {
 
   private atom(node: Node, token: Token): void {
     const [from, to] = this.range(token);
-    this.nodes.push(node);
+    // An atom inside emphasis or a link carries its marks (a break in `*a  \nb*` is part of the emphasis).
+    this.nodes.push(this.marks.length ? node.mark(this.marks) : node);
     this.builder.pushSegment(this.segments, this.map, from, to, node.nodeSize, false, this.marks);
   }
 
@@ -423,9 +452,17 @@ class Inlines {
       case "softbreak":
         this.text("\n", from, to, false);
         return i;
-      case "hardbreak":
-        this.atom(schema.nodes.hard_break.create({ raw: this.source(token) }), token);
+      case "hardbreak": {
+        // A break of two (or more) spaces keeps them: they are its source, not the text's before it.
+        let start = from;
+        for (let src = this.map.map(start - 1); start > 0 && src !== null && this.builder.text.charAt(src) === " "; src = this.map.map(start - 1)) start--;
+        const a = this.map.map(start);
+        const b = this.map.map(to);
+        const raw = a === null || b === null ? this.source(token) : this.builder.text.slice(a, b);
+        this.nodes.push(schema.nodes.hard_break.create({ raw }, null, this.marks));
+        this.builder.pushSegment(this.segments, this.map, start, to, 1, false, this.marks);
         return i;
+      }
       case "code_inline":
         this.code(token, from, to);
         return i;
@@ -472,15 +509,27 @@ class Inlines {
   private code(token: Token, from: number, to: number): void {
     const markup = token.markup;
     const inner = from + markup.length;
-    const source = this.source(token);
-    const body = source.slice(markup.length, source.length - markup.length);
-    this.marks = schema.marks.code.create({ markup }).addToSet(this.marks);
+    // The span's content is its source with line breaks shown as spaces, one space stripped at each end when
+    // both ends have one: character for character the source, but for the line breaks (markup, as soft breaks).
+    const raw = this.src.slice(inner, to - markup.length);
+    const spaced = raw.replace(/\n/g, " ");
     let start = inner;
-    if (body !== token.content && body === ` ${token.content} `) start = inner + 1;
-    const exact = body === token.content || body === ` ${token.content} `;
-    this.builder.pushSegment(this.segments, this.map, from, start, 0, false, this.marks.filter((m) => m.type !== schema.marks.code));
-    this.text(token.content, start, start + token.content.length, exact);
-    this.builder.pushSegment(this.segments, this.map, start + token.content.length, to, 0, false, this.marks.filter((m) => m.type !== schema.marks.code));
+    if (spaced !== token.content && spaced.length >= 2 && spaced.startsWith(" ") && spaced.endsWith(" ") && spaced.slice(1, -1) === token.content) start = inner + 1;
+    const exact = spaced.slice(start - inner, start - inner + token.content.length) === token.content;
+    const outside = this.marks;
+    this.marks = schema.marks.code.create({ markup }).addToSet(this.marks);
+    this.builder.pushSegment(this.segments, this.map, from, start, 0, false, outside);
+    if (!exact || !raw.includes("\n")) this.text(token.content, start, start + token.content.length, exact);
+    else {
+      let at = 0;
+      for (const piece of token.content.split(" ")) {
+        // Pieces between spaces: a space that is a line break in the source is markup, any other is text.
+        if (at > 0) this.text(" ", start + at - 1, start + at, this.src.charAt(start + at - 1) === " ");
+        this.text(piece, start + at, start + at + piece.length, true);
+        at += piece.length + 1;
+      }
+    }
+    this.builder.pushSegment(this.segments, this.map, start + token.content.length, to, 0, false, outside);
     this.close("code");
   }
 

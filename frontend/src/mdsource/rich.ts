@@ -24,7 +24,7 @@ import katex from "katex";
 import { renderDiagram } from "../diagrams";
 import "katex/dist/katex.min.css";
 import type { Node } from "prosemirror-model";
-import { type EditorState, Plugin } from "prosemirror-state";
+import { type EditorState, Plugin, type Transaction } from "prosemirror-state";
 import { Decoration, DecorationSet, type NodeView } from "prosemirror-view";
 
 // --- math ---------------------------------------------------------------------------------------------
@@ -42,7 +42,9 @@ export function texOf(raw: string): { tex: string; display: boolean } {
 
 function renderMath(target: HTMLElement, tex: string, display: boolean): void {
   try {
-    katex.render(tex, target, { displayMode: display, throwOnError: false, output: "htmlAndMathml", strict: "ignore", trust: false });
+    // A formula KaTeX cannot read is shown as its source here: its own error rendering sets a style attribute,
+    // which the page's policy refuses (a formula being typed, `x^`, is one).
+    katex.render(tex, target, { displayMode: display, throwOnError: true, output: "htmlAndMathml", strict: "ignore", trust: false });
     target.dataset.state = "rendered";
   } catch (err) {
     target.textContent = tex;
@@ -249,50 +251,99 @@ export class CodeBlockView implements NodeView {
 
 const highlighted = new WeakMap<Node, { from: number; to: number; classes: string }[]>();
 
-function tokensOf(node: Node): { from: number; to: number; classes: string }[] {
-  const known = highlighted.get(node);
-  if (known) return known;
-  const parser = PARSERS[languageOf(String(node.attrs.info ?? ""))];
+/** The highlighted stretches of `text` in the language of the info string `info` (none for an unknown one). */
+export function highlightTokens(info: string, text: string): { from: number; to: number; classes: string }[] {
+  const parser = PARSERS[languageOf(info)];
   const tokens: { from: number; to: number; classes: string }[] = [];
-  const text = node.textContent;
   if (parser && text.length < 100_000) {
     highlightTree(parser.parse(text), classHighlighter, (from, to, classes) => tokens.push({ from, to, classes }));
   }
+  return tokens;
+}
+
+function tokensOf(node: Node): { from: number; to: number; classes: string }[] {
+  const known = highlighted.get(node);
+  if (known) return known;
+  const tokens = highlightTokens(String(node.attrs.info ?? ""), node.textContent);
   highlighted.set(node, tokens);
   return tokens;
 }
 
-function codeDecorations(state: EditorState): DecorationSet {
+/** The highlighting of one code block at `pos`. */
+function blockHighlight(node: Node, pos: number): Decoration[] {
+  return tokensOf(node).map((t) => Decoration.inline(pos + 1 + t.from, pos + 1 + t.to, { class: t.classes }));
+}
+
+function highlightAll(doc: Node): DecorationSet {
   const decorations: Decoration[] = [];
-  state.doc.descendants((node, pos) => {
+  doc.descendants((node, pos) => {
     if (node.type.name === "code_block") {
-      for (const t of tokensOf(node)) decorations.push(Decoration.inline(pos + 1 + t.from, pos + 1 + t.to, { class: t.classes }));
-      if (languageOf(String(node.attrs.info ?? "")) === "mermaid") {
-        const { from, to } = state.selection;
-        if (from >= pos && to <= pos + node.nodeSize) decorations.push(Decoration.node(pos, pos + node.nodeSize, { class: "md-editing" }));
-      }
-      return false;
-    }
-    if (node.type.name === "raw_block" && node.attrs.kind === "math") {
-      const { from, to } = state.selection;
-      if (from >= pos && to <= pos + node.nodeSize) decorations.push(Decoration.node(pos, pos + node.nodeSize, { class: "md-editing" }));
+      decorations.push(...blockHighlight(node, pos));
       return false;
     }
     return !node.isTextblock;
   });
-  return DecorationSet.create(state.doc, decorations);
+  return DecorationSet.create(doc, decorations);
 }
 
-/** Highlighting of code blocks, and which math block the cursor is in (it shows its source). */
+/** The ranges of the new document a transaction changed (each step's, mapped to the end). */
+export function changedRanges(tr: Transaction): [number, number][] {
+  const ranges: [number, number][] = [];
+  tr.mapping.maps.forEach((map, k) => {
+    const rest = tr.mapping.slice(k + 1);
+    map.forEach((_oldStart, _oldEnd, start, end) => ranges.push([rest.map(start, -1), rest.map(end, 1)]));
+  });
+  return ranges;
+}
+
+/**
+ * The highlighting after a transaction: the old one mapped, the code blocks it touched highlighted anew (a keystroke
+ * in a 1 MB document does not rebuild the decorations of every code block in it).
+ */
+function highlightChanged(tr: Transaction, old: DecorationSet): DecorationSet {
+  let set = old.map(tr.mapping, tr.doc);
+  const size = tr.doc.content.size;
+  for (const [from, to] of changedRanges(tr)) {
+    tr.doc.nodesBetween(Math.max(0, from - 1), Math.min(size, to + 1), (node, pos) => {
+      if (node.type.name !== "code_block") return !node.isTextblock;
+      set = set.remove(set.find(pos, pos + node.nodeSize)).add(tr.doc, blockHighlight(node, pos));
+      return false;
+    });
+  }
+  return set;
+}
+
+/** The math or Mermaid block the selection is in (it shows its source), as a node decoration, or null. */
+function editingDecoration(state: EditorState): Decoration | null {
+  const { $from, $to } = state.selection;
+  for (let d = $from.depth; d > 0; d--) {
+    const node = $from.node(d);
+    const editing = (node.type.name === "raw_block" && node.attrs.kind === "math") || (node.type.name === "code_block" && languageOf(String(node.attrs.info ?? "")) === "mermaid");
+    if (!editing) continue;
+    const pos = $from.before(d);
+    return $to.pos <= pos + node.nodeSize ? Decoration.node(pos, pos + node.nodeSize, { class: "md-editing" }) : null;
+  }
+  return null;
+}
+
+/** Highlighting of code blocks, and which math or Mermaid block the cursor is in (it shows its source). */
 export function richPlugin(): Plugin {
-  return new Plugin({
+  const shown = new WeakMap<EditorState, DecorationSet>();
+  return new Plugin<DecorationSet>({
     state: {
-      init: (_config, state) => codeDecorations(state),
-      apply: (tr, old, _before, state) => (tr.docChanged || tr.selectionSet ? codeDecorations(state) : old),
+      init: (_config, state) => highlightAll(state.doc),
+      apply: (tr, old) => (tr.docChanged ? highlightChanged(tr, old) : old),
     },
     props: {
       decorations(state) {
-        return this.getState(state);
+        let set = shown.get(state);
+        if (!set) {
+          const highlight = this.getState(state) ?? DecorationSet.empty;
+          const editing = editingDecoration(state);
+          set = editing ? highlight.add(state.doc, [editing]) : highlight;
+          shown.set(state, set);
+        }
+        return set;
       },
     },
   });

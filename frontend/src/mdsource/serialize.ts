@@ -4,9 +4,18 @@
 // that changed little reads as it did; text is escaped only where it would otherwise be markup.
 import type { Fragment, Mark, Node } from "prosemirror-model";
 
-/** Markdown of a block node, without a trailing line break. */
-export function serializeBlock(node: Node): string {
-  return blockLines(node).join("\n");
+/** Whether new text is escaped (the engine tries unescaped first: an escape only where the parse needs one). */
+let escaping = true;
+
+/** Markdown of a block node, without a trailing line break; `escape` false writes text as it is. */
+export function serializeBlock(node: Node, escape = true): string {
+  const outer = escaping;
+  escaping = escape;
+  try {
+    return blockLines(node).join("\n");
+  } finally {
+    escaping = outer;
+  }
 }
 
 function blockLines(node: Node): string[] {
@@ -66,7 +75,7 @@ function list(node: Node): string[] {
     if (index > 0 && !tight) lines.push("");
     const body = children(item, !tight);
     const pad = " ".repeat(marker.length + 1);
-    lines.push(...(body.length ? prefixed(body, `${marker} `, pad, "") : [marker]));
+    lines.push(...(body.some((line) => line !== "") ? prefixed(body, `${marker} `, pad, "") : [marker]));
   });
   return lines;
 }
@@ -107,53 +116,78 @@ function table(node: Node): string[] {
 
 const MARK_ORDER = ["link", "strong", "em", "strike", "code"];
 
-/** What opens a mark in the source: a link's "[", else the mark's own markup (`*`, `__`, a backtick run). */
-function opener(mark: Mark): string {
+/** What opens a mark in the source: a link's "[", a code span's fence (see `codeFence`), else the mark's markup. */
+function opener(mark: Mark, code: string): string {
+  if (mark.type.name === "code") return codeFence(mark, code).join("");
   return mark.type.name === "link" ? "[" : String(mark.attrs.markup);
 }
 
-function closer(mark: Mark, text: string): string {
+/**
+ * A code span's backtick run and padding for `code`: its own markup unless the code holds a run of that length
+ * (then one longer), and a space inside each end when the code starts or ends with a backtick (or with a space
+ * at both ends), as CommonMark reads them.
+ */
+function codeFence(mark: Mark, code: string): [string, string] {
+  let fence = String(mark.attrs.markup || "`");
+  const runs = new Set((code.match(/`+/g) ?? []).map((r) => r.length));
+  while (runs.has(fence.length)) fence += "`";
+  const pad = /^`|`$/.test(code) || (/^ .*[^ ].* $/s.test(code)) ? " " : "";
+  return [fence, pad];
+}
+
+function closer(mark: Mark, inner: string): string {
+  if (mark.type.name === "code") {
+    const [fence, pad] = codeFence(mark, inner);
+    return pad + fence;
+  }
   if (mark.type.name !== "link") return String(mark.attrs.markup);
   const tail = mark.attrs.tail as string | null;
   const label = mark.attrs.label as string | null;
   // A reference link whose text changed names its label, so it still resolves.
-  if ((tail === "" || tail === "[]") && label !== null && label !== text) return `][${label}]`;
+  if ((tail === "" || tail === "[]") && label !== null && label !== inner) return `][${label}]`;
   if (tail !== null) return `]${tail}`;
   const title = mark.attrs.title ? ` "${String(mark.attrs.title).replace(/"/g, '\\"')}"` : "";
   return `](${String(mark.attrs.href)}${title})`;
 }
 
 /** Markdown of inline content: marks opened and closed around runs, text escaped, atoms as written. */
-export function serializeInline(content: Fragment, newline = "\n"): string {
+export function serializeInline(content: Fragment, newline = "\n", escape = escaping): string {
   let out = "";
   let open: Mark[] = [];
-  const texts: string[] = [];
+  // Where each open mark's content starts in `out`: a reference link compares its label with what it wraps.
+  const starts: number[] = [];
   const close = (keep: number) => {
     while (open.length > keep) {
       const mark = open.pop() as Mark;
-      const text = texts.pop() ?? "";
-      out += closer(mark, text);
-      if (texts.length) texts[texts.length - 1] += text;
+      const start = starts.pop() ?? out.length;
+      out += closer(mark, out.slice(start));
     }
   };
-  content.forEach((node) => {
+  content.forEach((node, _offset, index) => {
     const marks = [...node.marks].sort((a, b) => MARK_ORDER.indexOf(a.type.name) - MARK_ORDER.indexOf(b.type.name));
     let keep = 0;
     while (keep < open.length && keep < marks.length && open[keep].eq(marks[keep])) keep++;
     close(keep);
     for (const mark of marks.slice(keep)) {
-      out += opener(mark);
+      const code = mark.type.name === "code" ? codeRun(content, index) : "";
+      out += opener(mark, code);
       open.push(mark);
-      texts.push("");
+      starts.push(out.length);
     }
     const code = marks.some((m) => m.type.name === "code");
     const text = String(node.text ?? "");
-    const piece = node.isText ? (code ? text : escapeText(text, out)).replace(/\n/g, newline) : atomSource(node);
+    const piece = node.isText ? (code || !escape ? text : escapeText(text, out)).replace(/\n/g, newline) : atomSource(node);
     out += piece;
-    if (texts.length) texts[texts.length - 1] += node.isText ? String(node.text) : "";
   });
   close(0);
   return out;
+}
+
+/** The text of the code span that starts at child `index` (code excludes other marks: one run of text nodes). */
+function codeRun(content: Fragment, index: number): string {
+  let text = "";
+  for (let k = index; k < content.childCount && content.child(k).marks.some((m) => m.type.name === "code"); k++) text += content.child(k).text ?? "";
+  return text;
 }
 
 function atomSource(node: Node): string {

@@ -111,8 +111,12 @@ export class SourceDoc {
     const fresh = after.content;
     const candidates: Span[] = preferred ? [preferred] : [];
     if (oldEnd - i === 1 && newEnd - i === 1) candidates.push(...this.textblockSpans(this.blocks[i], before.child(i), fresh.child(i)));
-    const whole = this.blockSpan(i, oldEnd, childrenOf(fresh, i, newEnd));
-    candidates.push(whole);
+    // Blocks written anew: equal blocks keep their bytes; new text unescaped first, escaped where the parse needs it.
+    const nodes = childrenOf(fresh, i, newEnd);
+    const plain = this.blockSpan(i, oldEnd, nodes, false);
+    const whole = this.blockSpan(i, oldEnd, nodes, true);
+    candidates.push(plain);
+    if (!sameSpan(plain, whole)) candidates.push(whole);
     for (const span of candidates) {
       const outcome = this.check(span, i, oldEnd, fresh, newEnd);
       if (outcome) return { span, outcome, adopt: null };
@@ -135,7 +139,11 @@ export class SourceDoc {
     const direct = directSplices(old, fresh, segments, block.from, this.continuation(segments, block));
     spans.push(...direct);
     const inline = this.inlineSpan(old, fresh, segments, block);
-    if (inline) spans.push(inline);
+    if (inline) {
+      const plain = { ...inline, insert: serializeInline(fresh.content, `\n${this.continuation(segments, block)}`, false) };
+      if (plain.insert !== inline.insert) spans.push(plain);
+      spans.push(inline);
+    }
     return spans;
   }
 
@@ -145,7 +153,7 @@ export class SourceDoc {
     const from = block.from + segments[0].src;
     const to = block.from + segments[segments.length - 1].srcEnd;
     const newline = `\n${this.continuation(segments, block)}`;
-    return { from, to, insert: serializeInline(fresh.content, newline) };
+    return { from, to, insert: serializeInline(fresh.content, newline, true) };
   }
 
   /** What follows a line break inside this textblock's source (container prefixes, indentation). */
@@ -159,15 +167,28 @@ export class SourceDoc {
     return this.textValue.sliceString(lineStart, first).replace(/[-+*]|\d+[.)]/g, (m) => " ".repeat(m.length));
   }
 
-  /** Old blocks `i..oldEnd` written anew as `nodes` (empty paragraphs are the view's, not the text's). */
-  private blockSpan(i: number, oldEnd: number, nodes: Node[]): Span {
-    const written = nodes.filter((n) => !isEmptyParagraph(n)).map(serializeBlock);
-    const insert = written.join("\n\n");
+  /**
+   * Old blocks `i..oldEnd` written anew as `nodes` (empty paragraphs are the view's, not the text's). A node
+   * equal to one the text had (among the blocks replaced, or remembered from a recent edit: what an undo
+   * brings back) is written as it was, and two such nodes that stood together keep the gap they had.
+   */
+  private blockSpan(i: number, oldEnd: number, nodes: Node[], escape: boolean): Span {
+    const shown = nodes.filter((n) => !isEmptyParagraph(n));
+    const known = shown.map((n) => this.recall(n, i, oldEnd));
+    let insert = "";
+    shown.forEach((node, k) => {
+      if (k > 0) insert += known[k - 1]?.next?.eq(node) ? String(known[k - 1]?.gap) : "\n\n";
+      insert += known[k]?.text ?? serializeBlock(node, escape);
+    });
     const blocks = this.blocks;
     if (oldEnd === i || blocks.slice(i, oldEnd).every((b) => b.from === b.to && isEmptyParagraph(b.node))) {
       // Only new blocks: after the block before them (or before the first one).
       const at = i > 0 ? blocks[i - 1].to : i < blocks.length ? blocks[i].from : this.textValue.length;
       if (insert === "") return { from: at, to: at, insert: "" };
+      // An empty paragraph the view shows right before a block (Enter at the start of a table's first cell):
+      // its text goes before that block, where the paragraph is, not after the block before.
+      const next = blocks.slice(oldEnd).find((b) => b.to > b.from);
+      if (oldEnd > i && next && blocks[i].from === next.from && at !== next.from) return { from: next.from, to: next.from, insert: `${insert}\n\n` };
       const hasBefore = blocks.slice(0, i).some((b) => b.to > b.from);
       const hasAfter = blocks.slice(oldEnd).some((b) => b.to > b.from);
       if (hasBefore) return { from: at, to: at, insert: `\n\n${insert}` };
@@ -182,6 +203,33 @@ export class SourceDoc {
     const after = oldEnd < blocks.length ? blocks[oldEnd].from : this.textValue.length;
     return { from, to: Math.max(to, after), insert: "" };
   }
+
+  /** The source a block equal to `node` had: one of old blocks `i..oldEnd`, else one remembered. */
+  private recall(node: Node, i: number, oldEnd: number): Remembered | null {
+    for (let k = i; k < oldEnd; k++) {
+      const block = this.blocks[k];
+      if (block.to > block.from && block.node.eq(node)) return this.remembered(k);
+    }
+    for (let k = this.memory.length - 1; k >= 0; k--) if (this.memory[k].node.eq(node)) return this.memory[k];
+    return null;
+  }
+
+  /** Block `k` as the text has it now: its source, and the gap to the block after it. */
+  private remembered(k: number): Remembered {
+    const block = this.blocks[k];
+    let next: Block | null = null;
+    for (let j = k + 1; j < this.blocks.length && next === null; j++) if (this.blocks[j].to > this.blocks[j].from) next = this.blocks[j];
+    const text = this.textValue.sliceString(block.from, block.to);
+    return { node: block.node, text, next: next?.node ?? null, gap: next ? this.textValue.sliceString(block.to, next.from) : "" };
+  }
+
+  /** The blocks an edit replaces (and those it makes) are remembered with their source, for an undo or redo. */
+  private remember(from: number, to: number): void {
+    for (let k = from; k < to; k++) if (this.blocks[k].to > this.blocks[k].from && this.blocks[k].to - this.blocks[k].from < MEMORY_BLOCK) this.memory.push(this.remembered(k));
+    if (this.memory.length > MEMORY) this.memory.splice(0, this.memory.length - MEMORY);
+  }
+
+  private memory: Remembered[] = [];
 
   /** The blocks of the text after `span`, if they are exactly the nodes the view shows (else null). */
   private check(span: Span, i: number, oldEnd: number, fresh: Fragment, newEnd: number): Reparsed | null {
@@ -255,6 +303,7 @@ export class SourceDoc {
   }
 
   private commit(span: Span, outcome: Reparsed): void {
+    this.remember(outcome.from, outcome.to);
     this.textValue = applySpan(this.textValue, span);
     this.flat = null;
     const after = this.blocks.slice(outcome.to);
@@ -264,6 +313,53 @@ export class SourceDoc {
     }
     this.blocks = [...this.blocks.slice(0, outcome.from), ...outcome.nodes, ...after];
     if (this.blocks.length === 0) this.blocks = [placeholder(this.textValue.length)];
+    this.remember(outcome.from, outcome.from + outcome.nodes.length);
+  }
+
+  // --- commands that name their splice -----------------------------------------------------------
+
+  /**
+   * What the view would show if the text took `span` (nothing changes): children `from..to` of the view's
+   * document become `blocks` (the parse of the region, with their new source ranges).
+   */
+  project(span: Span): { from: number; to: number; blocks: Block[] } {
+    const [i, oldEnd] = this.touched(span);
+    const outcome = this.reparse(applySpan(this.textValue, span), span, i, oldEnd);
+    return { from: outcome.from, to: outcome.to, blocks: outcome.nodes };
+  }
+
+  /** The text offset of view position `pos` (`bias` -1: the end of what is before it; 1: the start of what follows). */
+  offsetAt(doc: Node, pos: number, bias: -1 | 1): number | null {
+    return this.sourceAt(doc, pos, bias);
+  }
+
+  /** The source `[from, to)` of the content of the textblock around view position `pos` (markup at its edges included). */
+  textblockRange(doc: Node, pos: number): [number, number] | null {
+    const $pos = doc.resolve(pos);
+    if (!$pos.parent.isTextblock || $pos.depth === 0) return null;
+    const block = this.blocks[$pos.index(0)];
+    const segments = segmentsOf.get($pos.parent);
+    if (!block || !segments || segments.length === 0 || segments.some((s) => s.src < 0)) return null;
+    return [block.from + segments[0].src, block.from + segments[segments.length - 1].srcEnd];
+  }
+
+  /** The line of the text around `offset`: its start, end (before its line break) and text. */
+  lineAt(offset: number): { from: number; to: number; text: string; number: number } {
+    const line = this.textValue.lineAt(Math.max(0, Math.min(offset, this.textValue.length)));
+    return { from: line.from, to: line.to, text: line.text, number: line.number };
+  }
+
+  /** Line `number` (1-based) of the text, or null past the last. */
+  line(number: number): { from: number; to: number; text: string; number: number } | null {
+    if (number < 1 || number > this.textValue.lines) return null;
+    const line = this.textValue.line(number);
+    return { from: line.from, to: line.to, text: line.text, number: line.number };
+  }
+
+  /** Top-level block `k`'s source range `[from, to)`. */
+  blockRange(k: number): [number, number] | null {
+    const block = this.blocks[k];
+    return block ? [block.from, block.to] : null;
   }
 
   // --- changes from elsewhere -------------------------------------------------------------------
@@ -328,49 +424,7 @@ export class SourceDoc {
    * blocks, or at a block's end with `bias` 1, maps to the edge of the block before (-1) or after (1).
    */
   viewPosition(doc: Node, offset: number, bias: -1 | 1): number {
-    const blocks = this.blocks;
-    let k = 0;
-    // At a block's very end, a range that starts there (bias 1) starts in what follows it.
-    const past = (b: Block, next: Block): boolean => b.to < offset || (bias > 0 && b.to === offset && next.from > offset);
-    while (k < blocks.length - 1 && past(blocks[k], blocks[k + 1])) k++;
-    let start = 0;
-    for (let i = 0; i < k && i < doc.childCount; i++) start += doc.child(i).nodeSize;
-    const block = blocks[k];
-    const node = k < doc.childCount ? doc.child(k) : null;
-    if (!block || !node) return Math.min(start, doc.content.size);
-    if (offset < block.from) return bias < 0 && k > 0 ? start - 1 : start;
-    if (offset > block.to) return start + node.nodeSize;
-    const rel = offset - block.from;
-    let before: number | null = null;
-    let after: number | null = null;
-    let done = false;
-    const visit = (textblock: Node, contentStart: number): void => {
-      if (done) return;
-      for (const s of segmentsOf.get(textblock) ?? []) {
-        if (s.src < 0) continue;
-        if (rel >= s.src && rel <= s.srcEnd) {
-          if (s.verbatim) before = after = contentStart + Math.min(s.pm + (rel - s.src), s.pmEnd);
-          else if (rel === s.src) before = after = contentStart + s.pm;
-          else if (rel === s.srcEnd) before = after = contentStart + s.pmEnd;
-          else [before, after] = [contentStart + s.pm, contentStart + s.pmEnd];
-          if (bias > 0 || s.verbatim) {
-            done = true;
-            return;
-          }
-        } else if (s.srcEnd < rel) before = contentStart + s.pmEnd;
-        else if (after === null && s.src > rel) after = contentStart + s.pm;
-      }
-    };
-    if (node.isTextblock) visit(node, start + 1);
-    else {
-      node.descendants((child, pos) => {
-        if (child.isTextblock) visit(child, start + 1 + pos + 1);
-        return !child.isTextblock && !done;
-      });
-    }
-    const found: number | null = bias < 0 ? (before ?? after) : (after ?? before);
-    // A block without text (a rule, raw HTML, a diagram): its edge.
-    return found ?? (bias < 0 ? start : start + node.nodeSize);
+    return positionIn(this.blocks, (k) => (k < doc.childCount ? doc.child(k) : null), 0, offset, bias, doc.content.size);
   }
 
   private sourceAt(doc: Node, pos: number, bias: -1 | 1): number | null {
@@ -396,10 +450,75 @@ export class SourceDoc {
   }
 }
 
+/**
+ * The view position of text offset `offset` among `blocks`, whose nodes `child(k)` start at view position
+ * `base` (the document's children, or a projected region of them). See `SourceDoc.viewPosition`.
+ */
+export function positionIn(blocks: Block[], child: (k: number) => Node | null, base: number, offset: number, bias: -1 | 1, size: number): number {
+  let k = 0;
+  // At a block's very end, a range that starts there (bias 1) starts in what follows it.
+  const past = (b: Block, next: Block): boolean => b.to < offset || (bias > 0 && b.to === offset && next.from > offset);
+  while (k < blocks.length - 1 && past(blocks[k], blocks[k + 1])) k++;
+  let start = base;
+  for (let i = 0; i < k; i++) start += child(i)?.nodeSize ?? 0;
+  const block = blocks[k];
+  const node = child(k);
+  if (!block || !node) return Math.min(start, size);
+  if (offset < block.from) return bias < 0 && k > 0 ? start - 1 : start;
+  if (offset > block.to) return start + node.nodeSize;
+  const rel = offset - block.from;
+  let before: number | null = null;
+  let after: number | null = null;
+  let done = false;
+  const visit = (textblock: Node, contentStart: number): void => {
+    if (done) return;
+    for (const s of segmentsOf.get(textblock) ?? []) {
+      if (s.src < 0) continue;
+      if (rel >= s.src && rel <= s.srcEnd) {
+        if (s.verbatim) before = after = contentStart + Math.min(s.pm + (rel - s.src), s.pmEnd);
+        else if (rel === s.src) before = after = contentStart + s.pm;
+        else if (rel === s.srcEnd) before = after = contentStart + s.pmEnd;
+        else [before, after] = [contentStart + s.pm, contentStart + s.pmEnd];
+        if (bias > 0 || s.verbatim) {
+          done = true;
+          return;
+        }
+      } else if (s.srcEnd < rel) before = contentStart + s.pmEnd;
+      else if (after === null && s.src > rel) after = contentStart + s.pm;
+    }
+  };
+  if (node.isTextblock) visit(node, start + 1);
+  else {
+    node.descendants((child, pos) => {
+      if (child.isTextblock) visit(child, start + 1 + pos + 1);
+      return !child.isTextblock && !done;
+    });
+  }
+  const found: number | null = bias < 0 ? (before ?? after) : (after ?? before);
+  // A block without text (a rule, raw HTML, a diagram): its edge.
+  return found ?? (bias < 0 ? start : start + node.nodeSize);
+}
+
 interface Plan {
   span: Span;
   outcome: Reparsed;
   adopt: PersonChange["adopt"];
+}
+
+/** A block the text had: its source and what followed it (for an undo that brings it back). */
+interface Remembered {
+  node: Node;
+  text: string;
+  next: Node | null;
+  gap: string;
+}
+
+/** How many blocks are remembered, and the largest remembered (a block of a megabyte is not kept twice). */
+const MEMORY = 64;
+const MEMORY_BLOCK = 200_000;
+
+function sameSpan(a: Span, b: Span): boolean {
+  return a.from === b.from && a.to === b.to && a.insert === b.insert;
 }
 
 interface Reparsed {
@@ -474,10 +593,22 @@ function sameAttrs(a: Node, b: Node): boolean {
 export function sameShown(view: Node, parsed: Node): boolean {
   if (view.eq(parsed)) return true;
   if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
-  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed);
-  if (view.childCount !== parsed.childCount) return false;
-  for (let k = 0; k < view.childCount; k++) if (!sameShown(view.child(k), parsed.child(k))) return false;
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed) || trailingBreak(view, parsed) !== null;
+  // An empty paragraph in a container is the view's (a new line of a quote the person has not typed in yet).
+  const a = shownChildren(view);
+  const b = shownChildren(parsed);
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (!sameShown(a[k], b[k])) return false;
   return true;
+}
+
+function shownChildren(node: Node): Node[] {
+  const nodes: Node[] = [];
+  node.forEach((child) => {
+    if (!isEmptyParagraph(child) || node.type === schema.nodes.list_item) nodes.push(child);
+  });
+  if (node.type === schema.nodes.list_item && nodes.length > 1) return nodes.filter((n) => !isEmptyParagraph(n));
+  return nodes;
 }
 
 /** A textblock's inline content without the spaces a parse drops (at its edges, before a line break). */
@@ -500,6 +631,17 @@ function typedSpaces(view: Node, parsed: Node): [number, number] | null {
   return /^[ \t]+$/.test(view.textBetween(start, ends.b)) ? [start, length] : null;
 }
 
+/**
+ * A hard break the person just put at the end of a textblock (Shift+Enter): the view's until a line follows it
+ * (a parse shows no break at a textblock's end), written with that line. Answers the content size before it.
+ */
+function trailingBreak(view: Node, parsed: Node): number | null {
+  const last = view.lastChild;
+  if (!last || last.type.name !== "hard_break") return null;
+  const rest = view.content.cut(0, view.content.size - last.nodeSize);
+  return rest.eq(parsed.content) ? rest.size : null;
+}
+
 /** The view's node keeps the parse's segments (the two are equal, so positions agree; typed spaces get theirs). */
 function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void {
   if (node === parsed) return;
@@ -508,10 +650,24 @@ function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void
     if (segments) segmentsOf.set(node, node.eq(parsed) ? segments : withSpaces(node, parsed, segments, base, text));
     return;
   }
-  node.forEach((child, _offset, index) => adoptSegments(child, parsed.child(index), base, text));
+  const shown = shownChildren(parsed);
+  let k = 0;
+  node.forEach((child) => {
+    if (isEmptyParagraph(child) && !(shown[k] && isEmptyParagraph(shown[k]))) return; // the view's own: it keeps its segments
+    if (k < shown.length) adoptSegments(child, shown[k++], base, text);
+  });
+}
+
+/** The parse's segments, and the view's trailing hard break's: no source yet, at the end of the textblock's. */
+function withBreak(segments: Segment[], size: number): Segment[] | null {
+  const tail = [...segments].reverse().find((s) => s.src >= 0);
+  if (!tail) return null;
+  return [...segments, { pm: size, pmEnd: size + 1, src: tail.srcEnd, srcEnd: tail.srcEnd, verbatim: false, marks: [] }];
 }
 
 function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: Text): Segment[] {
+  const size = trailingBreak(node, parsed);
+  if (size !== null) return withBreak(segments, size) ?? segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
   const spaces = typedSpaces(node, parsed);
   if (!spaces) return segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
   const [at, length] = spaces;
@@ -568,6 +724,8 @@ function directSplices(old: Node, fresh: Node, segments: Segment[], base: number
   if (!code) {
     const escaped = breaks(escapeText(typed, "x"));
     if (escaped !== texts[0]) texts.push(escaped);
+    // Into an empty heading (`#`, `### ###`) the text goes with the space the construct needs.
+    if (old.content.size === 0) texts.push(`${texts[0]} `, ` ${texts[0]}`);
   }
   let places: [number, number][];
   if (endA > start) {

@@ -18,6 +18,7 @@ from ..browser.recording import Recordings
 from ..browser.runs import Runs
 from ..browser.saved_sessions import SavedSessions
 from ..browser.views import BrowserViews
+from ..export.run import Exporter
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.principals import Principals
@@ -82,6 +83,8 @@ class Services:
     browser_recordings: Recordings
     browser_sessions: SavedSessions
     browser_views: BrowserViews
+    #: the person's exports (``ui.export``), with the app's Chromium flags
+    exporter: Exporter
     #: the folders the person granted this session (``folder_access``), shared by every request
     folder_grants: set[str]
     #: the recent folders and files, and the main window's last workspace (``recents.json``)

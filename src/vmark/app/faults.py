@@ -65,3 +65,6 @@ class TestHooks:
     save_delay: Delay = field(default_factory=lambda: Delay(once=True))
     #: every kernel call sleeps this long first (to reach TIMEOUT)
     coherence_delay: Delay = field(default_factory=Delay)
+    #: the app's looks at the disk for other programs' changes, finished so far: a test that proves nothing
+    #: changed waits for two more (the first may have begun before the change it is about), never a fixed time
+    disk_checks: int = 0

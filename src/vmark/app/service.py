@@ -21,6 +21,7 @@ from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
 from ..core.model import Window, WorkspaceInstance
 from ..core.tools import check_request
+from ..export.run import Exporter
 from ..storage.atomic import write_text_atomic
 from ..storage.comments import CommentStore
 from ..storage.history import History
@@ -219,6 +220,7 @@ class App:
             browser_recordings=self.browser_recordings,
             browser_sessions=self.browser_sessions,
             browser_views=self.browser_views,
+            exporter=Exporter(chromium_args),
             folder_grants=self.folder_grants,
             recents=recents,
             hooks=hooks,
@@ -241,7 +243,7 @@ class App:
             self._reopen_last(main)
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
-            asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
+            asyncio.create_task(self._every(DISK_POLL_SECONDS, self._check_disk)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.prompts.check)),
         ]
         return [w.root for w in main.workspaces]
@@ -274,6 +276,11 @@ class App:
         await self.browser.stop()
         self.journal.close()
         self.history.close()
+
+    async def _check_disk(self) -> None:
+        await self.disk.check()
+        if self.hooks is not None:
+            self.hooks.disk_checks += 1
 
     async def _every(self, seconds: float, job: Any) -> None:
         while True:

@@ -45,7 +45,8 @@ class Runs:
         clock: Clock = time.monotonic,
     ) -> None:
         self._prompts = prompts
-        self._clock = clock
+        #: what a run started from now on measures its running time with
+        self.clock = clock
         self._jobs = Jobs()
         self._driver = RunDriver(tabs, authorize, navigate, prompts, self._jobs)
         self._runs: dict[str, Run] = {}
@@ -76,7 +77,7 @@ class Runs:
             job=self._jobs.job(workflow.source, inputs),
             allow_repeat=allow_repeat,
             results=[StepResult(step.index) for step in steps],
-            clock=RunClock(self._clock),
+            clock=RunClock(self.clock),
         )
         if resume_run_id is not None:
             _resume(run, self._get(resume_run_id, asker.requester))

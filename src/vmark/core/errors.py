@@ -62,6 +62,8 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
         ErrorShape.ENVELOPE,
         "The events after this cursor are no longer kept; call again with oldest_cursor (or without since)",
     ),
+    # --- the person's export (``ui.export``, ``vmark export``): ``reason`` says what failed ---
+    "EXPORT_FAILED": (ErrorShape.ENVELOPE, "The export could not be made; nothing was written"),
     "INTERNAL": (ErrorShape.ENVELOPE, "Unexpected handler error"),
     # --- browser and browser_read (always token-shaped, see BrowserError) ---
     "BROWSER_DISABLED": (ErrorShape.TOKEN, "The embedded browser is turned off in VMark's settings"),

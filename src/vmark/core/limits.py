@@ -199,6 +199,16 @@ MAX_PASTED_IMAGE_BYTES = 16 * 1024 * 1024
 #: files whose last editor mode (WYSIWYG / source) is remembered; the least recently toggled go first
 MAX_REMEMBERED_MODES = 2000
 
+# --- export (``vmark export``, the page's Export menu) ---
+#: one export (Chromium's start, the rendering, Pandoc, the write) takes at most this long
+EXPORT_TIMEOUT_SECONDS = 180.0
+#: Pandoc's own run, one of its two passes (reading Markdown, writing the format)
+PANDOC_TIMEOUT_SECONDS = 60.0
+#: a PDF's page margins, in millimetres (the ``export.margin_mm`` setting): its default and range
+EXPORT_MARGIN_DEFAULT_MM = 20
+EXPORT_MARGIN_MIN_MM = 0
+EXPORT_MARGIN_MAX_MM = 60
+
 # --- documents ---
 #: recent changes kept per document, and inserted characters at most over them
 CHANGE_LOG_ENTRIES = 64

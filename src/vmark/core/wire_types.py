@@ -481,6 +481,28 @@ class ImageSaved(TypedDict):
     bytes: int
 
 
+ExportFormat = Literal["html", "pdf", "docx", "odt", "epub"]
+
+
+class ExportPayload(TypedDict):
+    """Export the tab's document (as the tab has it now) to ``path``, a file in the window's scope."""
+
+    tabId: str
+    format: ExportFormat
+    path: str
+    #: write over an existing file (else an existing ``path`` is ``APPROVAL_REQUIRED``)
+    replace: NotRequired[bool]
+
+
+class Exported(TypedDict):
+    """The written file (absolute), its size, and what the export left out or changed, in words."""
+
+    path: str
+    format: ExportFormat
+    bytes: int
+    warnings: list[str]
+
+
 class WorkspaceSwitchPayload(TypedDict):
     workspaceInstanceId: str
 
@@ -1230,6 +1252,7 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.file_rename": (FileRenamePayload, FileRenamed),
     "ui.file_delete": (PathPayload, FileDeleted),
     "ui.image_save": (ImageSavePayload, ImageSaved),
+    "ui.export": (ExportPayload, Exported),
     "ui.switch_workspace": (WorkspaceSwitchPayload, WorkspaceSwitched),
     "ui.search": (SearchPayload, SearchResults),
     "ui.browse": (BrowsePayload, Browsed),
@@ -1310,6 +1333,7 @@ ALIASES: dict[str, object] = {
     "LineEnding": LineEnding,
     "Encoding": Encoding,
     "NotificationLevel": NotificationLevel,
+    "ExportFormat": ExportFormat,
     "ApprovalKind": ApprovalKind,
     "ApprovalState": ApprovalState,
     "BrowserDecision": BrowserDecision,

@@ -31,8 +31,10 @@ class UIClient:
         self.window: str | None = None
         self.held: dict[str, str] = {}
         self.refuse_activation = False
-        #: seconds the page takes to load a new workspace (a switch is in progress meanwhile)
-        self.switch_delay = 0.0
+        #: while set, a workspace switch waits for it to be set (the page is still loading the new workspace:
+        #: a switch is in progress meanwhile); ``switching`` is set once the page got one
+        self.switch_gate: asyncio.Event | None = None
+        self.switching = asyncio.Event()
         self.events: list[dict[str, Any]] = []
         #: the source-mode selection per tab (code points of the text with ``\n`` line breaks)
         self.selections: dict[str, tuple[int, int]] = {}
@@ -79,7 +81,9 @@ class UIClient:
             elif name == "activate" and self.refuse_activation:
                 reply["ok"] = False  # the page keeps showing what it showed
             elif name == "workspace_switch":
-                await asyncio.sleep(self.switch_delay)
+                self.switching.set()
+                if self.switch_gate is not None:
+                    await self.switch_gate.wait()
             elif name == "focus":
                 await self.call("ui.focus", focused=True)
             await self.call("ui.reply", **reply)

@@ -5,8 +5,9 @@ destination and title parsing, the same emphasis delimiter algorithm, the dialec
 :func:`vmark.text.blocks.block_parser`), but only records what the CJK rules need, which makes it several
 times faster than building markdown-it tokens. ``tests/text`` checks it against markdown-it-py itself. Where
 it differs, it protects more, never less: the closing ``$`` of math, HTML tags and entities are only looked
-for inside the enclosing link text, and ``$x$`` at the start of a block is math even when the block ends with
-a digit (a quirk of dollarmath).
+for inside the enclosing link text. It keeps dollarmath's quirks: before the first character of the string it
+parses, dollarmath reads the last one, so ``$x$`` at the start of a block is text when the block ends with a
+digit or a backslash.
 
 The result is a list of :data:`Piece` ``(kind, source_text)`` in source order, whose texts concatenate to the
 block content:
@@ -187,7 +188,10 @@ class _Scanner:
         src = self.src
         if at + 1 >= end or isWhiteSpace(ord(src[at + 1])):
             return None
-        if (at > (start if fresh else 0) and src[at - 1].isdigit()) or _escaped(src, at):
+        # the string markdown-it parses: a fresh frame is one of its own, any other frame is part of the block's
+        first, last = (start, end - 1) if fresh else (0, len(src) - 1)
+        before = src[at - 1] if at > first else src[last]
+        if before.isdigit() or _escaped(src, at, first, last):
             return None
         double = src[at + 1] == "$"
         pos = at + 2 if double else at + 1
@@ -446,9 +450,17 @@ def _skip_space(src: str, pos: int, end: int) -> int:
     return pos
 
 
-def _escaped(src: str, pos: int) -> bool:
+def _escaped(src: str, pos: int, first: int = 0, last: int = -1) -> bool:
+    """Whether an odd number of backslashes stands right before ``pos`` in the string ``src[first:last + 1]``.
+
+    Before the string's first character dollarmath reads its last one (Python's index ``-1``), once: a block
+    that ends with a backslash escapes a ``$`` at its start (``last`` -1 leaves that out)."""
     backslashes = 0
-    while pos > backslashes and src[pos - backslashes - 1] == "\\":
+    back = pos - 1
+    while back >= first and src[back] == "\\":
+        backslashes += 1
+        back -= 1
+    if back < first and last >= first and src[last] == "\\":
         backslashes += 1
     return backslashes % 2 == 1
 

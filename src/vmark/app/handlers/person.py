@@ -15,6 +15,7 @@ from . import (
     ui_coherence,
     ui_comments,
     ui_editing,
+    ui_export,
     ui_files,
     ui_history,
     ui_images,
@@ -49,4 +50,5 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_images.ACTIONS,
     **ui_links.ACTIONS,
     **ui_review.ACTIONS,
+    **ui_export.ACTIONS,
 }

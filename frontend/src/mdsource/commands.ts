@@ -1,0 +1,658 @@
+// Structural editing in WYSIWYG, written as the Markdown a person would type in source mode.
+//
+// Every command here computes the splice of the text it means (a new list item with the list's own marker, a
+// nested item indented to its parent's content column, a heading's `#`s removed) and lets `sourceEdit` show the
+// parse of the result. Bytes the command does not mean to change are never rewritten: no escapes, markers,
+// indentation or hard-break style of the person's text change. Where a command has nothing to say (a selection,
+// a code block, a construct the text does not state plainly), it answers false and the next one runs.
+import type { Node, ResolvedPos } from "prosemirror-model";
+import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
+import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
+import {
+  blankLine,
+  continuation,
+  editLines,
+  firstTextblock,
+  isBlank,
+  itemAt,
+  type ItemSource,
+  itemSource,
+  lastTextblock,
+  type LineEdit,
+  nextMarker,
+  spacesAt,
+} from "./lines";
+import { schema } from "./schema";
+import { applySourceEdit, sourceDocOf } from "./sourceedit";
+import { SOURCE_SPLICE, type SourceDoc, type Span } from "./sourcedoc";
+
+/** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
+interface Here {
+  view: EditorView;
+  state: EditorState;
+  source: SourceDoc;
+  $pos: ResolvedPos;
+  textblock: Node;
+  /** The textblock's content `[from, to)` in the text. */
+  range: [number, number];
+  cursor: number;
+}
+
+const TASK = /^\[[ xX]\](?:[ \t]|$)/;
+
+function here(state: EditorState, view: EditorView | undefined, emptyOnly = true): Here | null {
+  const source = sourceDocOf(view);
+  if (!source || !view) return null;
+  const { selection } = state;
+  if (emptyOnly && !selection.empty) return null;
+  const $pos = selection.$head;
+  const textblock = $pos.parent;
+  if (!textblock.isTextblock || $pos.depth === 0) return null;
+  const range = source.textblockRange(state.doc, $pos.pos);
+  if (!range) return null;
+  const cursor = source.offsetAt(state.doc, $pos.pos, -1);
+  if (cursor === null) return null;
+  return { view, state, source, $pos, textblock, range, cursor };
+}
+
+/** The depth of the innermost ancestor of `type`, or -1. */
+function ancestor($pos: ResolvedPos, type: string): number {
+  for (let d = $pos.depth; d > 0; d--) if ($pos.node(d).type.name === type) return d;
+  return -1;
+}
+
+function isTask(textblock: Node): boolean {
+  return textblock.type.name === "paragraph" && TASK.test(textblock.textBetween(0, Math.min(4, textblock.content.size)));
+}
+
+function edit(h: Here, span: Span, options: Parameters<typeof applySourceEdit>[2] = {}): boolean {
+  return applySourceEdit(h.view, span, options);
+}
+
+// --- Enter ---------------------------------------------------------------------------------------------------
+
+/** Enter in a list item: a new item with the list's own marker (`- [ ] ` in a task list); in an empty one, out. */
+export const enterInList: Command = (state, _dispatch, view) => {
+  const h = here(state, view);
+  if (!h || h.textblock.type.name !== "paragraph") return false;
+  const depth = h.$pos.depth - 1;
+  if (h.$pos.node(depth).type.name !== "list_item") return false;
+  const item = itemSource(h.source, state.doc, h.$pos, depth);
+  if (!item) return false;
+  const list = h.$pos.node(depth - 1);
+  const index = h.$pos.index(depth - 1);
+  const itemNode = h.$pos.node(depth);
+  const text = h.textblock.textContent;
+  const empty = itemNode.childCount === 1 && (text === "" || /^\[[ xX]\][ \t]*$/.test(text));
+  if (empty) {
+    if (depth > 1 && h.$pos.node(depth - 2).type.name === "list_item") return liftItem(h, depth, item);
+    if (index === list.childCount - 1) return endList(h, depth, item);
+  }
+  const outer = continuation(item.marker.outer);
+  const loose = !list.attrs.tight;
+  const task = isTask(itemNode.firstChild as Node) ? "[ ] " : "";
+  const marker = nextMarker(item.marker.marker);
+  const spacing = item.marker.spacing || " ";
+  const blank = loose ? `\n${blankLine(item.marker.outer)}` : "";
+  const insert = `${blank}\n${outer}${marker}${spacing}${task}`;
+  return edit(h, { from: h.cursor, to: h.cursor, insert });
+};
+
+/** An empty last item: its line goes, and the cursor to a new paragraph after the list (or its top-level block). */
+function endList(h: Here, depth: number, item: ItemSource): boolean {
+  const list = h.$pos.node(depth - 1);
+  if (depth - 1 === 1 && list.childCount === 1) {
+    // The list is this one empty item: it becomes an empty paragraph (the text loses the list and its gap).
+    const start = h.$pos.before(1);
+    const tr = h.state.tr.replaceWith(start, start + list.nodeSize, schema.nodes.paragraph.create());
+    h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, start + 1)).scrollIntoView());
+    return true;
+  }
+  let previous = item.first - 1;
+  while (previous > 0 && isBlank(h.source.line(previous)?.text ?? "x")) previous--;
+  const from = h.source.line(previous);
+  const to = h.source.line(item.last);
+  if (!from || !to || previous < 1) return false;
+  return edit(h, { from: from.to, to: to.to, insert: "" }, { paragraphAfter: true, cursor: from.to });
+}
+
+/** Enter in a quote: a new paragraph of the quote; on its empty last line, out of the quote. */
+export const enterInQuote: Command = (state, _dispatch, view) => {
+  const h = here(state, view);
+  if (!h || h.textblock.type.name !== "paragraph") return false;
+  const depth = h.$pos.depth - 1;
+  if (h.$pos.node(depth).type.name !== "blockquote") return false;
+  const line = h.source.lineAt(h.cursor);
+  const prefix = line.text.slice(0, Math.max(0, h.range[0] - line.from));
+  const quote = /^(.*>[ \t]?)/.exec(prefix)?.[1] ?? /^(.*>[ \t]?)/.exec(line.text)?.[1];
+  if (quote === undefined) return false;
+  if (h.textblock.content.size === 0) {
+    // The quote's empty new line: it goes, and the cursor leaves the quote.
+    const quoteNode = h.$pos.node(depth);
+    if (h.$pos.index(depth) !== quoteNode.childCount - 1 || quoteNode.childCount < 2) return false;
+    let previous = line.number - 1;
+    while (previous > 0 && isBlank(h.source.line(previous)?.text ?? "x")) previous--;
+    const from = h.source.line(previous);
+    if (!from || previous < 1) return false;
+    return edit(h, { from: from.to, to: line.to, insert: "" }, { paragraphAfter: true, cursor: from.to });
+  }
+  const cont = continuation(quote);
+  const atEnd = h.$pos.parentOffset === h.textblock.content.size;
+  const insert = `\n${cont.trimEnd()}\n${cont}`;
+  return edit(h, { from: h.cursor, to: h.cursor, insert }, { paragraphHere: atEnd });
+};
+
+/** Enter inside a paragraph or heading (not at its end): the rest becomes a paragraph of its own. */
+export const splitTextblock: Command = (state, _dispatch, view) => {
+  const h = here(state, view);
+  if (!h || (h.textblock.type.name !== "paragraph" && h.textblock.type.name !== "heading")) return false;
+  if (h.$pos.parentOffset === h.textblock.content.size || h.$pos.parentOffset === 0) return false;
+  if (h.textblock.type.name === "heading" && h.textblock.attrs.markup !== "=" && h.textblock.attrs.markup !== "-") {
+    const line = h.source.lineAt(h.cursor);
+    const cont = continuation(line.text.slice(0, h.range[0] - line.from).replace(/#{1,6}[ \t]*$/, ""));
+    // What follows the cursor on the heading's line (a closing `#` sequence stays with the heading).
+    const rest = line.text.slice(h.cursor - line.from);
+    const closing = /[ \t]+#+[ \t]*$/.exec(rest)?.[0] ?? "";
+    const moved = rest.slice(0, rest.length - closing.length);
+    return edit(h, { from: h.cursor, to: line.to, insert: `${closing}\n${cont.trimEnd()}\n${cont}${moved.replace(/^[ \t]+/, "")}` }, { cursor: h.cursor + closing.length + 2 + cont.trimEnd().length + cont.length });
+  }
+  const line = h.source.lineAt(h.range[0]);
+  const cont = continuation(line.text.slice(0, h.range[0] - line.from));
+  return edit(h, { from: h.cursor, to: h.cursor, insert: `\n${cont.trimEnd()}\n${cont}` });
+};
+
+/** Shift+Enter: a hard line break in the document's own style (`\` or two spaces where the file uses them). */
+export const hardBreak: Command = (state, _dispatch, view) => {
+  const h = here(state, view);
+  if (!h) return false;
+  if (h.textblock.type.spec.code) {
+    view?.dispatch(state.tr.insertText("\n").scrollIntoView());
+    return true;
+  }
+  if (h.textblock.type.name === "heading" || h.textblock.type.name === "table_cell") return true;
+  const line = h.source.lineAt(h.range[0]);
+  const cont = continuation(line.text.slice(0, h.range[0] - line.from));
+  // The file's own style: two spaces where its breaks are written so (a line ending in them, text on the next).
+  let breaks = 0;
+  state.doc.descendants((node) => {
+    if (node.type.name === "hard_break") breaks++;
+    return breaks === 0;
+  });
+  const spaces = breaks > 0 && /\S {2,}\n[ \t>]*\S/.test(h.source.text) && !/\S\\\n[ \t>]*\S/.test(h.source.text);
+  const raw = `${spaces ? "  " : "\\"}\n${cont}`;
+  const span = { from: h.cursor, to: h.cursor, insert: raw };
+  if (h.$pos.parentOffset < h.textblock.content.size) return edit(h, span);
+  // At the end of its textblock the break is the view's until a line follows it (the text gets both then).
+  const tr = state.tr.replaceSelectionWith(schema.nodes.hard_break.create({ raw }), false);
+  h.view.dispatch(tr.setMeta(SOURCE_SPLICE, { from: h.cursor, to: h.cursor, insert: "" }).scrollIntoView());
+  return true;
+};
+
+// --- Backspace ------------------------------------------------------------------------------------------------
+
+/** Backspace at the start of a list item, heading or quote: a paragraph; at the start of a paragraph: joined. */
+export const backspaceAtStart: Command = (state, _dispatch, view) => {
+  const h = here(state, view);
+  if (!h) return false;
+  const offset = h.$pos.parentOffset;
+  const depth = h.$pos.depth - 1;
+  const parent = h.$pos.node(depth);
+  // A task item's `[ ] ` is its checkbox: Backspace right after it takes the checkbox away.
+  if (parent.type.name === "list_item" && h.$pos.index(depth) === 0 && isTask(h.textblock) && (offset === 4 || offset === 0)) {
+    const at = h.range[0];
+    return edit(h, { from: at, to: at + 4, insert: "" }, { cursor: at });
+  }
+  if (offset !== 0) return false;
+  if (h.textblock.type.name === "heading") return headingToParagraph(h);
+  if (h.textblock.type.name !== "paragraph") return false;
+  if (parent.type.name === "list_item" && h.$pos.index(depth) === 0) {
+    const item = itemSource(h.source, state.doc, h.$pos, depth);
+    if (!item) return false;
+    // An empty item after another: it goes, the cursor to the end of the item before.
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && h.$pos.index(depth - 1) > 0) {
+      const previous = h.$pos.posAtIndex(h.$pos.index(depth - 1) - 1, depth - 1);
+      const end = lastTextblock(h.$pos.node(depth - 1).child(h.$pos.index(depth - 1) - 1), previous);
+      const range = end ? h.source.textblockRange(state.doc, end.pos) : null;
+      const line = h.source.line(item.last);
+      if (range && line) return edit(h, { from: range[1], to: line.to, insert: "" }, { cursor: range[1] });
+    }
+    return unwrapItem(h, depth, item);
+  }
+  if (parent.type.name === "blockquote" && h.$pos.index(depth) === 0) return unquoteTextblock(h, depth);
+  return joinBackward(h);
+};
+
+/** The paragraph joined to the end of the textblock before it (the gap between them removed). */
+function joinBackward(h: Here): boolean {
+  const depth = h.$pos.depth - 1;
+  const index = h.$pos.index(depth);
+  if (index === 0) return false;
+  const parent = h.$pos.node(depth);
+  const prev = parent.child(index - 1);
+  const prevStart = h.$pos.posAtIndex(index - 1, depth);
+  if (prev.type.name === "horizontal_rule" && depth === 0) {
+    const range = h.source.blockRange(index - 1);
+    if (!range) return false;
+    return edit(h, { from: range[0], to: h.range[0], insert: "" }, { cursor: range[0] });
+  }
+  const target = lastTextblock(prev, prevStart);
+  if (!target || target.node.type.spec.code || target.node.type.name === "table_cell") return false;
+  if (prev.type.name === "table" || prev.type.name === "code_block" || prev.type.name === "raw_block") return false;
+  const end = h.source.textblockRange(h.state.doc, target.pos);
+  if (!end || end[1] > h.range[0]) return false;
+  return edit(h, { from: end[1], to: h.range[0], insert: "" }, { cursor: end[1] });
+}
+
+/** A heading becomes a paragraph: its `#`s (or its underline) go, a blank line kept from its neighbours. */
+function headingToParagraph(h: Here): boolean {
+  const line = h.source.lineAt(h.range[0]);
+  const setext = h.textblock.attrs.markup === "=" || h.textblock.attrs.markup === "-";
+  if (setext) {
+    const last = h.source.lineAt(h.range[1]);
+    const underline = h.source.line(last.number + 1);
+    if (!underline) return false;
+    return edit(h, { from: last.to, to: underline.to, insert: "" }, { cursor: h.cursor });
+  }
+  const prefix = line.text.slice(0, h.range[0] - line.from);
+  const hashes = /#{1,6}(?:[ \t]+|$)$/.exec(prefix);
+  if (!hashes) return false;
+  const start = line.from + hashes.index;
+  const rest = line.text.slice(h.range[1] - line.from);
+  const closing = /^[ \t]+#+[ \t]*$/.test(rest) ? rest.length : 0;
+  const top = h.$pos.depth === 1;
+  const before = top && line.number > 1 && !isBlank(h.source.line(line.number - 1)?.text ?? "") ? "\n" : "";
+  const next = h.source.line(line.number + 1);
+  const after = top && next && !isBlank(next.text) ? "\n" : "";
+  const text = line.text.slice(h.range[0] - line.from, h.range[1] - line.from);
+  const cursor = start + before.length + (h.cursor - h.range[0]);
+  return edit(h, { from: start, to: h.range[1] + closing, insert: `${before}${text}${after}` }, { cursor });
+}
+
+/** The paragraph leaves its quote: the innermost `>` of each of its lines goes. */
+function unquoteTextblock(h: Here, _depth: number): boolean {
+  const first = h.source.lineAt(h.range[0]);
+  const last = h.source.lineAt(h.range[1]);
+  const lead = (text: string, n: number): LineEdit | null => {
+    const limit = n === first.number ? h.range[0] - first.from : (/^[\s>]*/.exec(text)?.[0].length ?? 0);
+    const at = text.slice(0, limit).lastIndexOf(">");
+    if (at < 0) return null;
+    return { at, remove: text.charAt(at + 1) === " " ? 2 : 1, insert: "" };
+  };
+  const done = editLines(h.source, first.number, last.number, lead, h.cursor);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+}
+
+/**
+ * A list item becomes what is outside it: at the top level a paragraph (its marker gone, its lines out-dented),
+ * nested a paragraph of the parent item (its marker turned into spaces). A blank line keeps it apart from the
+ * items before and after it.
+ */
+function unwrapItem(h: Here, depth: number, item: ItemSource): boolean {
+  const list = h.$pos.node(depth - 1);
+  const index = h.$pos.index(depth - 1);
+  const nested = depth > 1 && h.$pos.node(depth - 2).type.name === "list_item";
+  const width = item.contentCol - item.markerCol;
+  const markerEdit = (text: string, n: number): LineEdit | null => {
+    if (n === item.first) return { at: item.markerCol, remove: width, insert: nested ? " ".repeat(width) : "" };
+    if (nested || !spacesAt(text, item.markerCol, width)) return null;
+    return { at: item.markerCol, remove: width, insert: "" };
+  };
+  const blank = blankLine(item.marker.outer);
+  const prevBlank = isBlank(h.source.line(item.first - 1)?.text ?? "");
+  const nextBlank = isBlank(h.source.line(item.last + 1)?.text ?? "");
+  const before = index > 0 && !prevBlank ? [blank] : [];
+  const after = index < list.childCount - 1 && !nextBlank ? [blank] : [];
+  const done = editLines(h.source, item.first, item.last, markerEdit, h.cursor, before, after);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+}
+
+// --- Tab / Shift+Tab ---------------------------------------------------------------------------------------------
+
+/** Tab in a list item: it becomes the last child of the item before it, indented to that item's content column. */
+export const sinkItem: Command = (state, _dispatch, view) => {
+  const h = here(state, view, false);
+  if (!h) return false;
+  const depth = ancestor(h.$pos, "list_item");
+  if (depth < 1) return false;
+  const list = h.$pos.node(depth - 1);
+  const index = h.$pos.index(depth - 1);
+  if (index === 0) return true; // nothing to nest under: the key does nothing (it does not leave the editor)
+  const itemNode = h.$pos.node(depth);
+  const prevLast = list.child(index - 1).lastChild;
+  if (itemNode.childCount === 1 && h.textblock.content.size === 0 && prevLast?.isTextblock) {
+    // An empty item nested right after text would be that text's continuation (or a heading's underline, for
+    // `-`): it is nested when the person types in it. Until then the view shows it nested.
+    h.view.dispatch(state.tr.setMeta(pendingKey, h.$pos.pos));
+    return true;
+  }
+  const done = sinkSpan(h, depth);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : true;
+};
+
+/** The splice that nests the item at `depth` under the item before it (null: the text does not say it plainly). */
+function sinkSpan(h: Here, depth: number): { span: Span; cursor: number } | null {
+  const state = h.state;
+  const index = h.$pos.index(depth - 1);
+  const list = h.$pos.node(depth - 1);
+  const item = itemSource(h.source, state.doc, h.$pos, depth);
+  const prevStart = h.$pos.posAtIndex(index - 1, depth - 1);
+  const prev = itemAt(h.source, state.doc, list.child(index - 1), prevStart, list, index - 1);
+  if (!item || !prev) return null;
+  const pad = prev.contentCol - item.markerCol;
+  if (pad <= 0) return null;
+  // The item joins the list its new parent already has, with that list's marker; else it starts one.
+  const sub = list.child(index - 1).lastChild;
+  let marker = item.marker.marker;
+  if (sub && (sub.type.name === "bullet_list" || sub.type.name === "ordered_list")) {
+    marker = sub.type.name === "ordered_list" ? `${Number(sub.attrs.start) + sub.childCount}${sub.attrs.markup}` : String(sub.attrs.markup);
+  } else if (/^\d/.test(marker)) marker = `1${marker.slice(-1)}`;
+  const lineEdit = (text: string, n: number): LineEdit | null => {
+    if (n === item.first) return { at: item.markerCol, remove: item.marker.marker.length, insert: " ".repeat(pad) + marker };
+    if (text.trim() === "" || !spacesAt(text, item.markerCol, 0)) return null;
+    if (text.length <= item.markerCol) return null;
+    return { at: item.markerCol, remove: 0, insert: " ".repeat(pad + marker.length - item.marker.marker.length) };
+  };
+  return editLines(h.source, item.first, item.last, lineEdit, h.cursor);
+}
+
+/** Where an empty item waits to be nested (the view position of its paragraph's content), or null. */
+export const pendingKey = new PluginKey<number | null>("vmark-pending-indent");
+
+/** The empty item Tab nested: shown nested, written nested with the first character typed in it. */
+export function pendingIndentPlugin(): Plugin<number | null> {
+  const typed = (view: EditorView, text: string): boolean => {
+    const pending = pendingKey.getState(view.state);
+    const h = here(view.state, view);
+    if (pending == null || !h || h.$pos.pos !== pending || text.length !== 1) return false;
+    const depth = ancestor(h.$pos, "list_item");
+    const done = depth > 0 ? sinkSpan(h, depth) : null;
+    if (!done) return false;
+    const at = done.cursor - done.span.from;
+    const span = { ...done.span, insert: done.span.insert.slice(0, at) + text + done.span.insert.slice(at) };
+    return edit(h, span, { cursor: done.cursor + text.length });
+  };
+  return new Plugin<number | null>({
+    key: pendingKey,
+    state: {
+      init: () => null,
+      apply: (tr, value) => {
+        const meta = tr.getMeta(pendingKey) as number | undefined;
+        if (meta !== undefined) return meta;
+        if (value === null || tr.docChanged || tr.selection.head !== value) return null;
+        return value;
+      },
+    },
+    props: {
+      decorations(state) {
+        const pending = pendingKey.getState(state);
+        if (pending == null) return null;
+        const $pos = state.doc.resolve(pending);
+        const depth = ancestor($pos, "list_item");
+        if (depth < 1) return null;
+        const start = $pos.before(depth);
+        return DecorationSet.create(state.doc, [Decoration.node(start, start + $pos.node(depth).nodeSize, { class: "md-pending-indent" })]);
+      },
+      handleKeyDown(view, event) {
+        if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return false;
+        return typed(view, event.key);
+      },
+      handleTextInput(view, _from, _to, text) {
+        return typed(view, text);
+      },
+    },
+  });
+}
+
+/** Shift+Tab in a list item: one level out (after its parent item), or out of the list at the top level. */
+export const liftListItem: Command = (state, _dispatch, view) => {
+  const h = here(state, view, false);
+  if (!h) return false;
+  const depth = ancestor(h.$pos, "list_item");
+  if (depth < 1) return false;
+  const item = itemSource(h.source, state.doc, h.$pos, depth);
+  if (!item) return true;
+  return liftItem(h, depth, item);
+};
+
+function liftItem(h: Here, depth: number, item: ItemSource): boolean {
+  const outerDepth = depth - 2;
+  if (outerDepth < 1 || h.$pos.node(outerDepth).type.name !== "list_item") {
+    // At the top level (or in a quote): the item becomes a paragraph.
+    const first = h.$pos.node(depth).firstChild;
+    if (first?.type.name !== "paragraph") return true;
+    const at = h.source.textblockRange(h.state.doc, h.$pos.before(depth) + 2);
+    if (!at) return true;
+    return unwrapItem(h, depth, item) || true;
+  }
+  const parentList = h.$pos.node(outerDepth - 1);
+  const parent = itemAt(h.source, h.state.doc, h.$pos.node(outerDepth), h.$pos.before(outerDepth), parentList, h.$pos.index(outerDepth - 1));
+  if (!parent) return true;
+  const pad = item.markerCol - parent.markerCol;
+  const marker = nextMarker(parent.marker.marker);
+  const lineEdit = (text: string, n: number): LineEdit | null => {
+    if (n === item.first) return { at: parent.markerCol, remove: pad + item.marker.marker.length, insert: marker };
+    const shift = pad + item.marker.marker.length - marker.length;
+    if (shift <= 0) return shift < 0 && text.trim() !== "" ? { at: parent.markerCol, remove: 0, insert: " ".repeat(-shift) } : null;
+    return spacesAt(text, parent.markerCol, shift) ? { at: parent.markerCol, remove: shift, insert: "" } : null;
+  };
+  const done = editLines(h.source, item.first, item.last, lineEdit, h.cursor);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : true;
+}
+
+// --- leaving a block at the end of the document ---------------------------------------------------------------
+
+/**
+ * Ctrl+Enter, or ArrowDown at the end of a code block, table or quote that ends the document: an empty paragraph
+ * after it (the view's: the text gets it when the person types).
+ */
+export function exitBlock(arrow: boolean): Command {
+  return (state, dispatch) => {
+    const { $head, empty } = state.selection;
+    if (!empty || $head.depth < 1) return false;
+    const top = $head.node(1);
+    const kinds = ["code_block", "table", "blockquote", "raw_block", "bullet_list", "ordered_list"];
+    if (!kinds.includes(top.type.name)) return false;
+    const last = $head.index(0) === state.doc.childCount - 1;
+    if (arrow) {
+      if (!last || !["code_block", "table", "blockquote", "raw_block"].includes(top.type.name)) return false;
+      // Only from the block's last line: ArrowDown elsewhere moves as usual.
+      const end = state.doc.content.size;
+      if (!state.selection.$head.parent.isTextblock || $head.after(1) !== end) return false;
+      const textEnd = $head.end();
+      if ($head.pos !== textEnd && $head.parent.textBetween($head.parentOffset, $head.parent.content.size).includes("\n")) return false;
+      if ($head.parent !== lastTextblock(top, $head.before(1))?.node) return false;
+    }
+    const after = $head.after(1);
+    if (dispatch) {
+      const tr = state.tr.insert(after, schema.nodes.paragraph.create());
+      dispatch(tr.setSelection(TextSelection.create(tr.doc, after + 1)).scrollIntoView());
+    }
+    return true;
+  };
+}
+
+// --- block commands -----------------------------------------------------------------------------------------------
+
+/** Where the textblock's first line starts after its containers (before a heading's `#`s). */
+function blockStart(h: Here): number {
+  const line = h.source.lineAt(h.range[0]);
+  const prefix = line.text.slice(0, h.range[0] - line.from);
+  if (h.textblock.type.name === "heading") return line.from + prefix.replace(/#{1,6}(?:[ \t]+|$)$/, "").length;
+  return h.range[0];
+}
+
+/** An empty paragraph the text does not have yet: replaced by `node` (the engine writes it), the cursor in it. */
+function replaceEmpty(state: EditorState, view: EditorView | undefined, nodes: Node[], cursorIn = 0, offset: number | null = null): boolean {
+  const { $head } = state.selection;
+  if ($head.parent.type.name !== "paragraph" || $head.parent.content.size !== 0) return false;
+  const source = sourceDocOf(view);
+  if (!view || !source || source.textblockRange(state.doc, $head.pos)) return false;
+  const start = $head.before();
+  const tr = state.tr.replaceWith(start, start + $head.parent.nodeSize, nodes);
+  let pos = start;
+  for (let k = 0; k < cursorIn; k++) pos += nodes[k].nodeSize;
+  // The cursor at the end of the new block's first textblock (after a task's `[ ] `), or at `offset` in it.
+  const first = firstTextblock(nodes[cursorIn], pos);
+  const at = first ? first.pos + (offset ?? first.node.content.size) : pos + 1;
+  view.dispatch(tr.setSelection(TextSelection.near(tr.doc.resolve(at))).scrollIntoView());
+  return true;
+}
+
+/** Ctrl+1..6: the textblock becomes a heading of that level; Ctrl+0 (level 0): a paragraph. */
+export function setHeading(level: number): Command {
+  return (state, _dispatch, view) => {
+    const h = here(state, view, false);
+    if (!h) {
+      if (level === 0) return false;
+      return replaceEmpty(state, view, [schema.nodes.heading.create({ level, markup: "#".repeat(level) })]);
+    }
+    const { textblock } = h;
+    if (level === 0) return textblock.type.name === "heading" ? headingToParagraph(h) : textblock.type.name === "paragraph";
+    const hashes = "#".repeat(level);
+    if (textblock.type.name === "paragraph") {
+      return edit(h, { from: h.range[0], to: h.range[0], insert: `${hashes} ` }, { cursor: h.cursor + level + 1 });
+    }
+    if (textblock.type.name !== "heading") return false;
+    if (textblock.attrs.markup === "=" || textblock.attrs.markup === "-") {
+      const last = h.source.lineAt(h.range[1]);
+      const underline = h.source.line(last.number + 1);
+      if (!underline) return false;
+      const inner = h.source.slice(h.range[0], last.to);
+      return edit(h, { from: h.range[0], to: underline.to, insert: `${hashes} ${inner}` }, { cursor: h.cursor + level + 1 });
+    }
+    const start = blockStart(h);
+    const old = String(textblock.attrs.markup).length;
+    return edit(h, { from: start, to: start + old, insert: hashes }, { cursor: h.cursor + level - old });
+  };
+}
+
+export type ListKind = "bullet" | "ordered" | "task";
+
+/** The bullet, ordered or task list command: the textblock into an item, or (in such an item) out of the list. */
+export function toggleList(kind: ListKind): Command {
+  return (state, _dispatch, view) => {
+    const h = here(state, view, false);
+    if (!h) {
+      const item = schema.nodes.list_item.create(null, schema.nodes.paragraph.create(null, kind === "task" ? schema.text("[ ] ") : null));
+      const list = kind === "ordered" ? schema.nodes.ordered_list.create({ markup: "." }, item) : schema.nodes.bullet_list.create({ markup: "-" }, item);
+      return replaceEmpty(state, view, [list]);
+    }
+    if (h.textblock.type.spec.code || h.textblock.type.name === "table_cell") return false;
+    const depth = h.$pos.depth - 1;
+    const inItem = h.$pos.node(depth).type.name === "list_item" && h.$pos.index(depth) === 0;
+    if (inItem) {
+      const item = itemSource(h.source, state.doc, h.$pos, depth);
+      if (!item) return false;
+      const ordered = /^\d/.test(item.marker.marker);
+      const task = isTask(h.textblock);
+      if (kind === "task") {
+        if (task) return edit(h, { from: h.range[0], to: h.range[0] + 4, insert: "" }, { cursor: Math.max(h.range[0], h.cursor - 4) });
+        return edit(h, { from: h.range[0], to: h.range[0], insert: "[ ] " }, { cursor: h.cursor + 4 });
+      }
+      if ((kind === "ordered") === ordered && !task) return unwrapItem(h, depth, item);
+      return relabelList(h, depth, kind);
+    }
+    const start = blockStart(h);
+    const marker = kind === "ordered" ? "1. " : kind === "task" ? "- [ ] " : "- ";
+    return edit(h, { from: start, to: start, insert: marker }, { cursor: h.cursor + marker.length });
+  };
+}
+
+/** Every item of the cursor's list gets the other kind's marker (its lines re-indented to the new content column). */
+function relabelList(h: Here, depth: number, kind: ListKind): boolean {
+  const list = h.$pos.node(depth - 1);
+  const listStart = h.$pos.before(depth - 1);
+  const items: ItemSource[] = [];
+  let pos = listStart + 1;
+  for (let k = 0; k < list.childCount; k++) {
+    const found = itemAt(h.source, h.state.doc, list.child(k), pos, list, k);
+    if (!found) return false;
+    items.push(found);
+    pos += list.child(k).nodeSize;
+  }
+  const markers = items.map((_item, k) => (kind === "ordered" ? `${k + 1}.` : "-"));
+  const firstOf = new Map(items.map((item, k) => [item.first, k]));
+  let current = -1;
+  const lineEdit = (text: string, n: number): LineEdit | null => {
+    const k = firstOf.get(n);
+    if (k !== undefined) {
+      current = k;
+      const item = items[k];
+      return { at: item.markerCol, remove: item.marker.marker.length, insert: markers[k] };
+    }
+    if (current < 0) return null;
+    const item = items[current];
+    const shift = markers[current].length - item.marker.marker.length;
+    if (text.trim() === "" || shift === 0) return null;
+    if (shift > 0) return spacesAt(text, item.markerCol, item.contentCol - item.markerCol) ? { at: item.markerCol, remove: 0, insert: " ".repeat(shift) } : null;
+    return spacesAt(text, item.markerCol, -shift) ? { at: item.markerCol, remove: -shift, insert: "" } : null;
+  };
+  const done = editLines(h.source, items[0].first, items[items.length - 1].last, lineEdit, h.cursor);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+}
+
+/** The quote command: the textblock's lines quoted, or (in a quote) the quote's lines unquoted. */
+export const toggleQuote: Command = (state, _dispatch, view) => {
+  const h = here(state, view, false);
+  if (!h) return replaceEmpty(state, view, [schema.nodes.blockquote.create(null, schema.nodes.paragraph.create())]);
+  if (h.textblock.type.spec.code || h.textblock.type.name === "table_cell") return false;
+  const quoteDepth = ancestor(h.$pos, "blockquote");
+  if (quoteDepth > 0) {
+    const quote = h.$pos.node(quoteDepth);
+    const start = h.$pos.before(quoteDepth);
+    const first = h.source.textblockRange(state.doc, start + 2);
+    const end = lastTextblock(quote, start);
+    const last = end ? h.source.textblockRange(state.doc, end.pos) : null;
+    if (!first || !last) return false;
+    const firstLine = h.source.lineAt(first[0]);
+    const column = firstLine.text.slice(0, first[0] - firstLine.from).lastIndexOf(">");
+    const lineEdit = (text: string): LineEdit | null => {
+      const at = text.slice(0, column + 1).lastIndexOf(">");
+      return at >= 0 && /^[\s>]*$/.test(text.slice(0, at)) ? { at, remove: text.charAt(at + 1) === " " ? 2 : 1, insert: "" } : null;
+    };
+    const done = editLines(h.source, firstLine.number, h.source.lineAt(last[1]).number, lineEdit, h.cursor);
+    return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+  }
+  const start = blockStart(h);
+  const firstLine = h.source.lineAt(start);
+  const column = start - firstLine.from;
+  const lineEdit = (text: string, n: number): LineEdit | null =>
+    n === firstLine.number || spacesAt(text, 0, column) ? { at: column, remove: 0, insert: "> " } : null;
+  const done = editLines(h.source, firstLine.number, h.source.lineAt(h.range[1]).number, lineEdit, h.cursor);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+};
+
+/** The paragraph's text as a fenced block (`fence` and `close` around it): a code or a math block. */
+function fenced(open: string, close: string, empty: () => Node[], offset: number | null): Command {
+  return (state, _dispatch, view) => {
+    const h = here(state, view, false);
+    if (!h) return replaceEmpty(state, view, empty(), 0, offset);
+    if (h.textblock.type.name !== "paragraph") return false;
+    const line = h.source.lineAt(h.range[0]);
+    const cont = continuation(line.text.slice(0, h.range[0] - line.from));
+    const body = h.textblock.textContent.split("\n").join(`\n${cont}`);
+    const insert = `${open}\n${cont}${body}\n${cont}${close}`;
+    return edit(h, { from: h.range[0], to: h.range[1], insert }, { cursor: h.range[0] + open.length + 1 + cont.length + body.length });
+  };
+}
+
+export const codeBlock: Command = fenced("```", "```", () => [schema.nodes.code_block.create({ info: "", fence: "```" })], 0);
+
+export const mathBlock: Command = fenced("$$", "$$", () => [schema.nodes.raw_block.create({ kind: "math" }, schema.text("$$\n\n$$"))], 3);
+
+/** A thematic break after the cursor's top-level block (in an empty paragraph: in its place), then a paragraph. */
+export const thematicBreak: Command = (state, _dispatch, view) => {
+  const source = sourceDocOf(view);
+  if (!source || !view) return false;
+  const { $head } = state.selection;
+  if ($head.depth < 1) return false;
+  const empty = $head.parent.type.name === "paragraph" && $head.parent.content.size === 0 && $head.depth === 1;
+  if (empty && replaceEmpty(state, view, [schema.nodes.horizontal_rule.create({ markup: "---" }), schema.nodes.paragraph.create()], 1)) return true;
+  const range = source.blockRange($head.index(0));
+  if (!range || range[1] <= range[0]) return false;
+  return applySourceEdit(view, { from: range[1], to: range[1], insert: "\n\n---" }, { paragraphAfter: true });
+};
+
+export function isEditable(view: EditorView | undefined): boolean {
+  return Boolean(view?.editable);
+}

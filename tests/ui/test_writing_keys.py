@@ -1,0 +1,184 @@
+"""Writing in WYSIWYG by real key presses in Chromium: every construct's input rule, Enter, Backspace, Tab,
+Shift+Enter, the block keys and the block menu, each with the exact bytes on disk after Ctrl+S.
+
+The bytes wanted are the characters a person would type in source mode for the same result (written out by
+hand), plus only what a construct needs (a closing fence): no escape, marker, indentation or break style that
+the person did not type.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from tests.ui.lossless import Stage
+from tests.ui.lossless import scene as scene  # the fixtures this module uses
+from tests.ui.lossless import stage as stage
+from tests.ui.writing import Session, check_session, keys, run_session
+
+S = Session
+
+INPUT_RULES = [
+    S("heading", "", None, keys("'# My note"), "# My note"),
+    S("heading-3", "", None, keys("'### Third level"), "### Third level"),
+    S("bullet-dash", "", None, keys("'- first item"), "- first item"),
+    S("bullet-star", "", None, keys("'* star item"), "* star item"),
+    S("bullet-plus", "", None, keys("'+ plus item"), "+ plus item"),
+    S("ordered-dot", "", None, keys("'1. one", "Enter", "'two"), "1. one\n2. two"),
+    S("ordered-paren", "", None, keys("'1) one", "Enter", "'two"), "1) one\n2) two"),
+    S("task-open", "", None, keys("'- [ ] a task", "Enter", "'next"), "- [ ] a task\n- [ ] next"),
+    S("task-done", "", None, keys("'- [x] done"), "- [x] done"),
+    S("quote", "", None, keys("'> quoted words"), "> quoted words"),
+    S("fence-backticks", "", None, keys("'```python", "Enter", "'print(1)"), "```python\nprint(1)\n```"),
+    S("fence-tildes", "", None, keys("'~~~", "Enter", "'plain"), "~~~\nplain\n~~~"),
+    S("rule-dashes", "", None, keys("'---", "Enter", "'after"), "---\n\nafter"),
+    S("rule-stars", "", None, keys("'***", "Enter", "'after"), "***\n\nafter"),
+    S("rule-underscores", "", None, keys("'___", "Enter", "'after"), "___\n\nafter"),
+    S("math-block", "", None, keys("'$$", "Enter", "'x^2"), "$$\nx^2\n$$"),
+    S("strong-stars", "", None, keys("'Some **bold** text"), "Some **bold** text"),
+    S("strong-underscores", "", None, keys("'Some __strong__ text"), "Some __strong__ text"),
+    S("em-star", "", None, keys("'An *em* word"), "An *em* word"),
+    S("em-underscore", "", None, keys("'An _em_ word"), "An _em_ word"),
+    S("code", "", None, keys("'Run `make` now"), "Run `make` now"),
+    S("strike", "", None, keys("'~~gone~~ now"), "~~gone~~ now"),
+    S("math-inline", "", None, keys("'Math $x^2$ here"), "Math $x^2$ here"),
+    S("link", "", None, keys("'A [link](https://example.com) here"), "A [link](https://example.com) here"),
+    S("plain-stars", "", None, keys("'not a * star and 2 * 3"), "not a * star and 2 * 3"),
+    S("plain-underscores", "", None, keys("'snake_case_name and 1 < 2"), "snake_case_name and 1 < 2"),
+    S("wikilink", "", None, keys("'See [[readability]] now"), "See [[readability]] now"),
+    # Undo (or Backspace) right after a conversion gives the characters back, escaped only as the parse needs.
+    S("undo-heading", "", None, keys("'# ", "Control+z", "'x"), "\\# x"),
+    S("backspace-after-rule", "", None, keys("'# ", "Backspace", "'x"), "\\# x"),
+    S("undo-bullet", "", None, keys("'- ", "Control+z", "'x"), "\\- x"),
+    S("undo-strong", "", None, keys("'**b**", "Control+z"), "\\**b\\*\\*"),
+    S("undo-fence", "", None, keys("'```", "Enter", "Control+z"), "``\\`"),
+]
+
+ENTER_BACKSPACE_TAB = [
+    S("enter-item-end", "- one\n- two", "two", keys("Enter", "'three"), "- one\n- two\n- three"),
+    S("enter-empty-item", "- one", "one", keys("Enter", "Enter", "'para"), "- one\n\npara"),
+    S("enter-splits-item", "- onetwo", "one", keys("Enter"), "- one\n- two"),
+    S("enter-star-item", "* a", "a", keys("Enter", "'b"), "* a\n* b"),
+    S("enter-plus-item", "+ a", "a", keys("Enter", "'b"), "+ a\n+ b"),
+    S("enter-ordered-item", "1. a\n2. b", "b", keys("Enter", "'c"), "1. a\n2. b\n3. c"),
+    S("enter-ordered-paren", "1) a", "a", keys("Enter", "'b"), "1) a\n2) b"),
+    S("enter-nested-item", "- a\n  - b", "b", keys("Enter", "'c"), "- a\n  - b\n  - c"),
+    S("enter-task-item", "- [ ] Write the intro", "intro", keys("Enter", "'Next"), "- [ ] Write the intro\n- [ ] Next"),
+    S("enter-loose-item", "- a\n\n- b", "b", keys("Enter", "'c"), "- a\n\n- b\n\n- c"),
+    S("enter-quote", "> one", "one", keys("Enter", "'two"), "> one\n>\n> two"),
+    S("enter-quote-leave", "> one", "one", keys("Enter", "Enter", "'out"), "> one\n\nout"),
+    S("enter-heading-end", "# Title", "Title", keys("Enter", "'body"), "# Title\n\nbody"),
+    S(
+        "enter-paragraph-end",
+        "See [[readability]] now.",
+        "now.",
+        keys("Enter", "'next"),
+        "See [[readability]] now.\n\nnext",
+    ),
+    S("enter-paragraph-middle", "one *two* three", "one", keys("Enter"), "one\n\n *two* three"),
+    S("shift-enter", "line one", "one", keys("Shift+Enter", "'two"), "line one\\\ntwo"),
+    S("shift-enter-spaces", "a  \nb\n\nline one", "one", keys("Shift+Enter", "'two"), "a  \nb\n\nline one  \ntwo"),
+    S("shift-enter-item", "- line one\n- x", "one", keys("Shift+Enter", "'two"), "- line one\\\n  two\n- x"),
+    S("backspace-item", "- a\n- b\n- c", "b", keys("Home", "Backspace"), "- a\n\nb\n\n- c"),
+    S("backspace-first-item", "- a\n- b", "a", keys("Home", "Backspace"), "a\n\n- b"),
+    S("backspace-empty-item", "- a\n- b", "b", keys("Backspace", "Backspace"), "- a"),
+    S("backspace-task-box", "- [ ] task", "task", keys("Home", "Backspace"), "- task"),
+    S("backspace-heading", "# Title\n\ntext", "Title", keys("Home", "Backspace"), "Title\n\ntext"),
+    S("backspace-setext", "Title\n=====\n\ntext", "Title", keys("Home", "Backspace"), "Title\n\ntext"),
+    S("backspace-quote", "> quoted", "quoted", keys("Home", "Backspace"), "quoted"),
+    S("backspace-join", "first *a*\n\nsecond [[x]]", "second", keys("Home", "Backspace"), "first *a*second [[x]]"),
+    S("backspace-join-heading", "# Head\n\nmore", "more", keys("Home", "Backspace"), "# Headmore"),
+    S("tab-nests", "- a\n- b", "b", keys("Tab"), "- a\n  - b"),
+    S("tab-nests-ordered", "1. a\n2. b", "b", keys("Tab"), "1. a\n   1. b"),
+    S("tab-nests-wide", "10. a\n11. b", "b", keys("Tab"), "10. a\n    1. b"),
+    S("tab-joins-sublist", "- a\n  * x\n- b", "b", keys("Tab"), "- a\n  * x\n  * b"),
+    S("tab-in-quote", "> - a\n> - b", "b", keys("Tab"), "> - a\n>   - b"),
+    S("shift-tab", "- a\n  - b", "b", keys("Shift+Tab"), "- a\n- b"),
+    S("shift-tab-ordered", "1. a\n   1. b", "b", keys("Shift+Tab"), "1. a\n2. b"),
+    S("shift-tab-top", "- a\n- b", "b", keys("Shift+Tab"), "- a\n\nb"),
+    S("arrow-out-of-code", "```\ncode\n```", "code", keys("ArrowDown", "'after"), "```\ncode\n```\n\nafter"),
+    S("ctrl-enter-out-of-quote", "> q", "q", keys("Control+Enter", "'after"), "> q\n\nafter"),
+    S("arrow-out-of-quote", "> q", "q", keys("ArrowDown", "'after"), "> q\n\nafter"),
+    S(
+        "arrow-out-of-table",
+        "| a | b |\n| - | - |\n| 1 | 2 |",
+        "2",
+        keys("ArrowDown", "'after"),
+        "| a | b |\n| - | - |\n| 1 | 2 |\n\nafter",
+    ),
+]
+
+BLOCK_KEYS = [
+    S("ctrl-2", "Title", "Title", keys("Control+2"), "## Title"),
+    S("ctrl-alt-3", "Title", "Title", keys("Control+Alt+3"), "### Title"),
+    S("ctrl-1-on-heading", "### Title", "Title", keys("Control+1"), "# Title"),
+    S("ctrl-0", "## Title", "Title", keys("Control+0"), "Title"),
+    S("ctrl-alt-0", "## Title", "Title", keys("Control+Alt+0"), "Title"),
+    S("bullet-key", "item", "item", keys("Control+Shift+8"), "- item"),
+    S("ordered-key", "item", "item", keys("Control+Shift+7"), "1. item"),
+    S("task-key", "item", "item", keys("Control+Shift+9"), "- [ ] item"),
+    S("bullet-key-off", "- item", "item", keys("Control+Shift+8"), "item"),
+    S("ordered-to-bullet", "1. a\n2. b", "b", keys("Control+Shift+8"), "- a\n- b"),
+    S("quote-key", "item", "item", keys("Control+Alt+q"), "> item"),
+    S("quote-key-off", "> item", "item", keys("Control+Alt+q"), "item"),
+    S("code-key", "item", "item", keys("Control+Alt+c"), "```\nitem\n```"),
+    S("math-key", "x^2", "x^2", keys("Control+Alt+m"), "$$\nx^2\n$$"),
+    S("rule-key", "item", "item", keys("Control+Alt+h", "'next"), "item\n\n---\n\nnext"),
+    S("slash-bullet", "", None, keys("'/bul", "Enter", "'x"), "- x"),
+    S("slash-arrows", "", None, keys("'/", "ArrowDown", "Enter", "'x"), "## x"),
+    S("slash-escape", "", None, keys("'/", "Escape", "'x"), "/x"),
+    S("slash-code", "", None, keys("'/code", "Enter", "'x"), "```\nx\n```"),
+]
+
+
+@pytest.mark.parametrize("session", INPUT_RULES, ids=lambda s: s.id)
+async def test_input_rule(scene: Stage, session: Session) -> None:
+    await check_session(scene, session)
+
+
+@pytest.mark.parametrize("session", ENTER_BACKSPACE_TAB, ids=lambda s: s.id)
+async def test_enter_backspace_tab(scene: Stage, session: Session) -> None:
+    await check_session(scene, session)
+
+
+@pytest.mark.parametrize("session", BLOCK_KEYS, ids=lambda s: s.id)
+async def test_block_keys(scene: Stage, session: Session) -> None:
+    await check_session(scene, session)
+
+
+async def test_task_checkboxes_follow_the_text(scene: Stage) -> None:
+    """A checkbox shows only where the text has a task item: a new task item has one, an escaped `\\[ \\]` none."""
+    page = scene.page
+    session = S(
+        "tasks-shown",
+        "- [ ] one\n\n\\[ \\] not a task",
+        "one",
+        keys("Enter", "'two"),
+        "- [ ] one\n- [ ] two\n\n\\[ \\] not a task",
+    )
+    await check_session(scene, session)
+    await expect(page.locator(".ProseMirror .md-task-box")).to_have_count(2)
+
+
+async def test_block_menu_lists_and_filters(scene: Stage) -> None:
+    page = scene.page
+    path = await run_session(scene, S("menu", "", None, keys("'/"), "/"), "menu.md")
+    menu = page.locator(".slash-menu")
+    await expect(menu).to_be_visible()
+    await expect(menu.locator(".slash-item").first).to_have_text("Heading 1")
+    await page.keyboard.type("quo")
+    await expect(menu.locator(".slash-item")).to_have_text(["Quote"])
+    await page.keyboard.press("Escape")
+    await expect(menu).to_be_hidden()
+    assert path.read_bytes() == b"/"
+
+
+async def test_tab_stays_in_the_editor_until_escape(scene: Stage) -> None:
+    """Tab where nothing nests keeps the focus in the editor and changes nothing; Escape, then Tab, moves it on."""
+    page = scene.page
+    path = await run_session(scene, S("tab-stays", "plain words", "words", keys("Tab", "'!"), "plain words!"))
+    assert path.read_bytes() == b"plain words!"
+    assert await page.evaluate("document.activeElement.classList.contains('ProseMirror')")
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("Tab")
+    assert not await page.evaluate("document.activeElement.classList.contains('ProseMirror')")
