@@ -15,7 +15,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from vmark.browser.person_nav import first_line
+from vmark.browser.failures import first_line
 from vmark.core.errors import ArgumentError
 from vmark.core.limits import VIEW_MAX_TEXT_CHARS, VIEW_MAX_WHEEL_PX
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 
+from vmark.browser.failures import first_line
 from vmark.browser.tabs import BrowserTab
 from vmark.core.errors import ArgumentError
 from vmark.core.limits import VIEW_NAVIGATION_TIMEOUT_MS
@@ -67,7 +68,3 @@ def where(tab: BrowserTab, error: str | None) -> dict[str, Any]:
         answer["error"] = error
     return answer
 
-
-def first_line(exc: Exception) -> str:
-    """What the person is told of a page's failure: its first line, short."""
-    return str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
