@@ -22,7 +22,7 @@ from vmark.browser.saved_sessions import SavedSessions
 from vmark.browser.screencast import SCREENCAST, Screencast
 from vmark.browser.tabs import UnknownTab
 from vmark.browser.vault import VAULT_FILE
-from vmark.browser.views import BrowserViews
+from vmark.browser.views import BrowserViews, PanelHooks
 from vmark.browser.workflow import bind, parse
 from vmark.core.errors import ArgumentError, BrowserError
 from vmark.core.limits import MAX_TIMEOUT_MS
@@ -482,16 +482,8 @@ async def test_the_persons_input_is_scaled_to_the_viewport_and_checked_before_it
 
 def views_with(runs: Runs, tab: Any, require_enabled: Callable[[], None] = lambda: None) -> BrowserViews:
     """The Browser panel's service on ``tab``; nothing opens, closes or notifies in these tests."""
-    return BrowserViews(
-        Tabs(tab),
-        runs,
-        require_enabled=require_enabled,
-        open_tab=never,
-        close_tab=never,
-        attached=lambda viewer: True,
-        notify=never,
-        spawn=Spawned(),
-    )
+    hooks = PanelHooks(require_enabled, never, never, lambda viewer: True, never, Spawned())
+    return BrowserViews(Tabs(tab), runs, hooks)
 
 
 async def test_the_persons_input_stops_the_run_on_the_tab_even_when_it_is_refused() -> None:

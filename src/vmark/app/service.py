@@ -16,7 +16,7 @@ from ..browser.recording import Recordings
 from ..browser.runs import Runs
 from ..browser.saved_sessions import SavedSessions
 from ..browser.tabs import BrowserTab
-from ..browser.views import BrowserViews
+from ..browser.views import BrowserViews, PanelHooks
 from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
 from ..core.model import Window, WorkspaceInstance
@@ -156,9 +156,7 @@ class App:
         browser.closed_listeners.append(runs.tab_closed)
         self.browser_recordings = Recordings(authorize)
         self.browser_sessions = SavedSessions(data_dir, write_text_atomic, authorize)
-        self.browser_views = BrowserViews(
-            browser.tabs,
-            runs,
+        panel = PanelHooks(
             require_enabled=browser.require_enabled,
             open_tab=browser.open_human_tab,
             close_tab=lambda tab_id: browser.close(tab_id, ai_only=False),
@@ -166,6 +164,7 @@ class App:
             notify=session.notify,
             spawn=spawn,
         )
+        self.browser_views = BrowserViews(browser.tabs, runs, panel)
         # What follows every change of a document's text (Session.apply), in this order: the abort of an agent
         # write being recorded, the comment anchors and the pending agent changes at once; then the coherence
         # ledger and the history.

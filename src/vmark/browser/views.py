@@ -8,9 +8,9 @@ Whatever the person does on a tab stops a workflow run on it. A view ends when t
 (:meth:`BrowserViews.unview`), or the tab closes. A page that crashed stays unusable in Playwright, reload
 or not; :meth:`BrowserViews.reload_crashed` gives the tab a new page at the same address.
 
-What the app gives: whether the browser is on (``require_enabled`` raises ``BROWSER_DISABLED``), how a
-person's tab opens and any tab closes (its grants and runs go with it), whether a viewer is still
-attached, the pages' notifications (``browser_tabs``, ``browser_crashed``), and a way to start work.
+What the app gives (:class:`PanelHooks`): whether the browser is on, how a person's tab opens and any tab
+closes (its grants and runs go with it), whether a viewer is still attached, the pages' notifications
+(``browser_tabs``, ``browser_crashed``), and a way to start work.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,33 +31,32 @@ from vmark.browser.screencast import Screencast, Spawn, Viewer
 from vmark.browser.tabs import BrowserTab, TabRegistry, UnknownTab
 from vmark.core.errors import ArgumentError, BrowserError
 
-#: a notification to the person's pages (event, payload)
-Notify = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
+
+@dataclass(frozen=True)
+class PanelHooks:
+    """What the Browser panel needs from the app."""
+
+    #: raises ``BrowserError`` (``BROWSER_DISABLED``) while the embedded browser is off
+    require_enabled: Callable[[], None]
+    #: opens a tab of the person's (in their own profile)
+    open_tab: Callable[[], Awaitable[BrowserTab]]
+    #: closes any tab, the person's or an agent's (its grants and its run go with it)
+    close_tab: Callable[[str], Awaitable[object]]
+    #: the viewer's page is still attached
+    attached: Callable[[Viewer], bool]
+    #: an event (name, payload) to the person's pages
+    notify: Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
+    #: starts work nobody waits for
+    spawn: Spawn
 
 
 class BrowserViews:
     """Every live view of every viewer, the person's tabs, and which tabs crashed."""
 
-    def __init__(
-        self,
-        tabs: TabRegistry,
-        runs: Runs,
-        *,
-        require_enabled: Callable[[], None],
-        open_tab: Callable[[], Awaitable[BrowserTab]],
-        close_tab: Callable[[str], Awaitable[object]],
-        attached: Callable[[Viewer], bool],
-        notify: Notify,
-        spawn: Spawn,
-    ) -> None:
+    def __init__(self, tabs: TabRegistry, runs: Runs, hooks: PanelHooks) -> None:
         self._tabs = tabs
         self._runs = runs
-        self._require_enabled = require_enabled
-        self._open_tab = open_tab
-        self._close_tab = close_tab
-        self._attached = attached
-        self._notify = notify
-        self._spawn = spawn
+        self._hooks = hooks
         self._views: dict[tuple[str, str], Screencast] = {}
         self._watched: set[str] = set()
         self._crashed: set[str] = set()
@@ -68,7 +68,7 @@ class BrowserViews:
 
     # --- tabs -----------------------------------------------------------------------------------------
     def tab(self, tab_id: str) -> BrowserTab:
-        self._require_enabled()
+        self._hooks.require_enabled()
         try:
             tab = self._tabs.get(tab_id)
         except UnknownTab as exc:
@@ -82,9 +82,9 @@ class BrowserViews:
         return [{**entry, "crashed": entry["tabId"] in self._crashed} for entry in await self._tabs.listing()]
 
     async def open_human(self, url: str | None) -> dict[str, Any]:
-        self._require_enabled()
+        self._hooks.require_enabled()
         target = person_nav.person_url(url) if url else None
-        tab = await self._open_tab()
+        tab = await self._hooks.open_tab()
         self._watch(tab)
         await self._tabs_changed()
         answer: dict[str, Any] = {"tabId": tab.id}
@@ -96,7 +96,7 @@ class BrowserViews:
         """The person may close any tab, theirs or an agent's."""
         self._stop_tab(tab.id)
         with contextlib.suppress(BrowserError):  # a view not confirmed closed is gone from the list all the same
-            await self._close_tab(tab.id)
+            await self._hooks.close_tab(tab.id)
         self._forget(tab.id)
         await self._tabs_changed()
         return {"tabId": tab.id, "closed": True}
@@ -121,7 +121,7 @@ class BrowserViews:
         if tab.page is not page:
             return
         self._crashed.add(tab.id)
-        self._spawn(self._notify("browser_crashed", {"tabId": tab.id}))
+        self._hooks.spawn(self._hooks.notify("browser_crashed", {"tabId": tab.id}))
 
     def _on_close(self, tab: BrowserTab, page: Page) -> None:
         if tab.page is not page:  # the crashed page a reload replaced
@@ -136,7 +136,7 @@ class BrowserViews:
         url = tab.page.url
         viewers = {cast.viewer.id: cast.viewer for cast in self._views_of(tab.id)}
         overlaid = self._overlaid.pop(tab.id, {})
-        viewers.update((vid, viewer) for vid, viewer in overlaid.items() if self._attached(viewer))
+        viewers.update((vid, viewer) for vid, viewer in overlaid.items() if self._hooks.attached(viewer))
         self._stop_tab(tab.id)
         crashed = await self._tabs.renew_page(tab)
         self._crashed.discard(tab.id)
@@ -158,7 +158,8 @@ class BrowserViews:
             return answer
         cdp = await tab.page.context.new_cdp_session(tab.page)
         key = (viewer.id, tab.id)
-        cast = Screencast(viewer, tab, cdp, attached=self._attached, spawn=self._spawn, end=lambda: self._stop(key))
+        hooks = self._hooks
+        cast = Screencast(viewer, tab, cdp, attached=hooks.attached, spawn=hooks.spawn, end=lambda: self._stop(key))
         self._views[key] = cast
         await cast.start()
         return answer
@@ -210,4 +211,4 @@ class BrowserViews:
 
     async def _tabs_changed(self) -> None:
         """Viewers showing the tab list load it again (the state event does not carry browser tabs)."""
-        await self._notify("browser_tabs", {})
+        await self._hooks.notify("browser_tabs", {})
