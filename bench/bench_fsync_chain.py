@@ -34,11 +34,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from vmark.storage.atomic import sync_dir_fd  # noqa: E402
-from vmark.storage.files import prepare_replace, save_replace  # noqa: E402
-from vmark.storage.pathscope import PathScope  # noqa: E402
+from vmark.storage.atomic import sync_dir_fd
+from vmark.storage.files import prepare_replace, save_replace
+from vmark.storage.pathscope import PathScope
 
 ORDERS = ("serial", "overlap", "journal-only")
 

@@ -136,7 +136,9 @@ def test_one_folder_fsync_answers_every_rename_done_before_it_started(
             os.close(fd)
 
 
-def test_after_a_failed_folder_fsync_the_next_caller_syncs_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_after_a_failed_folder_fsync_the_next_caller_syncs_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls: list[int] = []
 
     def failing(fd: int) -> None:
