@@ -8,7 +8,7 @@ import { sourceAnchorEffect, sourceAnchors } from "./anchors";
 import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
 import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
 import type { ReviewMark } from "./reviewmodel";
-import { sourceReview, sourceReviewEffect } from "./reviewsource";
+import { revealSourceReview, sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
 import { sourceLinks, wikilinkSyntax } from "./linkscm";
 import { sourcePaste } from "./paste/sourcepaste";
@@ -97,6 +97,10 @@ export class SourceEditor implements Editor {
 
   setReview(marks: ReviewMark[]): void {
     this.view.dispatch({ effects: sourceReviewEffect(marks) });
+  }
+
+  revealReview(id: string): boolean {
+    return revealSourceReview(this.view, id);
   }
 
   focus(): void {
