@@ -5,6 +5,7 @@ import "./theme.css";
 import "./links.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
+import { TabCloser } from "./closetabs";
 import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
@@ -45,6 +46,7 @@ class Page {
   private statusBar: StatusBar;
   private autoSave: AutoSave;
   private themeSwitch: ThemeSwitch;
+  private closer: TabCloser;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -66,6 +68,17 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
+    this.closer = new TabCloser(channel, {
+      tabs: () => (this.window()?.tabs ?? []).filter((t) => t.visible),
+      activeTabId: () => this.current?.tabId ?? null,
+      flushActive: async () => this.current?.flush(),
+      saveAs: async (tabId) => {
+        if (this.current?.tabId !== tabId) await this.switchTo(tabId);
+        byId("save-as-open").click();
+      },
+      focusEditor: () => this.current?.editor?.focus(),
+    });
+    this.keys.addCommands(this.closer.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {
@@ -374,13 +387,7 @@ class Page {
   }
 
   private async close(tab: TabInfo): Promise<void> {
-    if (this.current?.tabId === tab.id) await this.current.flush();
-    let answer = await this.channel.request("ui.close", { tabId: tab.id });
-    if (!answer.closed && (answer.reason === "DIRTY" || answer.reason === "DIVERGENT")) {
-      if (!window.confirm(`${tab.title} has unsaved changes. Close it and lose them?`)) return;
-      answer = await this.channel.request("ui.close", { tabId: tab.id, force: true });
-    }
-    if (!answer.closed) toast(`${tab.title} is pinned: unpin it to close it`, "warning");
+    await this.closer.close(tab);
   }
 
   // --- controls ----------------------------------------------------------------------------------
