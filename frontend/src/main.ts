@@ -3,6 +3,7 @@ import "./style.css";
 import "./render.css";
 import "./theme.css";
 import "./links.css";
+import "./writing/writing.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { TabCloser } from "./closetabs";

@@ -1,0 +1,144 @@
+// Soft line breaks in WYSIWYG: a line break inside a paragraph (a "\n" in its text, kept byte for byte) is
+// shown as a space, as every Markdown renderer shows it. The editor needs `white-space: pre-wrap` (spaces typed
+// must show), which would draw the "\n" as a new line; each one gets a one-character inline decoration whose
+// `white-space: normal` (writing.css) makes the browser draw that character as a space. The text, the caret's
+// steps and typing around it stay the editor's own: only the drawing changes.
+//
+// The browser draws such a character as a space but, typing next to it, "rebalances" the whitespace around the
+// caret: it would turn the line break into a no-break space in the DOM, and the editor would read that back as
+// the person's edit. So text typed or deleted right beside a soft break is applied by the editor itself (input
+// rules first, as for any typing), never by the browser.
+//
+// Code blocks and raw blocks (front matter, HTML, math) keep their line breaks: they are `code` textblocks.
+import type { Node } from "prosemirror-model";
+import { Plugin, PluginKey, type Transaction } from "prosemirror-state";
+import type { Mappable } from "prosemirror-transform";
+import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
+
+const key = new PluginKey<DecorationSet>("vmark-soft-breaks");
+const SOFT_BREAK = { class: "md-soft-break" };
+
+/** The decorations of the soft breaks inside `node`, whose content starts at `contentStart`, added to `out`. */
+function breaksIn(node: Node, contentStart: number, out: Decoration[]): void {
+  if (node.isTextblock && node.type.spec.code) return;
+  node.forEach((child, childOffset) => {
+    const pos = contentStart + childOffset;
+    if (child.isText) {
+      const text = child.text ?? "";
+      for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
+        out.push(Decoration.inline(pos + at, pos + at + 1, SOFT_BREAK));
+      }
+    } else if (!child.isLeaf) breaksIn(child, pos + 1, out);
+  });
+}
+
+/**
+ * The plugin: the breaks of the whole document once, then only those of the top-level blocks a transaction
+ * touched (a keystroke costs the same in a long document as in a short one).
+ */
+export function softBreakPlugin(): Plugin<DecorationSet> {
+  return new Plugin<DecorationSet>({
+    key,
+    state: {
+      init: (_config, state) => {
+        const out: Decoration[] = [];
+        breaksIn(state.doc, 0, out);
+        return DecorationSet.create(state.doc, out);
+      },
+      apply(tr, set) {
+        if (!tr.docChanged) return set;
+        const mapped = set.map(tr.mapping, tr.doc);
+        const doc = tr.doc;
+        const [from, to] = changedRange(tr.mapping.maps, doc.content.size);
+        if (from > to) return mapped;
+        const out: Decoration[] = [];
+        let start = doc.content.size;
+        let end = 0;
+        doc.nodesBetween(Math.max(from - 1, 0), Math.min(to + 1, doc.content.size), (node, pos) => {
+          start = Math.min(start, pos);
+          end = Math.max(end, pos + node.nodeSize);
+          breaksIn(node, pos + 1, out);
+          return false; // top-level blocks: breaksIn walks inside them
+        });
+        if (start >= end) return mapped;
+        return mapped.remove(mapped.find(start, end)).add(doc, out);
+      },
+    },
+    props: {
+      decorations: (state) => key.getState(state),
+      handleDOMEvents: { beforeinput: (view, event) => typedBesideBreak(view, event) },
+    },
+  });
+}
+
+/** How far from a soft break the browser's whitespace handling reaches (characters on either side). */
+const NEAR = 2;
+
+/** Typing or deleting within `NEAR` characters of a soft break, done by the editor (true: it was). */
+function typedBesideBreak(view: EditorView, event: InputEvent): boolean {
+  const { state } = view;
+  const { $from, $to, from, to, empty } = state.selection;
+  if (!$from.sameParent($to) || !$from.parent.isTextblock || $from.parent.type.spec.code) return false;
+  const parent = $from.parent;
+  const before = parent.textBetween(Math.max($from.parentOffset - NEAR, 0), $from.parentOffset, "\ufffc", "\ufffc");
+  const after = parent.textBetween($to.parentOffset, Math.min($to.parentOffset + NEAR, parent.content.size), "\ufffc", "\ufffc");
+  if (!before.includes("\n") && !after.includes("\n")) return false;
+  let tr: Transaction;
+  if (event.inputType === "insertText" && event.data) {
+    const text = event.data;
+    event.preventDefault();
+    if (view.someProp("handleTextInput", (f) => f(view, from, to, text, () => state.tr.insertText(text, from, to)))) return true;
+    tr = state.tr.insertText(text, from, to);
+  } else if (event.inputType === "deleteContentBackward" || event.inputType === "deleteContentForward") {
+    if (empty) {
+      const back = event.inputType === "deleteContentBackward";
+      const text = back
+        ? parent.textBetween(0, $from.parentOffset, "\ufffc", "\ufffc")
+        : parent.textBetween($from.parentOffset, parent.content.size, "\ufffc", "\ufffc");
+      const size = graphemeSize(text, back);
+      // At a block's edge (joining blocks) or next to an inline node, the editor's own commands apply.
+      if (size === 0 || text.slice(back ? -size : 0, back ? undefined : size).includes("\ufffc")) return false;
+      event.preventDefault();
+      tr = back ? state.tr.delete(from - size, from) : state.tr.delete(from, from + size);
+    } else {
+      event.preventDefault();
+      tr = state.tr.deleteSelection();
+    }
+  } else return false;
+  view.dispatch(tr.scrollIntoView());
+  return true;
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The length (UTF-16 units) of the last (`back`) or first grapheme of `text`; 0 when it is empty. */
+function graphemeSize(text: string, back: boolean): number {
+  if (text === "") return 0;
+  if (!back) return [...graphemes.segment(text)][0]?.segment.length ?? 0;
+  const tail = text.slice(-16); // a grapheme cluster is rarely longer; cut where the segmenter starts one
+  const parts = [...graphemes.segment(tail)];
+  return parts[parts.length - 1]?.segment.length ?? 0;
+}
+
+interface StepMap extends Mappable {
+  forEach(f: (oldStart: number, oldEnd: number, newStart: number, newEnd: number) => void): void;
+}
+
+/** What a transaction's steps touched, as a range of its final document (each step's range mapped by the later ones). */
+function changedRange(maps: readonly StepMap[], size: number): [number, number] {
+  let from = size;
+  let to = 0;
+  maps.forEach((map, index) => {
+    map.forEach((_oldStart, _oldEnd, newStart, newEnd) => {
+      let start = newStart;
+      let end = newEnd;
+      for (let k = index + 1; k < maps.length; k++) {
+        start = maps[k].map(start, -1);
+        end = maps[k].map(end, 1);
+      }
+      from = Math.min(from, start);
+      to = Math.max(to, end);
+    });
+  });
+  return [from, to];
+}
