@@ -310,7 +310,8 @@ class Page {
           const marker = el("span", { class: "dirty-marker", "aria-label": tab.dirty ? "unsaved" : "" }, tab.dirty ? "●" : "");
           // The latest `review` event is newer than the tab state (which the app sends when tabs change).
           const reviewCount = this.reviewPanel.countOf(tab.id) ?? tab.reviewCount ?? 0;
-          item.append(pin, el("span", { class: "title" }, tab.title), reviewMarker(reviewCount), marker, close);
+          const marked = reviewMarker(reviewCount, this.reviewPanel.agentsOf(tab.id));
+          item.append(pin, el("span", { class: "title" }, tab.title), marked, marker, close);
           item.addEventListener("click", () => void act(() => this.switchTo(tab.id)));
           return item;
         }),
@@ -320,8 +321,9 @@ class Page {
 
   private renderAgents(agents: PageState["agents"]): void {
     const badge = byId("agents");
-    badge.textContent = agents.length === 0 ? "no agents" : `${agents.length} agent${agents.length > 1 ? "s" : ""}`;
-    badge.title = agents.map((a) => a.principal ?? `anonymous (${a.connectionId})`).join("\n") || "No agent connected";
+    // One agent is shown by its name; several by their count, each named in the tooltip.
+    badge.textContent = agents.length === 0 ? "no agents" : agents.length === 1 ? agents[0].label : `${agents.length} agents`;
+    badge.title = agents.map((a) => a.label).join("\n") || "No agent connected";
     badge.dataset.count = String(agents.length);
   }
 
@@ -505,9 +507,10 @@ class Page {
 }
 
 /** The tab's marker while its document has agent changes to review (empty otherwise). */
-function reviewMarker(count: number): HTMLElement {
+function reviewMarker(count: number, agents: string[]): HTMLElement {
   if (count === 0) return el("span", { class: "review-marker", "data-count": "0" });
-  const label = `${count} change${count === 1 ? "" : "s"} to review`;
+  const by = agents.length ? ` by ${agents.join(", ")}` : "";
+  const label = `${count} change${count === 1 ? "" : "s"} to review${by}`;
   return el("span", { class: "review-marker", "data-count": String(count), "aria-label": label, title: label, role: "img" }, String(count));
 }
 

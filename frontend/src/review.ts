@@ -103,6 +103,11 @@ export class ReviewPanel {
     return this.states.get(tabId)?.changes.length;
   }
 
+  /** Who made the changes waiting in a tab's document, as the person sees them (empty: none heard of yet). */
+  agentsOf(tabId: string): string[] {
+    return [...new Set(this.states.get(tabId)?.changes.map((c) => c.principal) ?? [])];
+  }
+
   /** A tab came up in the editor: ask for its changes (they may have changed while it was not shown). */
   async attach(tab: ReviewTab): Promise<void> {
     tab.onRevision = () => void this.show(tab);

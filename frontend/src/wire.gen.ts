@@ -90,6 +90,8 @@ export interface WindowView {
 export interface AgentInfo {
   connectionId: string;
   principal: string | null;
+  name: string | null;
+  label: string;
 }
 
 /** The `state` event and `ui.state`: every window, its view details, the connected agents. */
@@ -207,6 +209,7 @@ export interface Addressed {
 export interface Actor {
   kind: ActorKind;
   principal?: string;
+  label?: string;
   tool?: string;
 }
 
@@ -220,6 +223,7 @@ export interface Snapshot {
   principal: string | null;
   addresses: string[];
   tool: string | null;
+  client: string | null;
   actor: Actor;
   addressed: Addressed[];
   content?: string;
@@ -715,6 +719,7 @@ export interface BrowserTabInfo {
   generation: number;
   posture: BrowserPosture;
   crashed: boolean;
+  agent: string | null;
 }
 
 export interface BrowserTabs {

@@ -102,7 +102,11 @@ class BrowserViews:
     async def listing(self) -> list[dict[str, Any]]:
         for tab in self.browser.tabs.tabs():
             self._watch(tab)
-        return [{**entry, "crashed": entry["tabId"] in self._crashed} for entry in await self.browser.listing()]
+        openers = self.browser.openers
+        return [
+            {**entry, "crashed": entry["tabId"] in self._crashed, "agent": openers.get(entry["tabId"])}
+            for entry in await self.browser.listing()
+        ]
 
     async def open_human(self, url: str | None) -> dict[str, Any]:
         self.browser.require_enabled()

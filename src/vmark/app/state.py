@@ -217,7 +217,10 @@ class Session:
                 for w in self.describe()
             ],
             "views": {label: _view(window, self._review_count) for label, window in self.windows.items()},
-            "agents": [{"connectionId": c.id, "principal": c.principal} for c in self.agents.values()],
+            "agents": [
+                {"connectionId": c.id, "principal": c.principal, "name": c.client_name, "label": c.label}
+                for c in self.agents.values()
+            ],
         }
 
     def _review_count(self, tab_id: str) -> int:

@@ -15,6 +15,9 @@ PRE_AUTH_FRAME_BYTES = 64 * 1024
 AUTH_DEADLINE_SECONDS = 10.0
 MAX_SOCKETS = 32
 MAX_FRAME_BYTES = 64 * 1024 * 1024  # a 10 MB document JSON-escaped, with room
+#: an MCP client's name (``clientInfo.name``) as the person sees it: a label, never an identity; long enough for
+#: "claude-code", "Cursor", "vscode-copilot-chat", short enough to fit a toolbar's tooltip and a History line
+CLIENT_NAME_MAX_CHARS = 64
 
 # Writes
 WRITE_QUEUE_WAIT_SECONDS = 3.0

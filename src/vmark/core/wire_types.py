@@ -77,6 +77,10 @@ class WindowView(TypedDict):
 class AgentInfo(TypedDict):
     connectionId: str
     principal: str | None
+    #: the name its MCP client gave itself (``clientInfo.name``), cleaned; display only
+    name: str | None
+    #: how the person sees it: ``claude-code (laptop)``
+    label: str
 
 
 class PageState(TypedDict):
@@ -218,6 +222,8 @@ class Actor(TypedDict):
 
     kind: ActorKind
     principal: NotRequired[str]
+    #: how the person sees an agent: its MCP client's name with the principal (``claude-code (laptop)``)
+    label: NotRequired[str]
     tool: NotRequired[str]
 
 
@@ -232,6 +238,8 @@ class Snapshot(TypedDict):
     addresses: list[str]
     #: the tool an agent entry was made with (None for the person's, and for entries from before tools)
     tool: str | None
+    #: the name the agent's MCP client gave itself (display only; None when it gave none)
+    client: str | None
     actor: Actor
     addressed: list[Addressed]
     content: NotRequired[str]
@@ -763,6 +771,8 @@ class BrowserTabInfo(TypedDict):
     generation: int
     posture: BrowserPosture
     crashed: bool
+    #: the agent that opened an AI tab, as the person sees it (``claude-code (laptop)``); None for the person's
+    agent: str | None
 
 
 class BrowserTabs(TypedDict):

@@ -89,6 +89,21 @@ def _the_one(bridge: BridgeClient) -> BridgeFor:
     return lambda ctx: bridge
 
 
+def client_name_of(ctx: ServerRequestContext[Any]) -> str | None:
+    """The name the MCP client gave itself in ``initialize`` (or a sessionless request's envelope), if any."""
+    params = ctx.session.client_params
+    info = getattr(params, "client_info", None) if params is not None else None
+    name = getattr(info, "name", None)
+    return name if isinstance(name, str) else None
+
+
+async def named_bridge(bridge_for: BridgeFor, ctx: ServerRequestContext[Any]) -> BridgeClient:
+    """The request's bridge connection, told the client's name first (the app shows the agent by it)."""
+    bridge = bridge_for(ctx)
+    await bridge.name_client(client_name_of(ctx))
+    return bridge
+
+
 def build_server(bridge: BridgeClient | BridgeFor) -> Server[Any]:
     bridge_for = _the_one(bridge) if isinstance(bridge, BridgeClient) else bridge
 
@@ -100,7 +115,7 @@ def build_server(bridge: BridgeClient | BridgeFor) -> Server[Any]:
         # client asked (a progressToken, or a callback in-process) and drops it otherwise. Whether it asked
         # is not visible here for every transport, so the app is always asked (a few small frames per call).
         progress = ctx.session.report_progress
-        return await ToolRouter(bridge_for(ctx)).call(params.name, params.arguments, progress)
+        return await ToolRouter(await named_bridge(bridge_for, ctx)).call(params.name, params.arguments, progress)
 
     return Server(
         "vmark",

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ...core.agentname import agent_label
 from ...core.changes import diff
 from ...core.document import DocState
 from ...core.ids import new_id
@@ -74,8 +75,8 @@ class DocReview:
 
 
 def principal(actor: Actor) -> str:
-    """Who an agent is to the person: its principal, else its connection."""
-    return actor.principal or (f"anonymous ({actor.connection})" if actor.connection else "anonymous")
+    """Who an agent is to the person: its client's name and its principal, else its connection."""
+    return agent_label(actor.name, actor.principal, actor.connection)
 
 
 def shown_spans(before: DocState, after: DocState) -> Spans:
