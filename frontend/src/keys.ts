@@ -52,6 +52,8 @@ export const SHORTCUTS: Shortcut[] = [
   { group: "Writing", keys: "[[", action: "Wikilink: the workspace's file names to choose from (Enter or Tab takes one)" },
   { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode)", note: "Press Escape first to move focus out of the editor with Tab." },
   { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
+  { group: "Writing", keys: "F8", action: "Focus mode on / off: the paragraph you are in stands out, the rest is dimmed" },
+  { group: "Writing", keys: "F9", action: "Typewriter mode on / off: the line you type on stays in the middle of the editor" },
   { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },
   { group: "Help", keys: "Ctrl+/ / ?", action: "This sheet (? when not typing)" },
 ];

@@ -26,6 +26,7 @@ import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, Window
 import { SaveAsDialog } from "./saveas";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
+import { WritingModes } from "./writing/modes";
 import { setLinkHost } from "./links";
 import { setWorkspaceFiles } from "./wikilinks";
 
@@ -48,6 +49,7 @@ class Page {
   private autoSave: AutoSave;
   private themeSwitch: ThemeSwitch;
   private closer: TabCloser;
+  private writing: WritingModes;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -80,6 +82,8 @@ class Page {
       focusEditor: () => this.current?.editor?.focus(),
     });
     this.keys.addCommands(this.closer.commands());
+    this.writing = new WritingModes(channel, this.editorHost);
+    this.keys.addCommands(this.writing.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {
@@ -119,7 +123,7 @@ class Page {
     byId("connection").textContent = "connected";
     byId("connection").dataset.state = "open";
     this.wireControls();
-    await Promise.all([this.themeSwitch.load(), this.autoSave.load()]);
+    await Promise.all([this.themeSwitch.load(), this.autoSave.load(), this.writing.load()]);
     this.reportFocus();
     this.render(await this.channel.request("ui.state", {}));
     await this.loadTree();

@@ -12,6 +12,7 @@ import { revealSourceReview, sourceReview, sourceReviewEffect } from "./reviewso
 import { sourceKeys } from "./sourcekeys";
 import { sourceLinks, wikilinkSyntax } from "./linkscm";
 import { sourcePaste } from "./paste/sourcepaste";
+import { sourceWriting } from "./writing/cm";
 
 const fromElsewhere = Annotation.define<boolean>();
 // The page's CSP admits <style> elements only with the nonce the app put in this meta tag.
@@ -56,6 +57,7 @@ export class SourceEditor implements Editor {
           sourceReview,
           sourceKeys(),
           kind === "markdown" ? sourcePaste() : [],
+          kind === "markdown" ? sourceWriting() : [],
           ...extra,
         ],
       }),

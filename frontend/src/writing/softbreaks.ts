@@ -11,63 +11,31 @@
 //
 // Code blocks and raw blocks (front matter, HTML, math) keep their line breaks: they are `code` textblocks.
 import type { Node } from "prosemirror-model";
-import { Plugin, PluginKey, type Transaction } from "prosemirror-state";
-import type { Mappable } from "prosemirror-transform";
-import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
+import type { Plugin, Transaction } from "prosemirror-state";
+import type { Decoration, DecorationSet, EditorView } from "prosemirror-view";
+import { blockDecorations, eachText, inline } from "./pmblocks";
 
-const key = new PluginKey<DecorationSet>("vmark-soft-breaks");
 const SOFT_BREAK = { class: "md-soft-break" };
+const isCode = (node: Node): boolean => node.isTextblock && Boolean(node.type.spec.code);
 
-/** The decorations of the soft breaks inside `node`, whose content starts at `contentStart`, added to `out`. */
-function breaksIn(node: Node, contentStart: number, out: Decoration[]): void {
-  if (node.isTextblock && node.type.spec.code) return;
-  node.forEach((child, childOffset) => {
-    const pos = contentStart + childOffset;
-    if (child.isText) {
-      const text = child.text ?? "";
-      for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
-        out.push(Decoration.inline(pos + at, pos + at + 1, SOFT_BREAK));
-      }
-    } else if (!child.isLeaf) breaksIn(child, pos + 1, out);
-  });
+/** The soft breaks of a top-level block at `pos`. */
+function breaksIn(block: Node, pos: number, out: Decoration[]): void {
+  if (isCode(block)) return;
+  eachText(
+    block,
+    pos + 1,
+    (text, at) => {
+      const value = text.text ?? "";
+      for (let k = value.indexOf("\n"); k >= 0; k = value.indexOf("\n", k + 1)) out.push(inline(at + k, at + k + 1, SOFT_BREAK));
+    },
+    isCode,
+  );
 }
 
-/**
- * The plugin: the breaks of the whole document once, then only those of the top-level blocks a transaction
- * touched (a keystroke costs the same in a long document as in a short one).
- */
+/** The plugin: soft breaks drawn as spaces, typing beside them done by the editor. */
 export function softBreakPlugin(): Plugin<DecorationSet> {
-  return new Plugin<DecorationSet>({
-    key,
-    state: {
-      init: (_config, state) => {
-        const out: Decoration[] = [];
-        breaksIn(state.doc, 0, out);
-        return DecorationSet.create(state.doc, out);
-      },
-      apply(tr, set) {
-        if (!tr.docChanged) return set;
-        const mapped = set.map(tr.mapping, tr.doc);
-        const doc = tr.doc;
-        const [from, to] = changedRange(tr.mapping.maps, doc.content.size);
-        if (from > to) return mapped;
-        const out: Decoration[] = [];
-        let start = doc.content.size;
-        let end = 0;
-        doc.nodesBetween(Math.max(from - 1, 0), Math.min(to + 1, doc.content.size), (node, pos) => {
-          start = Math.min(start, pos);
-          end = Math.max(end, pos + node.nodeSize);
-          breaksIn(node, pos + 1, out);
-          return false; // top-level blocks: breaksIn walks inside them
-        });
-        if (start >= end) return mapped;
-        return mapped.remove(mapped.find(start, end)).add(doc, out);
-      },
-    },
-    props: {
-      decorations: (state) => key.getState(state),
-      handleDOMEvents: { beforeinput: (view, event) => typedBesideBreak(view, event) },
-    },
+  return blockDecorations("vmark-soft-breaks", breaksIn, {
+    handleDOMEvents: { beforeinput: (view, event) => typedBesideBreak(view, event) },
   });
 }
 
@@ -114,31 +82,8 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 /** The length (UTF-16 units) of the last (`back`) or first grapheme of `text`; 0 when it is empty. */
 function graphemeSize(text: string, back: boolean): number {
   if (text === "") return 0;
-  if (!back) return [...graphemes.segment(text)][0]?.segment.length ?? 0;
+  if (!back) return [...graphemes.segment(text.slice(0, 16))][0]?.segment.length ?? 0;
   const tail = text.slice(-16); // a grapheme cluster is rarely longer; cut where the segmenter starts one
   const parts = [...graphemes.segment(tail)];
   return parts[parts.length - 1]?.segment.length ?? 0;
-}
-
-interface StepMap extends Mappable {
-  forEach(f: (oldStart: number, oldEnd: number, newStart: number, newEnd: number) => void): void;
-}
-
-/** What a transaction's steps touched, as a range of its final document (each step's range mapped by the later ones). */
-function changedRange(maps: readonly StepMap[], size: number): [number, number] {
-  let from = size;
-  let to = 0;
-  maps.forEach((map, index) => {
-    map.forEach((_oldStart, _oldEnd, newStart, newEnd) => {
-      let start = newStart;
-      let end = newEnd;
-      for (let k = index + 1; k < maps.length; k++) {
-        start = maps[k].map(start, -1);
-        end = maps[k].map(end, 1);
-      }
-      from = Math.min(from, start);
-      to = Math.max(to, end);
-    });
-  });
-  return [from, to];
 }
