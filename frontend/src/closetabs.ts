@@ -66,9 +66,9 @@ export class TabCloser {
   private async closeOne(tab: TabInfo, warnPinned = true): Promise<"closed" | "kept" | "pinned"> {
     if (this.host.activeTabId() === tab.id) await this.host.flushActive();
     let answer = await this.channel.request("ui.close", { tabId: tab.id });
-    if (!answer.closed && (answer.reason === "DIRTY" || answer.reason === "DIVERGENT")) {
+    if (!answer.closed && (answer.reason === "DIRTY" || answer.reason === "DIVERGENT" || answer.reason === "MISSING")) {
       const untitled = tab.filePath == null;
-      const choice = await unsavedDialog(tab.title, untitled, answer.reason === "DIVERGENT");
+      const choice = await unsavedDialog(tab.title, untitled, answer.reason);
       if (choice === "cancel") return "kept";
       if (choice === "save") {
         if (untitled) {
@@ -94,13 +94,15 @@ export class TabCloser {
 
 /**
  * Ask what to do with a tab's unsaved work: Save (the default: Enter), Don't save, Cancel (Escape). An untitled
- * tab's Save is "Save as…" (it asks where first); a file changed on disk meanwhile says so.
+ * tab's Save is "Save as…" (it asks where first); a file changed or gone on disk meanwhile says so.
  */
-export function unsavedDialog(title: string, untitled: boolean, divergent: boolean): Promise<UnsavedAnswer> {
-  const question = `Save the changes to ${title}?`;
-  const detail = divergent
-    ? "The file also changed on disk. Saving writes your version over it; not saving loses your changes."
-    : "Your changes are lost if you don't save them.";
+export function unsavedDialog(title: string, untitled: boolean, reason: "DIRTY" | "DIVERGENT" | "MISSING"): Promise<UnsavedAnswer> {
+  const question = reason === "MISSING" ? `Save ${title} again?` : `Save the changes to ${title}?`;
+  const detail = {
+    DIRTY: "Your changes are lost if you don't save them.",
+    DIVERGENT: "The file also changed on disk. Saving writes your version over it; not saving loses your changes.",
+    MISSING: "The file was deleted or renamed on disk: this tab holds the only copy of its text.",
+  }[reason];
   const save = el("button", { type: "button", class: "primary", "data-answer": "save" }, untitled ? "Save as…" : "Save");
   const discard = el("button", { type: "button", "data-answer": "discard" }, "Don't save");
   const cancel = el("button", { type: "button", "data-answer": "cancel" }, "Cancel");

@@ -7,6 +7,7 @@ import "./writing/writing.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
 import { TabCloser } from "./closetabs";
+import { GoneBanner } from "./gone";
 import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
@@ -50,6 +51,7 @@ class Page {
   private themeSwitch: ThemeSwitch;
   private closer: TabCloser;
   private writing: WritingModes;
+  private gone: GoneBanner;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -83,6 +85,7 @@ class Page {
     });
     this.keys.addCommands(this.closer.commands());
     this.writing = new WritingModes(channel, this.editorHost);
+    this.gone = new GoneBanner(byId("divergence"), () => void act(() => this.save()));
     this.keys.addCommands(this.writing.commands());
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
@@ -220,6 +223,9 @@ class Page {
       case "divergent":
         toast(`${event.payload.filePath} changed on disk while you have unsaved changes`, "warning");
         break;
+      case "files_changed": // another program created, renamed or deleted files in a workspace shown here
+        await this.loadTree();
+        break;
       default:
         if (event.requestId !== undefined) await this.answer(event);
     }
@@ -341,6 +347,7 @@ class Page {
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
     byId<HTMLButtonElement>("comment-add").disabled = !tab;
     byId("divergence").hidden = !view?.divergent || view.divergenceKept;
+    this.gone.show(Boolean(tab && view?.missing));
     byId("empty").hidden = Boolean(tab);
     const activePath = this.window()?.tabs.find((t) => t.id === tab?.tabId)?.filePath ?? null;
     for (const file of document.querySelectorAll<HTMLElement>("#tree button.file")) {

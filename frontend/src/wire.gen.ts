@@ -72,6 +72,7 @@ export interface TabView {
   pinned: boolean;
   divergent: boolean;
   divergenceKept: boolean;
+  missing: boolean;
   readOnly: boolean;
   workspaceInstanceId: string | null;
   reviewCount: number;
@@ -570,7 +571,7 @@ export interface ClosePayload {
 
 export interface CloseResult {
   closed: boolean;
-  reason?: "PINNED" | "DIRTY" | "DIVERGENT";
+  reason?: "PINNED" | "DIRTY" | "DIVERGENT" | "MISSING";
 }
 
 export interface SwitchResult {
@@ -1027,6 +1028,11 @@ export interface Validation {
   binaryAvailable: boolean;
 }
 
+/** Other programs created, renamed or deleted files or folders under a workspace root the window shows. */
+export interface FilesChangedEvent {
+  root: string;
+}
+
 /** Every request the page sends: its payload and its result. */
 
 export interface Requests {
@@ -1118,6 +1124,7 @@ export interface Events {
   "review": ReviewEvent;
   "folder_picker": Approval;
   "prompt": Approval;
+  "files_changed": FilesChangedEvent;
 }
 
 /** The events that want a `ui.reply` (they carry a `requestId`), and their payloads. */

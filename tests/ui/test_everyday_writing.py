@@ -221,7 +221,9 @@ async def test_typewriter_mode_keeps_the_caret_line_in_the_middle(
     await expect(page.locator("html")).to_have_attribute("data-typewriter", "")
     await page.keyboard.press("End")
     await page.keyboard.type(" More")
-    await wait_doc_text(vmark, tab, PARAGRAPHS.replace("Paragraph 12 says something.", "Paragraph 12 says something. More"))
+    await wait_doc_text(
+        vmark, tab, PARAGRAPHS.replace("Paragraph 12 says something.", "Paragraph 12 says something. More")
+    )
     await wait_until(lambda: _centred(page, scroller), "the caret's line in the middle after typing")
     for _ in range(6):
         await page.keyboard.press("ArrowDown")

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import settings_keys  # noqa: F401  (registers every package's settings)
 from ..core.errors import ArgumentError, DomainError, VMarkError
-from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
+from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
 from ..core.tools import check_request
 from ..storage.comments import CommentStore
 from ..storage.history import History
@@ -53,6 +53,7 @@ from .save_queue import SaveQueue
 from .state import Session
 from .tab_save import Saver
 from .tasks import Background
+from .tree_watch import TreeWatcher
 from .turns import WriteTurns
 from .windows import Windows
 from .writes import Writer
@@ -124,6 +125,7 @@ class App:
         session.initial_mode = self.modes.initial
         session.rekey_listeners.append(self.modes.moved)
         self.disk = DiskWatcher(session, self.saves, self.coherence.same_document)
+        self.tree_watch = TreeWatcher(session)
         self.browser = BrowserService(
             session,
             settings,
@@ -182,6 +184,7 @@ class App:
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
+            asyncio.create_task(self._every(TREE_POLL_SECONDS, self.tree_watch.check)),
         ]
 
     async def stop(self) -> None:

@@ -310,6 +310,7 @@ def _view(window: Window, review_count: Callable[[str], int]) -> dict[str, Any]:
                 "pinned": t.pinned,
                 "divergent": t.doc.divergent,
                 "divergenceKept": t.doc.divergence_kept,
+                "missing": t.doc.missing,
                 "readOnly": t.doc.read_only,
                 "workspaceInstanceId": t.workspace_instance,
                 "reviewCount": review_count(t.id),

@@ -55,6 +55,9 @@ UI_ROUND_TRIP_SECONDS = 1.0
 
 # External changes
 DISK_POLL_SECONDS = 0.5
+#: how often the folders a window's file tree shows are looked at for entries other programs made (a burst of
+#: changes reaches the pages at most once a round)
+TREE_POLL_SECONDS = 1.0
 
 # --- coherence ---
 #: a coherence / coherence_resolve call that has not finished by then answers TIMEOUT

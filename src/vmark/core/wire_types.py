@@ -59,6 +59,8 @@ class TabView(TypedDict):
     pinned: bool
     divergent: bool
     divergenceKept: bool
+    #: the file is gone from disk (deleted or renamed by another program): the tab still holds its text
+    missing: bool
     readOnly: bool
     workspaceInstanceId: str | None
     reviewCount: int
@@ -593,7 +595,8 @@ class ClosePayload(TypedDict):
 
 class CloseResult(TypedDict):
     closed: bool
-    reason: NotRequired[Literal["PINNED", "DIRTY", "DIVERGENT"]]
+    #: MISSING: the file is gone from disk; closing would lose the only copy of its text (``force`` closes)
+    reason: NotRequired[Literal["PINNED", "DIRTY", "DIVERGENT", "MISSING"]]
 
 
 class SwitchResult(TypedDict):
@@ -1187,6 +1190,12 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.validate": (TabPayload, Validation),
 }
 
+class FilesChangedEvent(TypedDict):
+    """Other programs created, renamed or deleted files or folders under a workspace root the window shows."""
+
+    root: str
+
+
 #: events the app pushes, and their payloads
 EVENTS: dict[str, type] = {
     "state": PageState,
@@ -1202,6 +1211,7 @@ EVENTS: dict[str, type] = {
     "review": ReviewEvent,
     "folder_picker": Approval,
     "prompt": Approval,
+    "files_changed": FilesChangedEvent,
 }
 
 #: events that want a ``ui.reply`` (they carry a ``requestId``), and their payloads
