@@ -224,7 +224,7 @@ class Page {
         toast(`${event.payload.filePath} changed on disk while you have unsaved changes`, "warning");
         break;
       case "files_changed": // another program created, renamed or deleted files in a workspace shown here
-        await this.loadTree();
+        this.treeChanged();
         break;
       default:
         if (event.requestId !== undefined) await this.answer(event);
@@ -477,6 +477,17 @@ class Page {
 
 
   // --- the file tree -------------------------------------------------------------------------------
+  /** The tree listed again; while the person types a name in it (new file, rename), once they are done. */
+  private treeChanged(): void {
+    const typing = document.activeElement;
+    if (!(typing instanceof HTMLInputElement && byId("tree").contains(typing))) {
+      void act(() => this.loadTree());
+    } else if (!typing.dataset.treeChanged) {
+      typing.dataset.treeChanged = "true"; // one listing when it is done, however many changes came meanwhile
+      typing.addEventListener("blur", () => void act(() => this.loadTree()), { once: true });
+    }
+  }
+
   private async loadTree(): Promise<void> {
     const { workspaces } = await this.channel.request("ui.files", {});
     setWorkspaceFiles(workspaces.flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })))); // wikilinks resolve in them
