@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 NPM ?= npm
 UI_DEPS := frontend/node_modules/.vmark-ci-stamp
 UI_BUILD := src/vmark/ui/dist/.vmark-build-stamp
-UI_SOURCES := $(shell find frontend/src -type f) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
+UI_SOURCES := $(shell find frontend/src -type f) frontend/index.html frontend/mermaid.html frontend/export.html frontend/vite.config.ts frontend/tsconfig.json
 # The page scripts' checkers (tools/pagejs: tsc with checkJs, eslint), installed for `make lint`.
 PAGEJS_DEPS := tools/pagejs/node_modules/.vmark-ci-stamp
 # The MCP conformance suite (tests/conformance/, with the Node.js 22 it needs as an npm package): `npm ci`

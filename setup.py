@@ -24,7 +24,15 @@ DIST = Path("src", "vmark", "ui", "dist")
 DEPS_STAMP = Path(FRONTEND, "node_modules", ".vmark-ci-stamp")
 BUILD_STAMP = DIST / ".vmark-build-stamp"
 #: what a build depends on (the Makefile's UI_SOURCES, plus the install)
-SOURCE_FILES = ("index.html", "mermaid.html", "vite.config.ts", "tsconfig.json", "package.json", "package-lock.json")
+SOURCE_FILES = (
+    "index.html",
+    "mermaid.html",
+    "export.html",
+    "vite.config.ts",
+    "tsconfig.json",
+    "package.json",
+    "package-lock.json",
+)
 LOCK_FILES = ("package.json", "package-lock.json")
 NO_NODE = (
     "building vmark's wheel builds the editor UI in frontend/ (src/vmark/ui/dist is missing or older "

@@ -56,8 +56,15 @@ from vmark.mcp.bridge_client import BridgeClient
 #: 10 MiB document could not be written through it at all; 10 MB = 10,000,000 bytes fits.
 KB, MB = 1_000, 1_000_000
 #: size -> (warm-up rounds, counted rounds)
-PLAN = {1 * KB: (3, 30), 1 * MB: (2, 12), 10 * MB: (1, 5)}
-TARGETS = {("read", 1 * MB): 1.0, ("write", 1 * MB): 1.5}
+PLAN = {1 * KB: (3, 30), 64 * KB: (3, 20), 1 * MB: (2, 12), 10 * MB: (1, 5)}
+#: vmark/peer targets: the write path's issue (1 KB and 64 KB reads, 1 KB and 1 MB writes) and the 1 MB read's
+TARGETS = {
+    ("read", 1 * KB): 1.2,
+    ("read", 64 * KB): 1.2,
+    ("read", 1 * MB): 1.0,
+    ("write", 1 * KB): 1.3,
+    ("write", 1 * MB): 1.2,
+}
 CONTESTANTS = ("vmark", "peer", "bridge")
 
 Op = Callable[[int], Awaitable[None]]

@@ -27,6 +27,7 @@ from playwright.async_api import Page, async_playwright
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
+from vmark.storage.settings import Settings
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 
 SIZES = {"50 KB": 50_000, "5 MB": 5_000_000}
@@ -42,8 +43,9 @@ async def _call(agent: Client, action: str, **args: Any) -> float:
 
 
 async def _show(page: Page, path: Path) -> None:
-    await page.fill("#open-path", str(path))
-    await page.click("#open-file")
+    await page.click("#open-file")  # the picker: the path typed, Enter
+    await page.fill("[data-testid=picker-filter]", str(path))
+    await page.press("[data-testid=picker-filter]", "Enter")
     await page.wait_for_selector(f".tab.active .title:text-is('{path.stem}')")
     await page.wait_for_selector(".cm-content")
     await page.click(".cm-content")
@@ -61,6 +63,7 @@ async def run(calls: int, rounds: int) -> dict[str, Any]:
             paths[label].write_text(markdown_of_size(size, n), encoding="utf-8")
         data = root / "data"
         data.mkdir()
+        Settings(data / "settings.json").set("readable_roots", [str(root)])  # the picker lists the temp folder
         app = RunningApp(data)
         await app.start()
         try:

@@ -322,5 +322,21 @@ def save_results(name: str, results: dict[str, Any]) -> Path:
     return path
 
 
+def run_and_report(
+    name: str, render: Callable[[dict[str, Any]], str], fn: Callable[..., Awaitable[dict[str, Any]]], *args: Any
+) -> int:
+    """A benchmark's command: run it, then print the machine, its table and where its figures were saved
+    (bench/results/NAME.json); a :class:`BenchError` is one line on stderr and exit status 1."""
+    try:
+        results = run_async(fn, *args)
+    except BenchError as exc:
+        print(f"bench_{name}: {exc}", file=sys.stderr)
+        return 1
+    print(results.get("machine") or machine_line())
+    print(render(results))
+    print(f"figures saved to {save_results(name, results)}")
+    return 0
+
+
 def machine_line() -> str:
     return f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, temp dir {tempfile.gettempdir()}"

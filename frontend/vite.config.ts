@@ -11,7 +11,8 @@ export default defineConfig({
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 2000,
     sourcemap: false,
-    // The page, and the frame that renders Mermaid diagrams (loaded only when a document has one).
-    rollupOptions: { input: { index: "index.html", mermaid: "mermaid.html" } },
+    // The page, the frame that renders Mermaid diagrams (loaded only when a document has one), and the page
+    // VMark's own headless Chromium renders exports with (src/vmark/export/, never served to a browser).
+    rollupOptions: { input: { index: "index.html", mermaid: "mermaid.html", export: "export.html" } },
   },
 });

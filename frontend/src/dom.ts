@@ -54,3 +54,13 @@ export function modalAnswer<T>(dialog: HTMLDialogElement, focus: HTMLElement, an
     focus.focus();
   });
 }
+
+/** Up and Down move the focus through a menu's items, round; true when the key was one of them. */
+export function menuArrows(menu: HTMLElement, event: KeyboardEvent): boolean {
+  if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return false;
+  event.preventDefault();
+  const items = [...menu.querySelectorAll<HTMLElement>("[role=menuitem]")];
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  items[(at + (event.key === "ArrowDown" ? 1 : -1) + items.length) % items.length]?.focus();
+  return true;
+}

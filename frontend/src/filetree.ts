@@ -1,7 +1,7 @@
 // The file tree: folders that fold, the open file marked, and the file operations a person expects
 // (new file, new folder, rename, move by dragging, delete to the trash, reveal the current file).
 // Every operation is a request the app checks against the window's path scope; the tree then reloads.
-import { el, modalAnswer, toast } from "./dom";
+import { el, menuArrows, modalAnswer, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
 import type { Listing } from "./wire.gen";
 
@@ -217,14 +217,7 @@ export class FileTree {
       });
       menu.append(entry);
     }
-    menu.addEventListener("keydown", (event) => {
-      const items = [...menu.querySelectorAll<HTMLElement>("[role=menuitem]")];
-      const at = items.indexOf(document.activeElement as HTMLElement);
-      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-        event.preventDefault();
-        items[(at + (event.key === "ArrowDown" ? 1 : -1) + items.length) % items.length]?.focus();
-      }
-    });
+    menu.addEventListener("keydown", (event) => menuArrows(menu, event));
     document.body.append(menu);
     const box = menu.getBoundingClientRect();
     menu.style.left = `${Math.min(x, window.innerWidth - box.width - 4)}px`;

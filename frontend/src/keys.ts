@@ -9,6 +9,7 @@ import { el, modalAnswer, toast } from "./dom";
 import { FindBar } from "./findbar";
 import { live } from "./live";
 import { type PickItem, Picker, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "./palette";
+import { TABLE_SHORTCUTS } from "./tableactions";
 import type { SearchResult } from "./wire.gen";
 import type { Channel } from "./protocol";
 
@@ -54,6 +55,7 @@ export const SHORTCUTS: Shortcut[] = [
   { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
   { group: "Writing", keys: "F8", action: "Focus mode on / off: the paragraph you are in stands out, the rest is dimmed" },
   { group: "Writing", keys: "F9", action: "Typewriter mode on / off: the line you type on stays in the middle of the editor" },
+  ...TABLE_SHORTCUTS,
   { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },
   { group: "Help", keys: "Ctrl+/ / ?", action: "This sheet (? when not typing)" },
 ];

@@ -2,6 +2,7 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
+import "./exportmenu.css";
 import "./links.css";
 import "./writing/writing.css";
 import { ApprovalDialog } from "./approvals";
@@ -20,11 +21,15 @@ import { StatusBar } from "./statusbar";
 import { AutoSave } from "./autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
+import { tablePaletteItems } from "./tableactions";
 import { setRenderContext } from "./renderctx";
 import { configureImages } from "./paste/images";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
 import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
+import { filePicker } from "./picker";
 import { SaveAsDialog } from "./saveas";
+import { ExportDialog, type ExportTab } from "./export";
+import { StartScreen } from "./startscreen";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
 import { WritingModes } from "./writing/modes";
@@ -52,6 +57,7 @@ class Page {
   private closer: TabCloser;
   private writing: WritingModes;
   private gone: GoneBanner;
+  private startScreen: StartScreen;
 
   constructor(private channel: Channel) {
     this.approvals = new ApprovalDialog(channel);
@@ -62,9 +68,9 @@ class Page {
     this.commentsPanel = new CommentsPanel(channel, () => this.current);
     this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
     this.browserPanel = new BrowserPanel(channel);
-    new SaveAsDialog(channel, () => this.current, () => void this.loadTree());
+    new SaveAsDialog(channel, () => this.current, () => void this.loadTree(), () => this.activeRoot());
     configureImages(channel, () => this.current?.tabId ?? null);
-    new SettingsDialog(channel);
+    new SettingsDialog(channel, (path) => this.openPath(path, "file"));
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
     this.reviewPanel = new ReviewPanel(channel, () => this.current);
@@ -87,6 +93,20 @@ class Page {
     this.writing = new WritingModes(channel, this.editorHost);
     this.gone = new GoneBanner(byId("divergence"), () => void act(() => this.save()));
     this.keys.addCommands(this.writing.commands());
+    const exports = new ExportDialog(channel, () => this.exportTab());
+    this.keys.addCommands(exports.commands());
+    this.keys.addCommands(tablePaletteItems());
+    this.keys.addCommands([
+      { label: "Open folder…", detail: "Open a folder as this window's workspace", run: () => this.pickFolder() },
+      { label: "Open file…", detail: "Open a Markdown or workflow file", run: () => this.pickFile() },
+    ]);
+    this.startScreen = new StartScreen(channel, {
+      pickFolder: () => this.pickFolder(),
+      pickFile: () => this.pickFile(),
+      newTab: () => this.commands().newTab(),
+      openFolder: (path) => this.openPath(path, "folder"),
+      openFile: (path) => this.openPath(path, "file"),
+    });
     new Outline();
     this.themeSwitch = new ThemeSwitch(channel);
     this.autoSave = new AutoSave(channel, async (tabId) => {
@@ -141,6 +161,14 @@ class Page {
 
   activeTabId(): string | null {
     return this.current?.tabId ?? null;
+  }
+
+  /** The active tab, as the export dialog needs it. */
+  private exportTab(): ExportTab | null {
+    const tab = this.current;
+    if (!tab) return null;
+    const filePath = this.window()?.tabs.find((t) => t.id === tab.tabId)?.filePath ?? null;
+    return { tabId: tab.tabId, kind: tab.kind, filePath, flush: () => tab.flush() };
   }
 
   activeMode(): string | null {
@@ -349,6 +377,7 @@ class Page {
     byId("divergence").hidden = !view?.divergent || view.divergenceKept;
     this.gone.show(Boolean(tab && view?.missing));
     byId("empty").hidden = Boolean(tab);
+    this.startScreen.update(this.state, this.label, Boolean(tab));
     const activePath = this.window()?.tabs.find((t) => t.id === tab?.tabId)?.filePath ?? null;
     for (const file of document.querySelectorAll<HTMLElement>("#tree button.file")) {
       const root = file.closest<HTMLElement>("section.workspace")?.dataset.root;
@@ -424,11 +453,8 @@ class Page {
     );
     byId("keep-mine").addEventListener("click", () => void act(() => this.resolve("mine")));
     byId("keep-disk").addEventListener("click", () => void act(() => this.resolve("disk")));
-    byId("open-form").addEventListener("submit", (event) => {
-      event.preventDefault();
-      const which = ((event as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? "file";
-      void act(() => this.openPath(byId<HTMLInputElement>("open-path").value.trim(), which));
-    });
+    byId("open-folder").addEventListener("click", () => void act(() => this.pickFolder()));
+    byId("open-file").addEventListener("click", () => void act(() => this.pickFile()));
     document.addEventListener("keydown", (event) => {
       if ((event.ctrlKey || event.metaKey) && event.key === "s") {
         event.preventDefault();
@@ -462,6 +488,22 @@ class Page {
     if (!tab) return;
     await tab.flush();
     await this.channel.request("ui.resolve_divergence", { tabId: tab.tabId, keep });
+  }
+
+  /** Open folder: the picker (it starts where it last was, else home); the folder opens as a typed one did. */
+  private pickFolder(): Promise<void> {
+    return filePicker(this.channel).open({ mode: "folder", choose: (path) => this.openPath(path, "folder") });
+  }
+
+  /** Open file: the picker, starting in the window's workspace. */
+  private pickFile(): Promise<void> {
+    return filePicker(this.channel).open({ mode: "file", start: this.activeRoot(), choose: (path) => this.openPath(path, "file") });
+  }
+
+  /** The root of the workspace instance the window shows, if any. */
+  private activeRoot(): string | null {
+    const shown = this.window()?.activeWorkspaceInstanceId;
+    return this.state?.views[this.label]?.workspaces.find((w) => w.id === shown)?.root ?? null;
   }
 
   private async openPath(path: string, which: string): Promise<void> {

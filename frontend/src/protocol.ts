@@ -27,7 +27,14 @@ export class ProtocolError extends Error {
   }
 }
 
-type Pending = { resolve: (data: unknown) => void; reject: (err: Error) => void };
+/** A progress frame's payload (app/progress_frames.py): one growing count over the work's phases. */
+export interface Progress {
+  progress: number;
+  total: number;
+  message: string;
+}
+
+type Pending = { resolve: (data: unknown) => void; reject: (err: Error) => void; progress?: (p: Progress) => void };
 
 export class Channel {
   private ws: WebSocket | null = null;
@@ -60,6 +67,11 @@ export class Channel {
       this.onEvent(frame as AppEvent);
       return;
     }
+    if (frame.type === "progress") {
+      const { id, payload } = frame as unknown as { id: string | null; payload: Progress };
+      if (id !== null) this.pending.get(id)?.progress?.(payload);
+      return;
+    }
     const response = frame as Response;
     const pending = response.id === null ? undefined : this.pending.get(response.id);
     if (!pending) return;
@@ -73,13 +85,22 @@ export class Channel {
     return this.send(type, payload);
   }
 
-  private send<T>(type: string, payload: object): Promise<T> {
+  /** A request whose work reports its progress (the app sends progress frames before the answer). */
+  requestWithProgress<K extends keyof Requests>(
+    type: K,
+    payload: Requests[K]["payload"],
+    onProgress: (progress: Progress) => void,
+  ): Promise<Requests[K]["result"]> {
+    return this.send(type, payload, onProgress);
+  }
+
+  private send<T>(type: string, payload: object, progress?: (p: Progress) => void): Promise<T> {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error("not connected"));
     const id = `p${this.next++}`;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (d: unknown) => void, reject });
-      ws.send(JSON.stringify({ id, type, payload }));
+      this.pending.set(id, { resolve: resolve as (d: unknown) => void, reject, progress });
+      ws.send(JSON.stringify(progress ? { id, type, payload, progress: true } : { id, type, payload }));
     });
   }
 }

@@ -105,7 +105,7 @@ export class ReviewPanel {
 
   /** Who made the changes waiting in a tab's document, as the person sees them (empty: none heard of yet). */
   agentsOf(tabId: string): string[] {
-    return [...new Set(this.states.get(tabId)?.changes.map((c) => c.principal) ?? [])];
+    return [...new Set(this.states.get(tabId)?.changes.map((c) => c.agent) ?? [])];
   }
 
   /** A tab came up in the editor: ask for its changes (they may have changed while it was not shown). */

@@ -18,7 +18,8 @@ export interface ReviewMark {
   from: number;
   to: number;
   old: string;
-  principal: string;
+  /** the agent as the person sees it (its client's name with its principal) */
+  agent: string;
   tool: string;
 }
 
@@ -40,7 +41,7 @@ export function placeChanges(synced: Text, unsent: ChangeSet, changes: readonly 
     const to = Math.max(unit(Math.max(change.to, change.from, 0)), from);
     const shownFrom = unsent.empty ? from : unsent.mapPos(from, 1);
     const shownTo = unsent.empty ? to : Math.max(unsent.mapPos(to, -1), shownFrom);
-    marks.push({ id: change.id, from: shownFrom, to: shownTo, old: shownBreaks(change.old), principal: change.principal, tool: change.tool });
+    marks.push({ id: change.id, from: shownFrom, to: shownTo, old: shownBreaks(change.old), agent: change.agent, tool: change.tool });
     floor = to;
   }
   return marks;

@@ -2,8 +2,11 @@
 // words: booleans are switches, settings with a fixed set of values a choice, whole numbers number
 // inputs, lists of strings text areas with one entry per line, other strings text inputs. A field is stored as soon as it changes; a refused value (`settings.set` answers why) is
 // shown beside its field and nothing is stored.
+// First comes "Prompts for agents": the person's prompt files (`prompts.list`), each opened in a tab to edit
+// like any document (saving it is what agents then get); a malformed one says what is wrong with it.
 import { byId, el, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
+import type { PromptFile } from "./wire.gen";
 
 interface Setting {
   key: string;
@@ -21,7 +24,7 @@ interface Meta {
 }
 
 /** The groups, in the order the dialog shows them. */
-const GROUPS = ["Editor", "Saving", "AI agents and review", "Browser", "CJK formatting", "Provenance checker", "Other"];
+const GROUPS = ["Editor", "Saving", "Export", "AI agents and review", "Browser", "CJK formatting", "Provenance checker", "Other"];
 
 /** Words, group and control for each setting; a key missing here shows as itself under "Other". */
 const META: Record<string, Meta> = {
@@ -46,9 +49,15 @@ const META: Record<string, Meta> = {
   "editor.focus_mode": { title: "Focus mode", group: "Editor", help: "The paragraph you are in stands out, the rest is dimmed (F8)." },
   "editor.typewriter_mode": { title: "Typewriter mode", group: "Editor", help: "The line you type on stays in the middle of the editor (F9)." },
   "editor.save_automatically": { title: "Save automatically", group: "Saving", help: "Saves a file a moment after you stop typing." },
+  "export.page_size": { title: "PDF page size", group: "Export", choices: [["A4", "A4"], ["Letter", "US Letter"]] },
+  "export.margin_mm": { title: "PDF margins (millimetres)", group: "Export", help: "On every side of a page; 0 to 60." },
   auto_approve_save_as: { title: "Let agents save to a new location without asking", group: "Saving" },
   review_backlog_limit: { title: "Unreviewed AI revisions allowed per document", group: "AI agents and review" },
-  readable_roots: { title: "Folders agents may always read (one per line)", group: "AI agents and review" },
+  readable_roots: {
+    title: "Folders agents may always read (one per line)",
+    group: "AI agents and review",
+    help: "Your home folder is always one. The Open and Save as dialogs list these folders too.",
+  },
   "browser.enabled": { title: "Let agents use the browser", group: "Browser" },
   "browser.posture": {
     title: "Browser profile for agents",
@@ -88,22 +97,69 @@ export class SettingsDialog {
   private dialog = byId<HTMLDialogElement>("settings");
   private fields = byId("settings-fields");
 
-  constructor(private channel: Channel) {
+  constructor(
+    private channel: Channel,
+    /** Open a file in a tab (a prompt file is edited like any document). */
+    private openFile: (path: string) => Promise<void>,
+  ) {
     byId("settings-open").addEventListener("click", () => void this.open());
     byId("settings-close").addEventListener("click", () => this.dialog.close());
   }
 
   private async open(): Promise<void> {
     try {
-      const { settings } = await this.channel.request("settings.list", {});
+      const [{ settings }, prompts] = await Promise.all([
+        this.channel.request("settings.list", {}),
+        this.channel.request("prompts.list", {}),
+      ]);
       const groups = new Map<string, HTMLElement[]>(GROUPS.map((g) => [g, []]));
       for (const setting of settings) groups.get(META[setting.key]?.group ?? "Other")?.push(this.row(setting));
       this.fields.replaceChildren(
+        this.promptsGroup(prompts.folder, prompts.prompts),
         ...[...groups]
           .filter(([, rows]) => rows.length > 0)
           .map(([group, rows]) => el("fieldset", { class: "settings-group" }, el("legend", {}, group), ...rows)),
       );
       if (!this.dialog.open) this.dialog.showModal();
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  /** The person's prompt templates: what agents are offered, each one edited in a tab. */
+  private promptsGroup(folder: string, files: PromptFile[]): HTMLElement {
+    const rows = files.map((file) => {
+      const base = file.file.split("/").pop() ?? file.file;
+      const edit = el("button", { type: "button", class: "prompt-edit", title: `Open ${file.file} in a tab` }, "Edit");
+      edit.addEventListener("click", () => void this.edit(file.file));
+      const words = file.error === null
+        ? el("span", { class: "prompt-description" }, file.description ?? "")
+        : el("span", { class: "prompt-error", role: "alert" }, `Not offered to agents: ${file.error}`);
+      const name = el("span", { class: "prompt-name" }, file.title ?? file.name ?? base);
+      // The file's name beside the prompt's title (a malformed file has only its file name)
+      const where = el("code", { class: "prompt-base" }, file.error === null ? base : "");
+      const row = el("div", { class: "prompt-file", "data-file": base, "data-state": file.error === null ? "ok" : "error" },
+        name, where, edit, words);
+      return row;
+    });
+    const add = el("button", { type: "button", class: "prompt-new" }, "New prompt");
+    add.addEventListener("click", () => void this.create());
+    const help = el("p", { class: "setting-help" },
+      "Agents get these as prompts (with the tab and its selection filled in). Edit one, save it, and agents see the change.");
+    return el("fieldset", { class: "settings-group prompts", "data-testid": "prompts" },
+      el("legend", {}, "Prompts for agents"), help, ...rows,
+      el("div", { class: "prompt-actions" }, add, el("code", { class: "prompt-folder", title: "Where the prompt files are" }, folder)));
+  }
+
+  private async edit(path: string): Promise<void> {
+    this.dialog.close();
+    await this.openFile(path).catch((err) => toast(errorText(err), "error"));
+  }
+
+  private async create(): Promise<void> {
+    try {
+      const { file } = await this.channel.request("prompts.new", {});
+      await this.edit(file);
     } catch (err) {
       toast(errorText(err), "error");
     }

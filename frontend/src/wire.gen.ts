@@ -15,6 +15,8 @@ export type Encoding = "UTF-8" | "UTF-8 with BOM";
 
 export type NotificationLevel = "info" | "warning" | "error";
 
+export type ExportFormat = "html" | "pdf" | "docx" | "odt" | "epub";
+
 export type ApprovalKind = "open_workspace" | "folder_access" | "browser";
 
 export type ApprovalState = "pending" | "allowed" | "denied" | "used";
@@ -42,6 +44,10 @@ export type EdgeState = "version-stale" | "stale-valid" | "stale-contradicted" |
 export type Resolution = "accept-newer" | "waive";
 
 export type Maturity = "draft" | "established";
+
+export type EntryKind = "folder" | "file" | "other" | "outside";
+
+export type PlaceKind = "home" | "readable" | "granted" | "workspace";
 
 export const MAX_PASTED_IMAGE_BYTES = 16777216;
 
@@ -176,6 +182,7 @@ export interface Approval {
   id: string;
   kind: ApprovalKind;
   requester: string;
+  agent: string;
   subject: string;
   window: string;
   state: ApprovalState;
@@ -262,6 +269,7 @@ export interface ReviewChange {
   id: string;
   revision: string;
   principal: string;
+  agent: string;
   tool: string;
   from: number;
   to: number;
@@ -269,7 +277,7 @@ export interface ReviewChange {
   at: string;
 }
 
-/** An agent just made `count` new changes with `tool`. */
+/** An agent just made `count` new changes with `tool` (`principal`: the agent as the person sees it). */
 export interface ReviewNotice {
   principal: string;
   tool: string;
@@ -296,6 +304,7 @@ export interface ListedChange {
   id: string;
   revision: string;
   principal: string;
+  agent: string;
   tool: string;
   from: number;
   to: number;
@@ -473,6 +482,22 @@ export interface ImageSaved {
   bytes: number;
 }
 
+/** Export the tab's document (as the tab has it now) to `path`, a file in the window's scope. */
+export interface ExportPayload {
+  tabId: string;
+  format: ExportFormat;
+  path: string;
+  replace?: boolean;
+}
+
+/** The written file (absolute), its size, and what the export left out or changed, in words. */
+export interface Exported {
+  path: string;
+  format: ExportFormat;
+  bytes: number;
+  warnings: string[];
+}
+
 export interface WorkspaceSwitchPayload {
   workspaceInstanceId: string;
 }
@@ -503,6 +528,55 @@ export interface SearchResults {
   query: string;
   results: SearchResult[];
   truncated: boolean;
+}
+
+/** A folder to list (absolute or `~/...`; the home folder when absent), or a file: its folder is listed. */
+export interface BrowsePayload {
+  path?: string;
+  hidden?: boolean;
+  filter?: string;
+}
+
+export interface BrowseEntry {
+  name: string;
+  kind: EntryKind;
+  link: boolean;
+  size: number | null;
+  modified: number | null;
+  opens: Kind | null;
+}
+
+/** A folder's entries (folders first, then by name), canonical paths, at most `BROWSE_MAX_ENTRIES`. */
+export interface Browsed {
+  path: string;
+  parent: string | null;
+  selected: string | null;
+  entries: BrowseEntry[];
+  more: number;
+  writable: boolean;
+}
+
+export interface Place {
+  path: string;
+  kind: PlaceKind;
+}
+
+export interface RecentEntry {
+  path: string;
+  openedAt: number;
+  gone: boolean;
+}
+
+/** Where the picker may start: the places it lists from, the recent folders and files (most recent first). */
+export interface Places {
+  home: string;
+  places: Place[];
+  recentFolders: RecentEntry[];
+  recentFiles: RecentEntry[];
+}
+
+export interface RecentForgotten {
+  forgotten: boolean;
 }
 
 export interface TextPayload {
@@ -705,6 +779,24 @@ export interface SettingPayload {
 export interface SettingResult {
   key: string;
   value: unknown;
+}
+
+/** One prompt file of Settings -> Prompts: a prompt agents are offered, or a malformed file and why. */
+export interface PromptFile {
+  file: string;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  error: string | null;
+}
+
+export interface PromptFiles {
+  folder: string;
+  prompts: PromptFile[];
+}
+
+export interface PromptCreated {
+  file: string;
 }
 
 export interface BrowserTabPayload {
@@ -1073,13 +1165,19 @@ export interface Requests {
   "ui.file_rename": { payload: FileRenamePayload; result: FileRenamed };
   "ui.file_delete": { payload: PathPayload; result: FileDeleted };
   "ui.image_save": { payload: ImageSavePayload; result: ImageSaved };
+  "ui.export": { payload: ExportPayload; result: Exported };
   "ui.switch_workspace": { payload: WorkspaceSwitchPayload; result: WorkspaceSwitched };
   "ui.search": { payload: SearchPayload; result: SearchResults };
+  "ui.browse": { payload: BrowsePayload; result: Browsed };
+  "ui.places": { payload: Empty; result: Places };
+  "ui.recent_forget": { payload: PathPayload; result: RecentForgotten };
   "ui.cjk_format": { payload: TextPayload; result: TextResult };
   "approvals.list": { payload: Empty; result: ApprovalsList };
   "approvals.answer": { payload: AnswerPayload; result: AnswerResult };
   "settings.list": { payload: Empty; result: SettingsList };
   "settings.set": { payload: SettingPayload; result: SettingResult };
+  "prompts.list": { payload: Empty; result: PromptFiles };
+  "prompts.new": { payload: Empty; result: PromptCreated };
   "browser.tabs": { payload: Empty; result: BrowserTabs };
   "browser.human_open": { payload: HumanOpenPayload; result: BrowserOpened };
   "browser.view": { payload: BrowserTabPayload; result: BrowserViewed };

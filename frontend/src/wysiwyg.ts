@@ -17,8 +17,10 @@ import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
+import { SpliceHistory } from "./mdsource/undosplice";
 import { nodeViews, viewPlugins } from "./mdsource/views";
 import { pastePlugin } from "./paste/plugin";
+import { tableEditing } from "./tablemenu";
 import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
 import type { ReviewMark } from "./reviewmodel";
@@ -31,12 +33,15 @@ export class WysiwygEditor implements Editor {
   private source: SourceDoc;
   /** A prepared `selection.set`: shown as exactly its transaction when the app's change is its span. */
   private pending: { base: Node; tr: Transaction; span: Span } | null = null;
+  /** The splices of the person's edits, so that undo and redo give back exact bytes. */
+  private splices = new SpliceHistory();
 
   private constructor(parent: HTMLElement, text: string, private hooks: EditorHooks, readOnly: boolean) {
     this.source = new SourceDoc(text);
     const state = EditorState.create({
       doc: this.source.doc(),
       plugins: [
+        ...tableEditing(() => this.source),
         history(),
         keymap({
           "Mod-z": undo,
@@ -78,8 +83,9 @@ export class WysiwygEditor implements Editor {
     let state = before.apply(tr);
     if (tr.docChanged) {
       const length = this.source.length;
-      const preferred = (tr.getMeta(SOURCE_SPLICE) as Span | undefined) ?? null;
+      const preferred = (tr.getMeta(SOURCE_SPLICE) as Span | undefined) ?? this.splices.preferred(tr, before.doc, state.doc, this.source);
       const change = this.source.personEdit(before.doc, state.doc, preferred);
+      this.splices.record(tr, before.doc, state.doc, change && { ...change, adopted: change.adopt !== null }, length);
       if (change?.adopt) state = state.apply(replaceChildren(state, change.adopt).setMeta("addToHistory", false));
       this.view.updateState(state);
       if (change) this.hooks.onChange(ChangeSet.of([change.span], length));
@@ -161,6 +167,7 @@ export class WysiwygEditor implements Editor {
   applyRemote(changes: ChangeSet): void {
     const spans: Span[] = [];
     changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => spans.push({ from: fromA, to: toA, insert: inserted.toString() }));
+    this.splices.forget();
     const pending = this.pending;
     this.pending = null;
     if (pending && spans.length === 1 && sameSpan(spans[0], pending.span) && this.view.state.doc === pending.base && this.replay(pending)) return;

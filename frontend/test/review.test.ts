@@ -12,7 +12,7 @@ import { textOf } from "../src/merge";
 import { barLabel, countLabel, noticeText, placeChanges, type ReviewChange, settleAt, stepAmong } from "../src/reviewmodel";
 
 function change(id: string, from: number, to: number, old = ""): ReviewChange {
-  return { id, revision: "r1", principal: "alice", tool: "document.edit", from, to, old, at: "2026-12-01T00:00:00Z" };
+  return { id, revision: "r1", principal: "alice", agent: "alice", tool: "document.edit", from, to, old, at: "2026-12-01T00:00:00Z" };
 }
 
 const none = (length: number): ChangeSet => ChangeSet.empty(length);
@@ -27,7 +27,7 @@ test("source mode: code points are UTF-16 offsets where the text has no astral c
       ["b", 14, 18, "4"],
     ],
   );
-  assert.equal(marks[0].principal, "alice");
+  assert.equal(marks[0].agent, "alice");
   assert.equal(marks[0].tool, "document.edit");
 });
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import cli_coherence, cli_review, settings_keys  # noqa: F401  (settings_keys registers every setting)
+from . import cli_coherence, cli_export, cli_review, settings_keys  # noqa: F401  (settings_keys: every setting)
 from .core.errors import parse_wire_error
 from .mcp.discovery import lock_is_held, read_bridge
 from .storage.datadir import data_dir
@@ -25,7 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     app = sub.add_parser("app", help="run the app (UI + bridge)")
-    app.add_argument("folder", nargs="?", help="workspace folder to open")
+    app.add_argument("folder", nargs="?", help="workspace folder to open (default: the last one, if it is still there)")
+    app.add_argument("--no-reopen", action="store_true", help="without FOLDER: start with no workspace")
     app.add_argument("--headless", action="store_true", help="do not open the UI in a browser")
     app.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
 
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     _comments_parser(sub)
     cli_review.add_parser(sub)
     cli_coherence.add_parsers(sub)
+    cli_export.add_parser(sub)
     return p
 
 
@@ -111,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         "review": lambda a: cli_review.cmd_review(a, _person_request, _error_text),
         "coherence": cli_coherence.cmd_coherence,
         "delegations": cli_coherence.cmd_delegations,
+        "export": cli_export.cmd_export,
     }[args.command]
     try:
         return handler(args)
@@ -126,7 +129,9 @@ def _cmd_app(args: argparse.Namespace) -> int:
         print(f"vmark: {args.folder!r} is not a folder", file=sys.stderr)
         return 2
     try:
-        asyncio.run(serve_forever(data_dir(), args.folder, args.port, open_browser=not args.headless))
+        reopen = args.folder is None and not args.no_reopen
+        serving = serve_forever(data_dir(), args.folder, args.port, open_browser=not args.headless, reopen_last=reopen)
+        asyncio.run(serving)
     except (AlreadyRunning, PortUnavailable) as exc:
         print(f"vmark: {exc}", file=sys.stderr)
         return 1
@@ -316,7 +321,8 @@ def _cmd_approvals(args: argparse.Namespace) -> int:
         print(json.dumps(items))
     else:
         for a in items:
-            print(f"{a['id']}\t{a['kind']}\t{a['state']}\t{a['requester']}\t{a['subject']}\texpires {a['expires']}")
+            who = a.get("agent") or a["requester"]
+            print(f"{a['id']}\t{a['kind']}\t{a['state']}\t{who}\t{a['subject']}\texpires {a['expires']}")
     return 0
 
 

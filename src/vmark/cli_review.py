@@ -73,7 +73,7 @@ def cmd_review(args: argparse.Namespace, request: Request, error_text: ErrorText
 
 def _line(change: dict[str, Any]) -> str:
     """One change: id, range, who, then the old and the new text (JSON strings: one line each)."""
-    who = f"{change['principal']} ({change['tool']})"
+    who = f"{change.get('agent') or change['principal']} ({change['tool']})"
     texts = f"{json.dumps(change['old'], ensure_ascii=False)} -> {json.dumps(change['new'], ensure_ascii=False)}"
     return f"{change['id']}\t{change['from']}-{change['to']}\t{who}\t{texts}\n"
 

@@ -46,7 +46,7 @@ async def test_the_agent_is_shown_by_its_client_name_and_principal_everywhere(
         asked = await ok(agent, "workspace", "open_workspace", folderPath=str(outside))
         assert asked["needsApproval"] is True
         [approval] = await person.approvals()
-        assert approval["requester"] == "claude-code (laptop)"
+        assert (approval["requester"], approval["agent"]) == ("laptop", "claude-code (laptop)")
         assert vmark.app.approvals.get(approval["id"]).connection == shown["connectionId"]  # type: ignore[union-attr]
 
         # Its change to review, the notice, and History say who made it.
@@ -55,7 +55,7 @@ async def test_the_agent_is_shown_by_its_client_name_and_principal_everywhere(
             agent, "document", "write", tabId=tab, content="# A\n\nalpha beta\n", expected_revision=read["revision"]
         )
         listed = await person.call("review.list", tabId=tab)
-        assert [c["principal"] for c in listed["changes"]] == ["claude-code (laptop)"]
+        assert [(c["principal"], c["agent"]) for c in listed["changes"]] == [("laptop", "claude-code (laptop)")]
         history = await person.call("history.list", tabId=tab, content=False)
         newest = history["snapshots"][-1]
         assert (newest["kind"], newest["principal"], newest["client"]) == ("mcp", "laptop", "claude-code")
@@ -122,3 +122,34 @@ async def test_a_person_connection_cannot_name_itself(vmark: RunningApp, person:
         }
     finally:
         await bridge.close()
+
+
+async def test_what_an_agent_hears_is_bound_to_who_it_is_not_to_its_name(
+    vmark: RunningApp, person: UIClient, opened: Path, tmp_path: Path
+) -> None:
+    """``session.changes``: the verdicts on an agent's changes and the answer to its approval reach the agent that
+    made or asked them (matched by principal / connection), whatever its client calls itself; its own edits are
+    not echoed back to it; another agent with the same name hears none of it."""
+    async with named_client(vmark, "claude-code", "laptop") as agent, named_client(vmark, "claude-code") as other:
+        since = (await ok(agent, "session", "changes"))["cursor"]
+        since_other = (await ok(other, "session", "changes"))["cursor"]
+        tab = await open_tab(agent, opened / "a.md")
+        read = await ok(agent, "document", "read", tabId=tab)
+        await ok(
+            agent, "document", "write", tabId=tab, content="# A\n\nalpha beta\n", expected_revision=read["revision"]
+        )
+        [change] = (await person.call("review.list", tabId=tab))["changes"]
+        await person.call("review.accept", tabId=tab, ids=[change["id"]])
+        outside = tmp_path / "elsewhere"
+        outside.mkdir()
+        assert (await ok(agent, "workspace", "open_workspace", folderPath=str(outside)))["needsApproval"] is True
+        [approval] = await person.approvals()
+        await person.answer(approval["id"], allow=False)
+
+        heard = (await ok(agent, "session", "changes", since=since, kinds=["verdict", "approval", "edit"]))["events"]
+        assert [(e["kind"], e.get("changeId") or e.get("approvalId")) for e in heard] == [
+            ("verdict", change["id"]),
+            ("approval", approval["id"]),
+        ]
+        others = await ok(other, "session", "changes", since=since_other, kinds=["verdict", "approval"])
+        assert others["events"] == []

@@ -29,6 +29,7 @@ from tests.contract.helpers import (
     wait_event,
     wait_until,
 )
+from vmark.app.review.service import DEFER_DIFF_CHARS
 from vmark.app.server import RunningApp
 from vmark.core.document import content_hash
 from vmark.storage.journal import BeforePatch
@@ -402,6 +403,68 @@ async def test_two_windows_on_one_document_agree(mcp: Client, plan: Path, person
             assert event["changes"] == []
         names = [e["event"] for e in other.events[rejected_at:] if e["event"] in ("doc", "review")]
         assert names[-2:] == ["doc", "review"]
+
+
+# --- long rewrites: the word diff after the answer ----------------------------------------------------------
+#: a document whose whole-text rewrites changing its first and last paragraphs span more than DEFER_DIFF_CHARS
+LONG = PLAN + "".join(f"Paragraph {n} says nothing new.\n\n" for n in range(3000))
+
+
+def _far_apart(text: str, first: tuple[str, str], paragraph: int) -> str:
+    """``text`` with ``first`` replaced near its start and paragraph ``paragraph`` (near its end) changed."""
+    assert len(text) > 2 * DEFER_DIFF_CHARS
+    return text.replace(*first).replace(f"Paragraph {paragraph} says", f"Paragraph {paragraph} said")
+
+
+async def test_a_long_rewrite_is_reviewed_after_its_answer_as_any_other(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    path = opened / "long.md"
+    path.write_text(LONG, "utf-8")
+    tab = await person_open(person, path)
+    text = _far_apart(LONG, ("first part is short", "first bit is short"), 2999)
+    written = await ok(mcp, "document", "write", tabId=tab, content=text)
+    changes = await _changes(person, tab)
+    assert [(text[c["from"] : c["to"]], c["old"], c["revision"]) for c in changes] == [
+        ("bit", "part", written["revision"]),
+        ("said", "says", written["revision"]),
+    ]
+    assert await _unreviewed(person, tab) == 1
+    # The next rewrite meets them: the agent puts one back (undone), changes another word (a new change).
+    again = text.replace("first bit", "first part").replace("Paragraph 7 says", "Paragraph 7 tells")
+    second = await ok(mcp, "document", "write", tabId=tab, content=again)
+    assert [(again[c["from"] : c["to"]], c["old"], c["revision"]) for c in await _changes(person, tab)] == [
+        ("tells", "says", second["revision"]),
+        ("said", "says", written["revision"]),
+    ]
+    assert await _unreviewed(person, tab) == 2
+    await person.call("review.reject", tabId=tab, all=True)
+    assert doc_of(vmark, tab).state.text == LONG
+    assert await _unreviewed(person, tab) == 0
+
+
+async def test_a_long_rewrite_leaving_nothing_to_review_is_not_in_the_backlog(
+    mcp: Client, opened: Path, person: UIClient, vmark: RunningApp
+) -> None:
+    vmark.app.settings.set("review_backlog_limit", 2)
+    path = opened / "long.md"
+    path.write_text(LONG, "utf-8")
+    tab = await person_open(person, path)
+    await ok(mcp, "document", "write", tabId=tab, content=_far_apart(LONG, ("short", "brief"), 2999))
+    assert await _unreviewed(person, tab) == 1
+    # Putting the old text back is a revision with nothing to judge: it leaves the backlog empty.
+    await ok(mcp, "document", "write", tabId=tab, content=LONG)
+    assert await _changes(person, tab) == []
+    assert await _unreviewed(person, tab) == 0
+    lengthy = _far_apart(LONG, ("long.", "lengthy."), 2998)
+    await ok(mcp, "document", "write", tabId=tab, content=lengthy)
+    await ok(mcp, "document", "write", tabId=tab, content=lengthy.replace("done", "finished"))
+    assert [c["old"] for c in await _changes(person, tab)] == ["long", "done", "says"]
+    full = await fail_code(mcp, "document", "write", tabId=tab, content=LONG)
+    assert full["error"] == "REVIEW_BACKLOG_FULL"
+    assert doc_of(vmark, tab).state.text == lengthy.replace("done", "finished")
+    assert (await person.call("history.mark_reviewed", tabId=tab))["reviewed"] == 2
+    assert await _unreviewed(person, tab) == 0
 
 
 # --- the backlog -------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from vmark.mcp.render import render
 BOUND = 75_000
 
 EXPECTED_ACTIONS = {
-    "session": ["get_state"],
+    "session": ["get_state", "changes"],
     "workspace": ["new", "open", "open_workspace", "save", "save_as", "close", "switch_tab", "focus_window"],
     "document": ["read", "write", "edit", "transform"],
     "workflow": ["apply_patch", "validate"],
@@ -39,7 +39,7 @@ EXPECTED_ACTIONS = {
     "coherence_resolve": ["resolve"],
 }
 EXPECTED_FIELDS: dict[str, dict[str, str]] = {
-    "session": {},
+    "session": {"since": "string", "tabId": "string", "kinds": "array", "wait_ms": "integer"},
     "workspace": {
         "kind": "string",
         "windowLabel": "string",

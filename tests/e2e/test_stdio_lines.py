@@ -215,9 +215,11 @@ def test_a_request_with_params_the_method_cannot_take_answers_invalid_params(raw
         b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5}}',
         b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"document","arguments":"x"}}',
         b'{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":5}}',
+        b'{"jsonrpc":"2.0","id":5,"method":"resources/list","params":{"cursor":5}}',
     ]
     for number, line in enumerate(lines, 1):
         assert raw.exchange(line) == invalid % number
-    assert raw.exchange(b'{"jsonrpc":"2.0","id":5,"method":"resources/list"}') == (
-        b'{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found","data":"resources/list"}}'
+    # A method the server does not offer is another answer: not found, with its name.
+    assert raw.exchange(b'{"jsonrpc":"2.0","id":6,"method":"sampling/createMessage"}') == (
+        b'{"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"Method not found","data":"sampling/createMessage"}}'
     )

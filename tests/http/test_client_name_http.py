@@ -39,7 +39,7 @@ async def test_http_sessions_carry_their_client_names(
         read = await ok(a, "document", "read", tabId=tab)
         await ok(a, "document", "write", tabId=tab, content="# A\n\nfrom http\n", expected_revision=read["revision"])
         listed = await person.call("review.list", tabId=tab)
-        assert {c["principal"] for c in listed["changes"]} == {"claude-code (alice)"}
+        assert {(c["principal"], c["agent"]) for c in listed["changes"]} == {("alice", "claude-code (alice)")}
         async with _named(http_url, alice, "cursor\u202e", mode) as b:
             await ok(b, "session", "get_state")
             await wait_until(lambda: "cursor (alice)" in _labels(vmark), "the second client's name")

@@ -67,7 +67,12 @@ async def test_refused_before_any_tool_runs(
     response = await post(url, tool_call("document", args), tool_call_headers("document", **headers))
     assert response.status_code == status, response.text
     [error] = sse_messages(response.text)
-    assert error["id"] is None and error["error"]["code"] == (-32022 if status == 400 else -32000), error
+    if status == 400:  # the body was read: the refusal names the request (SEP-2575) and what is served
+        assert error["id"] == tool_call("document", args)["id"], error
+        assert error["error"]["code"] == -32022, error
+        assert error["error"]["data"] == {"supported": ["2026-07-28"], "requested": "1999-01-01"}, error
+    else:
+        assert error["id"] is None and error["error"]["code"] == -32000, error
     if status == 401:
         assert response.headers["WWW-Authenticate"].startswith('Bearer realm="vmark"')
     assert await snapshot(vmark, doc_of(vmark, tab), opened / "a.md") == before

@@ -90,20 +90,23 @@ class Progress:
 # --- the app process ------------------------------------------------------------------------------
 
 
-def app_env(data_dir: Path) -> dict[str, str]:
+def app_env(data_dir: Path, hooks: bool = False) -> dict[str, str]:
+    """The app's environment: no test hooks (a person's app) unless ``hooks`` (``test.fault`` routed)."""
     env = {k: v for k, v in os.environ.items() if k not in ("VMARK_TEST_HOOKS", "VMARK_JOURNAL_FAULT")}
     env["VMARK_HOME"] = str(data_dir)
+    if hooks:
+        env["VMARK_TEST_HOOKS"] = "1"
     return env
 
 
-def start_app(data_dir: Path, folder: Path) -> tuple[subprocess.Popen[bytes], BridgeInfo]:
+def start_app(data_dir: Path, folder: Path, hooks: bool = False) -> tuple[subprocess.Popen[bytes], BridgeInfo]:
     with open(data_dir / "app.log", "ab") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "vmark", "app", "--headless", str(folder)],
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
-            env=app_env(data_dir),
+            env=app_env(data_dir, hooks),
         )
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:

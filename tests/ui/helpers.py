@@ -44,17 +44,27 @@ async def wait_editor_text(page: Page, expected: str) -> None:
         raise AssertionError(f"{exc}; it shows {await editor_text(page)!r}") from None
 
 
+async def picker_go(page: Page, path: Path | str) -> None:
+    """In the open picker, type ``path`` into its filter and press Enter: wait until it shows that folder."""
+    await page.fill("[data-testid=picker-filter]", str(path))
+    await page.press("[data-testid=picker-filter]", "Enter")
+    await page.wait_for_selector(f"[data-testid=picker][data-path='{Path(path).resolve()}']")
+
+
 async def open_folder(page: Page, folder: Path) -> None:
-    """Type the folder into the sidebar and open it as the window's workspace; wait for its tree."""
-    await page.fill("#open-path", str(folder))
+    """Open the folder as the window's workspace as a person does: Open folder, its path typed into the picker,
+    Enter, Ctrl+Enter (open the folder shown); wait for its tree."""
     await page.click("#open-folder")
+    await picker_go(page, folder)
+    await page.press("[data-testid=picker-filter]", "Control+Enter")
     await page.wait_for_selector(f"section.workspace[data-root='{folder.resolve()}']")
 
 
 async def open_path(page: Page, path: Path) -> str:
-    """Open a file by its path (the sidebar's path field): the page shows it; its tab id."""
-    await page.fill("#open-path", str(path))
+    """Open a file by its path (typed into the Open file picker, Enter): the page shows it; its tab id."""
     await page.click("#open-file")
+    await page.fill("[data-testid=picker-filter]", str(path))
+    await page.press("[data-testid=picker-filter]", "Enter")
     return await wait_shown(page, path.name)
 
 

@@ -126,9 +126,10 @@ async def scene(stage: Stage, request: pytest.FixtureRequest) -> AsyncIterator[S
 
 # --- the person's side ----------------------------------------------------------------------------------------
 async def open_file(s: Stage, path: Path) -> str:
-    """Open ``path`` with the sidebar's path field; the page shows it in source mode (a new tab's mode)."""
-    await s.page.fill("#open-path", str(path))
+    """Open ``path`` through the Open file picker (its path typed, Enter); the page shows it in source mode."""
     await s.page.click("#open-file")
+    await s.page.fill("[data-testid=picker-filter]", str(path))
+    await s.page.press("[data-testid=picker-filter]", "Enter")
     await s.page.wait_for_selector(f".tab.active .title:text-is('{path.stem}')")
     await wait_until(lambda: _has_mode(s.page, "source"), f"{path.name} to show in source mode")
     tab = await s.page.evaluate("window.vmarkPage.tabId()")

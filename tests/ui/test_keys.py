@@ -153,9 +153,10 @@ async def test_ctrl_s_on_an_untitled_tab_opens_save_as(pages: Pages, vmark: Runn
     await page.click(".cm-content")
     await page.keyboard.type("# fresh")
     await page.keyboard.press("Control+s")
-    await expect(page.locator("#save-as")).to_be_visible()
+    await expect(page.get_by_test_id("picker")).to_be_visible()
     assert await page.locator(".toast.error").count() == 0
-    await page.fill("#save-as-path", str(workspace / "fresh.md"))
+    await expect(page.get_by_test_id("picker-name")).to_be_focused()
+    await page.keyboard.type("fresh")  # in the window's workspace; .md is added
     await page.keyboard.press("Enter")
     await wait_until(lambda: (workspace / "fresh.md").exists(), "the new file")
     assert (workspace / "fresh.md").read_text("utf-8") == "# fresh"
@@ -165,7 +166,7 @@ async def test_ctrl_s_on_an_untitled_tab_opens_save_as(pages: Pages, vmark: Runn
     await page.keyboard.type("!")
     await page.keyboard.press("Control+s")
     await wait_until(lambda: (workspace / "fresh.md").read_text("utf-8") == "# fresh!", "the save")
-    await expect(page.locator("#save-as")).not_to_be_visible()
+    await expect(page.get_by_test_id("picker")).not_to_be_visible()
 
 
 # --- formatting and indent in source mode ---------------------------------------------------------------

@@ -147,6 +147,10 @@ async def test_a_file_that_appears_before_the_save_lands_is_not_replaced(
 
 
 # --- the page ------------------------------------------------------------------------------------------------
+TAKEN = "A file named “{}” already exists in this folder. Save as never replaces a file: choose another name."
+OWN = "This is the document's own file: saving under this name saves it in place."
+
+
 async def test_the_dialog_saves_a_new_file_and_keeps_a_refusal_in_view(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
@@ -155,24 +159,27 @@ async def test_the_dialog_saves_a_new_file_and_keeps_a_refusal_in_view(
     tab = await open_from_tree(page, "a.md")
     await type_at_end(page, "more")  # not flushed yet: Save as passes it on first
     await page.click("#save-as-open")
-    dialog = page.get_by_test_id("save-as")
+    dialog = page.get_by_test_id("picker")
     await expect(dialog).to_be_visible()
-    path_input = page.locator("#save-as-path")
-    await expect(path_input).to_have_value(str(workspace / "a.md"))
-    await expect(page.get_by_test_id("save-as-error")).to_be_hidden()
+    await expect(dialog).to_have_attribute("data-path", str(workspace.resolve()))  # the file's folder
+    name = page.get_by_test_id("picker-name")
+    await expect(name).to_have_value("a.md")
+    await expect(name).to_be_focused()
+    error = page.get_by_test_id("picker-error")
+    await expect(page.get_by_test_id("picker-status")).to_have_text(OWN)  # its own name: a save in place
+    await expect(error).to_be_hidden()
 
-    await path_input.fill(str(workspace / "b.md"))
-    await page.click("#save-as-confirm")
-    await expect(page.get_by_test_id("save-as-error")).to_have_text(
-        "APPROVAL_REQUIRED: " + EXISTS.format(workspace / "b.md")
-    )
+    await name.fill("b.md")
+    await expect(error).to_have_text(TAKEN.format("b.md"))
+    await name.press("Enter")
+    await expect(error).to_have_text(TAKEN.format("b.md"))
     await expect(dialog).to_be_visible()
     assert (workspace / "b.md").read_bytes() == B.encode()
     assert doc_of(vmark, tab).path == str(workspace / "a.md")
 
     target = workspace / "notes" / "copy.md"
-    await path_input.fill(str(target))
-    await path_input.press("Enter")
+    await name.fill("notes/copy")  # a folder below, and no suffix: .md
+    await name.press("Enter")
     await expect(dialog).to_be_hidden()
     assert target.read_bytes() == (A + "more").encode()
     assert (workspace / "a.md").read_bytes() == A.encode()
@@ -190,18 +197,22 @@ async def test_an_untitled_tab_is_saved_through_the_dialog(pages: Pages, vmark: 
     await wait_until(lambda: _shows_an_editor(page), "the new tab's editor")
     await type_at_end(page, "# drafted")
     await page.click("#save-as-open")
-    path_input = page.locator("#save-as-path")
-    await expect(path_input).to_have_value("")
-    await page.click("#save-as-confirm")
-    await expect(page.get_by_test_id("save-as-error")).to_have_text("Type the full path of the new file")
-    await path_input.fill(str(workspace / "draft.json"))
-    await page.click("#save-as-confirm")
-    await expect(page.get_by_test_id("save-as-error")).to_have_text(
+    dialog = page.get_by_test_id("picker")
+    await expect(dialog).to_have_attribute("data-path", str(workspace.resolve()))  # the window's workspace
+    name = page.get_by_test_id("picker-name")
+    await expect(name).to_have_value("")
+    await page.get_by_test_id("picker-choose").click()
+    await expect(page.get_by_test_id("picker-error")).to_have_text("Type a name for the new file")
+    await name.fill("draft.json")
+    await page.get_by_test_id("picker-choose").click()
+    # The app's refusal stays in the dialog.
+    await expect(page.get_by_test_id("picker-error")).to_have_text(
         "INVALID_PATH: " + UNSUPPORTED.format(workspace / "draft.json")
     )
-    await path_input.fill(str(workspace / "draft.md"))
-    await page.click("#save-as-confirm")
-    await expect(page.get_by_test_id("save-as")).to_be_hidden()
+    await expect(dialog).to_be_visible()
+    await name.fill("draft.md")
+    await page.get_by_test_id("picker-choose").click()
+    await expect(dialog).to_be_hidden()
     assert (workspace / "draft.md").read_bytes() == b"# drafted"
     assert not (workspace / "draft.json").exists()
     await expect(page.locator(".tab.active .title")).to_have_text("draft")

@@ -119,7 +119,16 @@ async def test_the_dialog_is_generated_from_the_table_and_stores_each_change(
     assert sorted(await rows.evaluate_all("rows => rows.map(r => r.dataset.key)")) == sorted(SETTINGS)
     # Grouped, in words, each with the control its value needs (the key stays, to copy).
     legends = await page.locator("#settings-fields fieldset legend").all_inner_texts()
-    assert legends == ["Editor", "Saving", "AI agents and review", "Browser", "CJK formatting", "Provenance checker"]
+    assert legends == [
+        "Prompts for agents",  # the person's prompt files (tests/ui/test_agents_hear.py)
+        "Editor",
+        "Saving",
+        "Export",
+        "AI agents and review",
+        "Browser",
+        "CJK formatting",
+        "Provenance checker",
+    ]
     assert await page.locator(".setting[data-key='browser.posture'] select option").all_inner_texts() == [
         "Sandbox (a separate, empty profile)",
         "Shared (your signed-in profile)",

@@ -147,10 +147,25 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     }
     found = await page.call("ui.search", query="alpha", matchCase=True)
     assert found["results"] and found["truncated"] is False
+    # the picker: a folder listed (a file's folder, its entries' every kind), the places, a recent forgotten
+    (workspace / "out").symlink_to("/")
+    listed = await page.call("ui.browse", path=str(workspace / "a.md"), hidden=True)
+    assert listed["selected"] == "a.md" and {e["kind"] for e in listed["entries"]} == {"folder", "file", "outside"}
+    await page.call("ui.browse", path=str(workspace), filter="a")
+    places = await page.call("ui.places")
+    assert places["recentFolders"] and places["recentFiles"]
+    assert await page.call("ui.recent_forget", path=places["recentFiles"][0]["path"]) == {"forgotten": True}
     await page.call("ui.cjk_format", text="中文English")
+    # the person's prompt files: the shipped ones listed, a new one created in the same folder
+    prompts = await page.call("prompts.list")
+    assert {p["name"] for p in prompts["prompts"]} >= {"proofread", "summarize"}
+    created = await page.call("prompts.new")
+    assert Path(created["file"]).parent == Path(prompts["folder"])
     image = png(2, 2)
     saved = await page.call("ui.image_save", tabId=a, name="dot.png", data=base64.b64encode(image).decode())
     assert saved["link"] == "assets/dot.png" and Path(saved["path"]).read_bytes() == image
+    exported = await page.call("ui.export", tabId=a, format="html", path=str(workspace / "a.html"))
+    assert exported["path"] == str((workspace / "a.html").resolve()) and exported["format"] == "html"
 
     # agent changes under review: listed, one accepted by id, the rest of a later write rejected (each pushes a
     # review event; the rejection is the person's edit)

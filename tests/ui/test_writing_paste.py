@@ -341,9 +341,10 @@ async def test_an_untitled_document_asks_to_be_saved_first(paste: Stage) -> None
     await write_clipboard(s.page, image=png(3, 3))
     before = sorted(p.name for p in s.folder.iterdir())
     await s.page.keyboard.press("Control+v")
-    await expect(s.page.locator("#save-as")).to_be_visible()
+    await expect(s.page.get_by_test_id("picker")).to_be_visible()
+    await expect(s.page.get_by_test_id("picker")).to_have_attribute("data-mode", "save")  # Save as
     await expect(s.page.locator(".toast.warning")).to_contain_text("Save the document first")
-    await s.page.locator("#save-as-cancel").click()
+    await s.page.get_by_test_id("picker-cancel").click()
     assert await s.page.evaluate("window.vmarkPage.editorText()") == "Draft"
     assert sorted(p.name for p in s.folder.iterdir()) == before
 

@@ -481,6 +481,7 @@ NAMES = [
     "chromium",
     "actionlint",
     "shellcheck",
+    "pandoc",
     "keyring",
     "client claude-code",
     "client claude-desktop",
@@ -497,7 +498,7 @@ def test_vmark_doctor_checks_in_order_and_exits_0_with_only_advisories(
     assert lines[0] == LEGEND
     assert [line[2:24].rstrip() for line in lines[1:-1]] == NAMES
     assert lines[3].startswith(f"! app                   advisory  no app running; stale {machine / 'bridge.json'}")
-    assert lines[8] == f"✓ client claude-code    needed    not configured (no {tmp_path / '.mcp.json'})"
+    assert lines[9] == f"✓ client claude-code    needed    not configured (no {tmp_path / '.mcp.json'})"
     assert lines[-1].startswith("every needed check passes; ")
 
 

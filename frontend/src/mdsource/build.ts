@@ -10,6 +10,7 @@ import type Token from "markdown-it/lib/token.mjs";
 import type { Mark, Node } from "prosemirror-model";
 import { createMarkdown, inlineRange } from "./markdown";
 import { schema } from "./schema";
+import { cellContent, emptyCellCaret, rowLine, type TableSource, tableLinesOf, tableSource } from "./tablesource";
 import { type Wikilink, wikilinkLabel, wikilinkTarget } from "./wikilink";
 
 /** A stretch of a textblock's content: positions `pm..pmEnd` inside it, source `src..srcEnd` (block-relative). */
@@ -264,6 +265,8 @@ class Builder {
   private table(tokens: Token[], start: number, end: number): Node {
     const rows: Node[] = [];
     const aligns: string[] = [];
+    const recorded = tableLinesOf.get(tokens[start]);
+    const source = recorded ? tableSource(this.lines.text, 0, recorded) : null;
     for (let i = start + 1; i < end; i++) {
       if (tokens[i].type !== "tr_open") continue;
       const line = tokens[i].map?.[0] ?? 0;
@@ -277,15 +280,43 @@ class Builder {
         const align = /text-align:(\w+)/.exec(style)?.[1] ?? "";
         if (cell.type === "th_open") aligns[column] = align;
         const inline = tokens[j + 1];
-        const cmap = ContentMap.within(inline.content, this.lines, line, cursor);
-        const found = cmap.map(0);
-        if (found !== null) cursor = found - this.lines.start(line) + inline.content.length;
-        cells.push(this.inlineBlock(schema.nodes.table_cell, { header: cell.type === "th_open", align }, inline, cmap));
+        const attrs = { header: cell.type === "th_open", align };
+        const exact = source ? this.tableCell(source, rows.length, column, inline, attrs) : null;
+        if (exact) cells.push(exact);
+        else {
+          const cmap = ContentMap.within(inline.content, this.lines, line, cursor);
+          const found = cmap.map(0);
+          if (found !== null) cursor = found - this.lines.start(line) + inline.content.length;
+          cells.push(this.inlineBlock(schema.nodes.table_cell, attrs, inline, cmap));
+        }
         column++;
       }
       rows.push(schema.nodes.table_row.create(null, cells));
     }
     return schema.nodes.table.create({ aligns }, rows);
+  }
+
+  /**
+   * A cell from its own bytes between the row's pipes (tablesource.ts splits rows as markdown-it does); an empty
+   * one remembers where typing goes. Null where the row has no such cell (a short row shows it empty).
+   */
+  private tableCell(source: TableSource, row: number, column: number, inline: Token, attrs: Record<string, unknown>): Node | null {
+    if (row >= source.lines.length - 1) return null;
+    const range = rowLine(source, row).cells[column];
+    if (!range) return null;
+    const { content, pieces } = cellContent(this.lines.text, range);
+    if (content !== inline.content) return null;
+    const cmap = new ContentMap(
+      pieces.map((p) => p.content),
+      pieces.map((p) => p.length),
+      pieces.map((p) => p.source),
+    );
+    const node = this.inlineBlock(schema.nodes.table_cell, attrs, inline, cmap);
+    if (content === "") {
+      const at = emptyCellCaret(this.lines.text, range) - this.base;
+      segmentsOf.set(node, [{ pm: 0, pmEnd: 0, src: at, srcEnd: at, verbatim: false, marks: [] }]);
+    }
+    return node;
   }
 
   /** A code or raw block: its content is one run of text, verbatim where its lines are. */

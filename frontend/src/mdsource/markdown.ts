@@ -8,6 +8,7 @@ import MarkdownIt from "markdown-it";
 import type StateBlock from "markdown-it/lib/rules_block/state_block.mjs";
 import type StateInline from "markdown-it/lib/rules_inline/state_inline.mjs";
 import type Token from "markdown-it/lib/token.mjs";
+import { recordTableLines } from "./tablesource";
 import { wikilinkRule } from "./wikilink";
 
 /** Where an inline token came from: `[from, to)` of its inline content string. */
@@ -24,6 +25,7 @@ export function createMarkdown(): MarkdownIt {
   md.block.ruler.before("fence", "math_block", mathBlock, { alt: ["paragraph", "reference", "blockquote", "list"] });
   md.block.ruler.before("reference", "footnote_def", footnoteDef, { alt: [] });
   keepReferences(md);
+  recordTableLines(md);
   md.inline.ruler.before("escape", "math_inline", mathInline);
   md.inline.ruler.before("link", "footnote_ref", footnoteRef);
   md.inline.ruler.before("link", "wikilink", wikilinkRule);

@@ -249,15 +249,20 @@ export class CodeBlockView implements NodeView {
 
 const highlighted = new WeakMap<Node, { from: number; to: number; classes: string }[]>();
 
-function tokensOf(node: Node): { from: number; to: number; classes: string }[] {
-  const known = highlighted.get(node);
-  if (known) return known;
-  const parser = PARSERS[languageOf(String(node.attrs.info ?? ""))];
+/** The highlighted stretches of `text` in the language of the info string `info` (none for an unknown one). */
+export function highlightTokens(info: string, text: string): { from: number; to: number; classes: string }[] {
+  const parser = PARSERS[languageOf(info)];
   const tokens: { from: number; to: number; classes: string }[] = [];
-  const text = node.textContent;
   if (parser && text.length < 100_000) {
     highlightTree(parser.parse(text), classHighlighter, (from, to, classes) => tokens.push({ from, to, classes }));
   }
+  return tokens;
+}
+
+function tokensOf(node: Node): { from: number; to: number; classes: string }[] {
+  const known = highlighted.get(node);
+  if (known) return known;
+  const tokens = highlightTokens(String(node.attrs.info ?? ""), node.textContent);
   highlighted.set(node, tokens);
   return tokens;
 }

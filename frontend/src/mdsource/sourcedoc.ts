@@ -22,6 +22,8 @@ export interface Span {
 /** What a person's edit did to the text, and, when the view must show the parse instead, what to show. */
 export interface PersonChange {
   span: Span;
+  /** The text the span replaced (what an undo gives back). */
+  removed: string;
   /** Children `from..to` of the edited document to replace with `nodes` (the text parsed otherwise). */
   adopt: { from: number; to: number; nodes: Node[] } | null;
 }
@@ -93,8 +95,9 @@ export class SourceDoc {
   personEdit(before: Node, after: Node, preferred: Span | null = null): PersonChange | null {
     const plan = this.plan(before, after, preferred);
     if (!plan) return null;
+    const removed = this.slice(plan.span.from, plan.span.to);
     this.commit(plan.span, plan.outcome);
-    return { span: plan.span, adopt: plan.adopt };
+    return { span: plan.span, removed, adopt: plan.adopt };
   }
 
   /** The splice `personEdit` would make (with `preferred` tried first), changing nothing. */

@@ -3,8 +3,7 @@
 // edit they make (a task checkbox) is a transaction of exactly the characters it changes, which the
 // engine splices into the text like any other edit.
 import { type DOMOutputSpec, DOMSerializer, type Node } from "prosemirror-model";
-import { type Command, Plugin, type EditorState, TextSelection } from "prosemirror-state";
-import { keymap } from "prosemirror-keymap";
+import { Plugin, type EditorState } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView, type NodeView, type NodeViewConstructor } from "prosemirror-view";
 import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
@@ -68,7 +67,7 @@ export function nodeViews(): Record<string, NodeViewConstructor> {
 
 /** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
 export function viewPlugins(): Plugin[] {
-  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), keymap({ Tab: cellStep(1), "Shift-Tab": cellStep(-1) }), livePlugin(), linkPlugin()];
+  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), livePlugin(), linkPlugin()];
 }
 
 /** The view registers itself for the panels that act on it (outline, status bar, find). */
@@ -165,31 +164,6 @@ function taskPlugin(): Plugin {
       },
     },
   });
-}
-
-// --- tables: Tab and Shift+Tab go to the next and previous cell ---------------------------------------
-function cellStep(direction: 1 | -1): Command {
-  return (state, dispatch) => {
-    const { $head } = state.selection;
-    let depth = $head.depth;
-    while (depth > 0 && $head.node(depth).type.name !== "table_cell") depth--;
-    if (depth === 0) return false;
-    const table = $head.node(depth - 2);
-    const tableStart = $head.start(depth - 2);
-    const cells: number[] = [];
-    table.forEach((row, rowOffset) => {
-      row.forEach((_cell, cellOffset) => cells.push(tableStart + rowOffset + 1 + cellOffset));
-    });
-    const here = cells.indexOf($head.before(depth));
-    const next = cells[here + direction];
-    if (next === undefined) return direction === 1 ? false : true; // past the last cell Tab leaves the table as usual
-    if (dispatch) {
-      const cell = state.doc.nodeAt(next);
-      const end = next + 1 + (cell ? cell.content.size : 0);
-      dispatch(state.tr.setSelection(TextSelection.create(state.doc, next + 1, end)).scrollIntoView());
-    }
-    return true;
-  };
 }
 
 // --- inline HTML a writer uses: <kbd>, <sub>, <sup>, <mark>, <u>, <ins>, <del>, <s>, <small> ------------

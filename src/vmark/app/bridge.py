@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
 from ..core.agentname import CLIENT_FRAME, clean_client_name
+from ..core.jsonfast import encode_frame
 from ..core.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
 from ..storage.principals import Principals
 from .approvals import Approvals
@@ -192,7 +193,7 @@ class Bridge:
 def sender(ws: WebSocket) -> SendFn:
     async def send(message: dict[str, Any]) -> None:
         try:
-            await ws.send_text(json.dumps(message, ensure_ascii=False))
+            await ws.send_text(encode_frame(message).decode("utf-8"))
         except (RuntimeError, WebSocketDisconnect) as exc:
             raise ConnectionError(str(exc)) from exc
 

@@ -334,7 +334,9 @@ class BrowserService:
             }
             if ask.role:
                 detail["element"] = {"role": ask.role, "name": ask.name}
-            approval = approvals.request("browser", conn.id, conn.label, subject, "main", detail=detail)
+            approval = approvals.request(
+                "browser", conn.id, conn.requester, subject, "main", detail=detail, agent=conn.label
+            )
         answered = await approvals.wait(approval, BROWSER_PROMPT_WAIT_SECONDS if wait else 0.0)
         if answered.state == "pending":
             raise BrowserError(

@@ -100,7 +100,10 @@ class CoherenceService:
 
     def tracking(self, path: str) -> Kernel | None:
         """The kernel of the nearest tracked folder holding ``path``, if any."""
-        folder = os.path.dirname(os.path.realpath(path))
+        return self._tracking_in(os.path.dirname(os.path.realpath(path)))
+
+    def _tracking_in(self, folder: str) -> Kernel | None:
+        """The kernel of the nearest tracked folder at or above canonical ``folder``."""
         while True:
             if os.path.isdir(os.path.join(folder, VMARK_DIR, "ledger")):
                 return self._kernel_at(folder)
@@ -135,8 +138,9 @@ class CoherenceService:
         self._reads.pop(conn.id, None)
 
     async def text_to_save(self, path: str, text: str) -> str:
-        """``text`` as VMark saves it at ``path``: with its object's identity when the file is tracked."""
-        kernel = self.tracking(path)
+        """``text`` as VMark saves it at canonical ``path`` (the save just resolved it: no second walk over its
+        components, a dozen system calls a write): with its object's identity when the file is tracked."""
+        kernel = self._tracking_in(os.path.dirname(path))
         if kernel is None:
             return text
         try:
@@ -179,7 +183,8 @@ class CoherenceService:
         return doc is not None and (doc.dirty or doc.divergent)
 
     async def saved(self, path: str, text: str, by: Actor) -> None:
-        kernel = self.tracking(path)
+        """``text`` landed at canonical ``path`` (as :meth:`text_to_save`)."""
+        kernel = self._tracking_in(os.path.dirname(path))
         if kernel is not None:
             await self._quietly(lambda: kernel.record_save(path, text, by))
 

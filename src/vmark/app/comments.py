@@ -69,6 +69,9 @@ class CommentService:
         self._seq = 0
         self._moved: dict[str, Thread] = {}
         self._saver: asyncio.Task[None] | None = None
+        #: told of what the person wrote or decided: (thread, its path, the reply or None, action) with action
+        #: ``created``, ``replied``, ``resolved``, ``reopened`` or ``deleted``
+        self.person_listeners: list[Callable[[Thread, str | None, Reply | None, str], None]] = []
 
     async def start(self) -> None:
         await self.store.start()
@@ -196,6 +199,7 @@ class CommentService:
         await self.store.add_thread(thread)
         self._index(thread)
         await self.notify(key, path)
+        self._tell(thread, None, "created")
         return thread
 
     async def person_reply(self, thread: Thread, body: str) -> Reply:
@@ -205,6 +209,7 @@ class CommentService:
         reply = Reply(new_id("r"), "person", body, time.time())
         model.add_reply(thread, reply)
         await self._saved(thread, reply)
+        self._tell(thread, reply, "replied")
         return reply
 
     async def set_state(self, thread: Thread, state: ThreadState) -> None:
@@ -213,6 +218,12 @@ class CommentService:
             raise DomainError("STALE_COMMENT", f"{thread.id} was deleted", comment=thread.id)
         if model.set_state(thread, state):
             await self._saved(thread)
+            self._tell(thread, None, state)
+
+    def _tell(self, thread: Thread, reply: Reply | None, action: str) -> None:
+        path = self._path_of(thread.doc)
+        for listener in self.person_listeners:
+            listener(thread, path, reply, action)
 
     async def _saved(self, thread: Thread, reply: Reply | None = None, basis: str | None = None) -> None:
         await self.store.save_thread(thread, reply, basis)

@@ -14,14 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ..export.run import Exporter
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.principals import Principals
+from ..storage.recents import Recents
 from ..storage.settings import Settings
 from .approvals import Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
 from .browser_view import BrowserViews
+from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
@@ -29,6 +32,8 @@ from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
 from .modes import EditorModes
+from .prompts import PromptService
+from .resources import Resources
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -58,6 +63,11 @@ class Services:
     comments: CommentService
     coherence: CoherenceService
     review: Review
+    #: what agents hear of since they last looked (``session.changes``)
+    changes: ChangesLog
+    #: documents as MCP resources, and the person's prompt templates as MCP prompts
+    resources: Resources
+    prompts: PromptService
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows
@@ -67,8 +77,12 @@ class Services:
     browser: BrowserService
     browser_runs: Runs
     browser_views: BrowserViews
+    #: the person's exports (``ui.export``), with the app's Chromium flags
+    exporter: Exporter
     #: the folders the person granted this session (``folder_access``), shared by every request
     folder_grants: set[str]
+    #: the recent folders and files, and the main window's last workspace (``recents.json``)
+    recents: Recents
     #: tests only: the faults and delays they inject (None in a person's app: ``test.*`` is not routed)
     hooks: TestHooks | None = None
 

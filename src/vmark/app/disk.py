@@ -22,6 +22,8 @@ class DiskWatcher:
         self.saves = saves
         #: two texts that differ only in what VMark adds on save (identity front matter) are one document
         self.same_document = same_document
+        #: told when the file of a document with unsaved changes changed on disk (it is divergent now)
+        self.diverged_listeners: list[Callable[[Document], None]] = []
 
     async def resolve_divergence(self, doc: Document, keep: str) -> None:
         if keep == "disk" and doc.path is not None:
@@ -59,6 +61,8 @@ class DiskWatcher:
                 continue
             if doc.dirty:
                 doc.divergent, doc.divergence_kept = True, False  # a new outside change asks again
+                for listener in self.diverged_listeners:
+                    listener(doc)
                 await self.session.notify("divergent", {"filePath": doc.path})
                 self.session.changed()
             else:

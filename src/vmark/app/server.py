@@ -11,6 +11,7 @@ import socket
 import sys
 import webbrowser
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import uvicorn
@@ -77,14 +78,19 @@ class RunningApp:
         test_hooks: bool = False,
         chromium_args: Sequence[str] | None = None,
         browser_loopback_only: bool | None = None,
+        reopen_last: bool = False,
     ) -> None:
         """``test_hooks``: the app is built with :class:`TestHooks` (tests only: ``test.fault`` is routed);
         ``chromium_args``: extra Chromium launch flags, by default the machine's ``VMARK_CHROMIUM_ARGS``;
         ``browser_loopback_only``: the embedded browser reaches only this machine (tests, benchmarks), by
-        default when ``VMARK_BROWSER_LOOPBACK_ONLY=1``. The environment is read here, at the composition
-        root, and nowhere below it."""
+        default when ``VMARK_BROWSER_LOOPBACK_ONLY=1``; ``reopen_last``: without ``folder``, the main window
+        reopens the folders it last held (``vmark app`` without a folder). The environment is read here, at
+        the composition root, and nowhere below it."""
         self.data_dir = data_dir
         self.folder = folder
+        self.reopen_last = reopen_last
+        #: the folders the main window opened as the app started
+        self.opened: list[str] = []
         self.port = port
         extra = extra_args_from_env() if chromium_args is None else chromium_args
         if browser_loopback_only is None:
@@ -128,7 +134,7 @@ class RunningApp:
             self._lock.release()
             raise PortUnavailable(f"cannot listen on 127.0.0.1:{self.port}: {exc.strerror}") from exc
         self.port = sock.getsockname()[1]
-        await self.app.start(self.folder)
+        self.opened = await self.app.start(self.folder, reopen_last=self.reopen_last)
         config = uvicorn.Config(
             build_asgi(self.app, self.bridge, self._ui_server(), self.port),
             log_level="warning",
@@ -171,9 +177,19 @@ def _has_browser() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-async def serve_forever(data_dir: Path, folder: str | None, port: int, *, open_browser: bool = False) -> None:
+#: worker threads of the app process's file work (saves, reads of files, the coherence kernel's calls): they
+#: mostly wait for the disk (a save's two fsyncs), so concurrent agents' saves need more of them than the
+#: default's CPU count + 4; the file system joins concurrent fsyncs into one journal commit
+IO_THREADS = 32
+
+
+async def serve_forever(
+    data_dir: Path, folder: str | None, port: int, *, open_browser: bool = False, reopen_last: bool = False
+) -> None:
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(IO_THREADS, thread_name_prefix="vmark-io"))
     # tests of an app process: its faults are set with test.fault; a person's app has none
-    running = RunningApp(data_dir, folder, port, test_hooks=os.environ.get("VMARK_TEST_HOOKS") == "1")
+    hooks = os.environ.get("VMARK_TEST_HOOKS") == "1"
+    running = RunningApp(data_dir, folder, port, test_hooks=hooks, reopen_last=reopen_last)
     # Our handlers go in before bridge.json is written: whoever sees the file may signal us at once.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -182,6 +198,8 @@ async def serve_forever(data_dir: Path, folder: str | None, port: int, *, open_b
     await running.start()
     print(f"vmark app serving on http://127.0.0.1:{running.port} (data: {data_dir})", flush=True)
     print(f"vmark UI: {running.ui_url}", flush=True)
+    if folder is None and running.opened:
+        print(f"vmark reopened the last workspace: {', '.join(running.opened)}", flush=True)
     if open_browser and _has_browser():
         # webbrowser may wait for the browser it starts: never on the loop.
         loop.run_in_executor(None, webbrowser.open, running.ui_url)

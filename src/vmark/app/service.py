@@ -13,18 +13,23 @@ from typing import Any
 from .. import settings_keys  # noqa: F401  (registers every package's settings)
 from ..core.errors import ArgumentError, DomainError, VMarkError
 from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
+from ..core.model import Window, WorkspaceInstance
 from ..core.tools import check_request
+from ..export.run import Exporter
 from ..storage.comments import CommentStore
 from ..storage.history import History
 from ..storage.journal import Journal
 from ..storage.modes import ModeMemory
 from ..storage.principals import Principals
+from ..storage.recents import Recents
 from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
+from .agent_feed import AgentFeed
 from .approvals import Approval, Approvals
 from .browser import BrowserService
 from .browser_runs import Runs
 from .browser_view import BrowserViews
+from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
 from .connection import Connection
@@ -32,6 +37,7 @@ from .context import RequestContext, Services
 from .disk import DiskWatcher
 from .faults import TestHooks
 from .handlers import (
+    agent,
     browser,
     browser_runs,
     browser_sessions,
@@ -48,6 +54,8 @@ from .handlers import (
 from .handlers.registry import check_person_request
 from .journaling import Recorder
 from .modes import EditorModes
+from .prompts import PromptService
+from .resources import Resources
 from .review import Review
 from .save_queue import SaveQueue
 from .state import Session
@@ -144,7 +152,27 @@ class App:
         # ledger and the history.
         session.observers += [self.turns.observe, self.comments.observe, self.review.observe]
         session.followers += [self.coherence.follow, self.review.follow]
+        # What agents hear (session.changes): the log follows the same paths, and adds no calls of its own.
+        self.changes = changes = ChangesLog(session)
+        session.observers.append(changes.observe)
+        session.state_listeners.append(changes.session_changed)
+        session.selection_listeners.append(changes.selection)
+        session.rekey_listeners.append(changes.rekey)
+        self.saver.listeners.append(changes.saved)
+        self.review.judged_listeners.append(changes.judged)
+        self.comments.person_listeners.append(changes.comment)
+        self.disk.diverged_listeners.append(changes.diverged)
+        # What agents' MCP clients are notified of: documents as resources, the person's prompts.
+        self.resources = Resources(session)
+        self.prompts = PromptService(session, data_dir)
+        self.feed = feed = AgentFeed(session)
+        session.observers.append(feed.observe)
+        session.state_listeners.append(feed.session_changed)
+        self.prompts.listeners.append(feed.prompts_changed)
         self.folder_grants: set[str] = set()
+        self.recents = recents = Recents(data_dir / "recents.json")
+        recents.on_change = lambda: spawn(asyncio.to_thread(recents.save))
+        session.workspace_listeners.append(self._workspace_opened)
         self.services = Services(
             data_dir=data_dir,
             session=session,
@@ -161,6 +189,9 @@ class App:
             comments=self.comments,
             coherence=self.coherence,
             review=self.review,
+            changes=changes,
+            resources=self.resources,
+            prompts=self.prompts,
             tasks=self.tasks,
             windows=self.windows,
             modes=self.modes,
@@ -168,24 +199,48 @@ class App:
             browser=self.browser,
             browser_runs=self.browser_runs,
             browser_views=self.browser_views,
+            exporter=Exporter(chromium_args),
             folder_grants=self.folder_grants,
+            recents=recents,
             hooks=hooks,
         )
         self._tasks: list[asyncio.Task[None]] = []
 
     # --- lifecycle -----------------------------------------------------------------
-    async def start(self, folder: str | None = None) -> None:
+    async def start(self, folder: str | None = None, *, reopen_last: bool = False) -> list[str]:
+        """Start the services; the main window opens ``folder``, else (``reopen_last``) the folders it held when
+        it last opened one, those still there. Answers the folders the main window opened."""
         await self.journal.start()
         await self.history.start()
         await self.comments.start()
         await self.review.start()
+        await self.prompts.start()
+        main = self.session.windows["main"]
         if folder is not None:
-            self.session.open_workspace(self.session.windows["main"], os.path.realpath(folder))
+            self.session.open_workspace(main, os.path.realpath(folder))
+        elif reopen_last:
+            self._reopen_last(main)
         self._tasks = [
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.disk.check)),
+            asyncio.create_task(self._every(DISK_POLL_SECONDS, self.prompts.check)),
             asyncio.create_task(self._every(TREE_POLL_SECONDS, self.tree_watch.check)),
         ]
+        return [w.root for w in main.workspaces]
+
+    def _reopen_last(self, main: Window) -> None:
+        last = self.recents.last_workspace()
+        if last is None:
+            return
+        # A folder now reached through a link that was swapped in since is not the folder that was opened.
+        roots = [r for r in last.roots if os.path.isdir(r) and os.path.realpath(r) == r]
+        for root in sorted(roots, key=lambda r: r == last.active):  # the one it showed opens last: it shows
+            self.session.open_workspace(main, root)
+
+    def _workspace_opened(self, window: Window, wsi: WorkspaceInstance) -> None:
+        self.recents.opened("folder", wsi.root)
+        if window.label == "main":
+            self.recents.main_workspaces([w.root for w in window.workspaces], wsi.root)
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -237,6 +292,8 @@ class App:
                 raise ArgumentError(f"unknown tool {tool!r}")
             action, args = check_request(tool, {**payload, "action": action})
             return handlers[action], args
+        if kind in agent.ACTIONS:
+            return check_person_request(agent.ACTIONS, kind, payload)
         if self.hooks is not None and kind in testing.ACTIONS:
             return testing.ACTIONS[kind], payload
         if kind in person.ACTIONS and conn.role != "person":
@@ -244,6 +301,7 @@ class App:
         return check_person_request(person.ACTIONS, kind, payload)
 
     def _approval_changed(self, approval: Approval) -> None:
+        self.changes.approval(approval)
         if approval.state == "pending" and self.session.pages:
             event = {"open_workspace": "prompt", "folder_access": "folder_picker"}.get(approval.kind, "browser_prompt")
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))

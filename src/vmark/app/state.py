@@ -65,6 +65,12 @@ class Session:
         self.review: ReviewHooks | None = None
         #: the mode a new tab shows first (the composition root gives :meth:`vmark.app.modes.EditorModes.initial`)
         self.initial_mode: Callable[[Document], Mode] = lambda doc: "source"
+        #: told each time the session changed (tabs, windows, what is active), before the pages hear of it
+        self.state_listeners: list[Callable[[], None]] = []
+        #: told when the person's selection in a tab came to rest (the page reports it once it stops moving)
+        self.selection_listeners: list[Callable[[Window, Tab], None]] = []
+        #: told when a window opens a workspace (or shows one it holds again): the recent folders remember it
+        self.workspace_listeners: list[Callable[[Window, WorkspaceInstance], None]] = []
 
     def follow_review(self, review: ReviewHooks) -> None:
         """Tabs carry their document's ``reviewCount``; a document a tab opens and its pushes are told to it."""
@@ -191,18 +197,17 @@ class Session:
         self.changed()
 
     def open_workspace(self, window: Window, root: str) -> WorkspaceInstance:
-        for existing in window.workspaces:
-            if existing.root == root:
-                window.active_workspace = existing.id
-                self.changed()
-                return existing
-        wsi = WorkspaceInstance(new_id("wsi"), root)
-        window.workspaces.append(wsi)
+        wsi = next((w for w in window.workspaces if w.root == root), None)
+        if wsi is None:
+            wsi = WorkspaceInstance(new_id("wsi"), root)
+            window.workspaces.append(wsi)
+            for tab in window.tabs:
+                if tab.doc.path and tab.workspace_instance is None and is_within(tab.doc.path, root):
+                    tab.workspace_instance = wsi.id
         window.active_workspace = wsi.id
-        for tab in window.tabs:
-            if tab.doc.path and tab.workspace_instance is None and is_within(tab.doc.path, root):
-                tab.workspace_instance = wsi.id
         self.changed()
+        for listener in self.workspace_listeners:
+            listener(window, wsi)
         return wsi
 
     # --- describing and broadcasting ---------------------------------------------------
@@ -244,8 +249,16 @@ class Session:
         state broadcast)."""
         self.changed()
 
+    def selection_rested(self, window: Window, tab: Tab, start: int, end: int) -> None:
+        """The person's selection in ``tab`` is ``start..end`` now (in the coordinates of the tab's mode)."""
+        tab.selection = (start, end)
+        for listener in self.selection_listeners:
+            listener(window, tab)
+
     def changed(self) -> None:
         """Coalesce state broadcasts to the attached pages: one per loop turn."""
+        for listener in self.state_listeners:
+            listener()
         if self._broadcast_scheduled or not self.pages:
             return
         self._broadcast_scheduled = True

@@ -51,6 +51,9 @@ class Saver:
         self.history = history
         self.settings = settings
         self.background = background
+        #: told of every save that landed: the tab, the state saved, and the agent that saved it (its
+        #: requester; None: the person)
+        self.listeners: list[Callable[[Tab, DocState, str | None], None]] = []
 
     async def land(
         self,
@@ -62,6 +65,7 @@ class Saver:
         *,
         new_kind: Kind | None = None,
         ticket: int | None = None,
+        agent: str | None = None,
     ) -> DocState:
         """Put the tab's current text at ``real_path`` through the file's save queue: the one save of a tab,
         the person's and an agent's alike. ``scope`` is asked when the save's turn comes (the path is checked
@@ -104,7 +108,10 @@ class Saver:
             await self.coherence.saved(real, text, by)
             return state
 
-        return await self.saves.run(real_path, self.saves.ticket() if ticket is None else ticket, put)
+        saved = await self.saves.run(real_path, self.saves.ticket() if ticket is None else ticket, put)
+        for listener in self.listeners:
+            listener(tab, saved, agent)
+        return saved
 
     async def person_save(self, window: Window, tab: Tab, real: str, new_kind: Kind | None = None) -> dict[str, Any]:
         """The person's save (or Save as, with ``new_kind``), then its ``manual`` snapshot. The person may
@@ -125,7 +132,8 @@ class Saver:
         """An agent's save: the window's scope binds it."""
         by = Actor("agent", conn.principal)
         state = await self.land(
-            window, tab, real_path, lambda: self.session.scope(window), by, new_kind=kind, ticket=ticket
+            window, tab, real_path, lambda: self.session.scope(window), by, new_kind=kind, ticket=ticket,
+            agent=conn.requester,
         )
         return state.revision
 

@@ -9,8 +9,6 @@ path that canonicalizes (``..``, symlinks) outside the scope is refused with 403
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Callable
 
 from starlette.requests import Request
@@ -18,20 +16,9 @@ from starlette.responses import PlainTextResponse, Response
 
 from vmark.core.limits import MAX_IMAGE_BYTES
 
+from ..storage.images import ImageTooLarge, image_type, read_image
 from ..storage.pathscope import PathScope, ScopeError, canonical
 
-#: what the page may load as an image, by file name suffix
-IMAGE_TYPES = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-    ".avif": "image/avif",
-    ".svg": "image/svg+xml",
-    ".bmp": "image/bmp",
-    ".ico": "image/x-icon",
-}
 #: an image opened on its own runs nothing (an SVG's scripts) and loads nothing
 FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
 
@@ -57,17 +44,16 @@ class WorkspaceFiles:
             return _answer(400, str(exc))
         if not scope.roots or not scope.contains(real):
             return _answer(403, f"{asked} lies outside this window's workspace and open documents")
-        suffix = os.path.splitext(real)[1].lower()
-        content_type = IMAGE_TYPES.get(suffix)
+        content_type = image_type(real)
         if content_type is None:
             return _answer(403, "only images are served to the page")
         try:
-            body = _read(real, scope)
+            body = read_image(real, scope)
         except FileNotFoundError:
             return _answer(404, f"{asked} does not exist")
         except IsADirectoryError:
             return _answer(404, f"{asked} is not a file")
-        except _TooLarge:
+        except ImageTooLarge:
             return _answer(413, f"{asked} is larger than {MAX_IMAGE_BYTES} bytes")
         except (OSError, ScopeError) as exc:
             return _answer(403, f"{asked} cannot be read: {exc}")
@@ -80,28 +66,6 @@ class WorkspaceFiles:
             headers["content-length"] = str(len(body))
             return Response(b"", media_type=content_type, headers=headers)
         return Response(body, media_type=content_type, headers=headers)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _read(real: str, scope: PathScope) -> bytes:
-    """The file's bytes, opened without following a last-moment symlink and checked again once open."""
-    fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        scope.check_fd(fd, real)
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(real)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError("not a regular file")
-        if info.st_size > MAX_IMAGE_BYTES:
-            raise _TooLarge()
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(MAX_IMAGE_BYTES + 1)
-    finally:
-        os.close(fd)
 
 
 def _answer(status: int, reason: str) -> PlainTextResponse:

@@ -57,11 +57,6 @@ class Windows:
         self.session.changed()
         return switched
 
-    def show(self, window: Window, tab: Tab) -> None:
-        """Make ``tab`` the active tab, its workspace instance as it is (the person opened a file)."""
-        window.active_tab = tab.id
-        self.session.changed()
-
     def shown_by_page(self, window: Window, active_tab: str | None, active_workspace: str | None) -> None:
         """A page did not show the tab it was asked to (a modal, say): the window is as the page shows it."""
         window.active_tab, window.active_workspace = active_tab, active_workspace

@@ -115,8 +115,11 @@ class Writer:
         linked = check_addresses(list(request.addresses), self.comments.addressable(doc.key))
         if doc.read_only:
             raise DomainError("READ_ONLY", f"{doc.path or tab.title} is read-only")
-        async with self.turns.turn(doc, tab):
-            return await self._write_locked(conn, window, tab, request, linked)
+        try:
+            async with self.turns.turn(doc, tab):
+                return await self._write_locked(conn, window, tab, request, linked)
+        finally:
+            self.review.settle_soon(doc)  # a long rewrite's word diff, after the answer (Review.settle)
 
     def _check_turn(self, doc: Document, tab: Tab, window: Window, request: WriteRequest) -> None:
         if self.turns.is_composing(doc):

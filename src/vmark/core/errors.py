@@ -57,6 +57,13 @@ ERROR_CODES: dict[str, tuple[ErrorShape, str]] = {
         ErrorShape.ENVELOPE,
         "An edit's old text occurs more than once in the document; nothing was changed",
     ),
+    # --- session.changes (beyond the reference): ``oldest_cursor`` is the oldest cursor still held ---
+    "CURSOR_EXPIRED": (
+        ErrorShape.ENVELOPE,
+        "The events after this cursor are no longer kept; call again with oldest_cursor (or without since)",
+    ),
+    # --- the person's export (``ui.export``, ``vmark export``): ``reason`` says what failed ---
+    "EXPORT_FAILED": (ErrorShape.ENVELOPE, "The export could not be made; nothing was written"),
     "INTERNAL": (ErrorShape.ENVELOPE, "Unexpected handler error"),
     # --- browser and browser_read (always token-shaped, see BrowserError) ---
     "BROWSER_DISABLED": (ErrorShape.TOKEN, "The embedded browser is turned off in VMark's settings"),

@@ -193,11 +193,27 @@ SEARCH_MAX_FILE_BYTES = 4 * 1024 * 1024
 SEARCH_LINE_PREVIEW_CHARS = 160
 #: no image a document shows is larger; past this the answer is 413
 MAX_IMAGE_BYTES = 64 * 1024 * 1024
+#: entries one folder listing of the picker (``ui.browse``) carries, sorted; the rest are counted in its ``more``
+#: (a person scrolls a few hundred names at most; filtering asks the app again with the typed text)
+BROWSE_MAX_ENTRIES = 1000
+#: recent folders and recent files the picker remembers (each list, most recent first)
+MAX_RECENT_FOLDERS = 20
+MAX_RECENT_FILES = 30
 #: an image the person pastes or drops into a document (``ui.image_save``): it travels base64-encoded in one
 #: UI frame (a third larger), which must stay well inside ``MAX_FRAME_BYTES``; screenshots and photos fit
 MAX_PASTED_IMAGE_BYTES = 16 * 1024 * 1024
 #: files whose last editor mode (WYSIWYG / source) is remembered; the least recently toggled go first
 MAX_REMEMBERED_MODES = 2000
+
+# --- export (``vmark export``, the page's Export menu) ---
+#: one export (Chromium's start, the rendering, Pandoc, the write) takes at most this long
+EXPORT_TIMEOUT_SECONDS = 180.0
+#: Pandoc's own run, one of its two passes (reading Markdown, writing the format)
+PANDOC_TIMEOUT_SECONDS = 60.0
+#: a PDF's page margins, in millimetres (the ``export.margin_mm`` setting): its default and range
+EXPORT_MARGIN_DEFAULT_MM = 20
+EXPORT_MARGIN_MIN_MM = 0
+EXPORT_MARGIN_MAX_MM = 60
 
 # --- documents ---
 #: recent changes kept per document, and inserted characters at most over them
@@ -238,6 +254,22 @@ MAX_PUNCTUATION_LIMIT = 9
 MAX_INLINE_NESTING = 20
 #: YAML nesting a workflow file may have (deeper is refused, not recursed into)
 YAML_MAX_DEPTH = 200
+
+# --- agents hear the person (session.changes, resources, prompts) ---
+#: events the app keeps for ``session.changes``; a cursor older than the oldest kept answers CURSOR_EXPIRED
+CHANGES_LOG_EVENTS = 2000
+#: the longest ``wait_ms`` of ``session.changes``: a tool call answers before the MCP client's usual 10 s
+CHANGES_MAX_WAIT_MS = MAX_TIMEOUT_MS
+#: one ``session.changes`` answer carries events up to about this much JSON (well inside the output bound);
+#: the rest comes with the next call (``more: true``)
+CHANGES_PAGE_BYTES = 48 * 1024
+#: characters of a judged change's text (and of the text it replaced) a verdict event quotes
+CHANGES_TEXT_CHARS = 2000
+#: the person's prompt files: at most this many are read, each at most this large
+MAX_PROMPTS = 200
+MAX_PROMPT_FILE_BYTES = 256 * 1024
+#: values one ``completion/complete`` answers (the MCP maximum)
+COMPLETION_MAX_VALUES = 100
 
 # --- MCP server ---
 #: how long ``vmark mcp`` waits for the app it started to publish its bridge

@@ -10,11 +10,12 @@ event loop. The anchored alignment is linear in the lines plus the small gaps; a
 
 from __future__ import annotations
 
-import difflib
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
+
+from .seqmatch import changed_runs
 
 #: at most this many lines (both sides) go to difflib whole
 DIFFLIB_LINES = 2000
@@ -44,12 +45,7 @@ def changed_lines(old: Sequence[str], new: Sequence[str]) -> list[Block]:
 
 
 def _difflib_blocks(old: Sequence[str], new: Sequence[str], old_at: int, new_at: int) -> list[Block]:
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    return [
-        Block(old_at + i1, old_at + i2, new_at + j1, new_at + j2)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    return [Block(old_at + i1, old_at + i2, new_at + j1, new_at + j2) for i1, i2, j1, j2 in changed_runs(old, new)]
 
 
 def _gap(old: Sequence[str], new: Sequence[str], old_at: int, new_at: int) -> list[Block]:

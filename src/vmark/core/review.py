@@ -14,7 +14,6 @@ the person has judged it by editing it.
 
 from __future__ import annotations
 
-import difflib
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from itertools import accumulate
 from typing import Any, Literal, NamedTuple
 
 from .linediff import changed_lines
+from .seqmatch import changed_runs
 from .spans import Span, Spans
 
 #: how a change left the pending set: the person accepted or rejected it, or edited all of it away; the text
@@ -58,6 +58,9 @@ class Change:
     end: int
     old: str
     at: float
+    #: how the person sees the agent that made it (its client's name with the principal: ``claude-code (laptop)``;
+    #: display only, ``principal`` is who it is); empty: as ``principal`` (changes stored before names)
+    agent: str = ""
 
     @property
     def revision(self) -> str:
@@ -69,6 +72,7 @@ class Change:
             "id": self.id,
             "revision": self.revision,
             "principal": self.principal,
+            "agent": self.agent or self.principal,
             "tool": self.tool,
             "from": self.start,
             "to": self.end,
@@ -161,14 +165,8 @@ def _token_hunks(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[H
     # one, not forty against forty: most of a large rewrite's cost); the slide below still sees them.
     head = _common_head(old_tokens, new_tokens)
     tail = _common_head(old_tokens[head:][::-1], new_tokens[head:][::-1])
-    matcher = difflib.SequenceMatcher(
-        None, old_tokens[head : len(old_tokens) - tail], new_tokens[head : len(new_tokens) - tail], autojunk=False
-    )
-    changed = [
-        Hunk(head + i1, head + i2, head + j1, head + j2)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    runs = changed_runs(old_tokens[head : len(old_tokens) - tail], new_tokens[head : len(new_tokens) - tail])
+    changed = [Hunk(head + i1, head + i2, head + j1, head + j2) for i1, i2, j1, j2 in runs]
     return [
         Hunk(old_at[h.old_start], old_at[h.old_end], new_at[h.new_start], new_at[h.new_end])
         for h in _slid(changed, old_tokens, new_tokens)
@@ -229,10 +227,7 @@ def _slide_score(tokens: Sequence[str], start: int, end: int) -> int:
 
 
 def _offsets(tokens: Sequence[str]) -> list[int]:
-    offsets = [0]
-    for token in tokens:
-        offsets.append(offsets[-1] + len(token))
-    return offsets
+    return list(accumulate(map(len, tokens), initial=0))
 
 
 def _joined(hunks: list[Hunk], old: str) -> list[Hunk]:

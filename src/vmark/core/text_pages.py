@@ -8,21 +8,17 @@ so the pages joined are the text.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from .jsonfast import compact_json as compact_json  # the JSON text of a tool result, as the MCP server sends it
+from .jsonfast import compact_size
 from .limits import OUTPUT_BOUND_BYTES
 from .progress import report
 
 
-def compact_json(value: Any) -> str:
-    """The JSON text of a tool result, exactly as the MCP server sends it (and measures it)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def _escaped_size(text: str) -> int:
     """UTF-8 bytes of ``text`` as a JSON string, without its quotes."""
-    return len(compact_json(text).encode("utf-8")) - 2
+    return compact_size(text) - 2
 
 
 def page(text: str, offset: int, limit: int | None, fields: dict[str, Any]) -> dict[str, Any]:
@@ -30,7 +26,7 @@ def page(text: str, offset: int, limit: int | None, fields: dict[str, Any]) -> d
     total = len(text)
     start = min(offset, total)
     shell = {"content": "", **fields, "totalLength": total, "nextOffset": total}
-    room = OUTPUT_BOUND_BYTES - len(compact_json(shell).encode("utf-8"))
+    room = OUTPUT_BOUND_BYTES - compact_size(shell)
     most = total - start if limit is None else min(limit, total - start)
     count = _fitting(text, start, most, max(room, 0))
     answer = {"content": text[start : start + count], **fields, "totalLength": total}

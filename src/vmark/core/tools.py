@@ -14,7 +14,14 @@ from typing import Any
 
 from .document import has_lone_surrogate
 from .errors import ArgumentError
-from .limits import DEFAULT_TIMEOUT_MS, MAX_ARGUMENT_DEPTH, MAX_DOCUMENT_EDITS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS
+from .limits import (
+    CHANGES_MAX_WAIT_MS,
+    DEFAULT_TIMEOUT_MS,
+    MAX_ARGUMENT_DEPTH,
+    MAX_DOCUMENT_EDITS,
+    MAX_TIMEOUT_MS,
+    MIN_TIMEOUT_MS,
+)
 
 _JSON_TYPES: dict[str, dict[str, Any]] = {
     "string": {"type": "string"},
@@ -235,14 +242,54 @@ _TAB = FieldSpec("string", "Target tab id (defaults to the focused tab)")
 _WINDOW = FieldSpec("string", "Target window label (defaults to the focused window)")
 _ADDRESSES = FieldSpec("string[]", "Comment ids from comments.list that this edit answers (at most 64)")
 
+#: the kinds of event ``session.changes`` answers (``kinds`` filters on them)
+CHANGE_KINDS = (
+    "edit",
+    "save",
+    "tab_opened",
+    "tab_closed",
+    "tab_switched",
+    "file_changed",
+    "verdict",
+    "comment",
+    "reply",
+    "approval",
+    "selection",
+)
+
 SESSION = ToolSpec(
     name="session",
     description=(
-        "One-time orientation: every window, every tab ({id, filePath, title, dirty, revision, kind,"
-        " active, visible}) and the server's capabilities, in one call."
+        "Orientation, and what happened since you last looked. get_state: every window, every tab ({id, filePath,"
+        " title, dirty, revision, kind, active, visible}) and the server's capabilities. changes: the events since"
+        " `since` (a cursor from an earlier answer), oldest first -> {cursor, events, more?}; without since it"
+        " answers the current cursor and no events (call it once first). Events: edit (the user's edits, or"
+        " another agent's: tabIds, filePath, revisionBefore, revisionAfter, lines [{from, to}] of the text after,"
+        " inserted, deleted; never the text), save, tab_opened, tab_closed, tab_switched, file_changed (on disk:"
+        " reloaded, or divergent), verdict (the user accepted or rejected one of YOUR changes: changeId, text,"
+        " old, revision), comment / reply (what the user wrote), approval (decided), selection (where the user's"
+        " selection came to rest). kinds filters; tabId keeps one tab's; wait_ms (at most"
+        f" {CHANGES_MAX_WAIT_MS}) waits for the first event. CURSOR_EXPIRED: the events after that cursor are no"
+        " longer kept; go on from oldest_cursor after reading the documents again."
     ),
     annotations=Annotations(read_only=True, destructive=False, idempotent=True, open_world=False),
-    actions={"get_state": ActionSpec("windows, tabs and capabilities")},
+    actions={
+        "get_state": ActionSpec("windows, tabs and capabilities"),
+        "changes": ActionSpec(
+            "the events since a cursor -> {cursor, events, more?}", optional=("since", "tabId", "kinds", "wait_ms")
+        ),
+    },
+    fields={
+        "since": FieldSpec("string", "changes: the cursor of the previous answer (none: the current cursor)"),
+        "tabId": FieldSpec("string", "changes: only events about this tab"),
+        "kinds": FieldSpec("string[]", f"changes: only events of these kinds ({', '.join(CHANGE_KINDS)})"),
+        "wait_ms": FieldSpec(
+            "integer",
+            f"changes: wait up to this long for the first event (0-{CHANGES_MAX_WAIT_MS} ms, default 0)",
+            minimum=0,
+            maximum=CHANGES_MAX_WAIT_MS,
+        ),
+    },
 )
 
 WORKSPACE = ToolSpec(
@@ -334,11 +381,13 @@ DOCUMENT = ToolSpec(
         ),
         "content": FieldSpec("string", "New full content", text=True),
         "offset": FieldSpec(
-            "integer", "read: the first character of the page (code points; default 0; nextOffset of the last page)",
+            "integer",
+            "read: the first character of the page (code points; default 0; nextOffset of the last page)",
             minimum=0,
         ),
         "limit": FieldSpec(
-            "integer", "read: at most this many characters (code points); a page is also cut to fit the answer",
+            "integer",
+            "read: at most this many characters (code points); a page is also cut to fit the answer",
             minimum=1,
         ),
         "edits": FieldSpec(
@@ -567,8 +616,9 @@ BROWSER = ToolSpec(
             required=("url",),
             optional=("timeoutMs", "profile"),
         ),
-        "navigate": ActionSpec("navigate an AI-owned tab -> the navigation ticket", required=("url",),
-                               optional=("tabId", "timeoutMs")),
+        "navigate": ActionSpec(
+            "navigate an AI-owned tab -> the navigation ticket", required=("url",), optional=("tabId", "timeoutMs")
+        ),
         "close": ActionSpec("close an AI-owned tab -> {tabId, closed, destroyed}", required=("tabId",)),
         "style": ActionSpec(
             "change styles of a target (ref or selector): set, addClasses, removeClasses or injectCss -> {count}",

@@ -181,7 +181,9 @@ class Approval(TypedDict):
 
     id: str
     kind: ApprovalKind
+    #: who asked (its principal, or its anonymous connection); ``agent``: how the person sees it
     requester: str
+    agent: str
     subject: str
     window: str
     state: ApprovalState
@@ -277,15 +279,26 @@ class ReviewedResult(TypedDict):
 
 # --- the review of agent changes, one by one (``app.review``, ``app.handlers.ui_review``) --------------------
 #: a pending agent change: ``[from, to)`` code points of the shown text hold its inserted text, ``old`` the text
-#: it replaced ("" for an insertion), ``at`` ISO 8601 UTC (``core.review.Change.wire``)
+#: it replaced ("" for an insertion), ``at`` ISO 8601 UTC (``core.review.Change.wire``); ``principal`` is who made it
+#: (its principal, or its anonymous connection), ``agent`` how the person sees it (``claude-code (laptop)``)
 ReviewChange = TypedDict(
     "ReviewChange",
-    {"id": str, "revision": str, "principal": str, "tool": str, "from": int, "to": int, "old": str, "at": str},
+    {
+        "id": str,
+        "revision": str,
+        "principal": str,
+        "agent": str,
+        "tool": str,
+        "from": int,
+        "to": int,
+        "old": str,
+        "at": str,
+    },
 )
 
 
 class ReviewNotice(TypedDict):
-    """An agent just made ``count`` new changes with ``tool``."""
+    """An agent just made ``count`` new changes with ``tool`` (``principal``: the agent as the person sees it)."""
 
     principal: str
     tool: str
@@ -491,6 +504,28 @@ class ImageSaved(TypedDict):
     bytes: int
 
 
+ExportFormat = Literal["html", "pdf", "docx", "odt", "epub"]
+
+
+class ExportPayload(TypedDict):
+    """Export the tab's document (as the tab has it now) to ``path``, a file in the window's scope."""
+
+    tabId: str
+    format: ExportFormat
+    path: str
+    #: write over an existing file (else an existing ``path`` is ``APPROVAL_REQUIRED``)
+    replace: NotRequired[bool]
+
+
+class Exported(TypedDict):
+    """The written file (absolute), its size, and what the export left out or changed, in words."""
+
+    path: str
+    format: ExportFormat
+    bytes: int
+    warnings: list[str]
+
+
 class WorkspaceSwitchPayload(TypedDict):
     workspaceInstanceId: str
 
@@ -522,6 +557,74 @@ class SearchResults(TypedDict):
     query: str
     results: list[SearchResult]
     truncated: bool
+
+
+# --- the picker: folders listed through the scope, the places to start from, recent folders and files ---------
+#: ``outside``: a link to somewhere the picker may not list (never followed, nothing of it said)
+EntryKind = Literal["folder", "file", "other", "outside"]
+PlaceKind = Literal["home", "readable", "granted", "workspace"]
+
+
+class BrowsePayload(TypedDict):
+    """A folder to list (absolute or ``~/...``; the home folder when absent), or a file: its folder is listed."""
+
+    path: NotRequired[str]
+    #: names starting with a dot too
+    hidden: NotRequired[bool]
+    #: only names containing this (any case), bounded after filtering
+    filter: NotRequired[str]
+
+
+class BrowseEntry(TypedDict):
+    name: str
+    kind: EntryKind
+    #: a symbolic link (``kind`` says what it leads to)
+    link: bool
+    #: bytes of a file, else null
+    size: int | None
+    #: seconds since the epoch, null for ``outside``
+    modified: float | None
+    #: what VMark opens it as (a Markdown or workflow file), else null
+    opens: Kind | None
+
+
+class Browsed(TypedDict):
+    """A folder's entries (folders first, then by name), canonical paths, at most ``BROWSE_MAX_ENTRIES``."""
+
+    path: str
+    #: the folder above, when the picker may list it
+    parent: str | None
+    #: the file the request named (``path`` is its folder), else null
+    selected: str | None
+    entries: list[BrowseEntry]
+    #: entries past the bound, not listed
+    more: int
+    writable: bool
+
+
+class Place(TypedDict):
+    path: str
+    kind: PlaceKind
+
+
+class RecentEntry(TypedDict):
+    path: str
+    openedAt: float
+    #: no longer on the disk (kept: a drive may come back; the person may forget it)
+    gone: bool
+
+
+class Places(TypedDict):
+    """Where the picker may start: the places it lists from, the recent folders and files (most recent first)."""
+
+    home: str
+    places: list[Place]
+    recentFolders: list[RecentEntry]
+    recentFiles: list[RecentEntry]
+
+
+class RecentForgotten(TypedDict):
+    forgotten: bool
 
 
 class TextPayload(TypedDict):
@@ -736,6 +839,26 @@ class SettingPayload(TypedDict):
 class SettingResult(TypedDict):
     key: str
     value: object
+
+
+class PromptFile(TypedDict):
+    """One prompt file of Settings -> Prompts: a prompt agents are offered, or a malformed file and why."""
+
+    file: str
+    name: str | None
+    title: str | None
+    description: str | None
+    #: what is wrong with the file (None: it is well-formed and offered to agents)
+    error: str | None
+
+
+class PromptFiles(TypedDict):
+    folder: str
+    prompts: list[PromptFile]
+
+
+class PromptCreated(TypedDict):
+    file: str
 
 
 # --- the embedded browser, as the person sees it (the Browser panel) -------------------------------------
@@ -1155,13 +1278,19 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.file_rename": (FileRenamePayload, FileRenamed),
     "ui.file_delete": (PathPayload, FileDeleted),
     "ui.image_save": (ImageSavePayload, ImageSaved),
+    "ui.export": (ExportPayload, Exported),
     "ui.switch_workspace": (WorkspaceSwitchPayload, WorkspaceSwitched),
     "ui.search": (SearchPayload, SearchResults),
+    "ui.browse": (BrowsePayload, Browsed),
+    "ui.places": (Empty, Places),
+    "ui.recent_forget": (PathPayload, RecentForgotten),
     "ui.cjk_format": (TextPayload, TextResult),
     "approvals.list": (Empty, ApprovalsList),
     "approvals.answer": (AnswerPayload, AnswerResult),
     "settings.list": (Empty, SettingsList),
     "settings.set": (SettingPayload, SettingResult),
+    "prompts.list": (Empty, PromptFiles),
+    "prompts.new": (Empty, PromptCreated),
     "browser.tabs": (Empty, BrowserTabs),
     "browser.human_open": (HumanOpenPayload, BrowserOpened),
     "browser.view": (BrowserTabPayload, BrowserViewed),
@@ -1189,6 +1318,7 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "delegations.revoke": (DelegationPayload, Delegation),
     "ui.validate": (TabPayload, Validation),
 }
+
 
 class FilesChangedEvent(TypedDict):
     """Other programs created, renamed or deleted files or folders under a workspace root the window shows."""
@@ -1237,6 +1367,7 @@ ALIASES: dict[str, object] = {
     "LineEnding": LineEnding,
     "Encoding": Encoding,
     "NotificationLevel": NotificationLevel,
+    "ExportFormat": ExportFormat,
     "ApprovalKind": ApprovalKind,
     "ApprovalState": ApprovalState,
     "BrowserDecision": BrowserDecision,
@@ -1251,4 +1382,6 @@ ALIASES: dict[str, object] = {
     "EdgeState": EdgeState,
     "Resolution": Resolution,
     "Maturity": Maturity,
+    "EntryKind": EntryKind,
+    "PlaceKind": PlaceKind,
 }

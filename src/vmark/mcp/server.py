@@ -7,14 +7,18 @@ from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
+from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
 
 from .. import __version__
 from ..core.errors import ArgumentError
 from ..core.tools import TOOLS, ToolSpec
 from .bridge_client import BridgeClient, BridgeUnavailable, OnProgress
+from .notify import Notifier
 from .render import render, render_error
+from .surface import AppAnswer
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,14 @@ VMark is a Markdown workspace the user edits at the same time as you. Recommende
   inside the open workspace; `open_workspace` needs the user's approval: on `{needsApproval: true}` ask the
   user, then repeat the same call.
 - Every write is journaled and shown to the user as an (mcp) revision; never try to hide a change.
+- Hear what the user did: call `session.changes` once without `since` for a cursor; then the loop is read ->
+  write -> `session.changes` with `since` = the last cursor (and `wait_ms` to wait for the user): the user's
+  edits per tab (line ranges and revisions, not the text: read again), saves, tabs opened / closed / switched,
+  files changed on disk, the user's verdicts on YOUR changes (accepted / rejected, with the change's text),
+  comments and replies the user wrote, approvals decided, and where the user's selection rests.
+  `CURSOR_EXPIRED`: too much happened; read the documents again and go on from `oldest_cursor`.
+- Open documents are also MCP resources (`vmark://tabs/{tabId}`, files as `file:///path`), with subscriptions;
+  the user's prompt templates are MCP prompts.
 """
 
 
@@ -104,8 +116,40 @@ async def named_bridge(bridge_for: BridgeFor, ctx: ServerRequestContext[Any]) ->
     return bridge
 
 
-def build_server(bridge: BridgeClient | BridgeFor) -> Server[Any]:
+#: documents change at any moment (the person types): every list and read is fresh for no time, and private
+#: to the client that asked (what a principal may see is the app's to decide each time)
+_FRESH = CacheHint(ttl_ms=0, scope="private")
+CACHE_HINTS: dict[Any, CacheHint] = {
+    "tools/list": CacheHint(ttl_ms=60_000, scope="private"),
+    "prompts/list": _FRESH,
+    "resources/list": _FRESH,
+    "resources/templates/list": _FRESH,
+    "resources/read": _FRESH,
+}
+
+
+class VMarkServer(Server[Any]):
+    """The SDK's server, saying in every handshake that the resource and prompt lists notify of changes."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        notification_options = notification_options or NotificationOptions(prompts_changed=True, resources_changed=True)
+        return super().create_initialization_options(notification_options, experimental_capabilities, extensions)
+
+
+def build_server(bridge: BridgeClient | BridgeFor, notifier: Notifier | None = None) -> Server[Any]:
     bridge_for = _the_one(bridge) if isinstance(bridge, BridgeClient) else bridge
+    notifier = notifier or Notifier()
+
+    def app(ctx: ServerRequestContext[Any]) -> AppAnswer:
+        the_bridge = bridge_for(ctx)
+        the_bridge.remember_client(client_name_of(ctx))  # sent with the connection, or with the next tool call
+        notifier.heard_by(the_bridge, ctx)
+        return AppAnswer(the_bridge)
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool_definition(spec) for spec in TOOLS.values()])
@@ -117,12 +161,66 @@ def build_server(bridge: BridgeClient | BridgeFor) -> Server[Any]:
         progress = ctx.session.report_progress
         return await ToolRouter(await named_bridge(bridge_for, ctx)).call(params.name, params.arguments, progress)
 
-    return Server(
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return await app(ctx).resources()
+
+    async def list_templates(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return await app(ctx).templates()
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        return await app(ctx).read(str(params.uri))
+
+    async def subscribe(ctx: ServerRequestContext[Any], params: types.SubscribeRequestParams) -> types.EmptyResult:
+        uri = str(params.uri)
+        await app(ctx).check(uri)
+        notifier.subscribe(bridge_for(ctx), ctx, uri)
+        return types.EmptyResult()
+
+    async def unsubscribe(ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+        notifier.unsubscribe(bridge_for(ctx), ctx, str(params.uri))
+        return types.EmptyResult()
+
+    async def listen(
+        ctx: ServerRequestContext[Any], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        asked = params.notifications.resource_subscriptions or []
+        for uri in asked:  # every URI is checked as a read is, before the stream opens
+            await app(ctx).check(uri)
+        return await notifier.listen(bridge_for(ctx), ctx, params)
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return await app(ctx).prompts()
+
+    async def get_prompt(ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        return await app(ctx).prompt(params)
+
+    async def complete(ctx: ServerRequestContext[Any], params: types.CompleteRequestParams) -> types.CompleteResult:
+        return await app(ctx).complete(params)
+
+    return VMarkServer(
         "vmark",
         version=__version__,
         instructions=INSTRUCTIONS,
+        cache_hints=CACHE_HINTS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_subscribe_resource=subscribe,
+        on_unsubscribe_resource=unsubscribe,
+        on_subscriptions_listen=listen,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+        on_completion=complete,
     )
 
 

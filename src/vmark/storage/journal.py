@@ -6,7 +6,8 @@ can be undone) and the comment ids it ``addresses``.
 
 Tests inject a :class:`JournalFault` at construction (``Journal(path, fault)``) and set it later, so every
 journal refusal of the reference is reachable: ``slow:SECONDS``, ``transient:N``, ``reject:N``,
-``unavailable``. A person's app has none: its journal never looks for one.
+``unavailable``; and ``hold:N`` stops the journal between a group commit of at least N entries and its
+answers (the crash tests kill the app there). A person's app has none: its journal never looks for one.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ class JournalFault:
             self.kind, self.value = "none", 0.0
             return
         kind, _, value = spec.partition(":")
-        if kind not in ("slow", "transient", "reject", "unavailable"):
+        if kind not in ("slow", "transient", "reject", "unavailable", "hold"):
             raise ValueError(f"unknown journal fault {spec!r}")
         self.kind, self.value = kind, float(value or 0)
 
@@ -113,6 +114,13 @@ class JournalFault:
         if self.kind != kind or self.value < 1:
             return False
         self.value -= 1
+        return True
+
+    def holds(self, batch: int) -> bool:
+        """``hold:N``: a committed batch of ``batch`` entries is the one never answered (once)."""
+        if self.kind != "hold" or batch < self.value:
+            return False
+        self.kind, self.value = "none", 0.0
         return True
 
 
@@ -185,6 +193,9 @@ class Journal:
             except sqlite3.Error as exc:
                 _fail_all(batch, JournalRejected(str(exc)))
             else:
+                if self._fault is not None and self._fault.holds(len(batch)):
+                    log.warning("journal: a committed batch of %d entries is held unanswered (test fault)", len(batch))
+                    await asyncio.Event().wait()  # until the test kills the app
                 for (_, future), entry_id in zip(batch, ids, strict=True):
                     if not future.done():
                         future.set_result(entry_id)

@@ -5,6 +5,9 @@ directories of its open documents). A requested path is canonicalized (symlinks,
 ``..``) and must lie inside one of them. Linux file systems are case- and
 normalization-sensitive, so there we compare exact strings: folding case or Unicode
 there would let ``cafe\\u0301`` pass for ``café``, which is another directory.
+
+The always-readable locations live here too (:func:`readable_roots`), and what the person's
+own picker may list (:func:`browsable`).
 """
 
 from __future__ import annotations
@@ -93,6 +96,30 @@ class PathScope:
         actual = fd_path(fd) or os.path.realpath(fallback)
         if not self.contains(actual):
             raise ScopeError(f"{fallback!r} left the scope while it was opened")
+
+
+def home_folder() -> str:
+    """The person's home folder, canonical."""
+    return os.path.realpath(os.path.expanduser("~"))
+
+
+def readable_roots(configured: Iterable[object]) -> list[str]:
+    """The always-readable locations (DECISIONS.md, "Files and scope"): the home folder and the folders of the
+    ``readable_roots`` setting, canonical; an entry that is not an absolute path is ignored.
+
+    The one rule for two questions: may an agent's ``open_workspace`` open a folder without the folder dialog,
+    and what may the person's own picker list (these, plus the window's workspace roots and the folders the
+    person granted: :func:`browsable`). The picker lists what the person could type anyway, and nothing more.
+    """
+    roots = [home_folder()]
+    roots += [os.path.realpath(r) for r in configured if isinstance(r, str) and os.path.isabs(r) and "\x00" not in r]
+    return roots
+
+
+def browsable(configured: Iterable[object], granted: Iterable[str], workspace_roots: Iterable[str]) -> PathScope:
+    """What the person's picker may list: the always-readable locations, the folders the person granted this
+    session (``folder_access``) and the window's workspace roots."""
+    return PathScope.of([*readable_roots(configured), *granted, *workspace_roots])
 
 
 def _check_settled(real: str) -> None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import (
+    ui_browse,
     ui_browser,
     ui_coherence,
     ui_comments,
     ui_editing,
+    ui_export,
     ui_files,
     ui_history,
     ui_images,
@@ -44,7 +46,9 @@ ACTIONS: Mapping[str, PersonAction] = {
     **ui_browser.ACTIONS,
     **ui_search.ACTIONS,
     **ui_files.ACTIONS,
+    **ui_browse.ACTIONS,
     **ui_images.ACTIONS,
     **ui_links.ACTIONS,
     **ui_review.ACTIONS,
+    **ui_export.ACTIONS,
 }

@@ -25,4 +25,21 @@ async def get_state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-ACTIONS = {"get_state": get_state}
+async def changes(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The events since ``since`` (oldest first) that this agent may see, with the cursor to ask from next."""
+    session = ctx.session
+    scopes = [session.scope(window) for window in session.windows.values()]
+    tab_id = args.get("tabId")
+    if tab_id is not None:
+        session.find_tab(tab_id)  # an unknown tab is INVALID_TAB, not a filter that never matches
+    return await ctx.changes.read(
+        ctx.connection,
+        lambda path: any(scope.contains(path) for scope in scopes),
+        args.get("since"),
+        tab_id,
+        args.get("kinds"),
+        args.get("wait_ms", 0),
+    )
+
+
+ACTIONS = {"get_state": get_state, "changes": changes}

@@ -93,11 +93,11 @@ async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
 
 
 async def selection(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    _, tab = tab_of(ctx, args)
+    window, tab = tab_of(ctx, args)
     start, end = args.get("from"), args.get("to")
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:
         raise ArgumentError("from and to must be integers with 0 <= from <= to")
-    tab.selection = (start, end)
+    ctx.session.selection_rested(window, tab, start, end)
     ctx.turns.person_event(tab.doc, "selection")
     return {"selection": [start, end]}
 

@@ -40,7 +40,9 @@ async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise already_exists(real)
     if ctx.session.doc_by_path(real) is not None:  # open, though its file is gone from the disk
         raise DomainError("INVALID_PATH", f"{real} is open in another tab; close it first", filePath=real)
-    return await ctx.saver.person_save(window, tab, real, new_kind=kind)
+    saved = await ctx.saver.person_save(window, tab, real, new_kind=kind)
+    ctx.recents.opened("file", saved["filePath"])
+    return saved
 
 
 _UNSUPPORTED = (

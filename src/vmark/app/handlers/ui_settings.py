@@ -53,6 +53,17 @@ async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     return {"key": key, "value": ctx.settings.get(key)}
 
 
+async def prompts_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Settings -> Prompts: every prompt file, offered to agents or malformed (and why)."""
+    await ctx.prompts.check()
+    return ctx.prompts.overview()
+
+
+async def prompts_new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    """A new prompt file to fill in (the page opens it in a tab)."""
+    return {"file": await ctx.prompts.create()}
+
+
 ACTIONS = {
     "ui.reply": PersonAction(reply, required={"requestId": STR}),
     "approvals.list": PersonAction(approvals_list),
@@ -61,5 +72,7 @@ ACTIONS = {
         approvals_answer, required={"id": STR, "allow": BOOL}, optional={"decision": one_of("once", "site")}
     ),
     "settings.list": PersonAction(settings_list),
+    "prompts.list": PersonAction(prompts_list),
+    "prompts.new": PersonAction(prompts_new),
     "settings.set": PersonAction(settings_set, required={"key": STR, "value": ANY}),
 }

@@ -28,11 +28,13 @@ async def focus(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def open_file(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    """The person may open any file of a supported kind: the scope binds agents."""
+    """The person may open any file of a supported kind: the scope binds agents. The window shows it: a file of
+    another workspace instance of the window switches to that instance (else its tab would open hidden)."""
     window = ctx.windows.page_window(ctx.connection)
     real = canonical_or_invalid(args["path"])
     tab, _ = await load_tab(ctx, window, PathScope.of([real.rsplit("/", 1)[0] or "/"]), real, activate=True)
-    ctx.windows.show(window, tab)
+    ctx.windows.activate(window, tab)
+    ctx.recents.opened("file", real)
     return {"tabId": tab.id}
 
 

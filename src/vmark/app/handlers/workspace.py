@@ -12,7 +12,7 @@ from ...core.kinds import Kind, kind_for_path
 from ...core.limits import UI_ROUND_TRIP_SECONDS
 from ...core.model import Document, Tab, Window
 from ...storage.files import read_document, remove_stale_temps
-from ...storage.pathscope import PathScope, ScopeError, is_within
+from ...storage.pathscope import PathScope, ScopeError, readable_roots
 from ..state import canonical_or_invalid
 
 if TYPE_CHECKING:
@@ -72,11 +72,6 @@ async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _readable_roots(ctx: RequestContext) -> list[str]:
-    roots = [os.path.expanduser("~"), *ctx.settings.get("readable_roots")]
-    return [os.path.realpath(r) for r in roots if os.path.isabs(r)]
-
-
 async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     conn = ctx.connection
     window = ctx.session.window()
@@ -85,7 +80,7 @@ async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
         raise DomainError("INVALID_PATH", f"{args['folderPath']!r} is not a folder", folderPath=folder)
     consent = ctx.approvals.find("open_workspace", conn.id, folder)
     if consent is None:
-        ctx.approvals.request("open_workspace", conn.id, conn.label, folder, window.label)
+        ctx.approvals.request("open_workspace", conn.id, conn.requester, folder, window.label, agent=conn.label)
         return {"needsApproval": True, "folderPath": folder}
     if consent.state == "pending":
         return {"needsApproval": True, "folderPath": folder}
@@ -117,9 +112,7 @@ async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
 
 
 def _may_read(ctx: RequestContext, folder: str) -> bool:
-    if any(is_within(folder, root) for root in _readable_roots(ctx)):
-        return True
-    return any(is_within(folder, granted) for granted in ctx.folder_grants)
+    return PathScope.of([*readable_roots(ctx.settings.get("readable_roots")), *ctx.folder_grants]).contains(folder)
 
 
 async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: str) -> dict[str, Any]:
@@ -134,7 +127,7 @@ async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: st
         raise DomainError("BUSY", "Another folder dialog is open; the confirmation is kept, try again later")
     if picker is None or picker.state == "denied":
         # Recording the request shows the folder picker (a `folder_picker` event naming the approval).
-        ctx.approvals.request("folder_access", conn.id, conn.label, folder, window.label)
+        ctx.approvals.request("folder_access", conn.id, conn.requester, folder, window.label, agent=conn.label)
     raise DomainError(
         "APPROVAL_REQUIRED",
         f"{folder} is outside the always-readable locations; the user must select it in VMark's folder dialog",

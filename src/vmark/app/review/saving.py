@@ -18,11 +18,17 @@ REVIEW_SAVE_DELAY = 0.5
 
 class ReviewSaver:
     def __init__(
-        self, store: ReviewStore, docs: dict[str, DocReview], background: Callable[[Coroutine[Any, Any, Any]], None]
+        self,
+        store: ReviewStore,
+        docs: dict[str, DocReview],
+        background: Callable[[Coroutine[Any, Any, Any]], None],
+        settle: Callable[[str], None],
     ) -> None:
         self.store = store
         self._docs = docs
         self._background = background
+        #: runs a document's waiting word diffs (``Review.settle``): what is saved includes them
+        self._settle = settle
         self._later: set[str] = set()
         self._saver: asyncio.Task[None] | None = None
 
@@ -61,6 +67,7 @@ class ReviewSaver:
 
     async def save(self, key: str) -> None:
         self._later.discard(key)
+        self._settle(key)
         review = self._docs.get(key)
         if review is None:
             return

@@ -6,6 +6,12 @@ ranges (:mod:`.pending`). The person judges a change: accept drops it; reject re
 person's own edit, through ``Session.apply``. An AI revision of the history's backlog is reviewed once none
 of its changes is pending (:mod:`.backlog`).
 
+A large agent edit's word diff (a rewrite of a long document: tens of milliseconds) waits until after the
+write's answer (:meth:`Review.settle_soon`) or until anything asks for the document's review, whichever comes
+first: every reader (and the next change of that document) settles what waits first, in order, so nothing
+ever sees a pending set without it. Its AI revision joins the backlog at once (the history's order needs its
+row there); should the edit turn out to change nothing to review, the revision is marked reviewed then.
+
 The pending set is saved with the content hash of the text its ranges apply to (:mod:`.saving`): a document
 opened again (after a restart too) gets its changes back only when its text is that text; else the file
 changed meanwhile, the ranges mean nothing there, and the changes end as ``superseded``. Every page showing a
@@ -14,6 +20,7 @@ document hears of each change of its pending set (:mod:`.push`).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -28,12 +35,25 @@ from ...core.transaction import Actor, Transaction
 from ...storage.history import History
 from ...storage.reviews import ReviewStore
 from .backlog import Backlog
-from .pending import DocReview, principal, shown_spans
+from .pending import DocReview, shown_as, shown_spans
 from .push import ReviewPusher
 from .saving import ReviewSaver
 
 if TYPE_CHECKING:
     from ..state import Session
+
+
+#: an agent edit whose regions span more than this many characters has its word diff after the answer
+DEFER_DIFF_CHARS = 50_000
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    """An agent's transaction whose word diff waits (see the module)."""
+
+    tx: Transaction
+    before: DocState
+    spans: Spans
 
 
 @dataclass(frozen=True)
@@ -58,25 +78,33 @@ class Review:
         self.session = session
         self._background = background
         self._docs: dict[str, DocReview] = {}
+        #: per document key: the agent edit whose word diff waits (at most one: any later change settles it first)
+        self._waiting: dict[str, _Waiting] = {}
         self._backlog = Backlog(history, background)
-        self._saver = ReviewSaver(store, self._docs, background)
+        self._saver = ReviewSaver(store, self._docs, background, self.settle)
         self._pusher = ReviewPusher(session, self.listing)
         #: False: agents' edits make no changes to review (a benchmark's peer run: ``test.fault {review: false}``)
         self.enabled = True
+        #: told when changes leave the pending set, judged (before a rejection restores their old text)
+        self.judged_listeners: list[Callable[[Document, Sequence[Change], Judgement], None]] = []
 
     async def start(self) -> None:
         await self._saver.start()
 
     async def close(self) -> None:
+        for key in list(self._waiting):
+            self.settle(key)
         await self._saver.close()
 
     # --- lookups ------------------------------------------------------------------------------------------
     def pending(self, doc: Document) -> list[Change]:
         """The document's pending changes in range order."""
+        self.settle(doc.key)
         review = self._docs.get(doc.key)
         return [] if review is None else review.pending()
 
     def count(self, doc: Document) -> int:
+        self.settle(doc.key)
         review = self._docs.get(doc.key)
         return 0 if review is None else len(review.changes)
 
@@ -84,12 +112,34 @@ class Review:
         return {"revision": doc.state.revision, "changes": [c.wire() for c in self.pending(doc)]}
 
     async def unreviewed(self, doc: Document) -> int:
+        self.settle(doc.key)
         return await self._backlog.unreviewed(doc)
+
+    # --- word diffs after the answer ---------------------------------------------------------------------
+    def settle_soon(self, doc: Document) -> None:
+        """The write's answer is on its way: the word diff waiting for ``doc`` runs next on the loop."""
+        if doc.key in self._waiting:
+            asyncio.get_running_loop().call_soon(self.settle, doc.key)
+
+    def settle(self, key: str) -> None:
+        """Run the word diff waiting for the document ``key``, if any."""
+        edit = self._waiting.pop(key, None)
+        review = self._docs.get(key)
+        if edit is None or review is None:
+            return
+        added = self._merge(key, review, edit.tx, edit.before, edit.spans)
+        if added:
+            self._pusher.notice(key, shown_as(edit.tx.actor), edit.tx.tool or "", added)
+        else:  # its revision joined the backlog in advance: nothing of it is pending, so it is reviewed
+            self._backlog.settle(key, [edit.tx.state.revision], review.carried())
+        self._pusher.due.add(key)
+        self._saver.now(key)
 
     # --- following the session ------------------------------------------------------------------------
     def opened(self, doc: Document) -> None:
         """A tab shows ``doc`` (``Session.add_tab``): a document seen again takes its pending changes back
         when its text is the one they apply to, else they are superseded (the file changed meanwhile)."""
+        self.settle(doc.key)
         review = self._docs.get(doc.key)
         if review is None:
             self._docs[doc.key] = DocReview(doc.state)
@@ -117,6 +167,7 @@ class Review:
 
     def rekey(self, old: str, new: str) -> None:
         """A document moved (Save as): its review moves with it."""
+        self.settle(old)
         review = self._docs.pop(old, None)
         if review is not None:
             self._docs[new] = review
@@ -125,8 +176,10 @@ class Review:
 
     def observe(self, tx: Transaction) -> None:
         """Every change of a document's text, as it applies: pending ranges move; an agent's edit adds its
-        changes. Runs before anything else on the loop (an observer of ``Session.apply``)."""
+        changes. Runs before anything else on the loop (an observer of ``Session.apply``). A large agent edit's
+        word diff waits (see the module); any other change first settles what waits."""
         doc = tx.doc
+        self.settle(doc.key)
         review = self._docs.setdefault(doc.key, DocReview(None))
         before = review.basis
         review.basis = tx.state
@@ -137,11 +190,15 @@ class Review:
             return
         had = bool(review.changes)
         spans = shown_spans(before, tx.state)
-        if tx.origin == "agent" and tx.tool is not None and self.enabled:
+        if tx.origin == "agent" and tx.tool is not None and self.enabled and _large(spans):
+            self._waiting[doc.key] = _Waiting(tx, before, spans)
+            self._backlog.saw_agent_edit(tx.state.revision, before, True)
+            self._pusher.due.add(doc.key)
+        elif tx.origin == "agent" and tx.tool is not None and self.enabled:
             added = self._merge(doc.key, review, tx, before, spans)
             self._backlog.saw_agent_edit(tx.state.revision, before, added > 0)
             if added:
-                self._pusher.notice(doc.key, principal(tx.actor), tx.tool, added)
+                self._pusher.notice(doc.key, shown_as(tx.actor), tx.tool, added)
                 self._saver.now(doc.key)
         elif tx.origin == "revert" and review.changes:
             self._merge(doc.key, review, tx, before, spans)
@@ -165,6 +222,13 @@ class Review:
         """``changes`` are judged: they leave the pending set, and the revisions they alone carried are reviewed."""
         review.end(changes, judgement)
         self._backlog.settle(key, [r for c in changes for r in c.revisions], review.carried())
+        self._tell(key, changes, judgement)
+
+    def _tell(self, key: str, changes: Sequence[Change], judgement: Judgement) -> None:
+        doc = self.session.docs.get(key)
+        if doc is not None and changes:
+            for listener in self.judged_listeners:
+                listener(doc, changes, judgement)
 
     async def follow(self, tx: Transaction) -> None:
         """After the transaction: its revisions in the history (:meth:`Backlog.follow`)."""
@@ -183,6 +247,7 @@ class Review:
 
     async def accept(self, doc: Document, ids: Sequence[str] | None) -> int:
         """Keep the text of the changes (``ids``, or all of them) and stop showing them."""
+        self.settle(doc.key)
         picked = self._picked(doc, ids)
         if picked:
             review = self._docs[doc.key]
@@ -213,13 +278,17 @@ class Review:
         """ "Mark reviewed": accept every pending change (or, for one AI revision, its part in them: a change that
         carries other revisions too stays for them), and mark the AI revisions reviewed; return how many
         revisions changed."""
+        self.settle(doc.key)
         review = self._docs.get(doc.key)
         if review is not None and review.changes:
             if revision is None:
-                review.end(list(review.changes), "accepted")
+                accepted = list(review.changes)
             else:
                 carrying = [c for c in review.changes if revision in c.revisions]
-                review.end([c for c in carrying if c.revisions == (revision,)], "accepted")
+                accepted = [c for c in carrying if c.revisions == (revision,)]
+            review.end(accepted, "accepted")
+            self._tell(doc.key, accepted, "accepted")
+            if revision is not None:
                 review.changes = [
                     replace(c, revisions=tuple(r for r in c.revisions if r != revision)) for c in review.changes
                 ]
@@ -231,8 +300,15 @@ class Review:
     # --- telling the pages --------------------------------------------------------------------------------
     async def after_doc_push(self, doc: Document) -> None:
         """The pages got the document's new revision (``Session``): now its review, when it changed."""
+        self.settle(doc.key)
         await self._pusher.after_doc_push(doc)
 
     async def push(self, doc: Document) -> None:
         """A ``review`` event to every page of a window showing ``doc``."""
+        self.settle(doc.key)
         await self._pusher.push(doc)
+
+
+def _large(spans: Spans) -> bool:
+    """Whether the edit's word diff is worth doing after the answer: its spans reach over a long stretch."""
+    return bool(spans) and spans[-1].end - spans[0].start + sum(len(s.insert) for s in spans) > DEFER_DIFF_CHARS

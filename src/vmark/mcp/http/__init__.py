@@ -25,6 +25,7 @@ from starlette.types import ASGIApp
 
 from ...core.limits import MAX_FRAME_BYTES
 from ..http_endpoint import HOST, MCP_PATH, url_of
+from ..notify import Notifier
 from ..server import build_server
 from .bridges import SessionBridges
 from .events import BoundedEventStore
@@ -60,7 +61,9 @@ class _SessionManager(StreamableHTTPSessionManager):
 def http_app(data_dir: Path, port: int, authenticate: Authenticate, *, autostart: bool = True) -> ASGIApp:
     """The ASGI application serving ``http://127.0.0.1:{port}/mcp`` for the app of ``data_dir``."""
     bridges = SessionBridges(data_dir, autostart=autostart)
-    manager = _SessionManager(build_server(bridges.for_request), bridges, port)
+    notifier = Notifier()
+    bridges.closed_listeners.append(notifier.forget)
+    manager = _SessionManager(build_server(bridges.for_request, notifier), bridges, port)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:

@@ -9,6 +9,7 @@ protocol era (2026-07-28: no ``Mcp-Session-Id``) is served over one connection p
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ class SessionBridges:
         self.data_dir = data_dir
         self.autostart = autostart
         self._bridges: dict[str, BridgeClient] = {}
+        #: told of each bridge closed (its clients hear nothing through it any more)
+        self.closed_listeners: list[Callable[[BridgeClient], None]] = []
 
     def for_request(self, ctx: ServerRequestContext[Any]) -> BridgeClient:
         request = ctx.request
@@ -40,12 +43,17 @@ class SessionBridges:
     async def session_ended(self, session_id: str) -> None:
         bridge = self._bridges.pop(f"session {session_id}", None)
         if bridge is not None:
-            await _close(bridge)
+            await self._close(bridge)
 
     async def close_all(self) -> None:
         bridges, self._bridges = list(self._bridges.values()), {}
         for bridge in bridges:
-            await _close(bridge)
+            await self._close(bridge)
+
+    async def _close(self, bridge: BridgeClient) -> None:
+        for listener in self.closed_listeners:
+            listener(bridge)
+        await _close(bridge)
 
 
 async def _close(bridge: BridgeClient) -> None:

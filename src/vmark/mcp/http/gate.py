@@ -2,15 +2,19 @@
 
 In this order, each refusal a JSON-RPC error body (id null) with its HTTP status, before any tool runs:
 
+A refusal after the body was read (5, 6) carries the request's id; one before it, ``id: null`` (the body of a
+request that may not be made is never read). An unsupported version's carries ``data: {supported, requested}``
+(an ``UnsupportedProtocolVersionError``).
+
 1. the path is ``/mcp`` (else 404);
 2. ``Host`` is a loopback name with our port (else 421: a DNS-rebinding page names its own host);
 3. ``Origin``, when a browser sends one, is a loopback origin with our port (else 403);
 4. a principal's client token as ``Authorization: Bearer TOKEN`` or ``?token=TOKEN`` (else 401, with
    ``WWW-Authenticate``); the request then carries that principal as its authenticated user, which is
    what ties a session to the token that opened it (the SDK answers 404 to a session used with another);
-5. an ``MCP-Protocol-Version`` header names a version we serve (else 400);
-6. a POST body is read by the same rules as a stdio line (:mod:`vmark.mcp.wire`): not JSON is
-   ``-32700``, not a JSON-RPC message ``-32600`` (both 400), too deep is cut; the message goes on.
+5. a POST body is read by the same rules as a stdio line (:mod:`vmark.mcp.wire`): not JSON is
+   ``-32700``, not a JSON-RPC message ``-32600`` (both 400), too deep is cut; the message goes on;
+6. an ``MCP-Protocol-Version`` header names a version we serve (else 400).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from urllib.parse import parse_qs
 
+import mcp_types as types
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
@@ -57,6 +62,7 @@ class Refusal(Exception):
         code: int = REFUSED,
         headers: dict[str, str] | None = None,
         request_id: str | int | None = None,
+        data: dict[str, object] | None = None,
     ):
         super().__init__(message)
         self.status = status
@@ -64,9 +70,12 @@ class Refusal(Exception):
         self.code = code
         self.headers = headers or {}
         self.request_id = request_id
+        self.data = data
 
     async def send(self, send: Send) -> None:
-        error = {"code": self.code, "message": self.message}
+        error: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
         body = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})
         headers = [(b"content-type", b"application/json")]
         headers += [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in self.headers.items()]
@@ -88,16 +97,22 @@ class Gate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        request_id: str | int | None = None
         try:
-            self._check(scope)
+            self._check_place(scope)
+            self._check_token(scope)
             if scope["method"] == "POST" and _is_json(scope):  # else the transport answers 415
-                receive = await _checked_body(receive)
+                receive, request_id = await _checked_body(receive)
+            self._check_version(scope)
         except Refusal as refusal:
+            if refusal.request_id is None:
+                refusal.request_id = request_id
             await refusal.send(send)
             return
         await self.app(scope, receive, send)
 
-    def _check(self, scope: Scope) -> None:
+    def _check_place(self, scope: Scope) -> None:
+        """Where the request goes and who may send it, before its body is read."""
         if scope["path"] != MCP_PATH:
             raise Refusal(HTTPStatus.NOT_FOUND, f"Not Found: the MCP endpoint is {MCP_PATH}")
         headers = _headers(scope)
@@ -107,6 +122,10 @@ class Gate:
         origin = headers.get("origin")
         if origin is not None and origin not in self._origins:
             raise Refusal(HTTPStatus.FORBIDDEN, "Forbidden: requests from web pages of other origins are refused")
+
+    def _check_token(self, scope: Scope) -> None:
+        """A principal's token (before the body is read: nobody else makes us read one)."""
+        headers = _headers(scope)
         token = _token(scope, headers)
         if token is None:
             raise Refusal(
@@ -122,14 +141,18 @@ class Gate:
                 "Unauthorized: no principal has this token (see `vmark principals list`)",
                 headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'},
             )
-        version = headers.get(MCP_PROTOCOL_VERSION_HEADER.lower())
+        scope["user"] = AuthenticatedUser(AccessToken(token=token, client_id=principal, scopes=[]))
+
+    def _check_version(self, scope: Scope) -> None:
+        version = _headers(scope).get(MCP_PROTOCOL_VERSION_HEADER.lower())
         if version is not None and version not in PROTOCOL_VERSIONS:
             raise Refusal(
                 HTTPStatus.BAD_REQUEST,
                 f"Bad Request: unsupported MCP-Protocol-Version {version!r}; supported: {', '.join(PROTOCOL_VERSIONS)}",
                 UNSUPPORTED_PROTOCOL_VERSION,
+                # the per-request era's versions (server/discover's): a handshake-era client negotiates by initialize
+                data={"supported": list(MODERN_PROTOCOL_VERSIONS), "requested": version},
             )
-        scope["user"] = AuthenticatedUser(AccessToken(token=token, client_id=principal, scopes=[]))
 
 
 def principal_token(scope: Scope) -> tuple[str, str]:
@@ -160,14 +183,15 @@ def _token(scope: Scope, headers: dict[str, str]) -> str | None:
     return tokens[0] if tokens else None
 
 
-async def _checked_body(receive: Receive) -> Receive:
-    """The body read whole, checked as one line of JSON-RPC; a ``receive`` that hands the message on."""
+async def _checked_body(receive: Receive) -> tuple[Receive, str | int | None]:
+    """The body read whole, checked as one line of JSON-RPC; a ``receive`` that hands the message on, and the
+    request's id (None for a notification or a response)."""
     chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            return _replay(b"", receive)
+            return _replay(b"", receive), None
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_FRAME_BYTES:
@@ -182,7 +206,8 @@ async def _checked_body(receive: Receive) -> Receive:
         raise Refusal(HTTPStatus.BAD_REQUEST, exc.message, exc.code, request_id=exc.request_id) from None
     if parsed is None:
         raise Refusal(HTTPStatus.BAD_REQUEST, "Parse error: the body is empty", PARSE_ERROR)
-    return _replay(dump(parsed.message).rstrip(b"\n"), receive)
+    request_id = parsed.message.id if isinstance(parsed.message, types.JSONRPCRequest) else None
+    return _replay(dump(parsed.message).rstrip(b"\n"), receive), request_id
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -1,0 +1,47 @@
+"""The formats a document exports to, and what each is made with."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+from ..core.errors import ArgumentError
+
+
+@dataclass(frozen=True)
+class Format:
+    #: the name the command line and the page use (``--to html``)
+    name: str
+    suffix: str
+    #: what a person calls it
+    label: str
+    #: ``browser``: VMark's own rendering in Chromium; ``pandoc``: Pandoc from that rendering's inputs
+    engine: Literal["browser", "pandoc"]
+    #: Pandoc's writer (``pandoc -t``) for a Pandoc format
+    writer: str = ""
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("html", ".html", "HTML", "browser"),
+        Format("pdf", ".pdf", "PDF", "browser"),
+        Format("docx", ".docx", "Word (.docx)", "pandoc", "docx"),
+        Format("odt", ".odt", "OpenDocument text (.odt)", "pandoc", "odt"),
+        Format("epub", ".epub", "EPUB", "pandoc", "epub3"),
+    )
+}
+
+
+def format_named(name: object) -> Format:
+    """The format called ``name``, or the plain argument error that lists them."""
+    found = FORMATS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ArgumentError(f"argument 'format' must be one of {', '.join(FORMATS)}, not {name!r}")
+    return found
+
+
+def default_output(source: str, fmt: Format) -> str:
+    """Beside ``source``, its name with the format's suffix (``notes.md`` -> ``notes.pdf``)."""
+    return os.path.splitext(source)[0] + fmt.suffix
