@@ -11,8 +11,9 @@ import pytest
 from playwright.async_api import Dialog, Page, expect
 
 from tests.contract.helpers import wait_until
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
+from tests.ui.conftest import ARTIFACTS, Pages
 from tests.ui.helpers import open_folder, open_from_tree, wait_doc_text
+from tests.ui.test_theme import themed_page
 from vmark.app.server import RunningApp
 
 #: CRLF line endings and no final line break: a save must give back exactly these bytes plus the typing
@@ -31,10 +32,7 @@ def _no_native_dialogs() -> Iterator[None]:
 
 
 async def _page(pages: Pages, workspace: Path, scheme: str = "light") -> Page:
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
-    page = await pages.open(context=context)
+    page = await themed_page(pages, scheme)
 
     async def refuse(dialog: Dialog) -> None:
         NATIVE.append(dialog.message)
@@ -51,15 +49,21 @@ async def _type_at_end(page: Page, text: str) -> None:
     await page.keyboard.type(text)
 
 
-async def test_ctrl_w_escape_cancels_and_enter_saves_exact_bytes(
-    pages: Pages, vmark: RunningApp, workspace: Path
-) -> None:
+async def _dirty_note(pages: Pages, vmark: RunningApp, workspace: Path, typed: str) -> tuple[Page, str, Path]:
+    """``note.md`` (``NOTE``) open, with ``typed`` typed at its end and not saved: the page, the tab, the file."""
     path = workspace / "note.md"
     path.write_bytes(NOTE)
     page = await _page(pages, workspace)
     tab = await open_from_tree(page, "note.md")
-    await _type_at_end(page, " and more")
-    await wait_doc_text(vmark, tab, NOTE.decode() + " and more")
+    await _type_at_end(page, typed)
+    await wait_doc_text(vmark, tab, NOTE.decode() + typed)
+    return page, tab, path
+
+
+async def test_ctrl_w_escape_cancels_and_enter_saves_exact_bytes(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    page, tab, path = await _dirty_note(pages, vmark, workspace, " and more")
 
     dialog = page.get_by_test_id("unsaved")
     await page.keyboard.press("Control+w")
@@ -84,12 +88,7 @@ async def test_ctrl_w_escape_cancels_and_enter_saves_exact_bytes(
 async def test_the_close_button_dont_save_discards_and_cancel_keeps(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
-    path = workspace / "note.md"
-    path.write_bytes(NOTE)
-    page = await _page(pages, workspace)
-    tab = await open_from_tree(page, "note.md")
-    await _type_at_end(page, " draft")
-    await wait_doc_text(vmark, tab, NOTE.decode() + " draft")
+    page, tab, path = await _dirty_note(pages, vmark, workspace, " draft")
     close = page.locator(f".tab[data-tab-id='{tab}'] .close")
     dialog = page.get_by_test_id("unsaved")
 

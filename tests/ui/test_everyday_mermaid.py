@@ -9,8 +9,8 @@ from urllib.parse import unquote
 from playwright.async_api import Page, expect
 
 from tests.contract.helpers import wait_until
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
-from tests.ui.helpers import open_folder, open_from_tree
+from tests.ui.conftest import ARTIFACTS, Pages
+from tests.ui.everyday import open_file_in
 from vmark.app.server import RunningApp
 
 DIAGRAM = "# Flow\n\n```mermaid\ngraph TD\n  A[Start] --> B[End]\n```\n"
@@ -42,14 +42,7 @@ def _luminance(rgb: str) -> float:
 
 
 async def test_a_diagram_is_drawn_again_on_a_theme_switch(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
-    (workspace / "flow.md").write_text(DIAGRAM, "utf-8")
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme="light")
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
-    page = await pages.open(context=context)
-    await open_folder(page, workspace)
-    await open_from_tree(page, "flow.md")
-    await page.click("#mode-toggle")
+    page, _ = await open_file_in(pages, workspace, "flow.md", DIAGRAM.encode(), "wysiwyg")
     diagram = page.locator(".md-diagram")
     await expect(diagram).to_have_attribute("data-state", "rendered", timeout=30_000)
     light_fill, light_stroke = await _node_colours(pages, page)

@@ -10,26 +10,14 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.conftest import make_client, ok
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
-from tests.ui.helpers import open_folder, open_from_tree, wait_doc_text
+from tests.ui.conftest import ARTIFACTS, Pages
+from tests.ui.everyday import open_file_in
+from tests.ui.helpers import wait_doc_text
 from vmark.app.server import RunningApp
 
 TEXT = "# Steps\n\nOne is red.\n\nTwo is red.\n\nThree is red.\n\nFour is red.\n"
 AGENT = "# Steps\n\nOne is blue.\n\nTwo is green.\n\nThree is gold.\n\nFour is pink.\n"
 INSERTS = ".cm-review-insert, .pm-review-insert"
-
-
-async def _page(pages: Pages, workspace: Path, mode: str, scheme: str = "light") -> tuple[Page, str]:
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
-    page = await pages.open(context=context)
-    await open_folder(page, workspace)
-    tab = await open_from_tree(page, "steps.md")
-    if mode == "wysiwyg":
-        await page.click("#mode-toggle")
-        await page.wait_for_selector(".ProseMirror")
-    return page, tab
 
 
 async def _agent_changes(vmark: RunningApp, page: Page, tab: str) -> None:
@@ -57,8 +45,7 @@ async def _focused_change(page: Page) -> str:
 async def test_the_bar_says_where_you_are_and_next_after_an_accept_is_the_next_change(
     pages: Pages, vmark: RunningApp, workspace: Path, mode: str
 ) -> None:
-    (workspace / "steps.md").write_text(TEXT, "utf-8")
-    page, tab = await _page(pages, workspace, mode)
+    page, tab = await open_file_in(pages, workspace, "steps.md", TEXT.encode(), mode)
     await _agent_changes(vmark, page, tab)
     count = page.get_by_test_id("review-count")
     await expect(count).to_have_text("4 changes")  # nowhere yet
@@ -101,8 +88,7 @@ async def test_the_bar_says_where_you_are_and_next_after_an_accept_is_the_next_c
 async def test_the_caret_in_a_change_is_where_you_are_and_the_palette_steps_from_there(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
-    (workspace / "steps.md").write_text(TEXT, "utf-8")
-    page, tab = await _page(pages, workspace, "source")
+    page, tab = await open_file_in(pages, workspace, "steps.md", TEXT.encode())
     await _agent_changes(vmark, page, tab)
     count = page.get_by_test_id("review-count")
     # Click into the middle of "gold" (the third change): the bar says 3 of 4.
@@ -125,8 +111,7 @@ async def test_the_caret_in_a_change_is_where_you_are_and_the_palette_steps_from
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 async def test_screenshot_of_the_review_bar(pages: Pages, vmark: RunningApp, workspace: Path, scheme: str) -> None:
-    (workspace / "steps.md").write_text(TEXT, "utf-8")
-    page, tab = await _page(pages, workspace, "wysiwyg", scheme)
+    page, tab = await open_file_in(pages, workspace, "steps.md", TEXT.encode(), "wysiwyg", scheme)
     await _agent_changes(vmark, page, tab)
     await page.keyboard.press("F7")
     await page.keyboard.press("F7")

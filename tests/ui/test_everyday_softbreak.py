@@ -9,23 +9,12 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page, expect
 
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
-from tests.ui.helpers import open_folder, open_from_tree, wait_doc_text
+from tests.ui.conftest import ARTIFACTS, Pages
+from tests.ui.everyday import open_file_in
+from tests.ui.helpers import wait_doc_text
 from vmark.app.server import RunningApp
 
 TEXT = "Soft breaks\r\nshow as spaces.\r\n\r\nOne line.\r\n\r\n```\r\ncode one\r\ncode two\r\n```\r\n"
-
-
-async def _wysiwyg(pages: Pages, workspace: Path, scheme: str = "light") -> tuple[Page, str]:
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
-    page = await pages.open(context=context)
-    await open_folder(page, workspace)
-    tab = await open_from_tree(page, "soft.md")
-    await page.click("#mode-toggle")
-    await page.wait_for_selector(".ProseMirror")
-    return page, tab
 
 
 async def _lines(page: Page, selector: str) -> int:
@@ -47,8 +36,7 @@ async def test_a_soft_break_shows_as_a_space_and_typing_around_it_keeps_it(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
     path = workspace / "soft.md"
-    path.write_bytes(TEXT.encode())
-    page, tab = await _wysiwyg(pages, workspace)
+    page, tab = await open_file_in(pages, workspace, "soft.md", TEXT.encode(), "wysiwyg")
     first = page.locator(".ProseMirror > p").first
     await expect(first).to_have_text("Soft breaks\nshow as spaces.")  # the "\n" is in the text ...
     assert await _lines(page, ".ProseMirror > p") == 1  # ... drawn on one line
@@ -72,8 +60,7 @@ async def test_a_soft_break_shows_as_a_space_and_typing_around_it_keeps_it(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 async def test_screenshot_of_a_soft_break(pages: Pages, vmark: RunningApp, workspace: Path, scheme: str) -> None:
-    (workspace / "soft.md").write_bytes(TEXT.encode())
-    page, _ = await _wysiwyg(pages, workspace, scheme)
+    page, _ = await open_file_in(pages, workspace, "soft.md", TEXT.encode(), "wysiwyg", scheme)
     await expect(page.locator(".md-soft-break")).to_have_count(1)
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"everyday-soft-break-{scheme}.png"))

@@ -16,8 +16,9 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.contract.helpers import wait_until
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
-from tests.ui.helpers import open_folder, open_from_tree, wait_doc_text
+from tests.ui.conftest import ARTIFACTS, Pages
+from tests.ui.everyday import open_file_in
+from tests.ui.helpers import wait_doc_text
 from vmark.app.server import RunningApp
 
 MIXED = (
@@ -27,20 +28,11 @@ MIXED = (
     "$$\nmathz + 1\n$$\n\n"
     "A [linkz](https://exampel.org/pathz) and $inlinemathz$ too.\n"
 )
+#: both modes, and each one's editable element and scrolling box
+MODES = pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+EDITABLE = {"source": ".cm-content", "wysiwyg": ".ProseMirror"}
+SCROLLER = {"source": ".cm-scroller", "wysiwyg": "#editor"}
 PARAGRAPHS = "".join(f"Paragraph {n} says something.\n\n" for n in range(1, 81))
-
-
-async def _page(pages: Pages, workspace: Path, name: str, mode: str, scheme: str = "light") -> tuple[Page, str]:
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
-    page = await pages.open(context=context)
-    await open_folder(page, workspace)
-    tab = await open_from_tree(page, name)
-    if mode == "wysiwyg":
-        await page.click("#mode-toggle")
-        await page.wait_for_selector(".ProseMirror")
-    return page, tab
 
 
 async def _spellchecked(page: Page, text: str) -> bool:
@@ -66,14 +58,12 @@ async def _stored(vmark: RunningApp, key: str) -> object:
 
 
 # --- spelling ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+@MODES
 async def test_spelling_is_checked_in_prose_only_and_the_setting_turns_it_off(
     pages: Pages, vmark: RunningApp, workspace: Path, mode: str
 ) -> None:
-    (workspace / "mixed.md").write_text(MIXED, "utf-8")
-    page, _ = await _page(pages, workspace, "mixed.md", mode)
-    root = ".cm-content" if mode == "source" else ".ProseMirror"
-    await expect(page.locator(root)).to_have_attribute("spellcheck", "true")
+    page, _ = await open_file_in(pages, workspace, "mixed.md", MIXED.encode(), mode)
+    await expect(page.locator(EDITABLE[mode])).to_have_attribute("spellcheck", "true")
     assert await _spellchecked(page, "Prose wordz here with")
     assert await _spellchecked(page, " too.")
     for not_prose in ("inlinecodez", "codeblockz", "mathz", "Frontmattr"):
@@ -89,10 +79,10 @@ async def test_spelling_is_checked_in_prose_only_and_the_setting_turns_it_off(
     await switch.click()
     await wait_until(lambda: _is(vmark, "editor.spellcheck", False), "the setting stored")
     await page.keyboard.press("Escape")
-    await expect(page.locator(root)).to_have_attribute("spellcheck", "false")
+    await expect(page.locator(EDITABLE[mode])).to_have_attribute("spellcheck", "false")
     assert not await _spellchecked(page, "Prose wordz here with")
     await page.click("#mode-toggle")  # the other mode too
-    other = ".ProseMirror" if mode == "source" else ".cm-content"
+    other = EDITABLE["wysiwyg" if mode == "source" else "source"]
     await expect(page.locator(other)).to_have_attribute("spellcheck", "false")
 
 
@@ -124,8 +114,7 @@ async def _dimmed(page: Page, selector: str, dimmed: bool = True) -> None:
 async def test_focus_mode_in_wysiwyg_dims_all_but_the_current_block(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
-    (workspace / "focus.md").write_text(FOCUS, "utf-8")
-    page, _ = await _page(pages, workspace, "focus.md", "wysiwyg")
+    page, _ = await open_file_in(pages, workspace, "focus.md", FOCUS.encode(), "wysiwyg")
     first = page.locator(".ProseMirror > p").first
     await first.click()
     await page.keyboard.press("F8")
@@ -157,8 +146,7 @@ async def test_focus_mode_in_wysiwyg_dims_all_but_the_current_block(
 async def test_focus_mode_in_source_lights_the_current_paragraphs_lines(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
-    (workspace / "focus.md").write_text(FOCUS, "utf-8")
-    page, _ = await _page(pages, workspace, "focus.md", "source")
+    page, _ = await open_file_in(pages, workspace, "focus.md", FOCUS.encode(), "source")
     await page.locator(".cm-line", has_text="with a soft break.").click()
     await page.keyboard.press("Control+Shift+P")
     await page.keyboard.type("Toggle focus mode")
@@ -175,8 +163,7 @@ async def test_focus_mode_in_source_lights_the_current_paragraphs_lines(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 async def test_screenshot_of_focus_mode(pages: Pages, vmark: RunningApp, workspace: Path, scheme: str) -> None:
-    (workspace / "focus.md").write_text(FOCUS, "utf-8")
-    page, _ = await _page(pages, workspace, "focus.md", "wysiwyg", scheme)
+    page, _ = await open_file_in(pages, workspace, "focus.md", FOCUS.encode(), "wysiwyg", scheme)
     await page.locator(".ProseMirror > p").first.click()
     await page.keyboard.press("F8")
     await expect(page.locator(".ProseMirror > p").first).to_have_class("focus-path focus-current")
@@ -208,13 +195,12 @@ async def _centred(page: Page, scroller: str) -> bool:
     return abs(off) <= max(height, 16) / 2
 
 
-@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+@MODES
 async def test_typewriter_mode_keeps_the_caret_line_in_the_middle(
     pages: Pages, vmark: RunningApp, workspace: Path, mode: str
 ) -> None:
-    (workspace / "long.md").write_text(PARAGRAPHS, "utf-8")
-    page, tab = await _page(pages, workspace, "long.md", mode)
-    scroller = ".cm-scroller" if mode == "source" else "#editor"
+    page, tab = await open_file_in(pages, workspace, "long.md", PARAGRAPHS.encode(), mode)
+    scroller = SCROLLER[mode]
     line = page.locator(".cm-line" if mode == "source" else ".ProseMirror > p", has_text="Paragraph 12 says")
     await line.click()
     await page.keyboard.press("F9")
