@@ -44,6 +44,7 @@ const NEAR = 2;
 
 /** Typing or deleting within `NEAR` characters of a soft break, done by the editor (true: it was). */
 function typedBesideBreak(view: EditorView, event: InputEvent): boolean {
+  if (event.isComposing || view.composing) return false; // an input method's text is the browser's to place
   const { state } = view;
   const { $from, $to, from, to, empty } = state.selection;
   if (!$from.sameParent($to) || !$from.parent.isTextblock || $from.parent.type.spec.code) return false;

@@ -4,7 +4,8 @@ workspace root show up in the windows showing that workspace, without a reload.
 Polling with a bounded cost rather than a recursive OS watch (which would follow ``node_modules`` and ``.git``
 too): each round stats the folders the tree shows (a folder's mtime moves when an entry in it is created,
 renamed or deleted; a file's content changing does not move it), at most :data:`MAX_TREE_FILES` of them per
-root. Only when one moved is the root listed again (as ``ui.files`` lists it), and only when that listing
+root. Only when one moved (or changed too recently for its mtime to show a second change) is the root listed
+again (as ``ui.files`` lists it), and only when that listing
 differs are the pages told (``files_changed``: they list the tree again). A burst of changes is told at most
 once a round, which is the debounce. Only roots some attached page shows are watched; a root newly shown is
 told once (what changed between the page's listing and the first round is not known).
@@ -14,11 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from dataclasses import dataclass, field
 
 from ..core.limits import MAX_TREE_FILES
 from ..storage.tree import list_files, list_folders
 from .state import Session
+
+#: longer than any file system's mtime granularity (ext4 and tmpfs: a clock tick; FAT: two seconds)
+_TICK_NS = 2_000_000_000
 
 #: what the tree of a root shows: its files (with kinds) and its folders
 Listing = tuple[tuple[tuple[str, str], ...], tuple[str, ...]]
@@ -29,6 +34,9 @@ class _Root:
     #: folder (absolute) -> its mtime (ns) when last looked at; the root itself included
     stamps: dict[str, int] = field(default_factory=dict)
     listing: Listing | None = None
+    #: a folder was changed within the file system's timestamp granularity of the stamps being taken: a second
+    #: change in that same tick would leave its mtime as it was, so the next round lists the root again anyway
+    recent: bool = False
 
 
 class TreeWatcher:
@@ -57,7 +65,7 @@ class TreeWatcher:
                 # once more; from now on only a change tells them.
                 watched = self._roots[root] = _Root()
                 await asyncio.to_thread(_rescan, root, watched)
-            elif not await asyncio.to_thread(_moved, watched.stamps):
+            elif not watched.recent and not await asyncio.to_thread(_moved, watched.stamps):
                 continue
             else:
                 before = watched.listing
@@ -89,5 +97,6 @@ def _rescan(root: str, watched: _Root) -> None:
         except OSError:
             continue
     watched.stamps = stamps
+    watched.recent = bool(stamps) and time.time_ns() - max(stamps.values()) < _TICK_NS
     files, _truncated = list_files(root)
     watched.listing = (tuple((f["path"], f["kind"]) for f in files), tuple(folders))
