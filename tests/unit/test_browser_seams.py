@@ -482,7 +482,7 @@ async def test_the_persons_input_is_scaled_to_the_viewport_and_checked_before_it
 
 def views_with(runs: Runs, tab: Any, require_enabled: Callable[[], None] = lambda: None) -> BrowserViews:
     """The Browser panel's service on ``tab``; nothing opens, closes or notifies in these tests."""
-    hooks = PanelHooks(require_enabled, never, never, lambda viewer: True, never, Spawned())
+    hooks = PanelHooks(require_enabled, never, never, lambda tab_id: None, lambda viewer: True, never, Spawned())
     return BrowserViews(Tabs(tab), runs, hooks)
 
 

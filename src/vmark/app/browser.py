@@ -58,6 +58,8 @@ class BrowserService:
         self.navigator = Navigator(self.driver)
         self.grants = GrantStore()
         self.focused: str | None = None
+        #: per AI tab, the agent that opened it as the person sees it (the Browser panel says whose it is)
+        self.openers: dict[str, str] = {}
         #: per tab, the role and name of every ref its reads handed out (grants bind role + name)
         self._refs: dict[str, dict[str, tuple[str, str]]] = {}
 
@@ -116,6 +118,7 @@ class BrowserService:
             raise ArgumentError(str(exc)) from exc
         tab.on_navigate(self._navigated)
         await install_console(tab.page)
+        self.openers[tab.id] = conn.label
         self.focused = tab.id
         self.session.changed()
         try:
@@ -173,6 +176,7 @@ class BrowserService:
         self.navigator.forget_tab(tab.id)
         self.grants.lapse_tab(tab.id)
         self._refs.pop(tab.id, None)
+        self.openers.pop(tab.id, None)
         if self.focused == tab.id:
             self.focused = None
         try:
@@ -316,7 +320,9 @@ class BrowserService:
             }
             if ask.role:
                 detail["element"] = {"role": ask.role, "name": ask.name}
-            approval = approvals.request("browser", conn.id, conn.requester, subject, "main", detail=detail)
+            approval = approvals.request(
+                "browser", conn.id, conn.requester, subject, "main", detail=detail, agent=conn.label
+            )
         answered = await approvals.wait(approval, BROWSER_PROMPT_WAIT_SECONDS if wait else 0.0)
         if answered.state == "pending":
             raise BrowserError(

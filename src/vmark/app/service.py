@@ -18,7 +18,7 @@ from ..browser.saved_sessions import SavedSessions
 from ..browser.tabs import BrowserTab
 from ..browser.views import BrowserViews, PanelHooks
 from ..core.errors import ArgumentError, DomainError, VMarkError
-from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
+from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
 from ..core.model import Window, WorkspaceInstance
 from ..core.tools import check_request
 from ..export.run import Exporter
@@ -66,6 +66,7 @@ from .save_queue import SaveQueue
 from .state import Session
 from .tab_save import Saver
 from .tasks import Background
+from .tree_watch import TreeWatcher
 from .turns import WriteTurns
 from .windows import Windows
 from .writes import Writer
@@ -137,6 +138,7 @@ class App:
         session.initial_mode = self.modes.initial
         session.rekey_listeners.append(self.modes.moved)
         self.disk = DiskWatcher(session, self.saves, self.coherence.same_document)
+        self.tree_watch = TreeWatcher(session)
         self.browser = browser = BrowserService(
             session,
             settings,
@@ -160,6 +162,7 @@ class App:
             require_enabled=browser.require_enabled,
             open_tab=browser.open_human_tab,
             close_tab=lambda tab_id: browser.close(tab_id, ai_only=False),
+            opener=browser.openers.get,
             attached=lambda viewer: any(conn is viewer for conn in session.person_connections()),
             notify=session.notify,
             spawn=spawn,
@@ -244,6 +247,7 @@ class App:
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self._check_disk)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.prompts.check)),
+            asyncio.create_task(self._every(TREE_POLL_SECONDS, self.tree_watch.check)),
         ]
         return [w.root for w in main.workspaces]
 

@@ -162,7 +162,8 @@ class Saver:
         doc = tab.doc
         self.background(
             self.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses, tool
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses, tool,
+                client=conn.client_name,
             )
         )
 

@@ -186,7 +186,7 @@ class Writer:
                 f"The user changed the document while the write was recorded ({reason})",
                 reason=reason,
             )
-        actor = Actor(conn.id, conn.principal)
+        actor = Actor(conn.id, conn.principal, conn.client_name)
         await self._apply(doc, tab, window, Transaction(doc, after, "agent", actor, request.tool))
         if self.faults is not None:
             await self.faults.after_apply(self.session, doc, recorded, actor)

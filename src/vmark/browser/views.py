@@ -42,6 +42,8 @@ class PanelHooks:
     open_tab: Callable[[], Awaitable[BrowserTab]]
     #: closes any tab, the person's or an agent's (its grants and its run go with it)
     close_tab: Callable[[str], Awaitable[object]]
+    #: the agent that opened a tab, as the person sees it (the panel says whose it is); None for the person's
+    opener: Callable[[str], str | None]
     #: the viewer's page is still attached
     attached: Callable[[Viewer], bool]
     #: an event (name, payload) to the person's pages
@@ -79,7 +81,10 @@ class BrowserViews:
     async def listing(self) -> list[dict[str, Any]]:
         for tab in self._tabs.tabs():
             self._watch(tab)
-        return [{**entry, "crashed": entry["tabId"] in self._crashed} for entry in await self._tabs.listing()]
+        return [
+            {**entry, "crashed": entry["tabId"] in self._crashed, "agent": self._hooks.opener(entry["tabId"])}
+            for entry in await self._tabs.listing()
+        ]
 
     async def open_human(self, url: str | None) -> dict[str, Any]:
         self._hooks.require_enabled()

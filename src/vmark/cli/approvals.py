@@ -23,7 +23,10 @@ def register(sub: Subcommands) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     items = ask("approvals.list", {})["approvals"]
-    rows = ((a["id"], a["kind"], a["state"], a["requester"], a["subject"], f"expires {a['expires']}") for a in items)
+    rows = (
+        (a["id"], a["kind"], a["state"], a.get("agent") or a["requester"], a["subject"], f"expires {a['expires']}")
+        for a in items
+    )
     print_listing(args.json, items, rows)
     return 0
 

@@ -63,7 +63,7 @@ def _judge(args: argparse.Namespace) -> int:
 
 def _row(change: dict[str, Any]) -> tuple[str, ...]:
     """One change: id, range, who, then the old and the new text (JSON strings: one line each)."""
-    who = f"{change['principal']} ({change['tool']})"
+    who = f"{change.get('agent') or change['principal']} ({change['tool']})"
     texts = f"{json.dumps(change['old'], ensure_ascii=False)} -> {json.dumps(change['new'], ensure_ascii=False)}"
     return change["id"], f"{change['from']}-{change['to']}", who, texts
 
