@@ -24,6 +24,11 @@ class Asker(Protocol):
     @property
     def requester(self) -> str: ...
 
+    @property
+    def label(self) -> str:
+        """How the person sees the agent (its client's name with its principal's)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Ask:
