@@ -455,12 +455,6 @@ class Page {
     byId("keep-disk").addEventListener("click", () => void act(() => this.resolve("disk")));
     byId("open-folder").addEventListener("click", () => void act(() => this.pickFolder()));
     byId("open-file").addEventListener("click", () => void act(() => this.pickFile()));
-    document.addEventListener("keydown", (event) => {
-      if ((event.ctrlKey || event.metaKey) && event.key === "s") {
-        event.preventDefault();
-        void act(() => this.save());
-      }
-    });
     window.addEventListener("focus", () => this.reportFocus());
     window.addEventListener("blur", () => this.reportFocus());
     document.addEventListener("visibilitychange", () => this.reportFocus());
