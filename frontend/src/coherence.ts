@@ -4,7 +4,7 @@
 // names the workspace (a page cannot); the panel loads again on the app's `coherence` event and
 // after each action, and every refusal shows as a toast.
 import { act, byId, el, toast } from "./dom";
-import { type DiffLine, lineDiff } from "./history";
+import { type DiffLine, lineDiff } from "./linediff";
 import { type Channel, errorText } from "./protocol";
 import type {
   Claim,

@@ -6,6 +6,7 @@
 import { act, byId, el, toast } from "./dom";
 import type { CommentAnchor } from "./editor";
 import { type Channel, errorText } from "./protocol";
+import { shortQuote } from "./quote";
 import type { TabSync } from "./tabsync";
 import type { CommentAddPayload, CommentsEvent, Thread } from "./wire.gen";
 
@@ -291,12 +292,6 @@ export function anchorsOf(threads: Thread[]): CommentAnchor[] {
 
 function who(author: string): string {
   return author === "person" ? "you" : author;
-}
-
-/** A quote on one line, cut to fit a label. */
-export function shortQuote(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }
 
 /** A thread's id, shown as a short handle; a click copies the whole id (what `vmark comments` takes). */
