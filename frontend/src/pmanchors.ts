@@ -3,24 +3,16 @@
 // quote is looked for in the document's text (text nodes, blocks apart by "\n"), as typed or with its
 // Markdown markers taken away, nearest to where the app placed it.
 import type { Node } from "prosemirror-model";
-import { type EditorState, Plugin, PluginKey, type Transaction } from "prosemirror-state";
-import { Decoration, DecorationSet } from "prosemirror-view";
+import type { EditorState, Transaction } from "prosemirror-state";
+import { Decoration } from "prosemirror-view";
+import { decorationLayer } from "./decorationlayer";
 import { nearestOccurrence, shownBreaks } from "./anchors";
 import type { CommentAnchor } from "./editor";
 
-const key = new PluginKey<DecorationSet>("vmark-comment-anchors");
+const layer = decorationLayer("vmark-comment-anchors");
 
 /** A fresh plugin per editor; its decorations follow edits until the next `anchorTransaction`. */
-export function anchorPlugin(): Plugin<DecorationSet> {
-  return new Plugin<DecorationSet>({
-    key,
-    state: {
-      init: () => DecorationSet.empty,
-      apply: (tr, set) => (tr.getMeta(key) as DecorationSet | undefined) ?? set.map(tr.mapping, tr.doc),
-    },
-    props: { decorations: (state) => key.getState(state) },
-  });
-}
+export const anchorPlugin = layer.plugin;
 
 /** The transaction that shows `anchors` (no change to the document, nothing to undo). */
 export function anchorTransaction(state: EditorState, anchors: CommentAnchor[]): Transaction {
@@ -38,7 +30,7 @@ export function anchorTransaction(state: EditorState, anchors: CommentAnchor[]):
       break;
     }
   }
-  return state.tr.setMeta(key, DecorationSet.create(state.doc, decorations)).setMeta("addToHistory", false);
+  return layer.transaction(state, decorations);
 }
 
 /** The quote as typed (line breaks shown as "\n", blank lines as one), then without Markdown markers. */

@@ -2,24 +2,16 @@
 // (`pm-review-insert` over the inserted text, the deleted text struck through before it, the verdict
 // buttons after it). The app places changes in the Markdown; `toView` turns those offsets into view
 // positions (markup that shows nothing maps to the text beside it).
-import { type EditorState, Plugin, PluginKey, type Transaction } from "prosemirror-state";
-import { Decoration, DecorationSet } from "prosemirror-view";
+import type { EditorState, Transaction } from "prosemirror-state";
+import { Decoration } from "prosemirror-view";
+import { decorationLayer } from "./decorationlayer";
 import { deletedWidget, verdictWidget } from "./reviewdom";
 import type { ReviewMark } from "./reviewmodel";
 
-const key = new PluginKey<DecorationSet>("vmark-review");
+const layer = decorationLayer("vmark-review");
 
 /** A fresh plugin per editor; its decorations follow edits until the next `reviewTransaction`. */
-export function reviewPlugin(): Plugin<DecorationSet> {
-  return new Plugin<DecorationSet>({
-    key,
-    state: {
-      init: () => DecorationSet.empty,
-      apply: (tr, set) => (tr.getMeta(key) as DecorationSet | undefined) ?? set.map(tr.mapping, tr.doc),
-    },
-    props: { decorations: (state) => key.getState(state) },
-  });
-}
+export const reviewPlugin = layer.plugin;
 
 /** Where each change is in the view: its inserted range's view positions. */
 export type ToView = (offset: number, bias: -1 | 1) => number;
@@ -39,5 +31,5 @@ export function reviewTransaction(state: EditorState, marks: readonly ReviewMark
     if (to > from) decorations.push(Decoration.inline(from, to, { class: "pm-review-insert", "data-review-id": mark.id }));
     decorations.push(widget(to, verdictWidget(mark), 1, "verdicts"));
   }
-  return state.tr.setMeta(key, DecorationSet.create(state.doc, decorations)).setMeta("addToHistory", false);
+  return layer.transaction(state, decorations);
 }
