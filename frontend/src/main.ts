@@ -10,7 +10,7 @@ import { BrowserPanel } from "./browserview";
 import { TabCloser } from "./closetabs";
 import { GoneBanner } from "./gone";
 import { wireCjkFormat } from "./cjkformat";
-import { CoherencePanel } from "./coherence";
+import { CoherencePanel } from "./coherence/panel";
 import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
 import { FileTree } from "./filetree";

@@ -1,0 +1,147 @@
+// The Coherence panel of the window's active workspace: the switch that turns provenance tracking on,
+// the breakdown of what went stale (grouped by the derived document, with accept newer / revise /
+// waive), the delegations the person grants agents, and the canon's claims and contexts. The app
+// names the workspace (a page cannot); the panel loads again on the app's `coherence` event and
+// after each action, and every refusal shows as a toast.
+import { act, byId, el } from "../dom";
+import { type Channel, errorText } from "../protocol";
+import type { CoherenceOverview as Overview } from "../wire.gen";
+import { type Panel, type Part } from "./part";
+import { Breakdown } from "./breakdown";
+import { Claims } from "./claims";
+import { Contexts } from "./contexts";
+import { Delegations } from "./delegations";
+
+type View = "breakdown" | "delegations" | "claims" | "contexts";
+
+const VIEWS: [View, string][] = [
+  ["breakdown", "Breakdown"],
+  ["delegations", "Delegations"],
+  ["claims", "Claims"],
+  ["contexts", "Contexts"],
+];
+
+/** Events come in bursts (a save, then its recording): the panel loads once they settle. */
+const REFRESH_MS = 150;
+
+export class CoherencePanel {
+  private toggleButton = el(
+    "button",
+    { id: "coherence-toggle", type: "button", title: "What derived documents went stale, and why", "aria-pressed": "false" },
+    "Coherence",
+  );
+  private panel = el("aside", {
+    id: "coherence",
+    class: "coherence-panel",
+    "data-testid": "coherence",
+    "aria-labelledby": "coherence-title",
+    hidden: "",
+  });
+  private rootLine = el("p", { id: "coherence-root", class: "hint coherence-root" });
+  private message = el("p", { id: "coherence-message", class: "coherence-error", role: "status", hidden: "" });
+  /** The views: hidden while the app cannot say anything about the window's workspace. */
+  private body = el("div", { class: "coherence-body", hidden: "" });
+  private tabs = new Map<View, HTMLButtonElement>();
+  private parts: Record<View, Part>;
+  private view: View = "breakdown";
+  private timer: number | undefined;
+  private loading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private channel: Channel,
+    openDocument: (path: string) => Promise<void>,
+  ) {
+    const panel: Panel = { channel, reload: () => this.load(), openDocument };
+    this.parts = {
+      breakdown: new Breakdown(panel),
+      delegations: new Delegations(panel),
+      claims: new Claims(panel),
+      contexts: new Contexts(panel),
+    };
+    const refresh = el("button", { id: "coherence-refresh", type: "button", title: "Scan the workspace again" }, "Refresh");
+    refresh.addEventListener("click", () => void act(() => this.load()));
+    const tablist = el("div", { class: "coherence-tabs", role: "tablist", "aria-label": "Coherence views" });
+    for (const [view, label] of VIEWS) {
+      const tab = el(
+        "button",
+        { id: `coherence-tab-${view}`, type: "button", role: "tab", "aria-controls": `coherence-view-${view}` },
+        label,
+      );
+      tab.addEventListener("click", () => this.select(view));
+      this.tabs.set(view, tab);
+      tablist.append(tab);
+      const part = this.parts[view].element;
+      part.id = `coherence-view-${view}`;
+      part.setAttribute("role", "tabpanel");
+      part.setAttribute("aria-labelledby", tab.id);
+    }
+    this.body.append(tablist, ...VIEWS.map(([view]) => this.parts[view].element));
+    this.panel.append(
+      el("div", { class: "coherence-head" }, el("h2", { id: "coherence-title" }, "Coherence"), refresh),
+      this.rootLine,
+      this.message,
+      this.body,
+    );
+    this.select("breakdown");
+    this.toggleButton.addEventListener("click", () => this.toggle());
+    byId("comments-toggle").after(this.toggleButton);
+    byId("comments").after(this.panel);
+  }
+
+  /** Something in the coherence layer moved (the app's `coherence` event): load again shortly. */
+  refresh(): void {
+    if (this.panel.hidden) return;
+    window.clearTimeout(this.timer);
+    // In the background: a failure shows in the panel, not as a toast at every event.
+    this.timer = window.setTimeout(() => void this.load().catch(() => {}), REFRESH_MS);
+  }
+
+  private toggle(): void {
+    this.panel.hidden = !this.panel.hidden;
+    this.toggleButton.setAttribute("aria-pressed", String(!this.panel.hidden));
+    if (!this.panel.hidden) this.refresh();
+  }
+
+  private select(view: View): void {
+    this.view = view;
+    for (const [name, tab] of this.tabs) {
+      tab.setAttribute("aria-selected", String(name === view));
+      this.parts[name].element.hidden = name !== view;
+    }
+    this.refresh();
+  }
+
+  /** One load at a time, in order: a later one always shows the later state. */
+  private load(): Promise<void> {
+    const run = this.loading.then(() => this.render());
+    this.loading = run.catch(() => {});
+    return run;
+  }
+
+  private async render(): Promise<void> {
+    let overview: Overview;
+    try {
+      overview = await this.channel.request("coherence.overview", {});
+    } catch (err) {
+      this.body.hidden = true;
+      this.rootLine.textContent = "";
+      this.showMessage(`Coherence unavailable: ${errorText(err)}`);
+      throw err;
+    }
+    this.body.hidden = false;
+    this.showMessage("");
+    this.rootLine.textContent = overview.workspaceRoot;
+    this.rootLine.title = overview.workspaceRoot;
+    try {
+      await this.parts[this.view].show(overview);
+    } catch (err) {
+      this.showMessage(errorText(err));
+      throw err;
+    }
+  }
+
+  private showMessage(text: string): void {
+    this.message.textContent = text;
+    this.message.hidden = text === "";
+  }
+}
