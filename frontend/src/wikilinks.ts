@@ -9,7 +9,7 @@
 // fewest folder steps from the document's folder to the file's (up, then down), then the shallower file,
 // then the path in alphabetical order. A document with no file (untitled) has no place: fewest steps
 // from the workspace root.
-import { fuzzyScore } from "./palette";
+import { fuzzyScore } from "./fuzzy";
 
 /** One file the app opens, in one of the window's workspaces. */
 export interface WorkspaceFile {
