@@ -1,5 +1,6 @@
 // The person's side of a prompt: one modal dialog at a time, the canonical path shown,
 // Allow only by clicking it; Enter and Escape deny.
+import type { EventBus } from "./bus";
 import { byId, el, toast } from "./dom";
 import { type Channel, errorText } from "./protocol";
 
@@ -24,7 +25,11 @@ export class ApprovalDialog {
   /** Called when the last question was answered. */
   onIdle: () => void = () => {};
 
-  constructor(private channel: Channel) {
+  constructor(
+    private channel: Channel,
+    bus: EventBus,
+  ) {
+    for (const kind of ["prompt", "folder_picker", "browser_prompt"] as const) bus.on(kind, (approval) => this.add(approval));
     // Both kinds of question share the screen: one modal at a time, the other waits its turn.
     this.browser = new BrowserPrompts(channel, () => this.shown !== null, () => this.resume());
     byId("approval-allow").addEventListener("click", () => void this.answer(true));

@@ -4,6 +4,7 @@
 // order, back / forward / reload and an address bar, a "page crashed" overlay with Reload, and the
 // site permissions agents hold, each with Revoke.
 import { act, byId, el, toast } from "./dom";
+import type { MountPanel } from "./panelhost";
 import type { Channel } from "./protocol";
 import type {
   BrowserFrame,
@@ -370,3 +371,12 @@ export class BrowserPanel {
     );
   }
 }
+
+/** The Browser panel on the page: the embedded browser's tabs, grants and frames as the app sends them. */
+export const mountBrowserPanel: MountPanel = ({ channel, bus }) => {
+  const panel = new BrowserPanel(channel);
+  bus.on("state", () => panel.refresh()); // agents' tabs and grants change with it
+  bus.on("browser_tabs", () => panel.refresh());
+  bus.on("browser_frame", (payload) => panel.onFrame(payload));
+  bus.on("browser_crashed", (payload) => panel.onCrashed(payload));
+};

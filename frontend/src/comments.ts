@@ -5,6 +5,7 @@
 // change of the text and on a tab switch; the highlights show whether the sidebar is open or not.
 import { act, byId, el, toast } from "./dom";
 import type { CommentAnchor } from "./editor";
+import type { MountPanel } from "./panelhost";
 import { type Channel, errorText } from "./protocol";
 import { shortQuote } from "./quote";
 import type { TabSync } from "./tabsync";
@@ -305,3 +306,11 @@ function copyableId(id: string): HTMLElement {
   });
   return button;
 }
+
+/** The Comments panel on the page: the active tab's threads, again when they or the text may have changed. */
+export const mountCommentsPanel: MountPanel = ({ channel, bus, active }) => {
+  const panel = new CommentsPanel(channel, active);
+  bus.on("active", () => panel.refresh());
+  bus.on("remote", () => panel.refresh());
+  bus.on("comments", (payload) => panel.onEvent(payload));
+};

@@ -4,6 +4,7 @@
 // person's edit, not saved) and "Mark reviewed" (accepts every pending change).
 import { act, byId, el, toast } from "./dom";
 import { elided, wordCounts, wordDiff, type WordPart } from "./historydiff";
+import type { MountPanel } from "./panelhost";
 import type { Channel } from "./protocol";
 import { shortQuote } from "./quote";
 import type { TabSync } from "./tabsync";
@@ -246,3 +247,13 @@ function addressedList(addressed: Addressed[]): HTMLElement {
     ),
   );
 }
+
+/** The History panel on the page: it shows the active tab's versions again when they may have changed. */
+export const mountHistoryPanel: MountPanel = ({ channel, bus, active }) => {
+  const panel = new HistoryPanel(channel, active);
+  const refresh = (): void => panel.refresh();
+  bus.on("active", refresh);
+  bus.on("remote", refresh);
+  bus.on("comments", refresh); // it names the comments each revision addressed, with their state
+  bus.on("review", refresh); // the backlog counts what is judged
+};

@@ -6,15 +6,12 @@ import "./exportmenu.css";
 import "./links.css";
 import "./writing/writing.css";
 import { ApprovalDialog } from "./approvals";
-import { BrowserPanel } from "./browserview";
+import { EventBus } from "./bus";
 import { TabCloser } from "./closetabs";
 import { GoneBanner } from "./gone";
 import { wireCjkFormat } from "./cjkformat";
-import { CoherencePanel } from "./coherence/panel";
-import { CommentsPanel } from "./comments";
 import { act, byId, el, toast } from "./dom";
 import { FileTree } from "./filetree";
-import { HistoryPanel } from "./history";
 import { Outline } from "./outline";
 import { ReviewPanel } from "./review";
 import { StatusBar } from "./statusbar";
@@ -24,8 +21,10 @@ import { type AppCommands, Keys } from "./keys";
 import { tablePaletteItems } from "./tableactions";
 import { setRenderContext } from "./renderctx";
 import { configureImages } from "./paste/images";
+import { PANELS } from "./panels";
+import type { PanelHost } from "./panelhost";
 import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
-import type { EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
+import type { DocEvent, EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { filePicker } from "./picker";
 import { SaveAsDialog } from "./saveas";
 import { ExportDialog, type ExportTab } from "./export";
@@ -42,12 +41,9 @@ class Page {
   private current: TabSync | null = null;
   private wanted: string | null = null;
   private showing: Promise<void> = Promise.resolve();
+  private bus = new EventBus();
   private approvals: ApprovalDialog;
-  private historyPanel: HistoryPanel;
-  private commentsPanel: CommentsPanel;
   private reviewPanel: ReviewPanel;
-  private coherencePanel: CoherencePanel;
-  private browserPanel: BrowserPanel;
   private editorHost = byId("editor");
   readonly keys: Keys;
   private fileTree: FileTree;
@@ -60,20 +56,24 @@ class Page {
   private startScreen: StartScreen;
 
   constructor(private channel: Channel) {
-    this.approvals = new ApprovalDialog(channel);
+    // The page's own subscriptions come first: the editor takes a `doc` before any panel reads the text.
+    this.bus.on("state", (state) => this.render(state));
+    this.bus.on("doc", (doc) => this.remote(doc));
+    this.bus.on("notification", ({ message, level }) => void toast(message, level));
+    this.bus.on("divergent", ({ filePath }) => void toast(`${filePath} changed on disk while you have unsaved changes`, "warning"));
+    this.bus.on("files_changed", () => this.treeChanged()); // another program created, renamed or deleted files in a workspace shown here
+    this.approvals = new ApprovalDialog(channel, this.bus);
     this.approvals.onIdle = () => {
       if (this.state) this.render(this.state);
     };
-    this.historyPanel = new HistoryPanel(channel, () => this.current);
-    this.commentsPanel = new CommentsPanel(channel, () => this.current);
-    this.coherencePanel = new CoherencePanel(channel, (path) => this.openPath(path, "file"));
-    this.browserPanel = new BrowserPanel(channel);
+    const host: PanelHost = { channel, bus: this.bus, active: () => this.current, openFile: (path: string) => this.openPath(path, "file") };
+    for (const mount of PANELS) mount(host);
     new SaveAsDialog(channel, () => this.current, () => void this.loadTree(), () => this.activeRoot());
     configureImages(channel, () => this.current?.tabId ?? null);
     new SettingsDialog(channel, (path) => this.openPath(path, "file"));
     wireCjkFormat(channel, () => this.current);
     this.keys = new Keys(channel, this.commands());
-    this.reviewPanel = new ReviewPanel(channel, () => this.current);
+    this.reviewPanel = new ReviewPanel(channel, () => this.current, this.bus);
     this.reviewPanel.onCounts = () => {
       const win = this.window();
       if (win) this.renderTabs(win);
@@ -206,57 +206,15 @@ class Page {
 
   // --- the app's events and requests ---------------------------------------------------------
   private async onEvent(event: AppEvent): Promise<void> {
-    switch (event.event) {
-      case "state":
-        this.render(event.payload);
-        this.browserPanel.refresh(); // agents' tabs and grants change with it
-        break;
-      case "browser_frame":
-        await this.browserPanel.onFrame(event.payload);
-        break;
-      case "browser_crashed":
-        this.browserPanel.onCrashed(event.payload);
-        break;
-      case "browser_tabs":
-        this.browserPanel.refresh();
-        break;
-      case "doc": {
-        const doc = event.payload;
-        if (this.current && doc.tabIds.includes(this.current.tabId)) {
-          await this.current.remote(doc.revision, doc.changes ?? null);
-          this.historyPanel.refresh();
-          this.commentsPanel.refresh();
-        }
-        break;
-      }
-      case "comments":
-        this.commentsPanel.onEvent(event.payload);
-        this.historyPanel.refresh(); // it names the comments each revision addressed, with their state
-        break;
-      case "review":
-        this.reviewPanel.onEvent(event.payload);
-        this.historyPanel.refresh(); // the backlog counts what is judged
-        break;
-      case "coherence":
-        this.coherencePanel.refresh();
-        break;
-      case "prompt":
-      case "folder_picker":
-      case "browser_prompt":
-        this.approvals.add(event.payload);
-        break;
-      case "notification":
-        toast(event.payload.message, event.payload.level);
-        break;
-      case "divergent":
-        toast(`${event.payload.filePath} changed on disk while you have unsaved changes`, "warning");
-        break;
-      case "files_changed": // another program created, renamed or deleted files in a workspace shown here
-        this.treeChanged();
-        break;
-      default:
-        if (event.requestId !== undefined) await this.answer(event);
-    }
+    if (event.requestId !== undefined) await this.answer(event);
+    else await this.bus.dispatch(event);
+  }
+
+  /** A change to a document: the shown tab's editor takes it, then the panels hear of it. */
+  private async remote(doc: DocEvent): Promise<void> {
+    if (!this.current || !doc.tabIds.includes(this.current.tabId)) return;
+    await this.current.remote(doc.revision, doc.changes ?? null);
+    await this.bus.emit("remote", null);
   }
 
   private async answer(event: RequestEvent): Promise<void> {
@@ -384,8 +342,7 @@ class Page {
       if (`${root}/${file.dataset.path}` === activePath) file.setAttribute("aria-current", "true");
       else file.removeAttribute("aria-current");
     }
-    this.historyPanel.refresh();
-    this.commentsPanel.refresh();
+    void this.bus.emit("active", null);
   }
 
   // --- the active tab ----------------------------------------------------------------------------
@@ -533,7 +490,7 @@ class Page {
     tree.replaceChildren(...(shown.length ? shown : workspaces).map((w) => this.renderWorkspace(w)));
     tree.dataset.loaded = String(workspaces.length);
     this.renderRail(workspaces);
-    this.coherencePanel.refresh(); // the panel shows the window's active workspace
+    await this.bus.emit("files", null);
   }
 
   private renderRail(workspaces: Listing[]): void {

@@ -3,6 +3,7 @@
 // "Reject all"), a notice naming the agent and tool of changes just made, and the
 // verdict buttons each change shows in the editor. The app owns the changes (per document: every window
 // agrees); the page shows the latest `review` state for the text it shows and sends verdicts.
+import type { EventBus } from "./bus";
 import { act, byId } from "./dom";
 import type { PickItem } from "./palette";
 import type { Channel } from "./protocol";
@@ -34,7 +35,9 @@ export class ReviewPanel {
   constructor(
     private channel: Channel,
     private active: () => ReviewTab | null,
+    bus: EventBus,
   ) {
+    bus.on("review", (state) => this.onEvent(state));
     byId("review-next").addEventListener("click", () => this.step(1));
     byId("review-prev").addEventListener("click", () => this.step(-1));
     byId("review-accept-all").addEventListener("click", () => void act(() => this.judge("accept", null)));

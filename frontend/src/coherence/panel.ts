@@ -4,6 +4,7 @@
 // names the workspace (a page cannot); the panel loads again on the app's `coherence` event and
 // after each action, and every refusal shows as a toast.
 import { act, byId, el } from "../dom";
+import type { MountPanel } from "../panelhost";
 import { type Channel, errorText } from "../protocol";
 import type { CoherenceOverview as Overview } from "../wire.gen";
 import { type Panel, type Part } from "./part";
@@ -145,3 +146,10 @@ export class CoherencePanel {
     this.message.hidden = text === "";
   }
 }
+
+/** The Coherence panel on the page: the active workspace's, again when the coherence layer or the workspace moved. */
+export const mountCoherencePanel: MountPanel = ({ channel, bus, openFile }) => {
+  const panel = new CoherencePanel(channel, openFile);
+  bus.on("coherence", () => panel.refresh());
+  bus.on("files", () => panel.refresh()); // the panel shows the window's active workspace
+};
