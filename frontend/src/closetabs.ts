@@ -3,7 +3,7 @@
 // where it was (or to the editor shown next). Used by Ctrl+W / Alt+W, a tab's close button, the palette, and
 // "Close other tabs" / "Close all tabs" (one question per tab with unsaved work; Cancel stops there).
 import { el, modalAnswer, toast } from "./dom";
-import type { PickItem } from "./palette";
+import type { PickItem } from "./command";
 import type { Channel } from "./protocol";
 import type { TabInfo } from "./wire.gen";
 

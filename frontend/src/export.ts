@@ -3,7 +3,7 @@
 // app's picker) and shows the export's progress. The app makes the file (ui.export: src/vmark/export/): the
 // document itself is only read.
 import { el, menuArrows, toast } from "./dom";
-import type { PickItem } from "./palette";
+import type { PickItem } from "./command";
 import { filePicker } from "./picker";
 import { baseName, dirName, resolveTyped } from "./pickerpaths";
 import { type Channel, errorText, type Progress } from "./protocol";

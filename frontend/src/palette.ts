@@ -1,17 +1,11 @@
 // Dialogs driven from the keyboard: quick open (fuzzy over the workspace's files), the command palette
 // (every toolbar action by name, and the app's commands), the shortcuts sheet, and search across the
 // workspace (results by file and line; a click opens the file at the match).
+import type { PickItem } from "./command";
 import { el, toast } from "./dom";
 import { fuzzyScore } from "./fuzzy";
 import { type Channel, errorText } from "./protocol";
 import type { SearchResult } from "./wire.gen";
-
-export interface PickItem {
-  label: string;
-  detail?: string;
-  hint?: string;
-  run: () => void | Promise<void>;
-}
 
 /** A modal list with a filter field: Up/Down move, Enter runs, Escape closes. */
 export class Picker {

@@ -5,7 +5,7 @@
 // agrees); the page shows the latest `review` state for the text it shows and sends verdicts.
 import type { EventBus } from "./bus";
 import { act, byId } from "./dom";
-import type { PickItem } from "./palette";
+import type { PickItem } from "./command";
 import type { Channel } from "./protocol";
 import { barLabel, noticeText, type ReviewChange, type ReviewPlace, type ReviewState, settleAt, stepAmong } from "./reviewmodel";
 import type { TabSync } from "./tabsync";

@@ -3,7 +3,7 @@
 // toggles; the keys (F8 focus mode, F9 typewriter mode: no editor or browser uses them); and the height the
 // typewriter pads the text with (half the editor's, so its first and last lines can be centred too).
 import { toast } from "../dom";
-import type { PickItem } from "../palette";
+import type { PickItem } from "../command";
 import { type Channel, errorText } from "../protocol";
 import { prefs, setPrefs, type WritingPrefs } from "./prefs";
 
