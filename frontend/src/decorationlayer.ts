@@ -7,8 +7,10 @@ import { type Decoration, DecorationSet } from "prosemirror-view";
 export interface DecorationLayer {
   /** A fresh plugin for one editor (empty until the first `transaction`). */
   plugin(): Plugin<DecorationSet>;
+  /** What the layer shows in `state` (to keep what stays the same when the next set is made). */
+  shown(state: EditorState): DecorationSet;
   /** The transaction that shows `decorations` instead of the layer's last ones (no change to the document, nothing to undo). */
-  transaction(state: EditorState, decorations: Decoration[]): Transaction;
+  transaction(state: EditorState, decorations: readonly Decoration[] | DecorationSet): Transaction;
 }
 
 /** A layer named `name` (its plugin key: one layer per name in an editor). */
@@ -24,7 +26,10 @@ export function decorationLayer(name: string): DecorationLayer {
         },
         props: { decorations: (state) => key.getState(state) },
       }),
-    transaction: (state, decorations) =>
-      state.tr.setMeta(key, DecorationSet.create(state.doc, decorations)).setMeta("addToHistory", false),
+    shown: (state) => key.getState(state) ?? DecorationSet.empty,
+    transaction: (state, decorations) => {
+      const set = decorations instanceof DecorationSet ? decorations : DecorationSet.create(state.doc, [...decorations]);
+      return state.tr.setMeta(key, set).setMeta("addToHistory", false);
+    },
   };
 }
