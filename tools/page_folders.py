@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import posixpath
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -109,6 +110,7 @@ MOVES: dict[str, str] = {
     "statusbar.ts": "page/statusbar.ts",
     "startscreen.ts": "page/startscreen.ts",
     "cjkformat.ts": "page/cjkformat.ts",
+    "page.ts": "page/page.ts",
 }
 
 #: The folders the moves make (a root folder of these is no stray).
@@ -253,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     for path, text in plans:
         path.write_text(text, encoding="utf-8")
         touched.append(path)
+    for old in MOVES:  # a folder emptied by the moves goes (one with files git does not track stays)
+        folder = SRC / old
+        if old.endswith("/") and folder.is_dir() and not any(p.is_file() for p in folder.rglob("*")):
+            shutil.rmtree(folder)
     # The pages' entries, and the paths docs and code name.
     words = _path_words(moves)
     for html in FRONTEND.glob("*.html"):
