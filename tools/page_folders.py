@@ -48,6 +48,7 @@ MOVES: dict[str, str] = {
     "fuzzy.ts": "shared/fuzzy.ts",
     "quote.ts": "shared/quote.ts",
     "linediff.ts": "shared/linediff.ts",
+    "reloads.ts": "shared/reloads.ts",
     # editors/: the two editors of a tab and everything inside them.
     "editor.ts": "editors/editor.ts",
     "source.ts": "editors/source.ts",

@@ -5,6 +5,7 @@
 // site permissions agents hold, each with Revoke.
 import { act, byId, el, toast } from "./dom";
 import type { MountPanel } from "./panelhost";
+import { Reloads } from "./reloads";
 import type { Channel } from "./protocol";
 import type {
   BrowserFrame,
@@ -81,8 +82,7 @@ export class BrowserPanel {
     at: { x: 0, y: 0, width: 0, height: 0 },
     queued: false,
   };
-  private timer: number | undefined;
-  private loading: Promise<void> = Promise.resolve();
+  private reloads = new Reloads(() => this.render(), REFRESH_MS, () => {});
 
   constructor(private channel: Channel) {
     const newForm = el("form", { id: "browser-new-form", class: "browser-row" }, this.newUrl, el("button", { id: "browser-new", type: "submit" }, "New tab"));
@@ -130,8 +130,7 @@ export class BrowserPanel {
   /** Tabs or grants may have changed (the app's `state` and `browser_tabs` events): load again shortly. */
   refresh(): void {
     if (this.panel.hidden) return;
-    window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => void this.load().catch(() => {}), REFRESH_MS);
+    this.reloads.soon();
   }
 
   async onFrame(payload: BrowserFrame): Promise<void> {
@@ -172,9 +171,7 @@ export class BrowserPanel {
 
   /** One load at a time, in order: a later one always shows the later state. */
   private load(): Promise<void> {
-    const run = this.loading.then(() => this.render());
-    this.loading = run.catch(() => {});
-    return run;
+    return this.reloads.now();
   }
 
   private async render(): Promise<void> {

@@ -8,6 +8,7 @@ import type { CommentAnchor } from "./editor";
 import type { MountPanel } from "./panelhost";
 import { type Channel, errorText } from "./protocol";
 import { shortQuote } from "./quote";
+import { Reloads } from "./reloads";
 import type { TabSync } from "./tabsync";
 import type { CommentAddPayload, CommentsEvent, Thread } from "./wire.gen";
 
@@ -49,8 +50,7 @@ export class CommentsPanel {
   private replyDrafts = new Map<string, string>();
   /** The listing shown, as the app sent it: the same listing again leaves the sidebar as it is. */
   private shownListing = "";
-  private timer: number | undefined;
-  private loading: Promise<void> = Promise.resolve();
+  private reloads = new Reloads(() => this.render(), REFRESH_MS, (err) => this.showUnavailable(err));
 
   constructor(
     private channel: Channel,
@@ -72,9 +72,8 @@ export class CommentsPanel {
 
   /** The active tab, its text or its threads changed: list the threads again shortly. */
   refresh(): void {
-    window.clearTimeout(this.timer);
     // In the background: a failure shows in the sidebar's head, not as a toast at every keystroke.
-    this.timer = window.setTimeout(() => void this.load().catch((err) => this.showUnavailable(err)), REFRESH_MS);
+    this.reloads.soon();
   }
 
   /** The app's `comments` event: threads of `doc` changed. */
@@ -149,9 +148,7 @@ export class CommentsPanel {
   // --- the threads -------------------------------------------------------------------------------
   /** One load at a time, in order: a later one always shows the later state. */
   private load(): Promise<void> {
-    const run = this.loading.then(() => this.render());
-    this.loading = run.catch(() => {});
-    return run;
+    return this.reloads.now();
   }
 
   private async render(): Promise<void> {

@@ -35,8 +35,13 @@ export async function act(job: () => Promise<unknown>): Promise<void> {
   try {
     await job();
   } catch (err) {
-    toast(errorText(err), "error");
+    showError(err);
   }
+}
+
+/** A failure as an error toast. */
+export function showError(err: unknown): void {
+  toast(errorText(err), "error");
 }
 
 /**

@@ -2,11 +2,12 @@
 // each (you, an agent with its tool, the disk), what each changed from the one before it (word by word),
 // the comments it addressed, how many AI revisions wait for the person's review, "Revert to this" (the
 // person's edit, not saved) and "Mark reviewed" (accepts every pending change).
-import { act, byId, el, toast } from "./dom";
+import { act, byId, el, showError, toast } from "./dom";
 import { elided, wordCounts, wordDiff, type WordPart } from "./historydiff";
 import type { MountPanel } from "./panelhost";
 import type { Channel } from "./protocol";
 import { shortQuote } from "./quote";
+import { Reloads } from "./reloads";
 import type { TabSync } from "./tabsync";
 import type { Addressed, Snapshot } from "./wire.gen";
 
@@ -30,11 +31,10 @@ export class HistoryPanel {
   private selected: number | null = null;
   /** The version the person chose; until they choose one (or when it is gone), the newest is shown as it comes. */
   private picked: number | null = null;
+  private reloads = new Reloads(() => this.render(), REFRESH_MS, showError);
   /** A snapshot's text never changes: each is fetched once, and its diff from the one before computed once. */
   private texts = new Map<number, string>();
   private diffs = new Map<number, WordPart[]>();
-  private timer: number | undefined;
-  private loading: Promise<void> = Promise.resolve();
 
   constructor(
     private channel: Channel,
@@ -48,8 +48,7 @@ export class HistoryPanel {
   /** Something changed (the active tab, its text, the app's state): show it again shortly, if open. */
   refresh(): void {
     if (this.panel.hidden) return;
-    window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => void act(() => this.load()), REFRESH_MS);
+    this.reloads.soon();
   }
 
   private toggle(): void {
@@ -60,9 +59,7 @@ export class HistoryPanel {
 
   /** One load at a time, in order: a later one always shows the later state. */
   private load(): Promise<void> {
-    const run = this.loading.then(() => this.render());
-    this.loading = run.catch(() => {});
-    return run;
+    return this.reloads.now();
   }
 
   private async render(): Promise<void> {

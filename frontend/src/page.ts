@@ -19,7 +19,7 @@ import { setRenderContext } from "./renderctx";
 import { configureImages } from "./paste/images";
 import { PANELS } from "./panels";
 import type { PanelHost } from "./panelhost";
-import { type AppEvent, Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
+import { type AppEvent, type Channel, type EditorAnswer, errorText, type RequestEvent } from "./protocol";
 import type { DocEvent, EditorRequest, Listing, PageState, Reply, TabInfo, TabView, WindowInfo } from "./wire.gen";
 import { filePicker } from "./picker";
 import { SaveAsDialog } from "./saveas";

@@ -6,6 +6,7 @@
 import { act, byId, el } from "../dom";
 import type { MountPanel } from "../panelhost";
 import { type Channel, errorText } from "../protocol";
+import { Reloads } from "../reloads";
 import type { CoherenceOverview as Overview } from "../wire.gen";
 import { type Panel, type Part } from "./part";
 import { Breakdown } from "./breakdown";
@@ -45,8 +46,7 @@ export class CoherencePanel {
   private tabs = new Map<View, HTMLButtonElement>();
   private parts: Record<View, Part>;
   private view: View = "breakdown";
-  private timer: number | undefined;
-  private loading: Promise<void> = Promise.resolve();
+  private reloads = new Reloads(() => this.render(), REFRESH_MS, () => {});
 
   constructor(
     private channel: Channel,
@@ -92,9 +92,8 @@ export class CoherencePanel {
   /** Something in the coherence layer moved (the app's `coherence` event): load again shortly. */
   refresh(): void {
     if (this.panel.hidden) return;
-    window.clearTimeout(this.timer);
     // In the background: a failure shows in the panel, not as a toast at every event.
-    this.timer = window.setTimeout(() => void this.load().catch(() => {}), REFRESH_MS);
+    this.reloads.soon();
   }
 
   private toggle(): void {
@@ -114,9 +113,7 @@ export class CoherencePanel {
 
   /** One load at a time, in order: a later one always shows the later state. */
   private load(): Promise<void> {
-    const run = this.loading.then(() => this.render());
-    this.loading = run.catch(() => {});
-    return run;
+    return this.reloads.now();
   }
 
   private async render(): Promise<void> {
