@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     moves = file_moves()
     # Every module of the page and its tests, read before anything moves: (where it was, where it goes).
     sources = [p for p in FRONTEND.glob("src/**/*") if p.is_file() and p.suffix in {".ts", ".tsx", ".js"}]
-    sources += list(FRONTEND.glob("test/**/*.ts")) + [FRONTEND / "vite.config.ts"]
+    sources += [*FRONTEND.glob("test/**/*.ts"), FRONTEND / "vite.config.ts"]
     plans: list[tuple[Path, str]] = []
     for path in sources:
         old = path.relative_to(FRONTEND).as_posix()
@@ -249,10 +249,15 @@ def main(argv: list[str] | None = None) -> int:
         fixed = rewrite(text, old, new, moves)
         if inside in moves or fixed != text:
             plans.append((FRONTEND / new, fixed))
+    touched: list[Path] = []
+    tracked = set(_git("ls-files", "--", "frontend/src").splitlines())
     for old, new in moves.items():
         (SRC / new).parent.mkdir(parents=True, exist_ok=True)
-        _git("mv", f"frontend/src/{old}", f"frontend/src/{new}")
-    touched: list[Path] = []
+        if f"frontend/src/{old}" in tracked:
+            _git("mv", f"frontend/src/{old}", f"frontend/src/{new}")
+        else:  # not committed yet: moved all the same (and added below)
+            (SRC / old).rename(SRC / new)
+            touched.append(SRC / new)
     for path, text in plans:
         path.write_text(text, encoding="utf-8")
         touched.append(path)
@@ -264,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     words = _path_words(moves)
     for html in FRONTEND.glob("*.html"):
         text = html.read_text(encoding="utf-8")
-        fixed = re.sub(r'(src=")/src/([^"]+)"', lambda m: f'{m.group(1)}/src/{_old_to_new(m.group(2)) or m.group(2)}"', text)
+        fixed = re.sub(r'src="/src/([^"]+)"', lambda m: f'src="/src/{_old_to_new(m.group(1)) or m.group(1)}"', text)
         if fixed != text:
             html.write_text(fixed, encoding="utf-8")
             touched.append(html)
