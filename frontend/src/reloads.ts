@@ -2,7 +2,7 @@
 // "load again soon" for events that come in bursts (a save, then its recording): one load once they settle.
 
 export class Reloads {
-  private timer: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private loading: Promise<void> = Promise.resolve();
 
   /** `load` draws the panel from the app's answers; `failed` hears what a load started by `soon` threw. */
@@ -21,7 +21,7 @@ export class Reloads {
 
   /** Load `delayMs` after the last of a burst of asks, in the background. */
   soon(): void {
-    window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => void this.now().catch(this.failed), this.delayMs);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.now().catch(this.failed), this.delayMs);
   }
 }
