@@ -3,7 +3,7 @@
 // never sends faster than this page draws), the person's clicks, keys, text and wheel forwarded in
 // order, back / forward / reload and an address bar, a "page crashed" overlay with Reload, and the
 // site permissions agents hold, each with Revoke.
-import { act, byId, el, toast } from "./dom";
+import { act, byId, el, sidebarParts, toast, toggleSidebar } from "./dom";
 import type { MountPanel } from "./panelhost";
 import { Reloads } from "./reloads";
 import type { Channel } from "./protocol";
@@ -32,18 +32,9 @@ const REFRESH_MS = 250;
 const MOUSE_BUTTONS = ["left", "middle", "right"] as const;
 
 export class BrowserPanel {
-  private toggleButton = el(
-    "button",
-    { id: "browser-toggle", type: "button", title: "The embedded browser's tabs, live", "aria-pressed": "false" },
-    "Browser",
-  );
-  private panel = el("aside", {
-    id: "browser",
-    class: "browser-panel",
-    "data-testid": "browser",
-    "aria-labelledby": "browser-title",
-    hidden: "",
-  });
+  private sidebar = sidebarParts("browser", "Browser", "The embedded browser's tabs, live");
+  private toggleButton = this.sidebar.toggle;
+  private panel = this.sidebar.panel;
   private tabList = el("ul", { id: "browser-tabs", class: "browser-tabs", "data-testid": "browser-tabs" });
   private newUrl = el("input", {
     id: "browser-new-url",
@@ -160,9 +151,7 @@ export class BrowserPanel {
 
   // --- showing ------------------------------------------------------------------------------------
   private async toggle(): Promise<void> {
-    this.panel.hidden = !this.panel.hidden;
-    this.toggleButton.setAttribute("aria-pressed", String(!this.panel.hidden));
-    if (this.panel.hidden) {
+    if (!toggleSidebar(this.panel, this.toggleButton)) {
       await this.stopViewing();
       return;
     }

@@ -3,7 +3,7 @@
 // reopen / delete: the person's alone), orphaned threads in a section of their own, and the anchors
 // highlighted in the editor. Threads are asked for again on the app's `comments` event, on a
 // change of the text and on a tab switch; the highlights show whether the sidebar is open or not.
-import { act, byId, el, toast } from "./dom";
+import { act, byId, el, toast, toggleSidebar } from "./dom";
 import type { CommentAnchor } from "./editor";
 import type { MountPanel } from "./panelhost";
 import { type Channel, errorText } from "./protocol";
@@ -82,9 +82,7 @@ export class CommentsPanel {
   }
 
   private toggle(): void {
-    this.panel.hidden = !this.panel.hidden;
-    this.toggleButton.setAttribute("aria-pressed", String(!this.panel.hidden));
-    if (!this.panel.hidden) this.refresh();
+    if (toggleSidebar(this.panel, this.toggleButton)) this.refresh();
   }
 
   private showThread(id: string): void {

@@ -39,6 +39,22 @@ export async function act(job: () => Promise<unknown>): Promise<void> {
   }
 }
 
+/** The toggle button (`NAME-toggle`) and the hidden sidebar (`aside#NAME`, titled by `#NAME-title`) of a panel
+ * that builds its own. */
+export function sidebarParts(name: string, label: string, title: string): { toggle: HTMLButtonElement; panel: HTMLElement } {
+  return {
+    toggle: el("button", { id: `${name}-toggle`, type: "button", title, "aria-pressed": "false" }, label),
+    panel: el("aside", { id: name, class: `${name}-panel`, "data-testid": name, "aria-labelledby": `${name}-title`, hidden: "" }),
+  };
+}
+
+/** Show or hide a side panel, its toggle button pressed while it shows; true when it shows now. */
+export function toggleSidebar(panel: HTMLElement, button: HTMLElement): boolean {
+  panel.hidden = !panel.hidden;
+  button.setAttribute("aria-pressed", String(!panel.hidden));
+  return !panel.hidden;
+}
+
 /** A failure as an error toast. */
 export function showError(err: unknown): void {
   toast(errorText(err), "error");

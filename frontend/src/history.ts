@@ -2,7 +2,7 @@
 // each (you, an agent with its tool, the disk), what each changed from the one before it (word by word),
 // the comments it addressed, how many AI revisions wait for the person's review, "Revert to this" (the
 // person's edit, not saved) and "Mark reviewed" (accepts every pending change).
-import { act, byId, el, showError, toast } from "./dom";
+import { act, byId, el, showError, toast, toggleSidebar } from "./dom";
 import { elided, wordCounts, wordDiff, type WordPart } from "./historydiff";
 import type { MountPanel } from "./panelhost";
 import type { Channel } from "./protocol";
@@ -52,9 +52,7 @@ export class HistoryPanel {
   }
 
   private toggle(): void {
-    this.panel.hidden = !this.panel.hidden;
-    this.toggleButton.setAttribute("aria-pressed", String(!this.panel.hidden));
-    if (!this.panel.hidden) void act(() => this.load());
+    if (toggleSidebar(this.panel, this.toggleButton)) void act(() => this.load());
   }
 
   /** One load at a time, in order: a later one always shows the later state. */

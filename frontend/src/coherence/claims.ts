@@ -7,12 +7,11 @@ import type {
   CoherenceOverview as Overview,
   Maturity,
 } from "../wire.gen";
-import { type Panel, type Part, NOT_TRACKED, button, badge, chosen, maturitySelect, rebuild } from "./part";
+import { type Panel, type Part, TrackedView, button, badge, chosen, maturitySelect, rebuild } from "./part";
 
 export class Claims implements Part {
-  readonly element = el("section", { class: "coherence-view", "data-view": "claims" });
-  private off = el("p", { class: "hint" }, NOT_TRACKED);
-  private on = el("div", {});
+  private view = new TrackedView("claims");
+  readonly element = this.view.element;
   private list = el("ul", { class: "coherence-claims", "data-testid": "coherence-claims" });
   private statement = el("textarea", { id: "coherence-claim-statement", rows: "2" });
   private maturity = maturitySelect("coherence-claim-maturity");
@@ -44,14 +43,11 @@ export class Claims implements Part {
         this.statement.value = "";
       });
     });
-    this.on.append(this.list, form);
-    this.element.append(this.off, this.on);
+    this.view.content.append(this.list, form);
   }
 
   async show(overview: Overview): Promise<void> {
-    this.off.hidden = overview.status.initialized;
-    this.on.hidden = !overview.status.initialized;
-    if (!overview.status.initialized) return;
+    if (!this.view.show(overview)) return;
     this.claims = (await this.panel.channel.request("coherence.claims", {})).claims;
     for (const key of this.superseding.keys()) if (!this.claims.some((c) => c.claim === key)) this.superseding.delete(key);
     this.render();

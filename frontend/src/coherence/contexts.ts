@@ -1,12 +1,11 @@
 // The Coherence panel's Contexts: named sets of claims (included, excluded) that agents check against.
 import { act, el, toast } from "../dom";
 import type { CoherenceOverview as Overview, Context, ContextSavePayload } from "../wire.gen";
-import { type Panel, type Part, NOT_TRACKED, button, badge, select, chosen, picks, rebuild } from "./part";
+import { type Panel, type Part, TrackedView, button, badge, select, chosen, picks, rebuild } from "./part";
 
 export class Contexts implements Part {
-  readonly element = el("section", { class: "coherence-view", "data-view": "contexts" });
-  private off = el("p", { class: "hint" }, NOT_TRACKED);
-  private on = el("div", {});
+  private view = new TrackedView("contexts");
+  readonly element = this.view.element;
   private list = el("ul", { class: "coherence-contexts", "data-testid": "coherence-contexts" });
   private contextId = el("input", { id: "coherence-context-id", type: "text", autocomplete: "off", spellcheck: "false" });
   private name = el("input", { id: "coherence-context-name", type: "text", autocomplete: "off" });
@@ -40,14 +39,11 @@ export class Contexts implements Part {
       event.preventDefault();
       void act(() => this.save());
     });
-    this.on.append(this.list, form);
-    this.element.append(this.off, this.on);
+    this.view.content.append(this.list, form);
   }
 
   async show(overview: Overview): Promise<void> {
-    this.off.hidden = overview.status.initialized;
-    this.on.hidden = !overview.status.initialized;
-    if (!overview.status.initialized) return;
+    if (!this.view.show(overview)) return;
     const [{ contexts }, { claims }] = await Promise.all([
       this.panel.channel.request("coherence.contexts", {}),
       this.panel.channel.request("coherence.claims", {}),

@@ -3,7 +3,7 @@
 // waive), the delegations the person grants agents, and the canon's claims and contexts. The app
 // names the workspace (a page cannot); the panel loads again on the app's `coherence` event and
 // after each action, and every refusal shows as a toast.
-import { act, byId, el } from "../dom";
+import { act, byId, el, sidebarParts, toggleSidebar } from "../dom";
 import type { MountPanel } from "../panelhost";
 import { type Channel, errorText } from "../protocol";
 import { Reloads } from "../reloads";
@@ -27,18 +27,9 @@ const VIEWS: [View, string][] = [
 const REFRESH_MS = 150;
 
 export class CoherencePanel {
-  private toggleButton = el(
-    "button",
-    { id: "coherence-toggle", type: "button", title: "What derived documents went stale, and why", "aria-pressed": "false" },
-    "Coherence",
-  );
-  private panel = el("aside", {
-    id: "coherence",
-    class: "coherence-panel",
-    "data-testid": "coherence",
-    "aria-labelledby": "coherence-title",
-    hidden: "",
-  });
+  private sidebar = sidebarParts("coherence", "Coherence", "What derived documents went stale, and why");
+  private toggleButton = this.sidebar.toggle;
+  private panel = this.sidebar.panel;
   private rootLine = el("p", { id: "coherence-root", class: "hint coherence-root" });
   private message = el("p", { id: "coherence-message", class: "coherence-error", role: "status", hidden: "" });
   /** The views: hidden while the app cannot say anything about the window's workspace. */
@@ -97,9 +88,7 @@ export class CoherencePanel {
   }
 
   private toggle(): void {
-    this.panel.hidden = !this.panel.hidden;
-    this.toggleButton.setAttribute("aria-pressed", String(!this.panel.hidden));
-    if (!this.panel.hidden) this.refresh();
+    if (toggleSidebar(this.panel, this.toggleButton)) this.refresh();
   }
 
   private select(view: View): void {

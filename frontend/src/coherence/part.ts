@@ -19,7 +19,26 @@ export interface Part {
   show(overview: Overview): Promise<void>;
 }
 
-export const NOT_TRACKED = "Provenance is not tracked in this workspace: switch it on in Breakdown first.";
+const NOT_TRACKED = "Provenance is not tracked in this workspace: switch it on in Breakdown first.";
+
+/** A view with nothing to show until provenance is tracked: its section, the hint until then, its content. */
+export class TrackedView {
+  readonly element: HTMLElement;
+  readonly content = el("div", {});
+  private hint = el("p", { class: "hint" }, NOT_TRACKED);
+
+  constructor(view: string) {
+    this.element = el("section", { class: "coherence-view", "data-view": view }, this.hint, this.content);
+  }
+
+  /** The content while provenance is tracked, the hint otherwise; whether it is tracked. */
+  show(overview: Overview): boolean {
+    const tracked = overview.status.initialized;
+    this.hint.hidden = tracked;
+    this.content.hidden = !tracked;
+    return tracked;
+  }
+}
 
 export function edgeKey(edge: Edge): string {
   return `${edge.txf}:${edge.input}`;
