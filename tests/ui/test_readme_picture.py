@@ -37,7 +37,8 @@ WIDTH, HEIGHT = 1280, 800
 MAX_BYTES = 300_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
-#: the agent's edit: it tightens the introduction (as ``notes/ideas.md`` asks), two changes in one paragraph (an insertion, a replacement)
+#: the agent's edit: it tightens the introduction (as ``notes/ideas.md`` asks), two changes in one paragraph
+#: (an insertion, a replacement)
 EDITS = (
     ("as in any word processor", "as you would in any word processor"),
     ("every byte you do not touch", "every byte you leave alone"),
@@ -80,8 +81,8 @@ async def _page(browser: Browser, pages: Pages) -> Page:
 
 
 async def _stage(browser: Browser, pages: Pages, agent: Client) -> Page:
-    """The picture's page: the workspace's tree (its folders unfolded, as they start), ``welcome.md`` open in WYSIWYG (the
-    app's default mode), the agent's paragraph shown for review."""
+    """The picture's page: the workspace's tree (its folders unfolded, as they start), ``welcome.md`` open in
+    WYSIWYG (the app's default mode), the agent's changes shown for review."""
     page = await _page(browser, pages)
     await page.wait_for_selector("section.workspace button.file[data-path='welcome.md']")
     await page.wait_for_selector("button.file[data-path='notes/ideas.md']")
