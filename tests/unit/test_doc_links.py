@@ -56,7 +56,8 @@ def anchors(text: str) -> set[str]:
     found = set()
     for at, token in enumerate(tokens):
         if token.type == "heading_open":
-            words = "".join(child.content for child in tokens[at + 1].children or () if child.type in ("text", "code_inline"))
+            inline = tokens[at + 1].children or ()
+            words = "".join(child.content for child in inline if child.type in ("text", "code_inline"))
             found.add(slug(words, seen))
     return found
 
