@@ -12,7 +12,7 @@
 // A wikilink names a workspace file by name (wikilinks.ts); an unresolved one creates its file beside the
 // document. The page gives this module its channel and how to show a tab (`setLinkHost`).
 import { el, modalAnswer, toast } from "./dom";
-import { type Heading, jumpToHeading, shownHeadings } from "./outline";
+import { type Heading, jumpToHeading, shownHeadings } from "./headings";
 import { type Channel, errorText } from "./protocol";
 import { renderContext } from "./renderctx";
 import { newWikilinkPath, resolveWikilink, workspaceFiles } from "./wikilinks";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { headingsOf } from "../src/outline";
+import { headingsOf } from "../src/headings";
 import { fuzzyScore } from "../src/fuzzy";
 import { imageAddress } from "../src/renderctx";
 import { counts, readingTime } from "../src/statusbar";
