@@ -12,11 +12,12 @@ from typing import Any
 from vmark.app.connection import Connection
 from vmark.app.page_push import PagePush
 from vmark.app.state import Session
+from vmark.core.actor import Actor
 from vmark.core.changes import splice_state
 from vmark.core.document import DocState
 from vmark.core.model import Document
 from vmark.core.spans import Span
-from vmark.core.transaction import Actor, Transaction
+from vmark.core.transaction import Transaction
 
 
 class _Page:
@@ -111,7 +112,8 @@ async def test_an_agent_write_reaches_the_pages_of_its_window_only() -> None:
     await world.pushed()
     before = world.a.state.revision
     after = _edit(world.a, 4, 9, "omega")
-    await world.session.apply(Transaction(world.a, after, "agent", Actor("conn-agent", "laptop"), "document.write"))
+    agent = Actor("agent", "laptop", "conn-agent")
+    await world.session.apply(Transaction(world.a, after, "agent", agent, "document.write"))
 
     sent = await world.pushed()
     assert sent == {**NOTHING, "main": ["doc", "state"], "main (beside)": ["doc", "state"]}
@@ -135,7 +137,7 @@ async def test_a_page_does_not_get_its_own_keystrokes_back_and_a_revert_shows_as
     await world.pushed()
     base = world.a.state.revision
     typed = _edit(world.a, 0, 0, "x")
-    await world.session.apply(Transaction(world.a, typed, "person", Actor(world.page.conn.id)))
+    await world.session.apply(Transaction(world.a, typed, "person", world.page.conn.actor))
     assert await world.pushed() == {
         "main": ["state"],
         "main (beside)": ["doc", "state"],
@@ -148,7 +150,7 @@ async def test_a_page_does_not_get_its_own_keystrokes_back_and_a_revert_shows_as
         "person",
         {"base": base, "spans": [[0, 0, "x"]]},
     )
-    await world.session.apply(Transaction(world.a, DocState("restored\n"), "revert", Actor(world.page.conn.id)))
+    await world.session.apply(Transaction(world.a, DocState("restored\n"), "revert", world.page.conn.actor))
     sent = await world.pushed()
     # a revert is the person's, yet not typed by a page: every page showing the document gets it
     assert sent == {"main": ["doc", "state"], "main (beside)": ["doc", "state"], "doc-1": [], "doc-2": ["doc", "state"]}
