@@ -157,11 +157,11 @@ class Saver:
     async def _snapshot(
         self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...], tool: str | None = None
     ) -> None:
-        doc = tab.doc
+        doc, by = tab.doc, conn.actor
         self.background(
             self.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses, tool,
-                client=conn.client_name,
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, by.principal, addresses, tool,
+                client=by.client_name,
             )
         )
 
