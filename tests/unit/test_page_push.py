@@ -226,3 +226,13 @@ async def test_the_last_tab_closed_forgets_the_document() -> None:
     sent = await world.pushed()
     assert sent == {**NOTHING, "main": ["state"], "main (beside)": ["state"]}
     assert world.push._pushed.get(world.a.key) is None and world.push._latest.get(world.a.key) is None
+
+
+async def test_a_change_of_the_agents_browser_tabs_reaches_every_page_once() -> None:
+    world = _World()
+    await world.pushed()
+    world.push.browser_changed()
+    world.push.browser_changed()  # coalesced with the first: one event
+    assert await world.pushed() == {window: ["browser_tabs"] for window in NOTHING}
+    assert world.page.named("browser_tabs") == [{}]
+    assert await world.pushed() == NOTHING

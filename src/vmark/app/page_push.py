@@ -9,6 +9,8 @@ Two events follow a change, each only to the pages it concerns:
   other windows' workspaces (the start screen lists them) and the connected agents. A page gets it when it
   differs from the one it got last: an agent's write in one window reaches that window's pages, not the
   others', whose state did not change.
+- ``browser_tabs``: the agents' browser tabs or what they may do changed (:meth:`PagePush.browser_changed`):
+  every page lists them again (they are not part of the state).
 
 ``ui.state`` answers :meth:`PagePush.page_state`: every window with its view.
 """
@@ -47,6 +49,7 @@ class PagePush:
         self._latest: dict[str, tuple[str, str | None]] = {}
         #: per page (its connection's id): the ``state`` it got last
         self._sent: dict[str, dict[str, Any]] = {}
+        self._browser_changed = False
         self._scheduled = False
 
     def follow(self) -> None:
@@ -86,6 +89,11 @@ class PagePush:
             return
         self._scheduled = True
         asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._push()))
+
+    def browser_changed(self) -> None:
+        """The agents' browser tabs or grants changed: every page hears of it with the next push."""
+        self._browser_changed = True
+        self.changed()
 
     # --- what the pages render ----------------------------------------------------------------------------
     def page_state(self) -> dict[str, Any]:
@@ -167,6 +175,11 @@ class PagePush:
                     await conn.send({"type": "event", "event": "state", "payload": state})
         for gone in self._sent.keys() - attached:  # pages that left: a page attaching again gets its state
             del self._sent[gone]
+        if self._browser_changed:
+            self._browser_changed = False
+            for conn in list(session.person_connections()):
+                with contextlib.suppress(ConnectionError):
+                    await conn.send({"type": "event", "event": "browser_tabs", "payload": {}})
 
     async def _push_doc(self, doc: Document) -> None:
         """A ``doc`` event to every page of a window showing ``doc``, except the page that typed the change:

@@ -162,6 +162,7 @@ class App:
             browser.tabs, authorize=authorize, navigate=browser.navigate, prompts=BrowserPrompts(self.approvals)
         )
         browser.closed_listeners.append(runs.tab_closed)
+        browser.changed_listeners.append(self.page_push.browser_changed)
         self.browser_recordings = Recordings(authorize)
         self.browser_sessions = SavedSessions(data_dir, write_text_atomic, authorize)
         panel = PanelHooks(
