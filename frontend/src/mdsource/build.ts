@@ -395,6 +395,8 @@ class Inlines {
   nodes: Node[] = [];
   segments: Segment[] = [];
   private marks: readonly Mark[] = [];
+  /** The marks before each open construct: its close gives them back (emphasis nests in emphasis). */
+  private opened: { name: string; before: readonly Mark[] }[] = [];
 
   constructor(
     private builder: Builder,
@@ -517,7 +519,7 @@ class Inlines {
     if (spaced !== token.content && spaced.length >= 2 && spaced.startsWith(" ") && spaced.endsWith(" ") && spaced.slice(1, -1) === token.content) start = inner + 1;
     const exact = spaced.slice(start - inner, start - inner + token.content.length) === token.content;
     const outside = this.marks;
-    this.marks = schema.marks.code.create({ markup }).addToSet(this.marks);
+    this.open("code", { markup });
     this.builder.pushSegment(this.segments, this.map, from, start, 0, false, outside);
     if (!exact || !raw.includes("\n")) this.text(token.content, start, start + token.content.length, exact);
     else {
@@ -558,12 +560,26 @@ class Inlines {
     return close;
   }
 
+  /**
+   * A construct opens its mark. Inside one of the same kind (`*a _b_ c*`, `*a [*b*](u) c*`) the outer mark goes on:
+   * the view has one emphasis, as it shows one.
+   */
   private open(name: "em" | "strong" | "strike" | "link" | "code", attrs: Record<string, unknown>): void {
-    this.marks = schema.marks[name].create(attrs).addToSet(this.marks);
+    this.opened.push({ name, before: this.marks });
+    const mark = schema.marks[name].create(attrs);
+    if (!this.marks.some((m) => m.type === mark.type)) this.marks = mark.addToSet(this.marks);
   }
 
+  /** The construct closes: the marks are again those before it opened (an outer emphasis goes on after it). */
   private close(name: string): void {
-    this.marks = this.marks.filter((m) => m.type.name !== name);
+    let k = this.opened.length - 1;
+    while (k >= 0 && this.opened[k].name !== name) k--;
+    if (k < 0) {
+      this.marks = this.marks.filter((m) => m.type.name !== name);
+      return;
+    }
+    this.marks = this.opened[k].before;
+    this.opened.length = k;
   }
 }
 
