@@ -9,6 +9,7 @@
 import { Text } from "@codemirror/state";
 import type { Fragment, Mark, Node } from "prosemirror-model";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
+import { codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
 import { schema } from "./schema";
 import { escapeText, serializeBlock, serializeInline } from "./serialize";
 
@@ -136,14 +137,20 @@ export class SourceDoc {
     const segments = segmentsOf.get(old);
     if (!segments || segments.some((s) => s.src < 0)) return [];
     const spans: Span[] = [];
-    const direct = directSplices(old, fresh, segments, block.from, this.continuation(segments, block));
-    spans.push(...direct);
+    const slice = (from: number, to: number) => this.textValue.sliceString(from, to);
+    const reader = { slice, lineStart: (at: number) => this.textValue.lineAt(at).from };
+    const continuation = (old.type.spec.code ? codeContinuation(old, segments, block.from, reader) : null) ?? this.continuation(segments, block);
+    const direct = directSplices(old, fresh, segments, block.from, continuation);
+    spans.push(...direct, ...codeSplices(old, fresh, segments, block.from, reader, continuation));
+    spans.push(...labelSplices(old, fresh, segments, block.from, direct, slice));
     const inline = this.inlineSpan(old, fresh, segments, block);
     if (inline) {
       const plain = { ...inline, insert: serializeInline(fresh.content, `\n${this.continuation(segments, block)}`, false) };
       if (plain.insert !== inline.insert) spans.push(plain);
       spans.push(inline);
     }
+    // After the rewrite: an escape it finds (`\_Q_foo_`) changes less than new delimiters.
+    spans.push(...delimiterSplices(segments, block.from, direct, slice));
     return spans;
   }
 
@@ -593,13 +600,47 @@ function sameAttrs(a: Node, b: Node): boolean {
 export function sameShown(view: Node, parsed: Node): boolean {
   if (view.eq(parsed)) return true;
   if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
-  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed) || trailingBreak(view, parsed) !== null;
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed) || trailingBreak(view, parsed) !== null || sameButWritten(view, parsed);
   // An empty paragraph in a container is the view's (a new line of a quote the person has not typed in yet).
   const a = shownChildren(view);
   const b = shownChildren(parsed);
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (!sameShown(a[k], b[k])) return false;
   return true;
+}
+
+/** Attributes of marks that say how the text writes them (delimiters, a link's source after its text): not shown. */
+const WRITTEN: Record<string, readonly string[]> = { em: ["markup"], strong: ["markup"], strike: ["markup"], code: ["markup"], link: ["tail", "label"] };
+
+/** Whether two marks show the same (they may be written otherwise: `__` or `**`, `[ref]` or `[rQef][ref]`). */
+function sameShownMark(a: Mark, b: Mark): boolean {
+  if (a.eq(b)) return true;
+  if (a.type !== b.type) return false;
+  const written = WRITTEN[a.type.name] ?? [];
+  return Object.keys(a.attrs).every((name) => written.includes(name) || a.attrs[name] === b.attrs[name]);
+}
+
+/**
+ * Whether two textblocks differ only in how the text writes their marks: a letter typed next to `__foo__` makes
+ * it `**foo**`, a reference link named by its text (`[ref]`) whose text changed names its label (`[rQef][ref]`).
+ */
+function sameButWritten(view: Node, parsed: Node): boolean {
+  if (view.childCount !== parsed.childCount) return false;
+  for (let k = 0; k < view.childCount; k++) {
+    const a = view.child(k);
+    const b = parsed.child(k);
+    if (a.type !== b.type || a.text !== b.text || !sameAttrs(a, b) || a.marks.length !== b.marks.length) return false;
+    if (!a.marks.every((m, i) => sameShownMark(m, b.marks[i]))) return false;
+  }
+  return true;
+}
+
+/** The parse's segments with the view's marks in place of the parse's (the two differ only in how they are written). */
+function withViewMarks(view: Node, parsed: Node, segments: Segment[]): Segment[] {
+  const pairs: [Mark, Mark][] = [];
+  parsed.forEach((child, _offset, k) => child.marks.forEach((m, i) => pairs.push([m, view.child(k).marks[i]])));
+  const own = (m: Mark): Mark => pairs.find(([p]) => p.eq(m))?.[1] ?? m;
+  return segments.map((s) => ({ ...s, marks: s.marks.map(own) }));
 }
 
 function shownChildren(node: Node): Node[] {
@@ -666,6 +707,7 @@ function withBreak(segments: Segment[], size: number): Segment[] | null {
 }
 
 function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: Text): Segment[] {
+  if (sameButWritten(node, parsed)) return withViewMarks(node, parsed, segments);
   const size = trailingBreak(node, parsed);
   if (size !== null) return withBreak(segments, size) ?? segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
   const spaces = typedSpaces(node, parsed);
