@@ -42,8 +42,10 @@ STEPS = (
     ("vmark.app.review.service", "Review", "follow", "      history entries (queued)"),
     ("vmark.app.coherence", "CoherenceService", "follow", "      coherence recording"),
     ("vmark.app.tab_save", "Saver", "save_after_write", "    save (queue, identity, atomic write, snapshot)"),
-    ("vmark.storage.files", None, "save_replace", "      atomic replace (temp, fsync, rename, dir fsync)"),
+    ("vmark.storage.files", None, "save_replace", "      atomic replace (temp if not prepared, rename, dir fsync)"),
     ("vmark.storage.files", None, "_write_temp", "        temp file written and fsync'd"),
+    ("vmark.storage.files", None, "prepare_replace", "    temp file prepared while journaled (thread)"),
+    ("vmark.storage.atomic", None, "sync_dir_fd", "        the folder's fsync (grouped)"),
 )
 
 
@@ -103,7 +105,7 @@ def _serve(argv: list[str]) -> int:
         Path(os.environ["VMARK_BENCH_STAGES"]).write_text(json.dumps(out), "utf-8")
 
     atexit.register(dump)
-    from vmark.cli import main as vmark_main
+    from vmark.cli.main import main as vmark_main
 
     sys.argv = ["vmark", *argv]
     return int(vmark_main() or 0)

@@ -8,11 +8,11 @@ import type { Approval, BrowserDecision, BrowserDetail } from "./wire.gen";
 const WORDING: Record<string, { title: string; text: (a: Approval) => string }> = {
   open_workspace: {
     title: "Open a workspace?",
-    text: (a) => `${a.requester} asks to open this folder as the workspace of this window:`,
+    text: (a) => `${a.agent} asks to open this folder as the workspace of this window:`,
   },
   folder_access: {
     title: "Give access to a folder?",
-    text: (a) => `${a.requester} asks to read this folder, which is outside the always-readable locations:`,
+    text: (a) => `${a.agent} asks to read this folder, which is outside the always-readable locations:`,
   },
 };
 
@@ -62,7 +62,7 @@ export class ApprovalDialog {
     if (this.shown || this.browser.isOpen() || this.queue.length === 0) return;
     const approval = this.queue.shift() as Approval;
     this.shown = approval;
-    const wording = WORDING[approval.kind] ?? { title: "Approve?", text: (a: Approval) => `${a.requester} asks:` };
+    const wording = WORDING[approval.kind] ?? { title: "Approve?", text: (a: Approval) => `${a.agent} asks:` };
     byId("approval-title").textContent = wording.title;
     byId("approval-text").textContent = wording.text(approval);
     byId("approval-path").textContent = approval.subject;
@@ -258,7 +258,7 @@ class BrowserPrompts {
   private render(approval: Approval): void {
     const detail: BrowserDetail = approval.detail ?? { site: "", tabId: null, action: "", element: null, value: null };
     const standing = !NEVER_STANDING.has(detail.action);
-    this.fields.requester.textContent = approval.requester;
+    this.fields.requester.textContent = approval.agent;
     this.fields.site.textContent = detail.site;
     this.fields.action.textContent = ACTION_WORDS[detail.action] ?? detail.action;
     this.fields.element.textContent = detail.element ? `${detail.element.role} "${detail.element.name}"` : "";

@@ -204,6 +204,7 @@ export class BrowserPanel {
       "button",
       { type: "button", class: "browser-tab-pick", title: tab.url },
       el("span", { class: "browser-owner" }, tab.owner === "ai" ? "AI" : "You"),
+      ...(tab.agent ? [el("span", { class: "browser-agent" }, tab.agent)] : []),
       el("span", { class: "browser-tab-title" }, tab.title || tab.url || "New tab"),
     );
     pick.addEventListener("click", () => void act(() => this.view(tab.tabId)));

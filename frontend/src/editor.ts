@@ -66,6 +66,8 @@ export interface Editor {
   setAnchors(anchors: CommentAnchor[]): void;
   /** Show these pending changes (UTF-16 offsets of `getText()`), replacing the ones shown; they follow edits until the next call. */
   setReview(marks: ReviewMark[]): void;
+  /** Bring pending change `id` into view where the editor draws only what is near it (false: not shown here). */
+  revealReview?(id: string): boolean;
   focus(): void;
   destroy(): void;
 }

@@ -220,7 +220,7 @@ function whoMade(snap: Snapshot): string {
   if (actor.kind === "person") return actor.tool === "review.reject" ? "you (reject)" : "you";
   if (actor.kind === "revert") return "you (revert)";
   if (actor.kind === "disk") return "on disk";
-  const name = actor.principal ?? snap.principal ?? "an agent";
+  const name = actor.label ?? actor.principal ?? snap.principal ?? "an agent";
   return actor.tool ? `${name} · ${actor.tool}` : name;
 }
 

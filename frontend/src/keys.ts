@@ -62,6 +62,8 @@ export const SHORTCUTS: Shortcut[] = [
     note: /^Ctrl\+\d/.test(c.keys) ? "A browser window keeps Ctrl+digit for its tabs; use Ctrl+Alt+digit there." : undefined,
   })),
   { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
+  { group: "Writing", keys: "F8", action: "Focus mode on / off: the paragraph you are in stands out, the rest is dimmed" },
+  { group: "Writing", keys: "F9", action: "Typewriter mode on / off: the line you type on stays in the middle of the editor" },
   ...TABLE_SHORTCUTS,
   { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },
   { group: "Help", keys: "Ctrl+/ / ?", action: "This sheet (? when not typing)" },

@@ -4,8 +4,11 @@ import "./render.css";
 import "./theme.css";
 import "./exportmenu.css";
 import "./links.css";
+import "./writing/writing.css";
 import { ApprovalDialog } from "./approvals";
 import { BrowserPanel } from "./browserview";
+import { TabCloser } from "./closetabs";
+import { GoneBanner } from "./gone";
 import { wireCjkFormat } from "./cjkformat";
 import { CoherencePanel } from "./coherence";
 import { CommentsPanel } from "./comments";
@@ -29,6 +32,7 @@ import { ExportDialog, type ExportTab } from "./export";
 import { StartScreen } from "./startscreen";
 import { SettingsDialog } from "./settings";
 import { TabSync } from "./tabsync";
+import { WritingModes } from "./writing/modes";
 import { setLinkHost } from "./links";
 import { setWorkspaceFiles } from "./wikilinks";
 
@@ -50,6 +54,9 @@ class Page {
   private statusBar: StatusBar;
   private autoSave: AutoSave;
   private themeSwitch: ThemeSwitch;
+  private closer: TabCloser;
+  private writing: WritingModes;
+  private gone: GoneBanner;
   private startScreen: StartScreen;
 
   constructor(private channel: Channel) {
@@ -72,6 +79,20 @@ class Page {
       if (win) this.renderTabs(win);
     };
     this.keys.addCommands(this.reviewPanel.commands());
+    this.closer = new TabCloser(channel, {
+      tabs: () => (this.window()?.tabs ?? []).filter((t) => t.visible),
+      activeTabId: () => this.current?.tabId ?? null,
+      flushActive: async () => this.current?.flush(),
+      saveAs: async (tabId) => {
+        if (this.current?.tabId !== tabId) await this.switchTo(tabId);
+        byId("save-as-open").click();
+      },
+      focusEditor: () => this.current?.editor?.focus(),
+    });
+    this.keys.addCommands(this.closer.commands());
+    this.writing = new WritingModes(channel, this.editorHost);
+    this.gone = new GoneBanner(byId("divergence"), () => void act(() => this.save()));
+    this.keys.addCommands(this.writing.commands());
     const exports = new ExportDialog(channel, () => this.exportTab());
     this.keys.addCommands(exports.commands());
     this.keys.addCommands(tablePaletteItems());
@@ -125,7 +146,7 @@ class Page {
     byId("connection").textContent = "connected";
     byId("connection").dataset.state = "open";
     this.wireControls();
-    await Promise.all([this.themeSwitch.load(), this.autoSave.load()]);
+    await Promise.all([this.themeSwitch.load(), this.autoSave.load(), this.writing.load()]);
     this.reportFocus();
     this.render(await this.channel.request("ui.state", {}));
     await this.loadTree();
@@ -230,6 +251,9 @@ class Page {
       case "divergent":
         toast(`${event.payload.filePath} changed on disk while you have unsaved changes`, "warning");
         break;
+      case "files_changed": // another program created, renamed or deleted files in a workspace shown here
+        this.treeChanged();
+        break;
       default:
         if (event.requestId !== undefined) await this.answer(event);
     }
@@ -324,7 +348,8 @@ class Page {
           const marker = el("span", { class: "dirty-marker", "aria-label": tab.dirty ? "unsaved" : "" }, tab.dirty ? "●" : "");
           // The latest `review` event is newer than the tab state (which the app sends when tabs change).
           const reviewCount = this.reviewPanel.countOf(tab.id) ?? tab.reviewCount ?? 0;
-          item.append(pin, el("span", { class: "title" }, tab.title), reviewMarker(reviewCount), marker, close);
+          const marked = reviewMarker(reviewCount, this.reviewPanel.agentsOf(tab.id));
+          item.append(pin, el("span", { class: "title" }, tab.title), marked, marker, close);
           item.addEventListener("click", () => void act(() => this.switchTo(tab.id)));
           return item;
         }),
@@ -334,8 +359,9 @@ class Page {
 
   private renderAgents(agents: PageState["agents"]): void {
     const badge = byId("agents");
-    badge.textContent = agents.length === 0 ? "no agents" : `${agents.length} agent${agents.length > 1 ? "s" : ""}`;
-    badge.title = agents.map((a) => a.principal ?? `anonymous (${a.connectionId})`).join("\n") || "No agent connected";
+    // One agent is shown by its name; several by their count, each named in the tooltip.
+    badge.textContent = agents.length === 0 ? "no agents" : agents.length === 1 ? agents[0].label : `${agents.length} agents`;
+    badge.title = agents.map((a) => a.label).join("\n") || "No agent connected";
     badge.dataset.count = String(agents.length);
   }
 
@@ -349,6 +375,7 @@ class Page {
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
     byId<HTMLButtonElement>("comment-add").disabled = !tab;
     byId("divergence").hidden = !view?.divergent || view.divergenceKept;
+    this.gone.show(Boolean(tab && view?.missing));
     byId("empty").hidden = Boolean(tab);
     this.startScreen.update(this.state, this.label, Boolean(tab));
     const activePath = this.window()?.tabs.find((t) => t.id === tab?.tabId)?.filePath ?? null;
@@ -403,13 +430,7 @@ class Page {
   }
 
   private async close(tab: TabInfo): Promise<void> {
-    if (this.current?.tabId === tab.id) await this.current.flush();
-    let answer = await this.channel.request("ui.close", { tabId: tab.id });
-    if (!answer.closed && (answer.reason === "DIRTY" || answer.reason === "DIVERGENT")) {
-      if (!window.confirm(`${tab.title} has unsaved changes. Close it and lose them?`)) return;
-      answer = await this.channel.request("ui.close", { tabId: tab.id, force: true });
-    }
-    if (!answer.closed) toast(`${tab.title} is pinned: unpin it to close it`, "warning");
+    await this.closer.close(tab);
   }
 
   // --- controls ----------------------------------------------------------------------------------
@@ -498,6 +519,17 @@ class Page {
 
 
   // --- the file tree -------------------------------------------------------------------------------
+  /** The tree listed again; while the person types a name in it (new file, rename), once they are done. */
+  private treeChanged(): void {
+    const typing = document.activeElement;
+    if (!(typing instanceof HTMLInputElement && byId("tree").contains(typing))) {
+      void act(() => this.loadTree());
+    } else if (!typing.dataset.treeChanged) {
+      typing.dataset.treeChanged = "true"; // one listing when it is done, however many changes came meanwhile
+      typing.addEventListener("blur", () => void act(() => this.loadTree()), { once: true });
+    }
+  }
+
   private async loadTree(): Promise<void> {
     const { workspaces } = await this.channel.request("ui.files", {});
     setWorkspaceFiles(workspaces.flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })))); // wikilinks resolve in them
@@ -539,9 +571,10 @@ class Page {
 }
 
 /** The tab's marker while its document has agent changes to review (empty otherwise). */
-function reviewMarker(count: number): HTMLElement {
+function reviewMarker(count: number, agents: string[]): HTMLElement {
   if (count === 0) return el("span", { class: "review-marker", "data-count": "0" });
-  const label = `${count} change${count === 1 ? "" : "s"} to review`;
+  const by = agents.length ? ` by ${agents.join(", ")}` : "";
+  const label = `${count} change${count === 1 ? "" : "s"} to review${by}`;
   return el("span", { class: "review-marker", "data-count": String(count), "aria-label": label, title: label, role: "img" }, String(count));
 }
 

@@ -1,11 +1,12 @@
-// The person's review of agents' changes in the active tab: the review bar ("N changes", previous /
-// next, "Accept all", "Reject all"), a notice naming the agent and tool of changes just made, and the
+// The person's review of agents' changes in the active tab: the review bar ("N changes", or "2 of 4" once
+// the person went to a change or put the caret in one; previous / next in the text's order, "Accept all",
+// "Reject all"), a notice naming the agent and tool of changes just made, and the
 // verdict buttons each change shows in the editor. The app owns the changes (per document: every window
 // agrees); the page shows the latest `review` state for the text it shows and sends verdicts.
 import { act, byId } from "./dom";
 import type { PickItem } from "./palette";
 import type { Channel } from "./protocol";
-import { countLabel, noticeText, type ReviewState, stepTo } from "./reviewmodel";
+import { barLabel, noticeText, type ReviewChange, type ReviewPlace, type ReviewState, settleAt, stepAmong } from "./reviewmodel";
 import type { TabSync } from "./tabsync";
 
 export type ReviewTab = Pick<TabSync, "tabId" | "flush" | "showReview" | "onRevision" | "editor">;
@@ -20,9 +21,10 @@ export class ReviewPanel {
   private editorHost = byId("editor");
   /** The latest state the app sent, per tab (the one shown may wait for its text revision). */
   private states = new Map<string, ReviewState>();
-  /** Which change the keyboard went to last (index in the shown order), and where focus goes after a verdict. */
-  private current = -1;
-  private refocus: number | null = null;
+  /** The change the person went to last or has the caret in (it may be judged since: it still says where it was). */
+  private place: ReviewPlace | null = null;
+  /** A verdict given from the keyboard: the focus goes on to the change now where it was. */
+  private refocus = false;
   private noticeTimer: number | undefined;
   /** The tab whose editor the changes were last placed in. */
   private attached: string | null = null;
@@ -48,8 +50,13 @@ export class ReviewPanel {
       event.preventDefault();
       event.stopPropagation();
       const id = button.dataset.reviewId ?? "";
-      const keyboard = document.activeElement === button;
-      this.refocus = keyboard ? Math.max(this.ids().indexOf(id), 0) : null;
+      // A verdict from the keyboard (Enter or Space on the button: a click without a pointer) goes on to the
+      // change now in its place; one from the mouse leaves the bar at the judged change, so Next is the one after
+      // it; the caret goes back to the text when the judged button had the focus.
+      const keyboard = event.detail === 0;
+      this.refocus = keyboard;
+      if (!keyboard && document.activeElement === button) this.active()?.editor?.focus();
+      this.placeAt(id);
       void act(() => this.judge(button.dataset.reviewVerdict === "reject" ? "reject" : "accept", [id]));
     });
     // Escape on a verdict button goes back to writing, where the caret was.
@@ -58,6 +65,9 @@ export class ReviewPanel {
       event.preventDefault();
       this.active()?.editor?.focus();
     });
+    // The caret in a change's text (or the focus on its buttons) is where the person is.
+    document.addEventListener("selectionchange", () => this.followCaret());
+    this.editorHost.addEventListener("focusin", () => this.followCaret());
     document.addEventListener(
       "keydown",
       (event) => {
@@ -93,10 +103,16 @@ export class ReviewPanel {
     return this.states.get(tabId)?.changes.length;
   }
 
+  /** Who made the changes waiting in a tab's document, as the person sees them (empty: none heard of yet). */
+  agentsOf(tabId: string): string[] {
+    return [...new Set(this.states.get(tabId)?.changes.map((c) => c.agent) ?? [])];
+  }
+
   /** A tab came up in the editor: ask for its changes (they may have changed while it was not shown). */
   async attach(tab: ReviewTab): Promise<void> {
     tab.onRevision = () => void this.show(tab);
-    this.current = -1;
+    this.place = null;
+    this.refocus = false;
     // The notice was about the tab shown; the same tab in its other mode keeps it.
     if (this.attached !== tab.tabId) this.hideNotice();
     this.attached = tab.tabId;
@@ -123,7 +139,7 @@ export class ReviewPanel {
   /** No tab shown. */
   detach(): void {
     this.attached = null;
-    this.renderBar(0);
+    this.renderBar([]);
     this.hideNotice();
   }
 
@@ -131,19 +147,53 @@ export class ReviewPanel {
     const state = this.states.get(tab.tabId);
     if (!state || !(await tab.showReview(state))) return;
     if (this.active()?.tabId !== tab.tabId) return;
-    this.renderBar(state.changes.length);
-    if (this.refocus !== null) {
-      const at = Math.min(this.refocus, state.changes.length - 1);
-      this.refocus = null;
-      if (at >= 0) this.focusChange(at);
+    const changes = ordered(state.changes);
+    const place = this.place;
+    const still = place && changes.find((c) => c.id === place.id);
+    if (still) this.place = { id: still.id, from: still.from }; // it moved with the edits around it
+    this.renderBar(changes);
+    if (this.refocus && place) {
+      this.refocus = false;
+      const at = settleAt(changes, place);
+      if (at >= 0) this.focusChange(changes[at]);
     }
   }
 
-  private renderBar(count: number): void {
+  private renderBar(changes: readonly ReviewChange[]): void {
+    const count = changes.length;
     this.bar.hidden = count === 0;
     this.bar.dataset.count = String(count);
-    this.count.textContent = countLabel(count);
-    if (count === 0) this.current = -1;
+    const place = this.place;
+    const at = place ? changes.findIndex((c) => c.id === place.id) : -1;
+    this.count.textContent = barLabel(count, at);
+    this.bar.dataset.position = String(at + 1);
+    if (count === 0) this.place = null;
+  }
+
+  /** The changes of the active tab as the app last said, in the text's order. */
+  private shownChanges(): ReviewChange[] {
+    const tab = this.active();
+    const state = tab && this.states.get(tab.tabId);
+    return state ? ordered(state.changes) : [];
+  }
+
+  /** The person is at change `id` (went to it, judged it, put the caret in it). */
+  private placeAt(id: string): boolean {
+    const changes = this.shownChanges();
+    const change = changes.find((c) => c.id === id);
+    if (!change) return false;
+    this.place = { id, from: change.from };
+    this.renderBar(changes);
+    return true;
+  }
+
+  private followCaret(): void {
+    const focus = document.getSelection()?.focusNode ?? null;
+    const active = document.activeElement;
+    const at = active && this.editorHost.contains(active) && active !== this.editorHost && reviewIdOf(active) ? active : focus;
+    if (!at || !this.editorHost.contains(at)) return;
+    const id = reviewIdOf(at);
+    if (id && id !== this.place?.id) this.placeAt(id);
   }
 
   private showNotice(text: string): void {
@@ -159,24 +209,28 @@ export class ReviewPanel {
     this.notice.hidden = true;
   }
 
-  /** The ids of the changes the editor shows, in the text's order. */
-  private ids(): string[] {
-    const buttons = this.editorHost.querySelectorAll<HTMLElement>("button[data-review-verdict=accept]");
-    return [...buttons].map((b) => b.dataset.reviewId ?? "");
-  }
-
-  /** Go to the next (1) or previous (-1) change: scrolled to, its "Accept change" focused. */
+  /** Go to the next (1) or previous (-1) change in the text's order: scrolled to, its "Accept change" focused. */
   private step(step: 1 | -1): void {
-    const at = stepTo(this.ids().length, this.current, step);
-    if (at >= 0) this.focusChange(at);
+    const changes = this.shownChanges();
+    const at = stepAmong(changes, this.place, step);
+    if (at >= 0) this.focusChange(changes[at]);
   }
 
-  private focusChange(at: number): void {
-    const button = this.editorHost.querySelectorAll<HTMLElement>("button[data-review-verdict=accept]")[at];
-    if (!button) return;
-    this.current = at;
+  private focusChange(change: ReviewChange, retry = true): void {
+    this.placeAt(change.id);
+    const id = CSS.escape(change.id);
+    const button = this.editorHost.querySelector<HTMLElement>(`button[data-review-verdict=accept][data-review-id="${id}"]`);
+    if (!button) {
+      // Source mode draws only the lines near the viewport: bring the change there, then focus it once drawn.
+      if (retry && this.active()?.editor?.revealReview?.(change.id)) {
+        requestAnimationFrame(() => requestAnimationFrame(() => this.focusChange(change, false)));
+      }
+      return;
+    }
     for (const el of this.editorHost.querySelectorAll(".review-current")) el.classList.remove("review-current");
-    for (const el of this.editorHost.querySelectorAll(`[data-review-id="${CSS.escape(button.dataset.reviewId ?? "")}"]`)) el.classList.add("review-current");
+    // Only the widget is marked: a class on the editor's own text nodes would make it draw them again (and the
+    // focused button with them).
+    for (const el of this.editorHost.querySelectorAll(`.review-verdicts[data-review-id="${id}"]`)) el.classList.add("review-current");
     button.scrollIntoView({ block: "center", inline: "nearest" });
     button.focus();
   }
@@ -190,6 +244,17 @@ export class ReviewPanel {
     // The app's `review` event says it to every window; this window shows its own verdict without waiting for it.
     await this.relist(tab);
   }
+}
+
+/** The changes in the text's order (the app sends them so; a page never relies on it). */
+function ordered(changes: readonly ReviewChange[]): ReviewChange[] {
+  return [...changes].sort((a, b) => a.from - b.from || a.to - b.to);
+}
+
+/** The change a node of the editor belongs to (its inserted text, deleted text or buttons), if any. */
+function reviewIdOf(node: Node): string | null {
+  const element = node instanceof Element ? node : node.parentElement;
+  return element?.closest<HTMLElement>("[data-review-id]")?.dataset.reviewId ?? null;
 }
 
 function verdictOf(target: EventTarget | null): HTMLElement | null {

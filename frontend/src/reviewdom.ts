@@ -13,13 +13,13 @@ export function deletedWidget(mark: ReviewMark): HTMLElement {
     "data-review-id": mark.id,
     "data-old": mark.old,
     "aria-label": `deleted: ${mark.old}`,
-    title: `Deleted by ${mark.principal} (${mark.tool})`,
+    title: `Deleted by ${mark.agent} · ${mark.tool}`,
   });
 }
 
 /** "Accept change" and "Reject change" for `mark`, after its text. */
 export function verdictWidget(mark: ReviewMark): HTMLElement {
-  const who = `${mark.principal} (${mark.tool})`;
+  const who = `${mark.agent} · ${mark.tool}`;
   const button = (verdict: "accept" | "reject", label: string): HTMLElement =>
     el("button", {
       type: "button",

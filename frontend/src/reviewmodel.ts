@@ -18,7 +18,8 @@ export interface ReviewMark {
   from: number;
   to: number;
   old: string;
-  principal: string;
+  /** the agent as the person sees it (its client's name with its principal) */
+  agent: string;
   tool: string;
 }
 
@@ -40,7 +41,7 @@ export function placeChanges(synced: Text, unsent: ChangeSet, changes: readonly 
     const to = Math.max(unit(Math.max(change.to, change.from, 0)), from);
     const shownFrom = unsent.empty ? from : unsent.mapPos(from, 1);
     const shownTo = unsent.empty ? to : Math.max(unsent.mapPos(to, -1), shownFrom);
-    marks.push({ id: change.id, from: shownFrom, to: shownTo, old: shownBreaks(change.old), principal: change.principal, tool: change.tool });
+    marks.push({ id: change.id, from: shownFrom, to: shownTo, old: shownBreaks(change.old), agent: change.agent, tool: change.tool });
     floor = to;
   }
   return marks;
@@ -61,9 +62,39 @@ export function noticeText(notice: NonNullable<ReviewState["notice"]>): string {
   return `${notice.principal} made ${what} with ${notice.tool}: review ${notice.count === 1 ? "it" : "them"} below.`;
 }
 
-/** The change `step` away from `current` (-1: none yet) among `count`, wrapping around; -1 when there are none. */
-export function stepTo(count: number, current: number, step: 1 | -1): number {
+/** Where the review bar is: the change it went to last (or the caret is in), and where that change starts. */
+export interface ReviewPlace {
+  id: string;
+  /** Code points of the app's text (the `from` of the change when it was last seen). */
+  from: number;
+}
+
+/**
+ * The change `step` away from `place` among `changes` (in the text's order), wrapping around; -1 when there are
+ * none. A place whose change is gone (judged) still says where it was: next is the first change at or after it,
+ * previous the last one before it, so a verdict never makes the bar skip a change.
+ */
+export function stepAmong(changes: readonly ReviewPlace[], place: ReviewPlace | null, step: 1 | -1): number {
+  const count = changes.length;
   if (count === 0) return -1;
-  if (current < 0 || current >= count) return step > 0 ? 0 : count - 1;
-  return (current + step + count) % count;
+  if (place === null) return step > 0 ? 0 : count - 1;
+  const at = changes.findIndex((c) => c.id === place.id);
+  if (at >= 0) return (at + step + count) % count;
+  if (step > 0) {
+    const next = changes.findIndex((c) => c.from >= place.from);
+    return next >= 0 ? next : 0;
+  }
+  for (let k = count - 1; k >= 0; k--) if (changes[k].from < place.from) return k;
+  return count - 1;
+}
+
+/** After a verdict given from the keyboard: the change now where the judged one was, else the last; -1: none left. */
+export function settleAt(changes: readonly ReviewPlace[], place: ReviewPlace): number {
+  const at = changes.findIndex((c) => c.id === place.id || c.from >= place.from);
+  return at >= 0 ? at : changes.length - 1;
+}
+
+/** What the review bar says: where the person is ("2 of 4") once they went to a change, else how many there are. */
+export function barLabel(count: number, index: number): string {
+  return index >= 0 && index < count ? `${index + 1} of ${count}` : countLabel(count);
 }

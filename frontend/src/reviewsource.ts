@@ -29,13 +29,13 @@ class MarkWidget extends WidgetType {
 function decorations(marks: readonly ReviewMark[], doc: Text): DecorationSet {
   const ranges: Range<Decoration>[] = [];
   for (const mark of marks) {
-    if (mark.old !== "") ranges.push(Decoration.widget({ widget: new MarkWidget(mark, deletedWidget, "old"), side: -1 }).range(mark.from));
+    if (mark.old !== "") ranges.push(Decoration.widget({ widget: new MarkWidget(mark, deletedWidget, "old"), side: -1, reviewId: mark.id }).range(mark.from));
     if (mark.to > mark.from) {
       ranges.push(Decoration.mark({ class: "cm-review-insert", attributes: { "data-review-id": mark.id } }).range(mark.from, mark.to));
     }
     // An added line's buttons end that line, not start the next one.
     const endsLine = mark.to > mark.from && doc.sliceString(mark.to - 1, mark.to) === "\n";
-    const verdicts = Decoration.widget({ widget: new MarkWidget(mark, verdictWidget, "verdicts"), side: 1 });
+    const verdicts = Decoration.widget({ widget: new MarkWidget(mark, verdictWidget, "verdicts"), side: 1, reviewId: mark.id });
     ranges.push(verdicts.range(endsLine ? mark.to - 1 : mark.to));
   }
   return Decoration.set(ranges, true);
@@ -56,4 +56,17 @@ export const sourceReview: Extension = reviewField;
 
 export function sourceReviewEffect(marks: ReviewMark[]): StateEffect<ReviewMark[]> {
   return setReview.of(marks);
+}
+
+/** Scroll change `id` (its verdict buttons) into the middle of the view; false when the view shows no such change. */
+export function revealSourceReview(view: EditorView, id: string): boolean {
+  let at = -1;
+  view.state.field(reviewField).between(0, view.state.doc.length, (from, _to, deco) => {
+    if ((deco.spec as { reviewId?: string }).reviewId !== id) return;
+    at = from;
+    return false;
+  });
+  if (at < 0) return false;
+  view.dispatch({ effects: EditorView.scrollIntoView(at, { y: "center" }) });
+  return true;
 }

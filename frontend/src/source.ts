@@ -8,10 +8,11 @@ import { sourceAnchorEffect, sourceAnchors } from "./anchors";
 import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type EditorHooks, type Replacement, type SelectionInfo } from "./editor";
 import { codePointOffset, inheritBasicPlane, isBasicPlane } from "./merge";
 import type { ReviewMark } from "./reviewmodel";
-import { sourceReview, sourceReviewEffect } from "./reviewsource";
+import { revealSourceReview, sourceReview, sourceReviewEffect } from "./reviewsource";
 import { sourceKeys } from "./sourcekeys";
 import { sourceLinks, wikilinkSyntax } from "./linkscm";
 import { sourcePaste } from "./paste/sourcepaste";
+import { sourceWriting } from "./writing/cm";
 
 const fromElsewhere = Annotation.define<boolean>();
 // The page's CSP admits <style> elements only with the nonce the app put in this meta tag (read when an editor
@@ -59,6 +60,7 @@ export class SourceEditor implements Editor {
           sourceReview,
           sourceKeys(),
           kind === "markdown" ? sourcePaste() : [],
+          kind === "markdown" ? sourceWriting() : [],
           ...extra,
         ],
       }),
@@ -100,6 +102,10 @@ export class SourceEditor implements Editor {
 
   setReview(marks: ReviewMark[]): void {
     this.view.dispatch({ effects: sourceReviewEffect(marks) });
+  }
+
+  revealReview(id: string): boolean {
+    return revealSourceReview(this.view, id);
   }
 
   focus(): void {

@@ -78,6 +78,7 @@ export interface TabView {
   pinned: boolean;
   divergent: boolean;
   divergenceKept: boolean;
+  missing: boolean;
   readOnly: boolean;
   workspaceInstanceId: string | null;
   reviewCount: number;
@@ -96,6 +97,8 @@ export interface WindowView {
 export interface AgentInfo {
   connectionId: string;
   principal: string | null;
+  name: string | null;
+  label: string;
 }
 
 /** The `state` event and `ui.state`: every window, its view details, the connected agents. */
@@ -179,6 +182,7 @@ export interface Approval {
   id: string;
   kind: ApprovalKind;
   requester: string;
+  agent: string;
   subject: string;
   window: string;
   state: ApprovalState;
@@ -213,6 +217,7 @@ export interface Addressed {
 export interface Actor {
   kind: ActorKind;
   principal?: string;
+  label?: string;
   tool?: string;
 }
 
@@ -226,6 +231,7 @@ export interface Snapshot {
   principal: string | null;
   addresses: string[];
   tool: string | null;
+  client: string | null;
   actor: Actor;
   addressed: Addressed[];
   content?: string;
@@ -263,6 +269,7 @@ export interface ReviewChange {
   id: string;
   revision: string;
   principal: string;
+  agent: string;
   tool: string;
   from: number;
   to: number;
@@ -270,7 +277,7 @@ export interface ReviewChange {
   at: string;
 }
 
-/** An agent just made `count` new changes with `tool`. */
+/** An agent just made `count` new changes with `tool` (`principal`: the agent as the person sees it). */
 export interface ReviewNotice {
   principal: string;
   tool: string;
@@ -297,6 +304,7 @@ export interface ListedChange {
   id: string;
   revision: string;
   principal: string;
+  agent: string;
   tool: string;
   from: number;
   to: number;
@@ -637,7 +645,7 @@ export interface ClosePayload {
 
 export interface CloseResult {
   closed: boolean;
-  reason?: "PINNED" | "DIRTY" | "DIVERGENT";
+  reason?: "PINNED" | "DIRTY" | "DIVERGENT" | "MISSING";
 }
 
 export interface SwitchResult {
@@ -804,6 +812,7 @@ export interface BrowserTabInfo {
   generation: number;
   posture: BrowserPosture;
   crashed: boolean;
+  agent: string | null;
 }
 
 export interface BrowserTabs {
@@ -1111,6 +1120,11 @@ export interface Validation {
   binaryAvailable: boolean;
 }
 
+/** Other programs created, renamed or deleted files or folders under a workspace root the window shows. */
+export interface FilesChangedEvent {
+  root: string;
+}
+
 /** Every request the page sends: its payload and its result. */
 
 export interface Requests {
@@ -1208,6 +1222,7 @@ export interface Events {
   "review": ReviewEvent;
   "folder_picker": Approval;
   "prompt": Approval;
+  "files_changed": FilesChangedEvent;
 }
 
 /** The events that want a `ui.reply` (they carry a `requestId`), and their payloads. */

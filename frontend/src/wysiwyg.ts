@@ -27,6 +27,7 @@ import { registerSource } from "./renderctx";
 import { anchorPlugin, anchorTransaction } from "./pmanchors";
 import type { ReviewMark } from "./reviewmodel";
 import { reviewPlugin, reviewTransaction } from "./reviewpm";
+import { wysiwygWriting } from "./writing/pm";
 
 export class WysiwygEditor implements Editor {
   readonly mode = "wysiwyg" as const;
@@ -50,6 +51,7 @@ export class WysiwygEditor implements Editor {
         keymap(baseKeymap),
         anchorPlugin(),
         reviewPlugin(),
+        ...wysiwygWriting(),
         ...viewPlugins(),
         pastePlugin(() => this.source),
         new Plugin({ props: { handleDOMEvents: compositionHandlers(hooks) } }),

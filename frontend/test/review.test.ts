@@ -9,10 +9,10 @@ import { EditorState } from "prosemirror-state";
 import { elided, wordCounts, wordDiff } from "../src/historydiff";
 import { SourceDoc } from "../src/mdsource/sourcedoc";
 import { textOf } from "../src/merge";
-import { countLabel, noticeText, placeChanges, type ReviewChange, stepTo } from "../src/reviewmodel";
+import { barLabel, countLabel, noticeText, placeChanges, type ReviewChange, settleAt, stepAmong } from "../src/reviewmodel";
 
 function change(id: string, from: number, to: number, old = ""): ReviewChange {
-  return { id, revision: "r1", principal: "alice", tool: "document.edit", from, to, old, at: "2026-12-01T00:00:00Z" };
+  return { id, revision: "r1", principal: "alice", agent: "alice", tool: "document.edit", from, to, old, at: "2026-12-01T00:00:00Z" };
 }
 
 const none = (length: number): ChangeSet => ChangeSet.empty(length);
@@ -27,7 +27,7 @@ test("source mode: code points are UTF-16 offsets where the text has no astral c
       ["b", 14, 18, "4"],
     ],
   );
-  assert.equal(marks[0].principal, "alice");
+  assert.equal(marks[0].agent, "alice");
   assert.equal(marks[0].tool, "document.edit");
 });
 
@@ -199,13 +199,30 @@ test("review bar texts and stepping through changes", () => {
   assert.equal(countLabel(3), "3 changes");
   assert.equal(noticeText({ principal: "alice", tool: "document.edit", count: 1 }), "alice made 1 change with document.edit: review it below.");
   assert.equal(noticeText({ principal: "bob", tool: "workflow.apply_patch", count: 2 }), "bob made 2 changes with workflow.apply_patch: review them below.");
-  assert.equal(stepTo(0, -1, 1), -1);
-  assert.equal(stepTo(3, -1, 1), 0);
-  assert.equal(stepTo(3, -1, -1), 2);
-  assert.equal(stepTo(3, 2, 1), 0);
-  assert.equal(stepTo(3, 0, -1), 2);
-  assert.equal(stepTo(3, 1, 1), 2);
-  assert.equal(stepTo(2, 5, 1), 0);
+  const four = [
+    { id: "a", from: 2 },
+    { id: "b", from: 10 },
+    { id: "c", from: 20 },
+    { id: "d", from: 30 },
+  ];
+  assert.equal(stepAmong([], null, 1), -1);
+  assert.equal(stepAmong(four, null, 1), 0);
+  assert.equal(stepAmong(four, null, -1), 3);
+  assert.equal(stepAmong(four, { id: "b", from: 10 }, 1), 2);
+  assert.equal(stepAmong(four, { id: "d", from: 30 }, 1), 0); // around to the first
+  assert.equal(stepAmong(four, { id: "a", from: 2 }, -1), 3);
+  // "b" accepted: next is the change after where it was ("c"), previous the one before it ("a").
+  const left = four.filter((c) => c.id !== "b");
+  assert.equal(stepAmong(left, { id: "b", from: 10 }, 1), 1);
+  assert.equal(stepAmong(left, { id: "b", from: 10 }, -1), 0);
+  assert.equal(stepAmong(left, { id: "z", from: 40 }, 1), 0); // nothing after it: around
+  assert.equal(stepAmong(left, { id: "z", from: 1 }, -1), 2); // nothing before it: around
+  assert.equal(settleAt(left, { id: "b", from: 10 }), 1);
+  assert.equal(settleAt(left, { id: "z", from: 99 }), 2);
+  assert.equal(settleAt([], { id: "z", from: 1 }), -1);
+  assert.equal(barLabel(4, 1), "2 of 4");
+  assert.equal(barLabel(4, -1), "4 changes");
+  assert.equal(barLabel(1, -1), "1 change");
 });
 
 test("an added or removed line in History is that whole line where an equal diff says so", () => {

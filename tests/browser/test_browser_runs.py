@@ -11,14 +11,13 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from mcp import Client
 
 import vmark.app.browser as browser_service
-import vmark.app.browser_runs as browser_runs
+import vmark.browser.run_driver as run_driver
 from tests.browser.test_browser_tools import ok, plain, token
 from tests.conftest import call, make_client
 from vmark.app.server import RunningApp
@@ -474,13 +473,13 @@ async def test_a_run_waits_past_the_prompts_own_wait(
 
 
 async def test_the_time_budget_does_not_count_the_persons_time(
-    agent: Client, you: Person, shop: Shop, monkeypatch: pytest.MonkeyPatch
+    agent: Client, you: Person, shop: Shop, vmark: RunningApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A budget a loaded machine's first step stays well within; the slow page outlasts it.
-    monkeypatch.setattr(browser_runs, "TIME_BUDGET_SECONDS", 5.0)
+    monkeypatch.setattr(run_driver, "TIME_BUDGET_SECONDS", 5.0)
     # The runs' clock reads a time the test moves: the person takes an hour to answer, at once.
     person_took = [0.0]
-    monkeypatch.setattr(browser_runs, "time", SimpleNamespace(monotonic=lambda: time.monotonic() + person_took[0]))
+    monkeypatch.setattr(vmark.app.browser_runs, "clock", lambda: time.monotonic() + person_took[0])
     tab = await open_tab(agent, f"{shop.base}/wf_login.html")
     source = (
         "---\nsite: s\ninputs: [email]\n---\n"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from vmark.app.browser_runs import _match
+from vmark.browser.run_steps import match
 from vmark.browser.workflow import parse
 
 SOURCE = "---\nsite: s\n---\naction: click \"{name}\" ({role})\n"
@@ -34,4 +34,4 @@ def nodes(*pairs: tuple[str, str]) -> list[dict[str, Any]]:
     ],
 )
 def test_a_step_finds_its_element(page: list[dict[str, Any]], role: str, name: str, found: Any) -> None:
-    assert _match(page, step(role, name)) == found
+    assert match(page, step(role, name)) == found

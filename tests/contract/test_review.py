@@ -107,7 +107,7 @@ async def test_three_changes_reject_the_second_save_history_reload_restart(data_
                 (w["revision"], "alice", "document.edit") for w in wrote
             ]
             for change in changes:
-                assert set(change) == {"id", "revision", "principal", "tool", "from", "to", "old", "at"}
+                assert set(change) == {"id", "revision", "principal", "agent", "tool", "from", "to", "old", "at"}
                 assert re.fullmatch(ISO, change["at"]), change["at"]
             # The page got a review event for the last revision, with the notice naming the agent and tool.
             event = await wait_event(person, "review", lambda p: p["revision"] == wrote[2]["revision"])

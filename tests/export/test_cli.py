@@ -17,7 +17,7 @@ from vmark.storage.settings import Settings
 FORMATS = ["html", "pdf", "docx", "odt", "epub"]
 #: the command with ``sys.modules['pypandoc']`` refused: the pypandoc-binary package is absent
 WITHOUT_PYPANDOC = (
-    "import sys; sys.modules['pypandoc'] = None; from vmark.cli import main; sys.exit(main(sys.argv[1:]))"
+    "import sys; sys.modules['pypandoc'] = None; from vmark.cli.main import main; sys.exit(main(sys.argv[1:]))"
 )
 
 

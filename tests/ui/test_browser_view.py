@@ -105,6 +105,7 @@ async def test_a_tab_of_the_persons_is_shown_live_and_driven_by_their_input(
             "generation": tab.generation,
             "posture": "shared",
             "crashed": False,
+            "agent": None,
         }
     ]
     await expect(page.get_by_test_id("browser-address")).to_have_value(f"{site}/")

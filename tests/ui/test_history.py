@@ -61,6 +61,7 @@ async def test_list_get_and_revert_as_the_persons_edit(vmark: RunningApp, person
         "addressed": [],
         "label": "",
         "tool": None,
+        "client": None,
         "actor": {"kind": "person"},
     }
     assert ai == {

@@ -19,6 +19,7 @@ from playwright.async_api import Browser, Page, expect
 from tests.conftest import fail_code, make_client, ok
 from tests.contract.helpers import wait_until
 from tests.ui.conftest import Pages
+from tests.ui.everyday import open_file_in
 from tests.ui.helpers import doc_of, open_folder, open_from_tree, wait_doc_text, wait_editor_text
 from tests.ui.test_protocol import vmark_cli
 from vmark.app.server import RunningApp
@@ -32,13 +33,7 @@ INSERTS = ".cm-review-insert, .pm-review-insert"
 
 
 async def _page_on(pages: Pages, workspace: Path, name: str, mode: str) -> tuple[Page, str]:
-    page = await pages.open()
-    await open_folder(page, workspace)
-    tab = await open_from_tree(page, name)
-    if mode == "wysiwyg":
-        await page.click("#mode-toggle")
-        await page.wait_for_selector(".ProseMirror")
-    return page, tab
+    return await open_file_in(pages, workspace, name, mode=mode)
 
 
 async def _inserted(page: Page) -> list[str]:

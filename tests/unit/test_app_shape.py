@@ -1,12 +1,15 @@
-"""The app's shape: services built alone from their collaborators, the person's registry, the test table."""
+"""The app's shape: services built alone from their collaborators, the person's registry, the test table,
+and Playwright only inside ``browser/``."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import vmark
 from vmark.app.connection import Connection
 from vmark.app.faults import TestHooks
 from vmark.app.save_queue import SaveQueue
@@ -94,3 +97,39 @@ async def test_a_save_queue_delay_is_injected_and_taken_once() -> None:
 
     assert await queue.run("/w/a.md", queue.ticket(), save) == "saved"
     assert hooks.save_delay.seconds == 0.0  # once: the next save does not wait
+
+
+#: calls that import a module named at run time, which import-linter (it reads import statements) cannot see
+_DYNAMIC_IMPORTS = frozenset({"__import__", "import_module", "spec_from_file_location", "module_from_spec"})
+
+
+def _playwright_reached(node: ast.AST) -> str | None:
+    """How ``node`` reaches Playwright or imports something at run time, if it does."""
+    if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "playwright" for alias in node.names):
+        return "import playwright"
+    if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "playwright":
+        return f"from {node.module} import"
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return f"{name}()" if name in _DYNAMIC_IMPORTS else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("playwright"):
+        return f"the name {node.value!r}"  # e.g. sys.modules["playwright..."]
+    return None
+
+
+def test_nothing_outside_browser_reaches_playwright() -> None:
+    """The import-linter contract (pyproject.toml) forbids importing playwright outside browser/; this also
+    finds the ways around an import statement: __import__, importlib, a module named by a string."""
+    root = Path(vmark.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        where = path.relative_to(root)
+        if where.parts[0] == "browser":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            how = _playwright_reached(node)
+            if how is not None:
+                found.append(f"{where}:{getattr(node, 'lineno', '?')}: {how}")
+    assert found == []
+    assert any(root.glob("app/*.py")) and any(root.glob("browser/*.py"))  # the walk saw the tree

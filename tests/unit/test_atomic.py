@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,3 +69,85 @@ def test_write_temp_beside_a_directory_descriptor(tmp_path: Path) -> None:
     assert name.startswith(".doc.md.") and name.endswith(".vmark-tmp") and "/" not in name
     assert (tmp_path / name).read_bytes() == b"text"
     assert (tmp_path / name).stat().st_mode & 0o777 == 0o600
+
+
+def _wait_for(predicate: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 30
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.001)
+
+
+def _waiting(folder_fd: int) -> int:
+    """How many callers wait on the folder's fsync turn (its condition's waiters)."""
+    st = os.fstat(folder_fd)
+    return len(atomic._folders[(st.st_dev, st.st_ino)].cond._waiters)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("second", ["ok", "fails"])
+def test_one_folder_fsync_answers_every_rename_done_before_it_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, second: str
+) -> None:
+    """A caller never counts an fsync that was already running when it came (its rename may be later than
+    that fsync's start); every caller that came meanwhile shares the next one, and its error if it fails."""
+    started: list[int] = []
+    release = [threading.Event(), threading.Event()]
+
+    def fsync(fd: int) -> None:
+        started.append(fd)
+        release[len(started) - 1].wait(30)
+        if len(started) == 2 and second == "fails":
+            raise OSError(errno.EIO, "I/O error")
+
+    monkeypatch.setattr(atomic.os, "fsync", fsync)
+    fds = [os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY) for _ in range(4)]
+    outcomes: dict[int, str] = {}
+
+    def caller(k: int) -> None:
+        try:
+            atomic.sync_dir_fd(fds[k])
+            outcomes[k] = "ok"
+        except OSError as exc:
+            outcomes[k] = exc.strerror or ""
+
+    try:
+        first = threading.Thread(target=caller, args=(0,))
+        first.start()
+        _wait_for(lambda: len(started) == 1, "the first fsync")
+        later = [threading.Thread(target=caller, args=(k,)) for k in (1, 2, 3)]
+        for thread in later:
+            thread.start()
+        _wait_for(lambda: _waiting(fds[0]) == 3, "three callers behind the running fsync")
+        assert outcomes == {}  # the running fsync started before they came: it answers none of them
+        release[0].set()
+        _wait_for(lambda: len(started) == 2, "the second fsync")
+        first.join(30)
+        assert outcomes == {0: "ok"}
+        release[1].set()
+        for thread in later:
+            thread.join(30)
+        assert len(started) == 2  # one fsync for the three of them
+        expected = "ok" if second == "ok" else "I/O error"
+        assert outcomes == {0: "ok", 1: expected, 2: expected, 3: expected}
+    finally:
+        for event in release:
+            event.set()
+        for fd in fds:
+            os.close(fd)
+
+
+def test_after_a_failed_folder_fsync_the_next_caller_syncs_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def failing(fd: int) -> None:
+        calls.append(fd)
+        raise OSError(errno.EIO, "I/O error")
+
+    monkeypatch.setattr(atomic.os, "fsync", failing)
+    with pytest.raises(OSError, match="I/O error"):
+        atomic.fsync_dir(tmp_path)
+    monkeypatch.setattr(atomic.os, "fsync", calls.append)
+    atomic.fsync_dir(tmp_path)  # its own fsync, not the failed one's error
+    assert len(calls) == 2

@@ -16,11 +16,11 @@ import pytest
 from tests.e2e.helpers import free_port
 from tests.http.helpers import http_server
 from vmark.app.server import RunningApp
-from vmark.cli import main
-from vmark.cli_mcp_install import http_server_entry, server_entry, vmark_command, write_config
+from vmark.cli.main import main
 from vmark.doctor import clients, exit_code
 from vmark.doctor.clients import check_client
 from vmark.doctor.http_port import Listener, Probe, probe
+from vmark.storage.client_configs import http_server_entry, server_entry, vmark_command, write_config
 from vmark.storage.principals import Principals
 
 OURS = Probe(Listener.OURS)

@@ -10,7 +10,7 @@ import pytest
 from vmark.mcp.discovery import read_bridge
 from vmark.storage.atomic_json import read_json, write_json
 from vmark.storage.datadir import BridgeInfo, InstanceLock, write_bridge
-from vmark.storage.files import save_new, save_replace
+from vmark.storage.files import discard, prepare_replace, save_new, save_replace
 from vmark.storage.history import History
 from vmark.storage.journal import (
     BeforePatch,
@@ -198,6 +198,62 @@ def test_saves_keep_mode_and_never_clobber(tmp_path: Path) -> None:
         save_new(str(fresh), b"clobber", scope)
     assert fresh.read_bytes() == b"fresh"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.md"]  # no temp files left
+
+
+def _temp_names(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".vmark-tmp"))
+
+
+def test_a_prepared_temp_changes_nothing_until_the_save_renames_it(tmp_path: Path) -> None:
+    scope = PathScope.of([str(tmp_path)])
+    target = tmp_path / "a.md"
+    target.write_bytes(b"old")
+    os.chmod(target, 0o640)
+    temp = prepare_replace(str(target), b"new", scope)
+    (name,) = _temp_names(tmp_path)
+    assert target.read_bytes() == b"old"
+    assert (tmp_path / name).read_bytes() == b"new" and stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o640
+    inode = os.stat(tmp_path / name).st_ino
+    stamp = save_replace(str(target), b"new", scope, temp)
+    assert target.read_bytes() == b"new" and stamp.inode == inode == target.stat().st_ino  # that temp, renamed
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md"]
+
+
+@pytest.mark.parametrize("change", ["other bytes", "other path", "mode changed", "folder moved"])
+def test_a_prepared_temp_that_no_longer_fits_is_removed_and_the_save_writes_its_own(
+    tmp_path: Path, change: str
+) -> None:
+    folder = tmp_path / "w"
+    folder.mkdir()
+    scope = PathScope.of([str(tmp_path)])
+    target, other = folder / "a.md", folder / "b.md"
+    target.write_bytes(b"old")
+    other.write_bytes(b"other")
+    temp = prepare_replace(str(other if change == "other path" else target), b"new", scope)
+    data = b"newer" if change == "other bytes" else b"new"
+    if change == "mode changed":
+        os.chmod(target, 0o600)
+    if change == "folder moved":  # the temp's folder is elsewhere now; a new folder took its path
+        folder.rename(tmp_path / "moved")
+        folder.mkdir()
+        target.write_bytes(b"old")
+    save_replace(str(target), data, scope, temp)
+    assert target.read_bytes() == data
+    if change == "mode changed":
+        assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert _temp_names(folder) == []
+    if change == "folder moved":
+        assert sorted(p.name for p in (tmp_path / "moved").iterdir()) == ["a.md", "b.md"]
+        assert (tmp_path / "moved" / "a.md").read_bytes() == b"old"
+
+
+def test_a_discarded_temp_leaves_nothing(tmp_path: Path) -> None:
+    scope = PathScope.of([str(tmp_path)])
+    target = tmp_path / "a.md"
+    target.write_bytes(b"old")
+    discard(prepare_replace(str(target), b"new", scope))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md"] and target.read_bytes() == b"old"
 
 
 def test_concurrent_principal_adds_all_land(tmp_path: Path) -> None:

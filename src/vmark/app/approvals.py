@@ -37,6 +37,9 @@ class Approval:
     created: float
     expires: float
     state: ApprovalState = "pending"
+    #: how the person sees the agent that asked (its client's name with the principal); display only: the
+    #: approval is the connection's, ``requester`` is who it is
+    agent: str = ""
     #: what a browser prompt shows (site, action, element, value) and what the person chose
     detail: dict[str, Any] = field(default_factory=dict)
     decision: str | None = None
@@ -48,6 +51,7 @@ class Approval:
             "id": self.id,
             "kind": self.kind,
             "requester": self.requester,
+            "agent": self.agent or self.requester,
             "subject": self.subject,
             "window": self.window,
             "state": self.state,
@@ -88,11 +92,12 @@ class Approvals:
         subject: str,
         window: str,
         detail: dict[str, Any] | None = None,
+        agent: str = "",
     ) -> Approval:
         now = self._clock()
         approval = Approval(
             new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS,
-            detail=detail or {},
+            detail=detail or {}, agent=agent,
         )
         self._items[approval.id] = approval
         self._on_change(approval)

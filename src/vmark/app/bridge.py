@@ -18,6 +18,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
+from ..core.agentname import CLIENT_FRAME, clean_client_name
 from ..core.jsonfast import encode_frame
 from ..core.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
 from ..storage.principals import Principals
@@ -108,6 +109,8 @@ class Bridge:
             return None
 
         conn = Connection(role=role, principal=principal, send=sender(ws))
+        if role == "agent":
+            conn.client_name = clean_client_name(payload.get("clientName"))
         await conn.send(
             {
                 "id": frame.get("id"),
@@ -135,6 +138,10 @@ class Bridge:
                 if frame is None:
                     await conn.send({"type": "response", "id": None, "success": False, "error": "malformed frame"})
                     continue
+                if frame.get("type") == CLIENT_FRAME:
+                    # Taken before the next frame is read: the requests sent after it carry the new name.
+                    await self._rename(conn, frame)
+                    continue
                 task = asyncio.create_task(self._answer(conn, frame))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
@@ -151,6 +158,20 @@ class Bridge:
         else:
             async with progress_of(conn, frame):
                 response = await self.dispatch(conn, kind, payload)
+        with contextlib.suppress(ConnectionError):
+            await conn.send({"type": "response", "id": frame.get("id"), **response})
+
+    async def _rename(self, conn: Connection, frame: dict[str, Any]) -> None:
+        """An agent's MCP client named itself after the connection was made (or a new client shares it)."""
+        payload = frame.get("payload")
+        if conn.role != "agent" or not isinstance(payload, dict):
+            response: dict[str, Any] = {"success": False, "error": "a client frame is an agent's {name}"}
+        else:
+            name = clean_client_name(payload.get("name"))
+            if name != conn.client_name:
+                conn.client_name = name
+                self.session.changed()  # the pages' connected-agents indicator
+            response = {"success": True, "data": {"name": name}}
         with contextlib.suppress(ConnectionError):
             await conn.send({"type": "response", "id": frame.get("id"), **response})
 

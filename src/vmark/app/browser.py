@@ -1,22 +1,24 @@
 """The app's side of the embedded browser: tabs, navigation tickets, and the person's grants.
 
-The driver, the page half and the policies live in :mod:`vmark.browser`; this service decides who may
-do what. Reading an AI-owned tab needs nothing; every mutating act needs a grant for the tab's site,
-asked for in a prompt the person answers in VMark (or with ``vmark approvals``). A prompt binds what it
-shows: the element (role + name) and, for type / key / scroll, the exact text, chord or delta.
+The driver, the page half, the policies and the services built on them (workflow runs, recordings,
+saved sessions, the person's views) live in :mod:`vmark.browser`; this service decides who may do what,
+and :class:`BrowserPrompts` lets a run follow the prompts its steps raised. Reading an AI-owned tab needs
+nothing; every mutating act needs a grant for the tab's site, asked for in a prompt the person answers in
+VMark (or with ``vmark approvals``). A prompt binds what it shows: the element (role + name) and, for
+type / key / scroll, the exact text, chord or delta.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..browser.asks import Ask, Asker
 from ..browser.console import install_console
 from ..browser.driver import PROFILE_NAME, BrowserDriver, InvalidProfileName, Posture
-from ..browser.grants import Decision, GrantRequest, GrantStore, Operation, key_chord
+from ..browser.grants import Decision, GrantRequest, GrantStore
 from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, TargetRefused, UnknownNavigation
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
@@ -24,26 +26,10 @@ from ..core.errors import ArgumentError, BrowserError
 from ..core.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
 from ..storage.settings import Settings
 from .approvals import Approvals
-from .connection import Connection
 from .state import Session
 
 #: set to 1 by the test suite and the benchmarks: the browser may reach only 127.0.0.1 / localhost
 LOOPBACK_ONLY_ENV = "VMARK_BROWSER_LOOPBACK_ONLY"
-
-
-@dataclass(frozen=True)
-class Ask:
-    """One thing an agent wants to do, as the prompt shows it."""
-
-    operation: Operation
-    role: str | None = None
-    name: str | None = None
-    value: str | None = None
-
-    def describe(self, site: str) -> str:
-        target = f" {self.role} {self.name!r}" if self.role else ""
-        value = f" with {self.value!r}" if self.value is not None else ""
-        return f"{self.operation}{target}{value} on {site}"
 
 
 class BrowserService:
@@ -72,6 +58,8 @@ class BrowserService:
         self.navigator = Navigator(self.driver)
         self.grants = GrantStore()
         self.focused: str | None = None
+        #: per AI tab, the agent that opened it as the person sees it (the Browser panel says whose it is)
+        self.openers: dict[str, str] = {}
         #: per tab, the role and name of every ref its reads handed out (grants bind role + name)
         self._refs: dict[str, dict[str, tuple[str, str]]] = {}
 
@@ -112,7 +100,7 @@ class BrowserService:
             raise BrowserError("TAB_NOT_AI_OWNED", f"{tab.id} is the user's tab", tabId=tab.id)
         return tab
 
-    async def open(self, conn: Connection, url: str, timeout_ms: int, profile: str | None) -> dict[str, Any]:
+    async def open(self, conn: Asker, url: str, timeout_ms: int, profile: str | None) -> dict[str, Any]:
         """A new AI-owned tab at ``url``; a named profile (a persistent login) is asked for every time."""
         self.require_enabled()
         if profile is not None:
@@ -130,6 +118,7 @@ class BrowserService:
             raise ArgumentError(str(exc)) from exc
         tab.on_navigate(self._navigated)
         await install_console(tab.page)
+        self.openers[tab.id] = conn.label
         self.focused = tab.id
         self.session.changed()
         try:
@@ -151,7 +140,7 @@ class BrowserService:
         self.session.changed()
         return tab
 
-    async def navigate(self, conn: Connection, tab: BrowserTab, url: str, timeout_ms: int) -> dict[str, Any]:
+    async def navigate(self, conn: Asker, tab: BrowserTab, url: str, timeout_ms: int) -> dict[str, Any]:
         self.focused = tab.id
         await self.destination(conn, tab, url)
         try:
@@ -187,6 +176,7 @@ class BrowserService:
         self.navigator.forget_tab(tab.id)
         self.grants.lapse_tab(tab.id)
         self._refs.pop(tab.id, None)
+        self.openers.pop(tab.id, None)
         if self.focused == tab.id:
             self.focused = None
         try:
@@ -224,7 +214,7 @@ class BrowserService:
         return found
 
     # --- grants and prompts ------------------------------------------------------------------------
-    async def authorize(self, conn: Connection, tab: BrowserTab, ask: Ask, *, by_ref: bool) -> None:
+    async def authorize(self, conn: Asker, tab: BrowserTab, ask: Ask, *, by_ref: bool) -> None:
         """Pass when a grant covers ``ask`` (a once-grant is used up); else ask the person, or refuse."""
         site = origin_of(tab.page.url)
         request = GrantRequest(tab.id, site, ask.operation, ask.role, ask.name, ask.value)
@@ -245,7 +235,7 @@ class BrowserService:
         if not self.grants.check(request):
             raise BrowserError("NOT_GRANTED", f"{ask.operation} can never be granted", operation=ask.operation)
 
-    async def _authorize_profile(self, conn: Connection, profile: str) -> None:
+    async def _authorize_profile(self, conn: Asker, profile: str) -> None:
         site = f"profile {profile}"
         ask = Ask("profile", value=profile)
         request = GrantRequest("-", site, "profile", None, None, profile)
@@ -255,7 +245,7 @@ class BrowserService:
         self.grants.grant(request, decision)
         self.grants.check(request)  # per use: whatever the person chose, this use spends it
 
-    async def readable(self, conn: Connection, tab_id: Any, *, standing: bool = False) -> BrowserTab:
+    async def readable(self, conn: Asker, tab_id: Any, *, standing: bool = False) -> BrowserTab:
         """The tab, for a read or an act: an AI tab as it is, a person's tab only after they attach it
         ("Allow once": this one read or act; "Allow until navigation"). ``standing``: many reads (a
         wait_for) need the second."""
@@ -280,7 +270,7 @@ class BrowserService:
             self.grants.check(request)
         return tab
 
-    async def destination(self, conn: Connection, tab: BrowserTab, url: str, *, wait: bool = True) -> None:
+    async def destination(self, conn: Asker, tab: BrowserTab, url: str, *, wait: bool = True) -> None:
         """The shared posture (the person's own profile): a new origin needs the person's yes, unless a
         navigate grant covers it. Without ``wait`` the prompt is left for a retry of ``navigate``."""
         if tab.posture != "shared":
@@ -303,7 +293,7 @@ class BrowserService:
 
     async def _prompt(
         self,
-        conn: Connection,
+        conn: Asker,
         tab: BrowserTab | None,
         ask: Ask,
         site: str,
@@ -330,7 +320,9 @@ class BrowserService:
             }
             if ask.role:
                 detail["element"] = {"role": ask.role, "name": ask.name}
-            approval = approvals.request("browser", conn.id, conn.requester, subject, "main", detail=detail)
+            approval = approvals.request(
+                "browser", conn.id, conn.requester, subject, "main", detail=detail, agent=conn.label
+            )
         answered = await approvals.wait(approval, BROWSER_PROMPT_WAIT_SECONDS if wait else 0.0)
         if answered.state == "pending":
             raise BrowserError(
@@ -345,15 +337,29 @@ class BrowserService:
         return decision
 
 
-def ask_for(operation: str, role: str | None, name: str | None, args: dict[str, Any]) -> Ask:
-    """What an ``act`` asks for: a click binds the element; type, key and scroll also their value."""
-    if operation == "type":
-        return Ask("type", role, name, str(args.get("text", "")))
-    if operation == "key":
-        return Ask("key", role, name, key_chord(str(args.get("key", "")), dict(args.get("modifiers") or {})))
-    if operation == "scroll":
-        return Ask("scroll", role, name, None if args.get("dy") is None else str(args["dy"]))
-    return Ask("click", role, name)
+class BrowserPrompts:
+    """The person's browser prompts by id, as a workflow run follows them (:class:`vmark.browser.asks.Prompts`)."""
+
+    def __init__(self, approvals: Approvals) -> None:
+        self._approvals = approvals
+
+    def pending(self, asker: Asker, subject: str) -> str | None:
+        approval = self._approvals.find("browser", asker.id, subject)
+        return approval.id if approval is not None and approval.state == "pending" else None
+
+    def is_pending(self, prompt_id: str) -> bool:
+        approval = self._approvals.get(prompt_id)
+        return approval is not None and approval.state == "pending"
+
+    async def answered(self, prompt_id: str, seconds: float) -> None:
+        approval = self._approvals.get(prompt_id)
+        if approval is not None:
+            await self._approvals.wait(approval, seconds)
+
+    def withdraw(self, prompt_id: str) -> None:
+        approval = self._approvals.get(prompt_id)
+        if approval is not None and approval.state == "pending":
+            self._approvals.consume(approval)
 
 
 def _decision_of(state: str, decision: str | None) -> Decision:

@@ -273,7 +273,7 @@ class CommentService:
     ) -> dict[str, Any]:
         reply = None
         if op == "reply":
-            reply = Reply(new_id("r"), conn.requester, body, time.time())
+            reply = Reply(new_id("r"), conn.label, body, time.time())
             model.add_reply(thread, reply)
             result = {"reply": reply.id, "commentGen": thread.gen, "durable": durable}
         else:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..core.agentname import agent_label
 from ..core.ids import new_id
 
 Role = Literal["agent", "person"]
@@ -23,12 +24,20 @@ class Connection:
     send: SendFn
     id: str = field(default_factory=lambda: new_id("conn"))
     window: str | None = None
+    #: the name the agent's MCP client gave itself, cleaned (display only: never who the connection is)
+    client_name: str | None = None
     _replies: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     @property
     def requester(self) -> str:
+        """Who the connection is (its principal, else the connection itself): what ownership is checked against."""
         return self.principal or f"anonymous ({self.id})"
+
+    @property
+    def label(self) -> str:
+        """How the person sees the agent: ``claude-code (laptop)`` (see :func:`~vmark.core.agentname.agent_label`)."""
+        return agent_label(self.client_name, self.principal, self.id)
 
     async def ask(self, event: str, payload: dict[str, Any], timeout: float) -> dict[str, Any] | None:
         """Send an event that wants a ``ui.reply``; ``None`` if none came in time."""

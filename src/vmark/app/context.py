@@ -14,6 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ..browser.recording import Recordings
+from ..browser.runs import Runs
+from ..browser.saved_sessions import SavedSessions
+from ..browser.views import BrowserViews
 from ..export.run import Exporter
 from ..storage.history import History
 from ..storage.journal import Journal
@@ -22,8 +26,6 @@ from ..storage.recents import Recents
 from ..storage.settings import Settings
 from .approvals import Approvals
 from .browser import BrowserService
-from .browser_runs import Runs
-from .browser_view import BrowserViews
 from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
@@ -74,8 +76,12 @@ class Services:
     #: the mode a tab opens in, and the files' remembered modes
     modes: EditorModes
     disk: DiskWatcher
+    #: the agents' browser: who may do what (grants, prompts), tabs, navigation
     browser: BrowserService
+    #: the browser's services (:mod:`vmark.browser`): workflow runs, recordings, saved sessions, the person's views
     browser_runs: Runs
+    browser_recordings: Recordings
+    browser_sessions: SavedSessions
     browser_views: BrowserViews
     #: the person's exports (``ui.export``), with the app's Chromium flags
     exporter: Exporter

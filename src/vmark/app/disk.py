@@ -37,11 +37,16 @@ class DiskWatcher:
             self.session.changed()
 
     async def check(self) -> None:
-        """A file changed by another program: reload a clean tab, mark a dirty one divergent."""
+        """A file changed by another program: reload a clean tab, mark a dirty one divergent; a file gone from
+        disk is marked missing (its tab keeps the text: saving writes it again), and unmarked when it is back."""
         for doc in list(self.session.docs.values()):
             if doc.path is None or self.saves.busy(doc.path):
                 continue
             stamp = disk_stamp(doc.path)
+            missing = stamp is None and not os.path.lexists(doc.path)
+            if missing != doc.missing:
+                doc.missing = missing
+                self.session.changed()
             if stamp is None or stamp == doc.disk:
                 continue
             try:

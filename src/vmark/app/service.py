@@ -11,11 +11,18 @@ from pathlib import Path
 from typing import Any
 
 from .. import settings_keys  # noqa: F401  (registers every package's settings)
+from ..browser.asks import Ask, Asker, Authorize
+from ..browser.recording import Recordings
+from ..browser.runs import Runs
+from ..browser.saved_sessions import SavedSessions
+from ..browser.tabs import BrowserTab
+from ..browser.views import BrowserViews, PanelHooks
 from ..core.errors import ArgumentError, DomainError, VMarkError
-from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS
+from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
 from ..core.model import Window, WorkspaceInstance
 from ..core.tools import check_request
 from ..export.run import Exporter
+from ..storage.atomic import write_text_atomic
 from ..storage.comments import CommentStore
 from ..storage.history import History
 from ..storage.journal import Journal
@@ -26,9 +33,7 @@ from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
 from .agent_feed import AgentFeed
 from .approvals import Approval, Approvals
-from .browser import BrowserService
-from .browser_runs import Runs
-from .browser_view import BrowserViews
+from .browser import BrowserPrompts, BrowserService
 from .changes_log import ChangesLog
 from .coherence import CoherenceService
 from .comments import CommentService
@@ -61,6 +66,7 @@ from .save_queue import SaveQueue
 from .state import Session
 from .tab_save import Saver
 from .tasks import Background
+from .tree_watch import TreeWatcher
 from .turns import WriteTurns
 from .windows import Windows
 from .writes import Writer
@@ -132,7 +138,8 @@ class App:
         session.initial_mode = self.modes.initial
         session.rekey_listeners.append(self.modes.moved)
         self.disk = DiskWatcher(session, self.saves, self.coherence.same_document)
-        self.browser = BrowserService(
+        self.tree_watch = TreeWatcher(session)
+        self.browser = browser = BrowserService(
             session,
             settings,
             self.approvals,
@@ -142,9 +149,25 @@ class App:
             # the machine's extra Chromium launch flags (``VMARK_CHROMIUM_ARGS``), added to the product's
             chromium_args=chromium_args,
         )
-        self.browser_runs = Runs(self.browser, self.approvals)
-        self.browser.closed_listeners.append(self.browser_runs.tab_closed)
-        self.browser_views = BrowserViews(session, self.browser, self.browser_runs, spawn)
+        # The browser's services (vmark.browser), each given the few callbacks it needs: an agent's ask goes
+        # through the person's grants and prompts here; the person's views reach the pages through the session.
+        authorize = _by_name(browser)
+        self.browser_runs = runs = Runs(
+            browser.tabs, authorize=authorize, navigate=browser.navigate, prompts=BrowserPrompts(self.approvals)
+        )
+        browser.closed_listeners.append(runs.tab_closed)
+        self.browser_recordings = Recordings(authorize)
+        self.browser_sessions = SavedSessions(data_dir, write_text_atomic, authorize)
+        panel = PanelHooks(
+            require_enabled=browser.require_enabled,
+            open_tab=browser.open_human_tab,
+            close_tab=lambda tab_id: browser.close(tab_id, ai_only=False),
+            opener=browser.openers.get,
+            attached=lambda viewer: any(conn is viewer for conn in session.person_connections()),
+            notify=session.notify,
+            spawn=spawn,
+        )
+        self.browser_views = BrowserViews(browser.tabs, runs, panel)
         # What follows every change of a document's text (Session.apply), in this order: the abort of an agent
         # write being recorded, the comment anchors and the pending agent changes at once; then the coherence
         # ledger and the history.
@@ -196,6 +219,8 @@ class App:
             disk=self.disk,
             browser=self.browser,
             browser_runs=self.browser_runs,
+            browser_recordings=self.browser_recordings,
+            browser_sessions=self.browser_sessions,
             browser_views=self.browser_views,
             exporter=Exporter(chromium_args),
             folder_grants=self.folder_grants,
@@ -222,6 +247,7 @@ class App:
             asyncio.create_task(self._every(JOURNAL_RETRY_SECONDS, self.journal.retry_pending)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self._check_disk)),
             asyncio.create_task(self._every(DISK_POLL_SECONDS, self.prompts.check)),
+            asyncio.create_task(self._every(TREE_POLL_SECONDS, self.tree_watch.check)),
         ]
         return [w.root for w in main.workspaces]
 
@@ -309,3 +335,12 @@ class App:
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
+
+
+def _by_name(browser: BrowserService) -> Authorize:
+    """The browser's services ask for an element by role + name (what the prompt shows), never by ref."""
+
+    async def authorize(asker: Asker, tab: BrowserTab, ask: Ask) -> None:
+        await browser.authorize(asker, tab, ask, by_ref=False)
+
+    return authorize

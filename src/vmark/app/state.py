@@ -222,7 +222,10 @@ class Session:
                 for w in self.describe()
             ],
             "views": {label: _view(window, self._review_count) for label, window in self.windows.items()},
-            "agents": [{"connectionId": c.id, "principal": c.principal} for c in self.agents.values()],
+            "agents": [
+                {"connectionId": c.id, "principal": c.principal, "name": c.client_name, "label": c.label}
+                for c in self.agents.values()
+            ],
         }
 
     def _review_count(self, tab_id: str) -> int:
@@ -320,6 +323,7 @@ def _view(window: Window, review_count: Callable[[str], int]) -> dict[str, Any]:
                 "pinned": t.pinned,
                 "divergent": t.doc.divergent,
                 "divergenceKept": t.doc.divergence_kept,
+                "missing": t.doc.missing,
                 "readOnly": t.doc.read_only,
                 "workspaceInstanceId": t.workspace_instance,
                 "reviewCount": review_count(t.id),

@@ -20,6 +20,7 @@ from ..storage.settings import Settings
 from .coherence import CoherenceService
 from .connection import Connection
 from .journaling import Recorded, Recorder, tab_entry
+from .prepared_save import PreparedSave
 from .save_queue import SaveQueue
 from .state import Session
 from .tasks import Spawn
@@ -66,13 +67,15 @@ class Saver:
         new_kind: Kind | None = None,
         ticket: int | None = None,
         agent: str | None = None,
+        prepared: PreparedSave | None = None,
     ) -> DocState:
         """Put the tab's current text at ``real_path`` through the file's save queue: the one save of a tab,
         the person's and an agent's alike. ``scope`` is asked when the save's turn comes (the path is checked
         again then). With ``new_kind`` the target is a new file, created without replacing anything that
         appeared there meanwhile, and the document moves to it. Refusals: ``INVALID_PATH`` (scope),
         ``APPROVAL_REQUIRED`` (a file exists there), ``STALE`` (a later save reached the file), SaveError
-        (the disk failed: nothing was kept)."""
+        (the disk failed: nothing was kept). ``prepared``: the temp file an agent's write made while it was
+        journaled, used if it holds exactly the text this save writes (:mod:`vmark.app.prepared_save`)."""
         doc = tab.doc
 
         async def put() -> DocState:
@@ -85,13 +88,16 @@ class Saver:
                 raise exc.refusal(real_path) from exc
             state = doc.state
             text = await self.coherence.text_to_save(real, state.text)
+            temp = None if prepared is None else await prepared.claim(real, text)
             try:
-                data = text.encode("utf-8")
+                data = text.encode("utf-8") if temp is None else temp.data
             except UnicodeEncodeError as exc:
                 raise SaveError("the text holds characters that cannot be saved as UTF-8") from exc
-            write = save_replace if new_kind is None else save_new
             try:
-                stamp = await asyncio.to_thread(write, real, data, allowed)
+                if new_kind is None:
+                    stamp = await asyncio.to_thread(save_replace, real, data, allowed, temp)
+                else:
+                    stamp = await asyncio.to_thread(save_new, real, data, allowed)
             except FileExistsError as exc:
                 raise already_exists(real) from exc
             except ScopeError as exc:
@@ -127,15 +133,28 @@ class Saver:
         return {"filePath": real, "revision": state.revision}
 
     async def _land(
-        self, conn: Connection, window: Window, tab: Tab, real_path: str, ticket: int, kind: Kind | None = None
+        self,
+        conn: Connection,
+        window: Window,
+        tab: Tab,
+        real_path: str,
+        ticket: int,
+        kind: Kind | None = None,
+        prepared: PreparedSave | None = None,
     ) -> str:
         """An agent's save: the window's scope binds it."""
         by = Actor("agent", conn.principal)
         state = await self.land(
             window, tab, real_path, lambda: self.session.scope(window), by, new_kind=kind, ticket=ticket,
-            agent=conn.requester,
+            agent=conn.requester, prepared=prepared,
         )
         return state.revision
+
+    def prepare(self, window: Window, tab: Tab, after: DocState) -> PreparedSave:
+        """Start writing the temp file of an agent write's save of ``after`` (the tab's document has a path);
+        the caller closes it (:meth:`PreparedSave.close`) whatever becomes of the write."""
+        assert tab.doc.path is not None
+        return PreparedSave(tab.doc.path, lambda: self.session.scope(window), after.text, self.coherence.text_to_save)
 
     async def _snapshot(
         self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...], tool: str | None = None
@@ -143,16 +162,23 @@ class Saver:
         doc = tab.doc
         self.background(
             self.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses, tool
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses, tool,
+                client=conn.client_name,
             )
         )
 
     async def save_after_write(
-        self, conn: Connection, window: Window, tab: Tab, recorded: Recorded, addresses: tuple[str, ...]
+        self,
+        conn: Connection,
+        window: Window,
+        tab: Tab,
+        recorded: Recorded,
+        addresses: tuple[str, ...],
+        prepared: PreparedSave | None = None,
     ) -> dict[str, Any]:
         assert tab.doc.path is not None
         try:
-            await self._land(conn, window, tab, tab.doc.path, self.saves.ticket())
+            await self._land(conn, window, tab, tab.doc.path, self.saves.ticket(), prepared=prepared)
         except SaveError as exc:
             return {"saved": False, "save_error": str(exc)}
         except DomainError as exc:

@@ -1,9 +1,10 @@
 """The write pipeline: every agent change to a document goes through here.
 
 Order: validate -> wait for the document's turn -> composition, revision, parent,
-journal health and review backlog checks -> record the journal entry (durable) ->
-apply (``Session.apply``: the coherence ledger and the review of agent changes follow it) ->
-save -> history snapshot -> answer. The person's edits, composition,
+journal health and review backlog checks -> record the journal entry (durable), and meanwhile write the
+save's temp file (nothing visible: :mod:`vmark.app.prepared_save`) -> apply (``Session.apply``: the
+coherence ledger and the review of agent changes follow it) -> save (the temp renamed into place) ->
+history snapshot -> answer. The person's edits, composition,
 selection moves and tab closes that arrive while the entry is being recorded abort
 the write (``ABORTED`` with a ``reason``) and nothing changes.
 """
@@ -27,6 +28,7 @@ from .comments import CommentService
 from .connection import Connection
 from .faults import EditorFaults
 from .journaling import Recorder, change_entry
+from .prepared_save import PreparedSave
 from .review import Review
 from .state import Session
 from .tab_save import Saver
@@ -154,6 +156,24 @@ class Writer:
         after = self._after(doc, request)  # its hash is computed once, for the journal and the next write
         if request.skip_unchanged and after.text == doc.state.text:
             return {"revision": current, "applied": False, "durable": True}
+        prepared = self.saver.prepare(window, tab, after) if request.save and doc.path is not None else None
+        try:
+            return await self._record_apply_save(conn, window, tab, request, addresses, after, prepared)
+        finally:
+            if prepared is not None:
+                await prepared.close()  # a refused, aborted or failed write leaves no temp file
+
+    async def _record_apply_save(
+        self,
+        conn: Connection,
+        window: Window,
+        tab: Tab,
+        request: WriteRequest,
+        addresses: tuple[str, ...],
+        after: DocState,
+        prepared: PreparedSave | None,
+    ) -> dict[str, Any]:
+        doc = tab.doc
         flight = Inflight(tab, window.label, request.implicit_tab)
         self.turns.recording(doc, flight)
         recorded = await self.recorder.record(self._entry(conn, tab, request, after, addresses))
@@ -166,7 +186,7 @@ class Writer:
                 f"The user changed the document while the write was recorded ({reason})",
                 reason=reason,
             )
-        actor = Actor(conn.id, conn.principal)
+        actor = Actor(conn.id, conn.principal, conn.client_name)
         await self._apply(doc, tab, window, Transaction(doc, after, "agent", actor, request.tool))
         if self.faults is not None:
             await self.faults.after_apply(self.session, doc, recorded, actor)
@@ -178,7 +198,7 @@ class Writer:
         elif doc.path is None:
             result.update(saved=False, save_skipped="untitled")
         else:
-            result.update(await self.saver.save_after_write(conn, window, tab, recorded, addresses))
+            result.update(await self.saver.save_after_write(conn, window, tab, recorded, addresses, prepared))
         return result
 
     @staticmethod

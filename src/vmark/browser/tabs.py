@@ -16,6 +16,7 @@ from typing import Any, Literal
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from vmark.browser.console import install_console
 from vmark.browser.driver import BrowserDriver, PageEvents, Posture
 from vmark.browser.urlpolicy import redact_url
 from vmark.core.ids import new_id
@@ -151,6 +152,23 @@ class TabRegistry:
             raise UnknownTab(tab_id)
         if not await self._close_page(tab.page):
             raise TeardownFailed(tab_id)
+
+    async def renew_page(self, tab: BrowserTab) -> Page:
+        """Give ``tab`` a new page in the same context (a crashed Playwright page never recovers, reload or
+        not): its navigations counted, an AI tab's console captured. Answers the old page, to drop."""
+        old = tab.page
+        page = await self.driver.new_page(tab.posture, tab.profile, ai=tab.owner == "ai")
+        tab.page, tab.events = page, self.driver.events(page)
+        page.on("framenavigated", tab._on_frame_navigated)
+        if tab.owner == "ai":
+            await install_console(page)
+        return old
+
+    async def drop_page(self, page: Page) -> None:
+        """Close a page no tab shows any more (one that crashed may not answer) and forget it."""
+        with contextlib.suppress(PlaywrightError):
+            await page.close()
+        self.driver.forget(page)
 
     async def _close_page(self, page: Page) -> bool:
         for attempt in range(CLOSE_ATTEMPTS):

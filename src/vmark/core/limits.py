@@ -15,6 +15,9 @@ PRE_AUTH_FRAME_BYTES = 64 * 1024
 AUTH_DEADLINE_SECONDS = 10.0
 MAX_SOCKETS = 32
 MAX_FRAME_BYTES = 64 * 1024 * 1024  # a 10 MB document JSON-escaped, with room
+#: an MCP client's name (``clientInfo.name``) as the person sees it: a label, never an identity; long enough for
+#: "claude-code", "Cursor", "vscode-copilot-chat", short enough to fit a toolbar's tooltip and a History line
+CLIENT_NAME_MAX_CHARS = 64
 
 # Writes
 WRITE_QUEUE_WAIT_SECONDS = 3.0
@@ -52,6 +55,9 @@ UI_ROUND_TRIP_SECONDS = 1.0
 
 # External changes
 DISK_POLL_SECONDS = 0.5
+#: how often the folders a window's file tree shows are looked at for entries other programs made (a burst of
+#: changes reaches the pages at most once a round)
+TREE_POLL_SECONDS = 1.0
 
 # --- coherence ---
 #: a coherence / coherence_resolve call that has not finished by then answers TIMEOUT

@@ -40,6 +40,8 @@ class Document:
     divergent: bool = False
     #: the person answered the divergence with "keep mine": still divergent (closing says so), no banner
     divergence_kept: bool = False
+    #: the file is gone from disk (deleted, or renamed by another program): the tab keeps its text and says so
+    missing: bool = False
     composing: bool = False
     composition_ended_at: float = 0.0
     composing_mode: Mode | None = None

@@ -58,6 +58,9 @@ class Change:
     end: int
     old: str
     at: float
+    #: how the person sees the agent that made it (its client's name with the principal: ``claude-code (laptop)``;
+    #: display only, ``principal`` is who it is); empty: as ``principal`` (changes stored before names)
+    agent: str = ""
 
     @property
     def revision(self) -> str:
@@ -69,6 +72,7 @@ class Change:
             "id": self.id,
             "revision": self.revision,
             "principal": self.principal,
+            "agent": self.agent or self.principal,
             "tool": self.tool,
             "from": self.start,
             "to": self.end,

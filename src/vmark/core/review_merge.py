@@ -20,12 +20,14 @@ from .spans import Spans
 
 @dataclass(frozen=True)
 class Author:
-    """Who makes the new changes of an agent's edit: its revision, principal and tool, and the time."""
+    """Who makes the new changes of an agent's edit: its revision, principal and tool, the time, and how the person
+    sees the agent (its client's name with the principal)."""
 
     revision: str
     principal: str
     tool: str
     at: float
+    agent: str = ""
 
 
 @dataclass
@@ -68,11 +70,12 @@ def merge_edit(
         revisions = tuple(dict.fromkeys(r for c in group_changes for r in c.revisions))
         if author is not None:
             revisions, principal, tool, at = (*revisions, author.revision), author.principal, author.tool, author.at
+            agent = author.agent
             result.made += 1
         else:
             latest = max(group_changes, key=lambda c: c.at)
-            principal, tool, at = latest.principal, latest.tool, latest.at
-        result.changes.append(Change(make_id(), revisions, principal, tool, new_start, new_end, was, at))
+            principal, tool, at, agent = latest.principal, latest.tool, latest.at, latest.agent
+        result.changes.append(Change(make_id(), revisions, principal, tool, new_start, new_end, was, at, agent))
     result.changes.sort(key=lambda c: (c.start, c.end))
     return result
 

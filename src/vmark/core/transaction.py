@@ -21,10 +21,12 @@ Origin = Literal["agent", "person", "disk", "revert"]
 
 @dataclass(frozen=True)
 class Actor:
-    """Who sent a change: its connection (None: the app itself, e.g. a reload from disk) and principal."""
+    """Who sent a change: its connection (None: the app itself, e.g. a reload from disk) and principal, and the
+    name the agent's MCP client gave itself (display only, see :mod:`vmark.core.agentname`)."""
 
     connection: str | None = None
     principal: str | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True)

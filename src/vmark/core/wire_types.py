@@ -59,6 +59,8 @@ class TabView(TypedDict):
     pinned: bool
     divergent: bool
     divergenceKept: bool
+    #: the file is gone from disk (deleted or renamed by another program): the tab still holds its text
+    missing: bool
     readOnly: bool
     workspaceInstanceId: str | None
     reviewCount: int
@@ -77,6 +79,10 @@ class WindowView(TypedDict):
 class AgentInfo(TypedDict):
     connectionId: str
     principal: str | None
+    #: the name its MCP client gave itself (``clientInfo.name``), cleaned; display only
+    name: str | None
+    #: how the person sees it: ``claude-code (laptop)``
+    label: str
 
 
 class PageState(TypedDict):
@@ -175,7 +181,9 @@ class Approval(TypedDict):
 
     id: str
     kind: ApprovalKind
+    #: who asked (its principal, or its anonymous connection); ``agent``: how the person sees it
     requester: str
+    agent: str
     subject: str
     window: str
     state: ApprovalState
@@ -218,6 +226,8 @@ class Actor(TypedDict):
 
     kind: ActorKind
     principal: NotRequired[str]
+    #: how the person sees an agent: its MCP client's name with the principal (``claude-code (laptop)``)
+    label: NotRequired[str]
     tool: NotRequired[str]
 
 
@@ -232,6 +242,8 @@ class Snapshot(TypedDict):
     addresses: list[str]
     #: the tool an agent entry was made with (None for the person's, and for entries from before tools)
     tool: str | None
+    #: the name the agent's MCP client gave itself (display only; None when it gave none)
+    client: str | None
     actor: Actor
     addressed: list[Addressed]
     content: NotRequired[str]
@@ -267,15 +279,26 @@ class ReviewedResult(TypedDict):
 
 # --- the review of agent changes, one by one (``app.review``, ``app.handlers.ui_review``) --------------------
 #: a pending agent change: ``[from, to)`` code points of the shown text hold its inserted text, ``old`` the text
-#: it replaced ("" for an insertion), ``at`` ISO 8601 UTC (``core.review.Change.wire``)
+#: it replaced ("" for an insertion), ``at`` ISO 8601 UTC (``core.review.Change.wire``); ``principal`` is who made it
+#: (its principal, or its anonymous connection), ``agent`` how the person sees it (``claude-code (laptop)``)
 ReviewChange = TypedDict(
     "ReviewChange",
-    {"id": str, "revision": str, "principal": str, "tool": str, "from": int, "to": int, "old": str, "at": str},
+    {
+        "id": str,
+        "revision": str,
+        "principal": str,
+        "agent": str,
+        "tool": str,
+        "from": int,
+        "to": int,
+        "old": str,
+        "at": str,
+    },
 )
 
 
 class ReviewNotice(TypedDict):
-    """An agent just made ``count`` new changes with ``tool``."""
+    """An agent just made ``count`` new changes with ``tool`` (``principal``: the agent as the person sees it)."""
 
     principal: str
     tool: str
@@ -675,7 +698,8 @@ class ClosePayload(TypedDict):
 
 class CloseResult(TypedDict):
     closed: bool
-    reason: NotRequired[Literal["PINNED", "DIRTY", "DIVERGENT"]]
+    #: MISSING: the file is gone from disk; closing would lose the only copy of its text (``force`` closes)
+    reason: NotRequired[Literal["PINNED", "DIRTY", "DIVERGENT", "MISSING"]]
 
 
 class SwitchResult(TypedDict):
@@ -873,6 +897,8 @@ class BrowserTabInfo(TypedDict):
     generation: int
     posture: BrowserPosture
     crashed: bool
+    #: the agent that opened an AI tab, as the person sees it (``claude-code (laptop)``); None for the person's
+    agent: str | None
 
 
 class BrowserTabs(TypedDict):
@@ -1293,6 +1319,13 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.validate": (TabPayload, Validation),
 }
 
+
+class FilesChangedEvent(TypedDict):
+    """Other programs created, renamed or deleted files or folders under a workspace root the window shows."""
+
+    root: str
+
+
 #: events the app pushes, and their payloads
 EVENTS: dict[str, type] = {
     "state": PageState,
@@ -1308,6 +1341,7 @@ EVENTS: dict[str, type] = {
     "review": ReviewEvent,
     "folder_picker": Approval,
     "prompt": Approval,
+    "files_changed": FilesChangedEvent,
 }
 
 #: events that want a ``ui.reply`` (they carry a ``requestId``), and their payloads

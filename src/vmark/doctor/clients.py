@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
 
-from vmark.cli_mcp_install import URL_CLIENTS
 from vmark.doctor import http_port
 from vmark.doctor.http_port import Listener, Probe, free_port
 from vmark.doctor.report import Check
 from vmark.mcp.discovery import read_bridge
 from vmark.mcp.http_endpoint import CLIENT_HOSTS, MCP_PATH
+from vmark.storage.client_configs import URL_CLIENTS
 from vmark.storage.principals import Principals
 
 SERVER_NAME = "vmark"

@@ -10,12 +10,12 @@ import keyring
 
 from vmark.browser.launch import CHROMIUM, extra_args_from_env
 from vmark.browser.vault import VAULT_FILE, Vault
-from vmark.cli_mcp_install import CLIENTS, default_config_path, vmark_command
 from vmark.doctor import clients, datadir, machine, running
 from vmark.doctor.report import Check
 from vmark.export.pandoc import find_pandoc, install_command
 from vmark.ghactions.actionlint import find_actionlint
 from vmark.storage.atomic import write_text_atomic
+from vmark.storage.client_configs import CLIENTS, default_config_path, vmark_command
 
 #: the clients ``vmark mcp install`` writes a file for (``print`` writes none)
 CONFIGURED_CLIENTS = tuple(c for c in CLIENTS if c != "print")

@@ -22,6 +22,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from ..core.agentname import CLIENT_FRAME, clean_client_name
 from ..core.bridgefile import BridgeInfo
 from ..core.jsonfast import encode_frame
 from ..core.limits import APP_START_TIMEOUT_SECONDS
@@ -102,6 +103,10 @@ class BridgeClient:
         self._lock = asyncio.Lock()
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.connection_id: str | None = None
+        #: the name the MCP client gave itself (``clientInfo.name``), cleaned: the app shows the agent by it
+        self.client_name: str | None = None
+        #: the name the app has for this connection (sent in ``auth`` or a ``client`` frame since)
+        self._announced: str | None = None
         self._started: tuple[str | None] | None = None  # (stale token,) of an app start_early() began
 
     def _start_app(self) -> str | None:
@@ -143,6 +148,9 @@ class BridgeClient:
             auth: dict[str, Any] = {"token": info.token, "role": self.role}
             if self.client_token:
                 auth["clientToken"] = self.client_token
+            name = self.client_name
+            if name:
+                auth["clientName"] = name
             await ws.send(json.dumps({"id": "auth", "type": "auth", "payload": auth}))
             try:
                 reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -152,6 +160,7 @@ class BridgeClient:
                 await ws.close()
                 raise BridgeUnavailable("the VMark app refused our credentials (check VMARK_MCP_TOKEN)")
             self.connection_id = reply["payload"].get("connectionId")
+            self._announced = name
             self._ws = ws
             self._reader = asyncio.create_task(self._read(ws))
 
@@ -179,6 +188,25 @@ class BridgeClient:
                 if not future.done():
                     future.set_exception(ConnectionError("the connection to the VMark app was lost"))
             self._pending.clear()
+
+    def remember_client(self, raw: object) -> str | None:
+        """The MCP client's name, cleaned, kept for the next connection's ``auth`` (:meth:`name_client` also tells
+        an open connection)."""
+        self.client_name = clean_client_name(raw)
+        return self.client_name
+
+    async def name_client(self, raw: object) -> None:
+        """The MCP client's name (from its ``initialize``): sent with the next connection's ``auth``, or now in a
+        ``client`` frame when a connection is open and knows the agent by another name. Frames are taken in
+        order, so the requests sent after this one carry the name. Display only: the app never trusts it."""
+        name = self.remember_client(raw)
+        ws = self._ws
+        if ws is None or name == self._announced:
+            return
+        self._announced = name
+        frame = {"id": f"client-{next(self._ids)}", "type": CLIENT_FRAME, "payload": {"name": name}}
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(_frame(frame), text=True)
 
     async def request(self, kind: str, payload: dict[str, Any], progress: OnProgress | None = None) -> dict[str, Any]:
         """``{success, data}`` or ``{success: False, error}``; reconnects once if the app went away.

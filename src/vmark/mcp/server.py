@@ -101,6 +101,21 @@ def _the_one(bridge: BridgeClient) -> BridgeFor:
     return lambda ctx: bridge
 
 
+def client_name_of(ctx: ServerRequestContext[Any]) -> str | None:
+    """The name the MCP client gave itself in ``initialize`` (or a sessionless request's envelope), if any."""
+    params = ctx.session.client_params
+    info = getattr(params, "client_info", None) if params is not None else None
+    name = getattr(info, "name", None)
+    return name if isinstance(name, str) else None
+
+
+async def named_bridge(bridge_for: BridgeFor, ctx: ServerRequestContext[Any]) -> BridgeClient:
+    """The request's bridge connection, told the client's name first (the app shows the agent by it)."""
+    bridge = bridge_for(ctx)
+    await bridge.name_client(client_name_of(ctx))
+    return bridge
+
+
 #: documents change at any moment (the person types): every list and read is fresh for no time, and private
 #: to the client that asked (what a principal may see is the app's to decide each time)
 _FRESH = CacheHint(ttl_ms=0, scope="private")
@@ -132,6 +147,7 @@ def build_server(bridge: BridgeClient | BridgeFor, notifier: Notifier | None = N
 
     def app(ctx: ServerRequestContext[Any]) -> AppAnswer:
         the_bridge = bridge_for(ctx)
+        the_bridge.remember_client(client_name_of(ctx))  # sent with the connection, or with the next tool call
         notifier.heard_by(the_bridge, ctx)
         return AppAnswer(the_bridge)
 
@@ -143,7 +159,7 @@ def build_server(bridge: BridgeClient | BridgeFor, notifier: Notifier | None = N
         # client asked (a progressToken, or a callback in-process) and drops it otherwise. Whether it asked
         # is not visible here for every transport, so the app is always asked (a few small frames per call).
         progress = ctx.session.report_progress
-        return await ToolRouter(bridge_for(ctx)).call(params.name, params.arguments, progress)
+        return await ToolRouter(await named_bridge(bridge_for, ctx)).call(params.name, params.arguments, progress)
 
     async def list_resources(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None

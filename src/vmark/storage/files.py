@@ -5,6 +5,11 @@ rename it into place and fsync the directory, so a crash leaves the old or the n
 nothing else. Every
 file operation goes through a directory descriptor that is re-checked against the
 scope after it is opened, so a directory swapped for a symlink in between is caught.
+
+A save can be done in two halves: :func:`prepare_replace` writes and fsyncs the temp file (nothing is
+visible yet, so an agent's write does it while its journal entry is being committed), and
+:func:`save_replace` with that :class:`Temp` renames it into place once the save's turn comes, if it still
+holds exactly the bytes to save at that path (else it is removed and a new temp written).
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 
 from ..core.model import DiskStamp
-from .atomic import TEMP_SUFFIX, write_temp
-from .pathscope import PathScope, ScopeError
+from .atomic import TEMP_SUFFIX, sync_dir_fd, write_temp
+from .pathscope import PathScope, ScopeError, fd_path
 
 _RENAME_NOREPLACE = 1
 _AT_FDCWD = -100
@@ -123,29 +129,92 @@ def _write_temp(dfd: int, name: str, data: bytes, mode: int) -> str:
     return write_temp(name, data, mode, dir_fd=dfd)
 
 
-def save_replace(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:
-    """Atomically replace (or create) ``real_path``, keeping its permission bits."""
-    name = os.path.basename(real_path)
+def _mode_of(dfd: int, name: str) -> int:
+    """The permission bits a replacement of ``name`` keeps: a regular file's (a swapped-in symlink's 0777 is
+    not one), else 0644 for a new file."""
+    try:
+        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return 0o644
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else 0o644
+
+
+@dataclass
+class Temp:
+    """A temp file written and fsync'd beside ``real_path`` (in the folder open as ``dfd``), not yet renamed:
+    the first half of a save, owned by whoever holds it until :func:`save_replace` or :func:`discard` takes it."""
+
+    real_path: str
+    data: bytes
+    dfd: int
+    name: str
+    mode: int
+
+
+def prepare_replace(real_path: str, data: bytes, scope: PathScope) -> Temp:
+    """The first half of :func:`save_replace`: ``data`` in a new temp file beside ``real_path``, durable,
+    with the target's permission bits; nothing at ``real_path`` changes."""
     try:
         with _scoped_dir(real_path, scope) as dfd:
-            try:
-                st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
-            except FileNotFoundError:
-                st = None
-            # Only a regular file has permission bits to keep (a swapped-in symlink's 0777 is not one).
-            mode = stat.S_IMODE(st.st_mode) if st is not None and stat.S_ISREG(st.st_mode) else 0o644
+            name = os.path.basename(real_path)
+            mode = _mode_of(dfd, name)
             tmp = _write_temp(dfd, name, data, mode)
-            try:
-                os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
-            except BaseException:
-                os.unlink(tmp, dir_fd=dfd)
-                raise
-            os.fsync(dfd)
-            return stamp_of(os.stat(name, dir_fd=dfd, follow_symlinks=False))
+            return Temp(real_path, data, os.dup(dfd), tmp, mode)
     except ScopeError:
         raise
     except OSError as exc:
         raise SaveError(f"cannot save {real_path!r}: {exc.strerror or exc}") from exc
+
+
+def discard(temp: Temp) -> None:
+    """Remove a temp file that will not be renamed into place."""
+    try:
+        with suppress(FileNotFoundError):
+            os.unlink(temp.name, dir_fd=temp.dfd)
+    finally:
+        os.close(temp.dfd)
+
+
+def _fits(temp: Temp, real_path: str, data: bytes, scope: PathScope) -> bool:
+    """``temp`` may become ``real_path`` now: the same bytes, its folder still that path's and in the scope,
+    and the target's permission bits unchanged since the temp was made."""
+    if temp.real_path != real_path or temp.data != data:
+        return False
+    if fd_path(temp.dfd) != os.path.dirname(real_path):
+        return False
+    try:
+        scope.check_fd(temp.dfd, os.path.dirname(real_path))
+    except ScopeError:
+        return False
+    return _mode_of(temp.dfd, os.path.basename(real_path)) == temp.mode
+
+
+def save_replace(real_path: str, data: bytes, scope: PathScope, temp: Temp | None = None) -> DiskStamp:
+    """Atomically replace (or create) ``real_path``, keeping its permission bits. ``temp`` (from
+    :func:`prepare_replace`) is used when it still fits (:func:`_fits`), else removed; it is taken either way."""
+    if temp is not None:
+        try:
+            fits = _fits(temp, real_path, data, scope)
+        except OSError:
+            fits = False
+        if not fits:
+            discard(temp)
+            temp = None
+    if temp is None:
+        temp = prepare_replace(real_path, data, scope)
+    try:
+        name = os.path.basename(real_path)
+        try:
+            os.rename(temp.name, name, src_dir_fd=temp.dfd, dst_dir_fd=temp.dfd)
+        except BaseException:
+            os.unlink(temp.name, dir_fd=temp.dfd)
+            raise
+        sync_dir_fd(temp.dfd)
+        return stamp_of(os.stat(name, dir_fd=temp.dfd, follow_symlinks=False))
+    except OSError as exc:
+        raise SaveError(f"cannot save {real_path!r}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(temp.dfd)
 
 
 def save_new(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:
@@ -159,7 +228,7 @@ def save_new(real_path: str, data: bytes, scope: PathScope) -> DiskStamp:
             finally:
                 with suppress(FileNotFoundError):
                     os.unlink(tmp, dir_fd=dfd)
-            os.fsync(dfd)
+            sync_dir_fd(dfd)
             return stamp_of(os.stat(name, dir_fd=dfd, follow_symlinks=False))
     except (ScopeError, FileExistsError):
         raise

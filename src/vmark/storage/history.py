@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     time REAL NOT NULL,
     principal TEXT,
     addresses TEXT NOT NULL DEFAULT '[]',
-    tool TEXT
+    tool TEXT,
+    client TEXT
 );
 CREATE INDEX IF NOT EXISTS snapshots_doc ON snapshots (doc, id);
 CREATE TABLE IF NOT EXISTS ai_revisions (
@@ -52,7 +53,7 @@ class History:
 
     async def start(self) -> None:
         await self._db.start()
-        await self._db.run(_add_tool_column)
+        await self._db.run(_add_columns)
 
     def close(self) -> None:
         self._db.close()
@@ -67,9 +68,11 @@ class History:
         principal: str | None = None,
         addresses: tuple[str, ...] = (),
         tool: str | None = None,
+        client: str | None = None,
     ) -> Coroutine[Any, Any, int]:
         """The snapshot's write (await it, or run it in the background): the history's latest revision is
-        ``revision`` from this call on (a save of the revision the history ends with keeps it so too)."""
+        ``revision`` from this call on (a save of the revision the history ends with keeps it so too). ``client``
+        is the name the agent's MCP client gave itself (shown beside the principal; never an identity)."""
         self._last[doc] = revision
 
         def insert(c: sqlite3.Connection) -> int:
@@ -84,8 +87,8 @@ class History:
             if kind == "auto" and row is not None and row[1] == "auto":
                 c.execute("DELETE FROM snapshots WHERE id=?", (row[0],))  # auto saves merge
             cur = c.execute(
-                "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses, tool)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO snapshots (doc, path, kind, revision, content, time, principal, addresses, tool, client)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
                     doc,
                     path,
@@ -96,6 +99,7 @@ class History:
                     principal,
                     json.dumps(list(addresses)),
                     tool,
+                    client,
                 ),
             )
             return int(cur.lastrowid or 0)
@@ -186,16 +190,18 @@ class History:
 #: the kinds a save takes: saving the revision the history ends with adds no entry (its addresses join that one)
 _SAVES = ("manual", "auto", "mcp")
 
-_COLUMNS = "id, path, kind, revision, content, time, principal, addresses, tool"
+_COLUMNS = "id, path, kind, revision, content, time, principal, addresses, tool, client"
 #: the same row shape without reading the texts
-_LISTING_COLUMNS = "id, path, kind, revision, NULL, time, principal, addresses, tool"
+_LISTING_COLUMNS = "id, path, kind, revision, NULL, time, principal, addresses, tool, client"
 
 
-def _add_tool_column(c: sqlite3.Connection) -> None:
-    """A history from before snapshots named their tool gets the column (its old rows have none)."""
+def _add_columns(c: sqlite3.Connection) -> None:
+    """A history from before snapshots named their tool (or their agent's client) gets the column (its old rows
+    have none)."""
     columns = {row[1] for row in c.execute("PRAGMA table_info(snapshots)")}
-    if "tool" not in columns:
-        c.execute("ALTER TABLE snapshots ADD COLUMN tool TEXT")
+    for column in ("tool", "client"):
+        if column not in columns:
+            c.execute(f"ALTER TABLE snapshots ADD COLUMN {column} TEXT")
 
 
 def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
@@ -208,6 +214,7 @@ def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
         "principal": row[6],
         "addresses": json.loads(row[7]),
         "tool": row[8],
+        "client": row[9],
     }
     if content:
         snap["content"] = bytes(row[4]).decode("utf-8", "surrogatepass")

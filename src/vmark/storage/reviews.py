@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS review_changes (
     end INTEGER NOT NULL,
     old TEXT NOT NULL,
     at REAL NOT NULL,
-    judged REAL
+    judged REAL,
+    agent TEXT
 );
 CREATE INDEX IF NOT EXISTS review_changes_doc ON review_changes (doc, state);
 """
@@ -53,6 +54,7 @@ class ReviewStore:
 
     async def start(self) -> None:
         await self._db.start()
+        await self._db.run(_add_agent_column)
 
     def close(self) -> None:
         self._db.close()
@@ -63,15 +65,14 @@ class ReviewStore:
         def query(c: sqlite3.Connection) -> dict[str, StoredReview]:
             reviews = {doc: StoredReview(hash_) for doc, hash_ in c.execute("SELECT doc, hash FROM review_docs")}
             rows = c.execute(
-                "SELECT id, doc, revisions, principal, tool, start, end, old, at FROM review_changes"
+                "SELECT id, doc, revisions, principal, tool, start, end, old, at, agent FROM review_changes"
                 " WHERE state='pending' ORDER BY doc, start, end"
             )
-            for change_id, doc, revisions, principal, tool, start, end, old, at in rows:
+            for change_id, doc, revisions, principal, tool, start, end, old, at, agent in rows:
                 review = reviews.get(doc)
                 if review is not None:
-                    review.changes.append(
-                        Change(change_id, tuple(json.loads(revisions)), principal, tool, start, end, old, at)
-                    )
+                    kept = (principal, tool, start, end, old, at, agent or "")
+                    review.changes.append(Change(change_id, tuple(json.loads(revisions)), *kept))
             return reviews
 
         return await self._db.run(query)
@@ -93,8 +94,8 @@ class ReviewStore:
                 c.execute("DELETE FROM review_changes WHERE doc=? AND state='pending'", (doc,))
                 c.executemany(
                     "INSERT OR REPLACE INTO review_changes"
-                    " (id, doc, state, revisions, principal, tool, start, end, old, at)"
-                    " VALUES (?,?,'pending',?,?,?,?,?,?,?)",
+                    " (id, doc, state, revisions, principal, tool, start, end, old, at, agent)"
+                    " VALUES (?,?,'pending',?,?,?,?,?,?,?,?)",
                     [(c.id, doc, json.dumps(list(c.revisions)), *_columns(c)) for c in pending],
                 )
                 c.execute("COMMIT")
@@ -123,5 +124,12 @@ class ReviewStore:
         await self._db.run(move)
 
 
-def _columns(change: Change) -> tuple[str, str, int, int, str, float]:
-    return change.principal, change.tool, change.start, change.end, change.old, change.at
+def _columns(change: Change) -> tuple[str, str, int, int, str, float, str]:
+    return change.principal, change.tool, change.start, change.end, change.old, change.at, change.agent
+
+
+def _add_agent_column(c: sqlite3.Connection) -> None:
+    """A review store from before changes named their agent as the person sees it gets the column."""
+    columns = {row[1] for row in c.execute("PRAGMA table_info(review_changes)")}
+    if "agent" not in columns:
+        c.execute("ALTER TABLE review_changes ADD COLUMN agent TEXT")

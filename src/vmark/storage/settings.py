@@ -26,6 +26,12 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "editor.theme": (str, "system"),
     #: the mode a Markdown file opens in until the person toggles it (then the file keeps its own)
     "editor.default_mode": (str, "wysiwyg"),
+    #: the browser's spell checker in prose (never in code, math or front matter)
+    "editor.spellcheck": (bool, True),
+    #: the block the caret is in stands out, the rest is dimmed
+    "editor.focus_mode": (bool, False),
+    #: the caret's line stays in the middle of the editor while typing
+    "editor.typewriter_mode": (bool, False),
 }
 
 

@@ -16,10 +16,10 @@ from ...core.errors import ArgumentError
 from ...core.limits import COMPLETION_MAX_VALUES
 from ...core.model import Tab
 from ...core.prompt_text import TAB_ARGUMENT
+from ...storage.tree import list_files
 from ..resources import FILE_TEMPLATE, TAB_TEMPLATE, TEMPLATES, NotFound
 from . import selection
 from .registry import OBJECT, STR, PersonAction
-from .ui_read import list_files
 
 if TYPE_CHECKING:
     from ..context import RequestContext

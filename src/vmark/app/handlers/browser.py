@@ -5,9 +5,6 @@ Every answer that comes from a page is page content: untrusted, marked so, never
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import time
 from typing import TYPE_CHECKING, Any
 
 from vmark.core.limits import (
@@ -18,23 +15,22 @@ from vmark.core.limits import (
     TIMEOUT_MS_RULE,
 )
 
+from ...browser import page_reads
 from ...browser.act import ActArgumentError
 from ...browser.act import act as page_act
+from ...browser.asks import Ask, ask_for
 from ...browser.console import clear_console, read_console
-from ...browser.isolated import EvalContextLost, EvalError, EvalTimeout, execute_script, world_for
+from ...browser.isolated import EvalContextLost, EvalError, EvalTimeout, execute_script
 from ...browser.query import InvalidSelector
 from ...browser.query import query as page_query
-from ...browser.snapshot import RefError, read_snapshot, resolve_ref
+from ...browser.reader import UNTRUSTED
+from ...browser.snapshot import RefError, read_snapshot
 from ...browser.style import StyleArgumentError
 from ...browser.style import style as page_style
 from ...core.errors import ArgumentError, BrowserError
-from ..browser import Ask, ask_for
-from ..browser_reader import UNTRUSTED, reader_mode
 
 if TYPE_CHECKING:
     from ..context import RequestContext
-
-WAIT_FOR_POLL_SECONDS = 0.1
 
 
 def _timeout_ms(args: dict[str, Any]) -> int:
@@ -167,12 +163,7 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def screenshot(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
-    image = await tab.page.screenshot(type="jpeg", quality=60)
-    title = await tab.refresh_title()
-    return {
-        "image": {"mimeType": "image/jpeg", "data": base64.b64encode(image).decode("ascii")},
-        "text": f"Screenshot of {title!r} at {tab.url} ({UNTRUSTED})",
-    }
+    return await page_reads.screenshot(tab)
 
 
 async def query(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -186,7 +177,7 @@ async def query(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def extract(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
-    return await reader_mode(await tab.page.content(), tab.page.url, EXTRACT_MAX_CHARS)
+    return await page_reads.extract(tab, EXTRACT_MAX_CHARS)
 
 
 async def console(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -213,36 +204,7 @@ async def wait_for(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
             " fragment, so it cannot contain ? or #"
         )
     tab = await browser.readable(ctx.connection, args.get("tabId"), standing=True)
-    deadline = time.monotonic() + _timeout_ms(args) / 1000
-    while True:
-        found = await _condition(tab, args, browser)
-        if found is not None or time.monotonic() >= deadline:
-            answer: dict[str, Any] = {"matched": found is not None}
-            if isinstance(found, str):
-                answer["ref"] = found
-            return _page_answer(tab, answer)
-        await asyncio.sleep(WAIT_FOR_POLL_SECONDS)
-
-
-async def _condition(tab: Any, args: dict[str, Any], browser: Any) -> str | bool | None:
-    """A ref (or True) when the condition holds now, else None."""
-    if args.get("urlContains") is not None:
-        return True if args["urlContains"] in tab.url else None
-    if args.get("text") is not None:
-        text = await world_for(tab.page).evaluate("() => document.body ? document.body.innerText : ''")
-        return True if args["text"] in str(text) else None
-    if args.get("ref") is not None:
-        try:
-            await resolve_ref(tab.page, args["ref"])
-        except RefError:
-            return None
-        return str(args["ref"])
-    snapshot = await read_snapshot(tab.page)
-    browser.remember_refs(tab, snapshot["snapshot"])
-    for node in snapshot["snapshot"]:
-        if node.get("role") == args["role"] and (args.get("name") is None or node.get("name") == args["name"]):
-            return str(node["ref"])
-    return None
+    return _page_answer(tab, await page_reads.wait_for(tab, args, _timeout_ms(args), browser.remember_refs))
 
 
 ACTIONS = {

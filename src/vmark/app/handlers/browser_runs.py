@@ -1,5 +1,5 @@
 """``browser.workflow_run`` / ``workflow_cancel`` and ``browser_read.workflow_status``: thin adapters over
-the workflow grammar (:mod:`vmark.browser.workflow`) and the run registry (:mod:`vmark.app.browser_runs`)."""
+the workflow grammar (:mod:`vmark.browser.workflow`) and the run registry (:mod:`vmark.browser.runs`)."""
 
 from __future__ import annotations
 

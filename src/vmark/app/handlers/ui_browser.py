@@ -32,7 +32,9 @@ async def human_open(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
 
 async def view(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     """Start a screencast of the tab for this page: ``browser_frame`` events, each to be acknowledged."""
-    return await ctx.browser_views.view(ctx.connection, _tab(ctx, args))
+    tab = _tab(ctx, args)
+    ctx.windows.page_window(ctx.connection)  # a page that is not attached to a window views nothing
+    return await ctx.browser_views.view(ctx.connection, tab)
 
 
 async def unview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -93,7 +95,7 @@ ACTIONS = {
     "browser.view": PersonAction(view, required=_TAB),
     "browser.unview": PersonAction(unview, required=_TAB),
     "browser.frame_ack": PersonAction(frame_ack, required=_TAB),
-    # the event's own fields are checked by BrowserViews.input (they depend on its type)
+    # the event's own fields are checked by vmark.browser.person_input (they depend on its type)
     "browser.input": PersonAction(input_, required=_TAB),
     "browser.nav": PersonAction(nav, required=_TAB),
     "browser.close": PersonAction(close, required=_TAB),

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from typing import TYPE_CHECKING, Any
 
-from vmark.core.limits import MAX_TREE_FILES
-
 from ...core.errors import ArgumentError
-from ...core.kinds import kind_for_path
+from ...storage.tree import list_files, list_folders
 from .registry import STR, PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
-
-#: folders never walked (dot folders are skipped too, except ``.github`` for workflows)
-SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
 
 
 async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -57,37 +51,6 @@ async def files(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
             }
         )
     return {"workspaces": listings}
-
-
-def list_files(root: str, limit: int = MAX_TREE_FILES) -> tuple[list[dict[str, str]], bool]:
-    found: list[dict[str, str]] = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if _walked(d))
-        for name in sorted(names):
-            path = os.path.join(folder, name)
-            kind = kind_for_path(path)
-            if kind is None:
-                continue
-            if len(found) >= limit:
-                return found, True
-            found.append({"path": os.path.relpath(path, root), "kind": kind})
-    return found, False
-
-
-def list_folders(root: str, limit: int = MAX_TREE_FILES) -> list[str]:
-    """The folders the tree shows (empty ones too, so a new folder can take files), relative, sorted."""
-    found: list[str] = []
-    for folder, dirs, _names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if _walked(d))
-        for name in dirs:
-            if len(found) >= limit:
-                return found
-            found.append(os.path.relpath(os.path.join(folder, name), root))
-    return found
-
-
-def _walked(name: str) -> bool:
-    return name not in SKIPPED_DIRS and (not name.startswith(".") or name == ".github")
 
 
 ACTIONS = {"ui.read": PersonAction(read, optional={"tabId": STR}), "ui.files": PersonAction(files)}

@@ -1,6 +1,6 @@
 """Search across the window's workspace (``ui.search``): every line of its files that holds the query.
 
-The files are the ones the tree lists (``ui_read.list_files``) under each workspace instance of the
+The files are the ones the tree lists (``storage.tree.list_files``) under each workspace instance of the
 page's window: the person's scope. Open documents answer from their current text (unsaved edits
 included), other files from the disk. Results come by file, then line; capped so one query over a big
 workspace stays quick.
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from vmark.core.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
 
 from ...core.errors import ArgumentError
+from ...storage.tree import list_files
 from .registry import PersonAction
-from .ui_read import list_files
 
 if TYPE_CHECKING:
     from ..context import RequestContext

@@ -57,6 +57,8 @@ async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         return {"closed": False, "reason": "PINNED"}
     if tab.doc.dirty and not args.get("force"):
         return {"closed": False, "reason": "DIVERGENT" if tab.doc.divergent else "DIRTY"}
+    if tab.doc.missing and not args.get("force"):
+        return {"closed": False, "reason": "MISSING"}
     ctx.windows.close_tab(window, tab)
     return {"closed": True}
 

@@ -80,7 +80,7 @@ async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
         raise DomainError("INVALID_PATH", f"{args['folderPath']!r} is not a folder", folderPath=folder)
     consent = ctx.approvals.find("open_workspace", conn.id, folder)
     if consent is None:
-        ctx.approvals.request("open_workspace", conn.id, conn.requester, folder, window.label)
+        ctx.approvals.request("open_workspace", conn.id, conn.requester, folder, window.label, agent=conn.label)
         return {"needsApproval": True, "folderPath": folder}
     if consent.state == "pending":
         return {"needsApproval": True, "folderPath": folder}
@@ -127,7 +127,7 @@ async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: st
         raise DomainError("BUSY", "Another folder dialog is open; the confirmation is kept, try again later")
     if picker is None or picker.state == "denied":
         # Recording the request shows the folder picker (a `folder_picker` event naming the approval).
-        ctx.approvals.request("folder_access", conn.id, conn.requester, folder, window.label)
+        ctx.approvals.request("folder_access", conn.id, conn.requester, folder, window.label, agent=conn.label)
     raise DomainError(
         "APPROVAL_REQUIRED",
         f"{folder} is outside the always-readable locations; the user must select it in VMark's folder dialog",

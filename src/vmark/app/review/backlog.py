@@ -87,9 +87,11 @@ class Backlog:
             if edit.reviewable:
                 self._background(self.history.add_ai_revision(doc.key, state.revision))
                 self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
-            principal = tx.actor.principal
+            principal, client = tx.actor.principal, tx.actor.name
             self._background(
-                self.history.snapshot(doc.key, doc.path, "mcp", state.revision, state.text, principal, tool=tx.tool)
+                self.history.snapshot(
+                    doc.key, doc.path, "mcp", state.revision, state.text, principal, tool=tx.tool, client=client
+                )
             )
         elif tx.origin == "revert":
             await self.history.snapshot(doc.key, doc.path, "revert", state.revision, state.text)

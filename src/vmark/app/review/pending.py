@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ...core.agentname import agent_label
 from ...core.changes import diff
 from ...core.document import DocState
 from ...core.ids import new_id
@@ -50,7 +51,7 @@ class DocReview:
         change may carry them on)."""
         author = None
         if tx.origin == "agent":
-            author = Author(tx.state.revision, principal(tx.actor), tx.tool or "", time.time())
+            author = Author(tx.state.revision, principal(tx.actor), tx.tool or "", time.time(), shown_as(tx.actor))
         merged = merge_edit(self.changes, before.shown, tx.state.shown, spans, author, lambda: new_id("rc"))
         self.end(merged.merged, "merged")
         self.end(merged.undone, "merged" if author else "edited")
@@ -74,8 +75,13 @@ class DocReview:
 
 
 def principal(actor: Actor) -> str:
-    """Who an agent is to the person: its principal, else its connection."""
+    """Who an agent is: its principal, else its connection (what a verdict's audience is matched against)."""
     return actor.principal or (f"anonymous ({actor.connection})" if actor.connection else "anonymous")
+
+
+def shown_as(actor: Actor) -> str:
+    """How the person sees an agent: its client's name with its principal (display only, see ``principal``)."""
+    return agent_label(actor.name, actor.principal, actor.connection)
 
 
 def shown_spans(before: DocState, after: DocState) -> Spans:

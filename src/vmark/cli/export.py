@@ -15,23 +15,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import sys
-from typing import Any
 
-from .browser.launch import extra_args_from_env
-from .cli_progress import progress_bar
-from .core.errors import ArgumentError, DomainError
-from .export.formats import FORMATS, default_output, format_named
-from .storage.datadir import data_dir
-from .storage.files import read_document
-from .storage.pathscope import PathScope, ScopeError
-from .storage.settings import Settings
+from ..browser.launch import extra_args_from_env
+from ..core.errors import ArgumentError, DomainError
+from ..export.formats import FORMATS, default_output, format_named
+from ..storage.files import read_document
+from ..storage.pathscope import PathScope, ScopeError
+from . import stores
+from .commands import Subcommands, add_command
+from .output import fail, print_json, say
+from .progress import progress_bar
 
 
-def add_parser(sub: Any) -> None:
-    ex = sub.add_parser("export", help="export a Markdown file to HTML, PDF, Word, OpenDocument or EPUB")
+def register(sub: Subcommands) -> None:
+    ex = add_command(sub, "export", "export a Markdown file to HTML, PDF, Word, OpenDocument or EPUB", _export)
     ex.add_argument("file", help="the Markdown file")
     ex.add_argument("--to", required=True, choices=list(FORMATS), help="the format")
     ex.add_argument("-o", "--output", help="the file to write (default: beside FILE, with the format's suffix)")
@@ -46,22 +44,20 @@ def add_parser(sub: Any) -> None:
     ex.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def cmd_export(args: argparse.Namespace) -> int:
-    from .export.run import Exporter, ExportJob
+def _export(args: argparse.Namespace) -> int:
+    from ..export.run import Exporter, ExportJob
 
     source = os.path.abspath(args.file)
     if not os.path.isfile(source):
-        print(f"vmark: {args.file!r} is not a file", file=sys.stderr)
-        return 2
+        return fail(f"{args.file!r} is not a file", 2)
     roots = [os.path.realpath(source)]
     for root in args.root:
         if not os.path.isdir(root):
-            print(f"vmark: --root {root!r} is not a folder", file=sys.stderr)
-            return 2
+            return fail(f"--root {root!r} is not a folder", 2)
         roots.append(os.path.realpath(root))
     scope = PathScope.of([os.path.dirname(roots[0]), *roots[1:]])
     fmt = format_named(args.to)
-    settings = Settings(data_dir() / "settings.json")
+    settings = stores.settings()
     try:
         text, _, _ = read_document(source, scope)
     except ScopeError as exc:
@@ -81,19 +77,17 @@ def cmd_export(args: argparse.Namespace) -> int:
         with progress_bar():
             result = asyncio.run(Exporter(extra_args_from_env()).run(job))
     except ArgumentError as exc:
-        print(f"vmark: {exc.message}", file=sys.stderr)
-        return 2
+        return fail(exc.message, 2)
     except DomainError as exc:
         return _refused(exc)
     for warning in result.warnings:
-        print(f"vmark: warning: {warning}", file=sys.stderr)
+        say(f"warning: {warning}")
     if args.json:
-        print(json.dumps(result.wire(), ensure_ascii=False))
+        print_json(result.wire(), ensure_ascii=False)
     else:
         print(f"wrote {result.path} ({result.bytes} bytes)")
     return 0
 
 
 def _refused(exc: DomainError) -> int:
-    print(f"vmark: {exc.code}: {exc.message}", file=sys.stderr)
-    return 1
+    return fail(f"{exc.code}: {exc.message}")

@@ -1,4 +1,9 @@
-"""``vmark mcp install``: write an AI client's config, in that client's own format."""
+"""The AI clients' MCP config files, each in its client's own format: where the client keeps it, the entry
+that starts this vmark (or, the URL form, names ``vmark mcp --http``'s address), reading and writing it.
+
+``vmark mcp install`` writes them (:mod:`vmark.cli.mcp_install`); ``vmark doctor`` checks them
+(:mod:`vmark.doctor.clients`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .storage.atomic import write_text_atomic
+from .atomic import write_text_atomic
 
 CLIENTS = ("claude-code", "claude-desktop", "cursor", "print")
 

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from .core.progress import Throttled, reporting
+from ..core.progress import Throttled, reporting
 
 BAR_WIDTH = 30
 
