@@ -116,7 +116,7 @@ class Lines {
 }
 
 /** The column after `text` (tabs stop every 4 columns, as CommonMark reads them), from column `col`. */
-function columnAfter(text: string, col = 0): number {
+export function columnAfter(text: string, col = 0): number {
   for (const ch of text) col = ch === "\t" ? col + 4 - (col % 4) : col + 1;
   return col;
 }

@@ -8,7 +8,7 @@
 //
 // Each is one splice covering the change and the bytes it keeps; the engine checks it like every other.
 import type { Mark, Node } from "prosemirror-model";
-import type { Segment } from "./build";
+import { columnAfter, type Segment } from "./build";
 import type { Span } from "./sourcedoc";
 
 type Slice = (from: number, to: number) => string;
@@ -92,21 +92,25 @@ function underscoreRuns(segments: readonly Segment[], slice: Slice, base: number
 }
 
 /**
- * The direct splices that put a letter or digit right next to an underscore delimiter (`_(Q__foo__)_`), with that
- * emphasis's delimiters (both of them) written as asterisks: `_(Q**foo**)_`.
+ * The direct splices that put a letter or digit right next to an underscore delimiter (`_(Q__foo__)_`, or a
+ * deletion that brings one there: `_foo_ b` less its space), with that emphasis's delimiters (both of them) written
+ * as asterisks: `_(Q**foo**)_`, `*foo*b`.
  */
 export function delimiterSplices(segments: readonly Segment[], base: number, direct: readonly Span[], slice: Slice): Span[] {
   const runs = underscoreRuns(segments, slice, base);
   const spans: Span[] = [];
   for (const d of direct) {
     let pair: [Run, Run] | null = null;
-    const open = WORD.test(d.insert.slice(-1)) ? runs.findIndex((r) => base + r.src === d.to) : -1;
+    // The characters next to the splice once it is made (a deletion brings the text's own together).
+    const left = d.insert === "" ? slice(d.from - 1, d.from) : d.insert.slice(-1);
+    const right = d.insert === "" ? slice(d.to, d.to + 1) : d.insert.charAt(0);
+    const open = WORD.test(left) ? runs.findIndex((r) => base + r.src === d.to) : -1;
     if (open >= 0) {
       const o = runs[open];
       const close = runs.slice(open + 1).find((r) => r.text === o.text && sameMarks(r.after, o.before));
       if (close) pair = [o, close];
     }
-    const closing = pair === null && WORD.test(d.insert.charAt(0)) ? runs.map((r) => base + r.srcEnd).lastIndexOf(d.from) : -1;
+    const closing = pair === null && WORD.test(right) ? runs.map((r) => base + r.srcEnd).lastIndexOf(d.from) : -1;
     if (closing >= 0) {
       const c = runs[closing];
       const o = runs
@@ -138,12 +142,6 @@ export interface TextReader {
   slice(from: number, to: number): string;
   /** The start of the line around offset `at`. */
   lineStart(at: number): number;
-}
-
-/** The column after `text` (tabs stop every 4 columns), from column `col`. */
-function columnAfter(text: string, col = 0): number {
-  for (const ch of text) col = ch === "\t" ? col + 4 - (col % 4) : col + 1;
-  return col;
 }
 
 /**

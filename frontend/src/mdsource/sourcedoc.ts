@@ -120,7 +120,10 @@ export class SourceDoc {
     if (!sameSpan(plain, whole)) candidates.push(whole);
     for (const span of candidates) {
       const outcome = this.check(span, i, oldEnd, fresh, newEnd);
-      if (outcome) return { span, outcome, adopt: null };
+      if (!outcome) continue;
+      // Marks the text now writes otherwise (`__` became `**`): the view takes the parse's, which later edits write.
+      const to = newEnd + (outcome.to - oldEnd);
+      return { span, outcome, adopt: outcome.rewritten ? { from: outcome.from, to, nodes: outcome.nodes.map((b) => b.node) } : null };
     }
     // The text says otherwise than the view (e.g. the edit made new Markdown structure): the view follows it.
     const outcome = this.reparse(applySpan(this.textValue, whole), whole, i, oldEnd);
@@ -249,8 +252,10 @@ export class SourceDoc {
     const shown = expected.filter((n) => !isEmptyParagraph(n));
     const parsed = outcome.nodes.filter((b) => !(b.from === b.to && isEmptyParagraph(b.node)));
     if (shown.length !== parsed.length || !shown.every((n, k) => sameShown(n, parsed[k].node))) return null;
-    // The view keeps its nodes (and the person's cursor); they take the parse's segments and ranges.
+    // The view keeps its nodes (and the person's cursor); they take the parse's segments and ranges. A node whose
+    // marks the text writes otherwise is the parse's.
     const nodes: Block[] = [];
+    let rewritten = false;
     let next = 0;
     let at = outcome.nodes.length ? outcome.nodes[0].from : span.from;
     for (const node of expected) {
@@ -259,11 +264,16 @@ export class SourceDoc {
         continue;
       }
       const block = parsed[next++];
-      adoptSegments(node, block.node, block.from, text);
-      nodes.push({ node, from: block.from, to: block.to });
+      if (!node.eq(block.node) && sameWritten(node, block.node)) {
+        rewritten = true;
+        nodes.push(block);
+      } else {
+        adoptSegments(node, block.node, block.from, text);
+        nodes.push({ node, from: block.from, to: block.to });
+      }
       at = block.to;
     }
-    return { ...outcome, nodes };
+    return { ...outcome, nodes, rewritten };
   }
 
   /**
@@ -534,6 +544,8 @@ interface Reparsed {
   to: number;
   nodes: Block[];
   delta: number;
+  /** Some of `nodes` are the parse's in place of the view's equal ones that write a mark otherwise. */
+  rewritten?: boolean;
 }
 
 function placeholder(at: number): Block {
@@ -632,6 +644,14 @@ function sameButWritten(view: Node, parsed: Node): boolean {
     if (a.type !== b.type || a.text !== b.text || !sameAttrs(a, b) || a.marks.length !== b.marks.length) return false;
     if (!a.marks.every((m, i) => sameShownMark(m, b.marks[i]))) return false;
   }
+  return true;
+}
+
+/** Whether `parsed` is `view` with some marks written otherwise, and nothing else different. */
+function sameWritten(view: Node, parsed: Node): boolean {
+  if (view.type !== parsed.type || !sameAttrs(view, parsed) || view.childCount !== parsed.childCount) return false;
+  if (view.isTextblock) return sameButWritten(view, parsed);
+  for (let k = 0; k < view.childCount; k++) if (!view.child(k).eq(parsed.child(k)) && !sameWritten(view.child(k), parsed.child(k))) return false;
   return true;
 }
 
