@@ -201,7 +201,10 @@ export class SourceDoc {
       if (oldEnd > i && next && blocks[i].from === next.from && at !== next.from) return { from: next.from, to: next.from, insert: `${insert}\n\n` };
       const hasBefore = blocks.slice(0, i).some((b) => b.to > b.from);
       const hasAfter = blocks.slice(oldEnd).some((b) => b.to > b.from);
-      if (hasBefore) return { from: at, to: at, insert: `\n\n${insert}` };
+      // Between two blocks the text has one line apart (a list the view splits, see `splitLists`): a blank line
+      // after it too, or the block after would read as its continuation.
+      const tight = next !== undefined && next.from > at && !/\n[ \t>]*\n/.test(this.textValue.sliceString(at, next.from));
+      if (hasBefore) return { from: at, to: at, insert: `\n\n${insert}${tight ? "\n" : ""}` };
       return { from: at, to: at, insert: hasAfter ? `${insert}\n\n` : insert };
     }
     const from = blocks[i].from;
@@ -250,7 +253,11 @@ export class SourceDoc {
     for (let k = i; k < newEnd; k++) expected.push(fresh.child(k));
     for (let k = oldEnd; k < outcome.to; k++) expected.push(this.blocks[k].node);
     const shown = expected.filter((n) => !isEmptyParagraph(n));
-    const parsed = outcome.nodes.filter((b) => !(b.from === b.to && isEmptyParagraph(b.node)));
+    const parsed = splitLists(
+      expected,
+      outcome.nodes.filter((b) => !(b.from === b.to && isEmptyParagraph(b.node))),
+      text,
+    );
     if (shown.length !== parsed.length || !shown.every((n, k) => sameShown(n, parsed[k].node))) return null;
     // The view keeps its nodes (and the person's cursor); they take the parse's segments and ranges. A node whose
     // marks the text writes otherwise is the parse's.
@@ -285,6 +292,8 @@ export class SourceDoc {
     const delta = span.insert.length - (span.to - span.from);
     const blocks = this.blocks;
     let from = Math.max(0, i - 1);
+    // The view's empty paragraphs have no text: the block before them may continue past them (a split list).
+    while (from > 0 && blocks[from].from === blocks[from].to && isEmptyParagraph(blocks[from].node)) from--;
     let to = Math.min(blocks.length, oldEnd + 1);
     for (;;) {
       const whole = from === 0 && to === blocks.length;
@@ -645,6 +654,67 @@ function sameButWritten(view: Node, parsed: Node): boolean {
     if (!a.marks.every((m, i) => sameShownMark(m, b.marks[i]))) return false;
   }
   return true;
+}
+
+/**
+ * The parse's blocks, with a list split in two where the view shows two lists of its kind with an empty paragraph
+ * between them (Enter in an empty item in the middle of a list: the text cannot end the list there until the
+ * paragraph has text, so it reads one list). The two parts are the parse's items, each part a block with its own
+ * source range (from its first item's line, its segments rebased to it); the text between them is the gap.
+ */
+function splitLists(expected: readonly Node[], parsed: Block[], text: Text): Block[] {
+  const out: Block[] = [];
+  let next = 0;
+  for (let k = 0; k < expected.length; k++) {
+    const node = expected[k];
+    if (isEmptyParagraph(node)) continue;
+    const block = parsed[next++];
+    if (!block) return parsed;
+    let j = k + 1;
+    while (j < expected.length && isEmptyParagraph(expected[j])) j++;
+    const after = expected[j];
+    const split = after && j > k + 1 && isList(node) && after.type === node.type && node.childCount + after.childCount === block.node.childCount && block.node.type === node.type ? splitList(block, node.childCount, text) : null;
+    if (!split) {
+      out.push(block);
+      continue;
+    }
+    out.push(...split);
+    k = j;
+  }
+  return next === parsed.length ? out : parsed;
+}
+
+function isList(node: Node): boolean {
+  return node.type.name === "bullet_list" || node.type.name === "ordered_list";
+}
+
+/** List block `block` as two blocks: items `0..count` and the rest, or null where an item's source is unknown. */
+function splitList(block: Block, count: number, text: Text): [Block, Block] | null {
+  const list = block.node;
+  let at = 0;
+  for (let k = 0; k < count; k++) at += list.child(k).nodeSize;
+  let first: Node = list.child(count);
+  while (!first.isTextblock && first.firstChild) first = first.firstChild;
+  const segments = first.isTextblock ? segmentsOf.get(first) : undefined;
+  const src = segments?.find((seg) => seg.src >= 0)?.src;
+  if (src === undefined) return null;
+  const start = text.lineAt(block.from + src).from;
+  let end = start - 1;
+  while (end > block.from && /^[ \t]*$/.test(text.lineAt(end).text)) end = text.lineAt(end).from - 1;
+  if (end <= block.from) return null;
+  const rest = list.content.cut(at);
+  const number = /^[ \t]*(\d+)[.)]/.exec(text.lineAt(start).text);
+  const attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  // The second part's segments are offsets from its own start.
+  const shift = start - block.from;
+  rest.descendants((child) => {
+    const own = child.isTextblock ? segmentsOf.get(child) : undefined;
+    if (own) segmentsOf.set(child, own.map((seg) => (seg.src < 0 ? seg : { ...seg, src: seg.src - shift, srcEnd: seg.srcEnd - shift })));
+  });
+  return [
+    { node: list.type.create(list.attrs, list.content.cut(0, at)), from: block.from, to: end },
+    { node: list.type.create(attrs, rest), from: start, to: block.to },
+  ];
 }
 
 /** Whether `parsed` is `view` with some marks written otherwise, and nothing else different. */
