@@ -135,6 +135,18 @@ export function delimiterSplices(segments: readonly Segment[], base: number, dir
   return spans;
 }
 
+/**
+ * Where two versions of a textblock's content differ: from `start` to `endA` in `old`, to `endB` in `fresh`.
+ * Repeated content lets the ends cross: the end moves past the start (as ProseMirror's DOM reading does).
+ */
+export function changedRange(old: Node, fresh: Node): { start: number; endA: number; endB: number } | null {
+  const start = old.content.findDiffStart(fresh.content);
+  const ends = old.content.findDiffEnd(fresh.content);
+  if (start === null || !ends) return null;
+  const overlap = Math.max(0, start - Math.min(ends.a, ends.b));
+  return { start, endA: ends.a + overlap, endB: ends.b + overlap };
+}
+
 // --- code blocks ----------------------------------------------------------------------------------------------------
 
 /** What the code splices read of the text. */
@@ -190,15 +202,9 @@ function containerSpaces(prefix: string): string {
  */
 export function codeSplices(old: Node, fresh: Node, segments: readonly Segment[], base: number, text: TextReader, continuation: string): Span[] {
   if (!old.type.spec.code) return [];
-  const start = old.content.findDiffStart(fresh.content);
-  const ends = old.content.findDiffEnd(fresh.content);
-  if (start === null || !ends) return [];
-  let { a: endA, b: endB } = ends;
-  const overlap = start - Math.min(endA, endB);
-  if (overlap > 0) {
-    endA += overlap;
-    endB += overlap;
-  }
+  const changed = changedRange(old, fresh);
+  if (!changed) return [];
+  const { start, endA, endB } = changed;
   const lines = (s: string) => s.replace(/\n/g, `\n${continuation}`);
   const typed = fresh.textBetween(start, endB);
   if (old.content.size === 0 && old.attrs.fence && segments.length === 1 && segments[0].src >= 0) {

@@ -9,7 +9,7 @@
 import { Text } from "@codemirror/state";
 import type { Fragment, Mark, Node } from "prosemirror-model";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
-import { codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
+import { changedRange, codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
 import { schema } from "./schema";
 import { escapeText, serializeBlock, serializeInline } from "./serialize";
 
@@ -830,15 +830,9 @@ function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number,
  * escaped (the check tells which one reads back as typed). None if the change is not of that kind.
  */
 function directSplices(old: Node, fresh: Node, segments: Segment[], base: number, continuation: string): Span[] {
-  const start = old.content.findDiffStart(fresh.content);
-  const ends = old.content.findDiffEnd(fresh.content);
-  if (start === null || !ends) return [];
-  let { a: endA, b: endB } = ends;
-  const overlap = start - Math.min(endA, endB);
-  if (overlap > 0) {
-    endA += overlap;
-    endB += overlap;
-  }
+  const changed = changedRange(old, fresh);
+  if (!changed) return [];
+  const { start, endA, endB } = changed;
   const inserted = fresh.content.cut(start, endB);
   let typed = "";
   let marks: readonly Mark[] | null = null;
