@@ -36,7 +36,7 @@ function run(text: string, at: string | number | null, steps: string[]): string 
   return editor.text;
 }
 
-/** The blocks the view shows; two lists of a kind with empty paragraphs between them read as one until typed in. */
+/** The blocks the view shows; two lists of a kind and marker with empty paragraphs between read as one until typed in. */
 function shown(doc: Node): Node[] {
   const nodes: Node[] = [];
   let skipped = false;
@@ -46,7 +46,7 @@ function shown(doc: Node): Node[] {
       return;
     }
     const last = nodes[nodes.length - 1];
-    if (skipped && last && last.type === child.type && /_list$/.test(child.type.name)) nodes[nodes.length - 1] = last.copy(last.content.append(child.content));
+    if (skipped && last && last.type === child.type && /_list$/.test(child.type.name) && last.attrs.markup === child.attrs.markup) nodes[nodes.length - 1] = last.copy(last.content.append(child.content));
     else nodes.push(child);
     skipped = false;
   });
