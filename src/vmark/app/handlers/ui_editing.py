@@ -10,7 +10,7 @@ from ...core.document import DocState, has_lone_surrogate, normalize_line_ending
 from ...core.errors import ArgumentError
 from ...core.model import Document
 from ...core.transaction import Transaction
-from .args import actor_of, tab_of
+from .args import tab_of
 from .registry import STR, TAB, TEXT, PersonAction, one_of
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     if state.text != doc.state.text:
         # The page that typed it does not get its own change back; every other page does, and an agent write
         # being recorded right now is aborted (the writer observes the transaction).
-        await ctx.session.apply(Transaction(doc, state, "person", actor_of(ctx.connection)))
+        await ctx.session.apply(Transaction(doc, state, "person", ctx.connection.actor))
     return {"revision": doc.state.revision, "applied": True}
 
 
