@@ -2,12 +2,12 @@
 import "./style.css";
 import "./render.css";
 import "./theme.css";
-import "./exportmenu.css";
-import "./links.css";
-import "./writing/writing.css";
-import { Page } from "./page";
-import { byId } from "./dom";
-import { Channel, errorText } from "./protocol";
+import "./dialogs/exportmenu.css";
+import "./editors/links.css";
+import "./editors/writing/writing.css";
+import { Page } from "./page/page";
+import { byId } from "./shared/dom";
+import { Channel, errorText } from "./shared/protocol";
 
 const channel = new Channel();
 const page = new Page(channel);

@@ -1,9 +1,9 @@
-// Unit tests of the page's event bus (src/bus.ts) and a panel's loads (src/reloads.ts): the order handlers
+// Unit tests of the page's event bus (src/shared/bus.ts) and a panel's loads (src/shared/reloads.ts): the order handlers
 // and loads run in, a failure kept to its own handler or load, and "load again soon" as one load per burst.
 import assert from "node:assert/strict";
 import { mock, test } from "node:test";
-import { EventBus } from "../src/bus";
-import { Reloads } from "../src/reloads";
+import { EventBus } from "../src/shared/bus";
+import { Reloads } from "../src/shared/reloads";
 
 /** A promise and the function that settles it. */
 function gate(): { wait: Promise<void>; open: () => void } {
