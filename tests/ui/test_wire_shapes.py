@@ -1,4 +1,4 @@
-"""The app speaks the wire shapes the page is typed with (``core/wire_types.py`` -> ``wire.gen.ts``).
+"""The app speaks the wire shapes the page is typed with (``protocol/wire_types.py`` -> ``wire.gen.ts``).
 
 A page-like client drives the real app through every request of the editor (happy and refused paths), an
 agent and a second window make the app push its events and request events, and every request, answer, event
@@ -21,7 +21,7 @@ from tests.ui.test_images import png
 from tests.ui.wirepage import EDITOR_REQUESTS, CheckedPage
 from vmark.app import turns
 from vmark.app.server import RunningApp
-from vmark.core import wire_types
+from vmark.protocol import wire_types
 from vmark.testing.uiclient import UIError
 
 

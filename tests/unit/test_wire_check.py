@@ -6,8 +6,8 @@ from typing import Literal, NotRequired, TypedDict
 
 import pytest
 
-from vmark.core import wire_types
-from vmark.core.limits import PAGE_SCRIPT_LIMITS
+from vmark.protocol import wire_types
+from vmark.protocol.limits import PAGE_SCRIPT_LIMITS
 from vmark.testing.wirecheck import UnsupportedType, event_problems, problems, request_problems
 from vmark.tools import gen_wire
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.document import DocState
-from ..core.errors import DomainError
 from ..core.model import Document
 from ..core.transaction import Actor, Transaction
+from ..protocol.errors import DomainError
 from ..storage.journal import JournalFault
 from .journaling import Recorded
 from .state import Session

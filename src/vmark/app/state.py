@@ -14,11 +14,11 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol
 
 from ..core.changes import wire
-from ..core.errors import ArgumentError, DomainError
 from ..core.ids import new_id
-from ..core.kinds import Kind
 from ..core.model import Document, Mode, Tab, Window, WorkspaceInstance
 from ..core.transaction import Transaction
+from ..protocol.errors import ArgumentError, DomainError
+from ..protocol.wire_types import Kind
 from ..storage.pathscope import PathScope, ScopeError, canonical, is_within
 from .connection import Connection
 

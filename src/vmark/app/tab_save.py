@@ -10,9 +10,10 @@ from typing import Any
 
 from ..coherence.kernel import PERSON, Actor
 from ..core.document import DocState
-from ..core.errors import DomainError
-from ..core.kinds import Kind, kind_for_path
+from ..core.kinds import kind_for_path
 from ..core.model import Tab, Window
+from ..protocol.errors import DomainError
+from ..protocol.wire_types import Kind
 from ..storage.files import SaveError, save_new, save_replace
 from ..storage.history import History, SnapshotKind
 from ..storage.pathscope import PathScope, ScopeError

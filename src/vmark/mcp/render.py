@@ -11,9 +11,9 @@ from typing import Any
 
 import mcp_types as types
 
-from ..core.errors import parse_wire_error
-from ..core.limits import OUTPUT_BOUND_BYTES
 from ..core.text_pages import compact_json
+from ..protocol.errors import parse_wire_error
+from ..protocol.limits import OUTPUT_BOUND_BYTES
 
 TRUNCATION_NOTE = (
     "The result was larger than {bound} bytes and was cut. For a document, read it in pages (`document.read`"

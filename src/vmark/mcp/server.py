@@ -13,8 +13,8 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 
 from .. import __version__
-from ..core.errors import ArgumentError
-from ..core.tools import TOOLS, ToolSpec
+from ..protocol.errors import ArgumentError
+from ..protocol.tools import TOOLS, ToolSpec
 from .bridge_client import BridgeClient, BridgeUnavailable, OnProgress
 from .notify import Notifier
 from .render import render, render_error

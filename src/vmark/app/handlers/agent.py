@@ -12,10 +12,10 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
-from ...core.limits import COMPLETION_MAX_VALUES
 from ...core.model import Tab
 from ...core.prompt_text import TAB_ARGUMENT
+from ...protocol.errors import ArgumentError
+from ...protocol.limits import COMPLETION_MAX_VALUES
 from ...storage.tree import list_files
 from ..resources import FILE_TEMPLATE, TAB_TEMPLATE, TEMPLATES, NotFound
 from . import selection

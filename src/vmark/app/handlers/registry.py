@@ -1,6 +1,6 @@
 """The person's actions and the arguments each one takes, checked in one place before its handler runs.
 
-Like the agents' tools (:func:`vmark.core.tools.check_request`), every action declares its arguments
+Like the agents' tools (:func:`vmark.protocol.tools.check_request`), every action declares its arguments
 (:class:`PersonAction`); :func:`check_person_request` checks them and answers one shape of refusal,
 ``argument 'NAME' must be ...``. A handler reads checked arguments; what it still checks is about their
 meaning (a range, a pair of arguments, a lookup), not their type. Arguments an action does not declare are
@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
-from ...core.tools import FieldSpec
+from ...protocol.errors import ArgumentError
+from ...protocol.tools import FieldSpec
 
 if TYPE_CHECKING:
     from ..context import RequestContext

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.changes import Span, SpanError, Spans, check_fits, parse_spans
 from ...core.document import normalize_line_endings
-from ...core.errors import DomainError
 from ...core.model import Document, Tab, Window
+from ...protocol.errors import DomainError
 from ..connection import Connection
 from ..editor_link import ask_editor
 from ..writes import BUSY_COMPOSING, WriteRequest, check_text

@@ -14,9 +14,9 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
-from ...core.limits import BROWSE_MAX_ENTRIES
+from ...protocol.errors import DomainError
+from ...protocol.limits import BROWSE_MAX_ENTRIES
 from ...storage.pathscope import PathScope, ScopeError, browsable, canonical, home_folder, readable_roots
 from .registry import BOOL, STR, PersonAction
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...browser.grants import OPERATIONS
 from ...browser.tabs import BrowserTab
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from .registry import STR, PersonAction
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...coherence.kernel import PERSON, CoherenceError, Kernel
-from ...core.errors import ArgumentError
-from ...core.limits import DELEGATION_DEFAULT_SECONDS
+from ...protocol.errors import ArgumentError
+from ...protocol.limits import DELEGATION_DEFAULT_SECONDS
 from ...storage.delegations import DelegationError, parse_duration
 from ..coherence import CoherenceTimeout
 from .registry import STR, PersonAction

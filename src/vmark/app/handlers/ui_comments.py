@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...core import comments as model
 from ...core.comments import Thread, ThreadState
-from ...core.errors import ArgumentError, DomainError
 from ...core.kinds import kind_for_path
+from ...protocol.errors import ArgumentError, DomainError
 from ...storage.files import read_document
 from ...storage.pathscope import PathScope, ScopeError
 from ..state import canonical_or_invalid

@@ -6,10 +6,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ...core.changes import SpanError, Spans, check_fits, parse_spans, replaced_state, splice_state, wire
-from ...core.document import DocState, has_lone_surrogate, normalize_line_endings
-from ...core.errors import ArgumentError
+from ...core.document import DocState, normalize_line_endings
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ...protocol.errors import ArgumentError
+from ...protocol.strings import has_lone_surrogate
 from .args import actor_of, tab_of
 from .registry import STR, TAB, TEXT, PersonAction, one_of
 

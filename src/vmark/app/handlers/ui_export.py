@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError, DomainError
 from ...export.formats import FORMATS, format_named
 from ...export.run import ExportJob
+from ...protocol.errors import ArgumentError, DomainError
 from ..state import canonical_or_invalid
 from .args import tab_of
 from .registry import BOOL, STR, TAB, PersonAction, one_of

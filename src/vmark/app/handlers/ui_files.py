@@ -14,8 +14,8 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
+from ...protocol.errors import DomainError
 from ...storage.pathscope import PathScope, ScopeError, is_within
 from .registry import STR, PersonAction, one_of
 

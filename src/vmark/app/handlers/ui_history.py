@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.changes import replaced_state
 from ...core.document import normalize_line_endings
-from ...core.errors import ArgumentError
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ...protocol.errors import ArgumentError
 from ..history_view import snapshot_actor
 from .args import actor_of, tab_of
 from .registry import BOOL, INT, STR, TAB, PersonAction

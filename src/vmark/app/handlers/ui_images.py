@@ -26,8 +26,8 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError, DomainError
-from ...core.limits import MAX_PASTED_IMAGE_BYTES
+from ...protocol.errors import ArgumentError, DomainError
+from ...protocol.limits import MAX_PASTED_IMAGE_BYTES
 from ...storage.files import SaveError, save_new
 from ...storage.pathscope import PathScope, ScopeError, canonical
 from .args import tab_of

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
+from ...protocol.errors import DomainError
 from ...storage.pathscope import ScopeError
 from .args import tab_of
 from .registry import STR, TAB, PersonAction

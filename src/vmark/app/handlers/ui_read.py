@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from ...storage.tree import list_files, list_folders
 from .registry import STR, PersonAction
 

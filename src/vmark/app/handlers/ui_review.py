@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
 from ...core.model import Tab
 from ...core.transaction import Actor
+from ...protocol.errors import ArgumentError
 from ...storage.pathscope import PathScope
 from ..journaling import change_entry
 from ..state import canonical_or_invalid

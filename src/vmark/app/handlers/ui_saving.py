@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, kind_for_path
+from ...protocol.errors import DomainError
 from ..state import canonical_or_invalid
 from ..tab_save import already_exists
 from .args import tab_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from ...storage.settings import SETTINGS, SettingsError
 from .registry import ANY, BOOL, STR, PersonAction, one_of
 

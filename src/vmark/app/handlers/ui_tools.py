@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from ...text import transform as cjk_transform
 from ..writes import check_text
 from . import ghactions

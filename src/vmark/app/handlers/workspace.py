@@ -6,11 +6,12 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.ids import new_id
-from ...core.kinds import Kind, kind_for_path
-from ...core.limits import UI_ROUND_TRIP_SECONDS
+from ...core.kinds import kind_for_path
 from ...core.model import Document, Tab, Window
+from ...protocol.errors import DomainError
+from ...protocol.limits import UI_ROUND_TRIP_SECONDS
+from ...protocol.wire_types import Kind
 from ...storage.files import read_document, remove_stale_temps
 from ...storage.pathscope import PathScope, ScopeError, readable_roots
 from ..state import canonical_or_invalid

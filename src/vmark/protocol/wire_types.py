@@ -15,9 +15,10 @@ string annotation). Keys are the wire's own (camelCase, ``from``), so some shape
 
 from typing import Literal, NotRequired, TypedDict
 
-from .kinds import Kind
 from .limits import MAX_PASTED_IMAGE_BYTES
 
+#: what a file opens as (``vmark.core.kinds`` says which files are which)
+Kind = Literal["markdown", "yaml-workflow"]
 Mode = Literal["source", "wysiwyg"]
 #: code points ``[from, to, insert]`` of a text: the spans of one change (``core.changes.wire``)
 WireSpan = tuple[int, int, str]
