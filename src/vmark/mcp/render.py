@@ -80,11 +80,13 @@ def render_error(error: str) -> types.CallToolResult:
 
 
 def _image(data: dict[str, Any]) -> types.CallToolResult:
-    """A screenshot: the image block, then the line naming the page."""
+    """A screenshot: the image block, then the line naming the page (``structuredContent``: the line and the
+    image's type; the bytes travel once, in the image block)."""
     image = data["image"]
     return types.CallToolResult(
         content=[
             types.ImageContent(type="image", data=image["data"], mime_type=image["mimeType"]),
             types.TextContent(type="text", text=str(data["text"])),
         ],
+        structured_content={"mimeType": image["mimeType"], "text": str(data["text"])},
     )
