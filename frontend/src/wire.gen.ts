@@ -3,7 +3,7 @@
 
 export type Kind = "markdown" | "yaml-workflow";
 
-export type Mode = "source" | "wysiwyg";
+export type Mode = "wysiwyg" | "source";
 
 export type WireSpan = [number, number, string];
 
@@ -597,7 +597,7 @@ export interface AttachResult {
 }
 
 export interface FocusPayload {
-  focused: boolean;
+  focused?: boolean;
   visible?: boolean;
 }
 

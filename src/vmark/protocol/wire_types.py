@@ -19,7 +19,7 @@ from .limits import MAX_PASTED_IMAGE_BYTES
 
 #: what a file opens as (``vmark.core.kinds`` says which files are which)
 Kind = Literal["markdown", "yaml-workflow"]
-Mode = Literal["source", "wysiwyg"]
+Mode = Literal["wysiwyg", "source"]
 #: code points ``[from, to, insert]`` of a text: the spans of one change (``core.changes.wire``)
 WireSpan = tuple[int, int, str]
 #: who made a change, as the pages see it (a revert is the person's edit)
@@ -647,7 +647,8 @@ class AttachResult(TypedDict):
 
 
 class FocusPayload(TypedDict):
-    focused: bool
+    #: absent: not focused
+    focused: NotRequired[bool]
     visible: NotRequired[bool]
 
 

@@ -12,7 +12,7 @@ from ...core.transaction import Transaction
 from ...protocol.errors import ArgumentError
 from ...protocol.strings import has_lone_surrogate
 from .args import actor_of, tab_of
-from .registry import STR, TAB, TEXT, PersonAction, one_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -103,13 +103,9 @@ async def selection(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return {"selection": [start, end]}
 
 
-_MODES = one_of("wysiwyg", "source")
-
 ACTIONS = {
     # ``changes`` is checked span by span by core.changes (its own messages name the span at fault)
-    "ui.edit": PersonAction(edit, required=TAB, optional={"baseRevision": STR, "text": TEXT}),
-    "ui.composition": PersonAction(
-        composition, required={**TAB, "state": one_of("start", "end")}, optional={"mode": _MODES}
-    ),
-    "ui.selection": PersonAction(selection, required=TAB),
+    "ui.edit": PersonAction(edit, checks=("tabId", "baseRevision", "text"), texts=("text",)),
+    "ui.composition": PersonAction(composition, checks=("tabId", "state", "mode")),
+    "ui.selection": PersonAction(selection, checks=("tabId",)),
 }
