@@ -2,7 +2,7 @@
 
 A page-like client drives the real app through every request of the editor (happy and refused paths), an
 agent and a second window make the app push its events and request events, and every request, answer, event
-and reply seen on the way is checked strictly against the TypedDicts (``vmark.testing.wirecheck``).
+and reply seen on the way is checked strictly against the TypedDicts (``vmark.protocol.wirecheck``).
 """
 
 from __future__ import annotations

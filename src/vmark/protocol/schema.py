@@ -1,7 +1,7 @@
 """JSON Schema (2020-12) from the protocol's typed definitions: ``TypedDict``, ``Literal``, ``list[X]``,
 ``tuple[X, Y]``, ``dict[str, X]``, unions and ``X | None``, the JSON scalars and ``object`` (any JSON value).
 
-The same vocabulary as :mod:`vmark.testing.wirecheck`; anything else is refused loudly (:class:`TypeError`), so a
+The same vocabulary as :mod:`vmark.protocol.wirecheck`; anything else is refused loudly (:class:`TypeError`), so a
 definition never turns into a schema that quietly accepts everything. A ``TypedDict`` becomes an object with its
 required keys and typed properties, open to keys it does not name: a result may grow a field without breaking
 a client that validates against an older schema (MCP clients do, on every call).

@@ -2,7 +2,7 @@
 
 ``frontend/src/wire.gen.ts`` is generated from this module (``python -m vmark.tools.gen_wire``; ``make lint``
 fails when it is stale), and the UI tests validate what the app really sends against it
-(``vmark.testing.wirecheck``), so the page's TypeScript and the app cannot drift apart.
+(``vmark.protocol.wirecheck``), so the page's TypeScript and the app cannot drift apart.
 
 Frames on ``/ui``: ``hello`` once, then ``{type: "response", id, success, data | error}`` for each request
 ``{id, type, payload}``, and ``{type: "event", event, payload, requestId?}``; an event with a ``requestId`` wants

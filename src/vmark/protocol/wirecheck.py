@@ -12,7 +12,7 @@ import types
 import typing
 from typing import Any
 
-from ..protocol import wire_types
+from . import wire_types
 
 
 class UnsupportedType(TypeError):
