@@ -14,9 +14,10 @@ grow a field without breaking a client that validates against an older listing.
 
 from typing import Literal, NotRequired, TypedDict
 
+from . import wire_types
 from .errors import ERROR_CODES, ErrorShape
 from .schema import json_schema
-from .wire_types import Kind, Mode, WindowInfo
+from .wire_types import Claim, CoherenceStatus, Context, Edge, Kind, Mode, WindowInfo
 
 Journaled = Literal["yes", "pending", "no"]
 
@@ -167,46 +168,7 @@ class Addressed(TypedDict):
     durable: NotRequired[bool]
 
 
-# --- coherence -----------------------------------------------------------------------------------------
-class CoherenceStatus(TypedDict):
-    initialized: bool
-    objects: int
-    open_items: int
-    quarantined: int
-    writer: str
-    duplicates: NotRequired[list[object]]
-
-
-class Edge(TypedDict):
-    txf: str
-    input: int
-    upstream: str
-    upstream_path: str | None
-    pinned: str | None
-    downstream: str
-    downstream_path: str | None
-    downstream_rev: str | None
-    state: str
-
-
-class Claim(TypedDict):
-    claim: str
-    entryId: str
-    statement: str
-    maturity: str
-    invalidAt: object
-    visible: bool
-
-
-class Context(TypedDict):
-    id: str
-    name: str
-    parent: object
-    enforcement: object
-    visibleClaims: object
-    errors: object
-
-
+# --- coherence (the rows are the person protocol's: the same kernel answers both) -------------------------
 class Edges(TypedDict):
     result: list[Edge]
 
@@ -219,12 +181,9 @@ class Contexts(TypedDict):
     result: list[Context]
 
 
-class Resolved(TypedDict):
-    txf: str
-    input: int
-    resolution: Literal["accept-newer", "waive"]
-    state: str
-    entry: str
+class Resolved(wire_types.Resolved):
+    """The person's resolution, and the delegation that let the agent make it."""
+
     grant: str
     durable: bool
 
