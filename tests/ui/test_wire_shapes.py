@@ -70,7 +70,7 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     await page.call("settings.set", key=settings[0]["key"], value=settings[0]["value"])
     with pytest.raises(UIError):
         await page.call("ui.set_mode", tabId=a, mode="rich")  # refused: nothing to check but the payload
-    assert page.problems == ["ui.set_mode payload.mode: 'rich' is not one of ['source', 'wysiwyg']"]
+    assert page.problems == ["ui.set_mode payload.mode: 'rich' is not one of ['wysiwyg', 'source']"]
     page.problems.clear()
 
     # an agent: a write (a doc event), the selection (an editor request), a tab switch (activate), a window
