@@ -101,7 +101,7 @@ export interface AgentInfo {
   label: string;
 }
 
-/** The `state` event and `ui.state`: every window, its view details, the connected agents. */
+/** `ui.state`: every window, its view details, the connected agents. The `state` event is a window's own (`app/page_push.py`): `windows` holds only that window; `views` holds its view and, for the other windows, their workspaces only (`tabs` empty). */
 export interface PageState {
   windows: WindowInfo[];
   views: Record<string, WindowView>;

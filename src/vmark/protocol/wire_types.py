@@ -87,7 +87,9 @@ class AgentInfo(TypedDict):
 
 
 class PageState(TypedDict):
-    """The ``state`` event and ``ui.state``: every window, its view details, the connected agents."""
+    """``ui.state``: every window, its view details, the connected agents. The ``state`` event is a window's
+    own (``app/page_push.py``): ``windows`` holds only that window; ``views`` holds its view and, for the
+    other windows, their workspaces only (``tabs`` empty)."""
 
     windows: list[WindowInfo]
     views: dict[str, WindowView]

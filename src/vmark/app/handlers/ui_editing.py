@@ -11,7 +11,7 @@ from ...core.model import Document
 from ...core.transaction import Transaction
 from ...protocol.errors import ArgumentError
 from ...protocol.strings import has_lone_surrogate
-from .args import actor_of, tab_of
+from .args import tab_of
 from .registry import PersonAction
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     if state.text != doc.state.text:
         # The page that typed it does not get its own change back; every other page does, and an agent write
         # being recorded right now is aborted (the writer observes the transaction).
-        await ctx.session.apply(Transaction(doc, state, "person", actor_of(ctx.connection)))
+        await ctx.session.apply(Transaction(doc, state, "person", ctx.connection.actor))
     return {"revision": doc.state.revision, "applied": True}
 
 

@@ -10,7 +10,7 @@ from ...core.model import Document
 from ...core.transaction import Transaction
 from ...protocol.errors import ArgumentError
 from ..history_view import snapshot_actor
-from .args import actor_of, tab_of
+from .args import tab_of
 from .registry import PersonAction
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
         # gets the text too (it did not type it); the history takes the ``revert`` snapshot (it follows the change).
         text = normalize_line_endings(snap["content"], doc.line_ending)
         reverted = replaced_state(doc.state, text)
-        await ctx.session.apply(Transaction(doc, reverted, "revert", actor_of(ctx.connection)))
+        await ctx.session.apply(Transaction(doc, reverted, "revert", ctx.connection.actor))
     for revision in await ctx.history.unreviewed_after(doc.key, snap["id"]):
         await ctx.review.mark_reviewed(doc, revision)
     return {"revision": reverted.revision}

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from ...core.actor import Actor
 from ...core.model import Tab
-from ...core.transaction import Actor
 from ...protocol.errors import ArgumentError
 from ...storage.pathscope import PathScope
 from ..journaling import change_entry
@@ -77,7 +77,7 @@ async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
     tab = await _tab(ctx, args)
     doc = tab.doc
     # No page typed the restored text: every page gets it (a page's own keystrokes are not sent back to it).
-    actor = Actor(None, ctx.connection.principal)
+    actor = Actor("person", ctx.connection.principal)
     rejection = await ctx.review.reject(doc, _ids(args), actor)
     if rejection.before is not None and rejection.after is not None:
         entry = change_entry("review.reject", ctx.connection, tab, rejection.before, rejection.after)

@@ -84,7 +84,7 @@ async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return ctx.session.page_state()
+    return ctx.page_push.page_state()
 
 
 ACTIONS = {
