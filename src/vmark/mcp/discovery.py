@@ -43,6 +43,18 @@ def read_bridge_file(directory: Path) -> Any:
 def read_bridge(directory: Path) -> BridgeInfo | None:
     """The live app's bridge, or ``None`` when there is none (missing, malformed or stale)."""
     info = parse_bridge(read_bridge_file(directory))
-    if info is None or not lock_is_held(directory):
+    # A held lock alone is not enough: between a new app taking the lock and writing its own file, the file is
+    # still a dead app's, and that app's process is gone.
+    if info is None or not lock_is_held(directory) or not _process_exists(info.pid):
         return None
     return info
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    return True
