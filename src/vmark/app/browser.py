@@ -22,8 +22,8 @@ from ..browser.grants import Decision, GrantRequest, GrantStore
 from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, TargetRefused, UnknownNavigation
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
-from ..core.errors import ArgumentError, BrowserError
-from ..core.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
+from ..protocol.errors import ArgumentError, BrowserError
+from ..protocol.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
 from ..storage.settings import Settings
 from .approvals import Approvals
 from .state import Session

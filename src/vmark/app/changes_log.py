@@ -33,14 +33,14 @@ from ..core.actor import Actor
 from ..core.change_lines import LineChange, line_change, map_ranges, wire_ranges
 from ..core.comments import Reply, Thread
 from ..core.document import DocState
-from ..core.errors import ArgumentError, DomainError
 from ..core.ids import new_id
-from ..core.limits import CHANGES_LOG_EVENTS, CHANGES_PAGE_BYTES, CHANGES_TEXT_CHARS
 from ..core.model import Document, Tab, Window
 from ..core.review import Change, Judgement
 from ..core.text_pages import compact_json
-from ..core.tools import CHANGE_KINDS
 from ..core.transaction import Transaction
+from ..protocol.errors import ArgumentError, DomainError
+from ..protocol.limits import CHANGES_LOG_EVENTS, CHANGES_PAGE_BYTES, CHANGES_TEXT_CHARS
+from ..protocol.tools import CHANGE_KINDS
 from .approvals import Approval
 from .connection import Connection
 from .review.pending import shown_spans

@@ -28,10 +28,10 @@ from ..coherence.identity import content_of
 from ..coherence.kernel import CoherenceError, Kernel, MissingIdentity, ReadPin
 from ..coherence.layout import VMARK_DIR
 from ..core.actor import Actor
-from ..core.errors import ArgumentError
-from ..core.limits import COHERENCE_TIMEOUT_SECONDS
 from ..core.model import Document
 from ..core.transaction import Transaction
+from ..protocol.errors import ArgumentError
+from ..protocol.limits import COHERENCE_TIMEOUT_SECONDS
 from ..storage.datadir import installation_writer
 from ..storage.delegations import Delegations
 from ..storage.settings import SETTINGS, Settings

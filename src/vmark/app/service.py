@@ -17,11 +17,11 @@ from ..browser.runs import Runs
 from ..browser.saved_sessions import SavedSessions
 from ..browser.tabs import BrowserTab
 from ..browser.views import BrowserViews, PanelHooks
-from ..core.errors import ArgumentError, DomainError, VMarkError
-from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
 from ..core.model import Window, WorkspaceInstance
-from ..core.tools import check_request
 from ..export.run import Exporter
+from ..protocol.errors import ArgumentError, DomainError, VMarkError
+from ..protocol.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
+from ..protocol.tools import check_request
 from ..storage.atomic import write_text_atomic
 from ..storage.comments import CommentStore
 from ..storage.history import History

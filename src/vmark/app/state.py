@@ -12,11 +12,11 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
-from ..core.errors import ArgumentError, DomainError
 from ..core.ids import new_id
-from ..core.kinds import Kind
 from ..core.model import Document, Mode, Tab, Window, WorkspaceInstance
 from ..core.transaction import Transaction
+from ..protocol.errors import ArgumentError, DomainError
+from ..protocol.wire_types import Kind
 from ..storage.pathscope import PathScope, ScopeError, canonical, is_within
 from .connection import Connection
 

@@ -11,9 +11,10 @@ from typing import Any
 
 from ..core.actor import PERSON, Actor
 from ..core.document import DocState
-from ..core.errors import DomainError
-from ..core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, Kind, kind_for_path
+from ..core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, kind_for_path
 from ..core.model import Tab, Window
+from ..protocol.errors import DomainError
+from ..protocol.wire_types import Kind
 from ..storage.files import SaveError, save_new, save_replace
 from ..storage.history import History, SnapshotKind
 from ..storage.pathscope import PathScope, ScopeError

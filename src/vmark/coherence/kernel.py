@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.actor import PERSON, UNKNOWN, Actor
-from ..core.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
 from ..core.model import DiskStamp
+from ..protocol.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
 from .actors import ReadPin
 from .breakdown import Breakdown, run_checks
 from .canon import Canon, check_time

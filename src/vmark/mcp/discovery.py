@@ -2,7 +2,7 @@
 
 The client side of the bridge protocol's discovery (the MCP server, the command line, the tests' clients);
 the app writes the file (:mod:`vmark.storage.datadir`) and both sides share its format
-(:mod:`vmark.core.bridgefile`).
+(:mod:`vmark.protocol.bridgefile`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..core.bridgefile import LOCK_FILE, BridgeInfo, bridge_path, parse_bridge
+from ..protocol.bridgefile import LOCK_FILE, BridgeInfo, bridge_path, parse_bridge
 
 
 def lock_is_held(directory: Path) -> bool:

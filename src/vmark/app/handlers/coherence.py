@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...coherence.kernel import CoherenceError, EdgeNotLive, Kernel
-from ...core.errors import ArgumentError, DomainError, VMarkError
-from ...core.limits import COHERENCE_TIMEOUT_SECONDS
+from ...protocol.errors import ArgumentError, DomainError, VMarkError
+from ...protocol.limits import COHERENCE_TIMEOUT_SECONDS
 from ..coherence import CoherenceTimeout
 from ..journaling import file_entry
 

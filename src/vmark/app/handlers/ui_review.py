@@ -12,12 +12,12 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ...core.actor import Actor
-from ...core.errors import ArgumentError
 from ...core.model import Tab
+from ...protocol.errors import ArgumentError
 from ...storage.pathscope import PathScope
 from ..journaling import change_entry
 from ..state import canonical_or_invalid
-from .registry import ARRAY, BOOL, STR, PersonAction
+from .registry import PersonAction
 from .workspace import load_tab
 
 if TYPE_CHECKING:
@@ -87,11 +87,9 @@ async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
 
 
 #: a document by ``tabId`` (a page) or ``filePath`` (``vmark review``); the changes by ``ids`` or ``all``
-_DOCUMENT = {"tabId": STR, "filePath": STR}
-_VERDICT = {**_DOCUMENT, "ids": ARRAY, "all": BOOL}
 
 ACTIONS = {
-    "review.list": PersonAction(review_list, optional=_DOCUMENT),
-    "review.accept": PersonAction(review_accept, optional=_VERDICT),
-    "review.reject": PersonAction(review_reject, optional=_VERDICT),
+    "review.list": PersonAction(review_list, checks=("tabId", "filePath")),
+    "review.accept": PersonAction(review_accept, checks=("tabId", "filePath", "ids", "all")),
+    "review.reject": PersonAction(review_reject, checks=("tabId", "filePath", "ids", "all")),
 }

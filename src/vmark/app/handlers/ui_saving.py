@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
+from ...protocol.errors import DomainError
 from .args import tab_of
-from .registry import STR, TAB, PersonAction, one_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -38,7 +38,7 @@ async def resolve_divergence(ctx: RequestContext, args: dict[str, Any]) -> dict[
 
 
 ACTIONS = {
-    "ui.save": PersonAction(save, required=TAB),
-    "ui.save_as": PersonAction(save_as, required={**TAB, "path": STR}),
-    "ui.resolve_divergence": PersonAction(resolve_divergence, required={**TAB, "keep": one_of("mine", "disk")}),
+    "ui.save": PersonAction(save, checks=("tabId",)),
+    "ui.save_as": PersonAction(save_as, checks=("tabId", "path")),
+    "ui.resolve_divergence": PersonAction(resolve_divergence, checks=("tabId", "keep")),
 }

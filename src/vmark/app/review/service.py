@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 from ...core.actor import Actor
 from ...core.changes import splice_state
 from ...core.document import DocState
-from ...core.errors import ArgumentError
 from ...core.model import Document, Window
 from ...core.review import Change, Judgement, reject_spans
 from ...core.spans import Spans
 from ...core.transaction import Transaction
+from ...protocol.errors import ArgumentError
 from ...storage.history import History
 from ...storage.reviews import ReviewStore
 from .backlog import Backlog
