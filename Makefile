@@ -94,6 +94,7 @@ lint: setup
 	@$(BIN)/python -m vmark.tools.gen_wire --check || \
 		{ echo "make lint: a generated file is stale (see above)" >&2; exit 1; }
 	$(NPM) run typecheck --prefix frontend
+	$(NPM) run depcheck --prefix frontend
 	$(NPM) run typecheck --prefix tools/pagejs
 	$(NPM) run lint --prefix tools/pagejs
 

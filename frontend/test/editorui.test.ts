@@ -3,12 +3,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { headingsOf } from "../src/outline";
-import { fuzzyScore } from "../src/palette";
-import { imageAddress } from "../src/renderctx";
-import { counts, readingTime } from "../src/statusbar";
-import { findMatches } from "../src/mdsource/find";
-import { SourceDoc } from "../src/mdsource/sourcedoc";
+import { headingsOf } from "../src/editors/headings";
+import { fuzzyScore } from "../src/shared/fuzzy";
+import { imageAddress } from "../src/shared/renderctx";
+import { counts, readingTime } from "../src/page/statusbar";
+import { findMatches } from "../src/editors/mdsource/find";
+import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
 
 test("fuzzy: the characters in order match, a name's start and runs rank first", () => {
   assert.equal(fuzzyScore("xyz", "notes/c.md"), null);

@@ -6,9 +6,9 @@ import { keymap } from "prosemirror-keymap";
 import type { Node } from "prosemirror-model";
 import { EditorState, type Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
-import { registerSourceDoc } from "../src/mdsource/sourceedit";
-import { SOURCE_SPLICE, SourceDoc, type Span } from "../src/mdsource/sourcedoc";
-import { writingPlugins } from "../src/mdsource/writing";
+import { registerSourceDoc } from "../src/editors/mdsource/sourceedit";
+import { SOURCE_SPLICE, SourceDoc, type Span } from "../src/editors/mdsource/sourcedoc";
+import { writingPlugins } from "../src/editors/mdsource/writing";
 
 /** Every position inside a textblock of `doc` (where a cursor can be). */
 export function textPositions(doc: Node): number[] {

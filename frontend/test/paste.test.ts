@@ -8,12 +8,12 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { Window } from "happy-dom";
 import { EditorState, TextSelection } from "prosemirror-state";
-import { parseBlocks } from "../src/mdsource/build";
-import { SourceDoc } from "../src/mdsource/sourcedoc";
-import { htmlToBlocks, isCodeEditorCopy, parseHtml, styleOf } from "../src/paste/html";
-import { insertMarkdown } from "../src/paste/insert";
-import { blocksToMarkdown, relax, shape } from "../src/paste/markdown";
-import { literalBlocks } from "../src/paste/plain";
+import { parseBlocks } from "../src/editors/mdsource/build";
+import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
+import { htmlToBlocks, isCodeEditorCopy, parseHtml, styleOf } from "../src/editors/paste/html";
+import { insertMarkdown } from "../src/editors/paste/insert";
+import { blocksToMarkdown, relax, shape } from "../src/editors/paste/markdown";
+import { literalBlocks } from "../src/editors/paste/plain";
 
 const FIXTURES = join(import.meta.dirname, "fixtures/paste");
 const window = new Window();

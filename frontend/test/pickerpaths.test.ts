@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { baseName, crumbsOf, dirName, isPathLike, joinPath, matchAt, resolveTyped, sizeText, withSuffix } from "../src/pickerpaths";
+import { baseName, crumbsOf, dirName, isPathLike, joinPath, matchAt, resolveTyped, sizeText, withSuffix } from "../src/dialogs/pickerpaths";
 
 test("paths: join, base name and folder of POSIX paths", () => {
   assert.equal(joinPath("/home/me", "notes"), "/home/me/notes");

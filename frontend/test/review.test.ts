@@ -6,10 +6,10 @@ import { test } from "node:test";
 import { ChangeSet } from "@codemirror/state";
 import fc from "fast-check";
 import { EditorState } from "prosemirror-state";
-import { elided, wordCounts, wordDiff } from "../src/historydiff";
-import { SourceDoc } from "../src/mdsource/sourcedoc";
-import { textOf } from "../src/merge";
-import { barLabel, countLabel, noticeText, placeChanges, type ReviewChange, settleAt, stepAmong } from "../src/reviewmodel";
+import { elided, wordCounts, wordDiff } from "../src/panels/history/historydiff";
+import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
+import { textOf } from "../src/shared/merge";
+import { barLabel, countLabel, noticeText, placeChanges, type ReviewChange, settleAt, stepAmong } from "../src/editors/reviewmodel";
 
 function change(id: string, from: number, to: number, old = ""): ReviewChange {
   return { id, revision: "r1", principal: "alice", agent: "alice", tool: "document.edit", from, to, old, at: "2026-12-01T00:00:00Z" };

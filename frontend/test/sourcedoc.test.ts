@@ -10,8 +10,8 @@ import { joinBackward, splitBlock } from "prosemirror-commands";
 import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-list";
 import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection, type Transaction } from "prosemirror-state";
-import { schema } from "../src/mdsource/schema";
-import { sameShown, SourceDoc } from "../src/mdsource/sourcedoc";
+import { schema } from "../src/editors/mdsource/schema";
+import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { textPositions } from "./keyboard";
 
 const CORPUS = join(import.meta.dirname, "../../../shared/corpora/markdown");

@@ -8,12 +8,12 @@ import fc from "fast-check";
 import { history, redo, undo } from "prosemirror-history";
 import type { Node } from "prosemirror-model";
 import { type Command, EditorState, TextSelection, type Transaction } from "prosemirror-state";
-import { segmentsOf } from "../src/mdsource/build";
-import { sameShown, SOURCE_SPLICE, SourceDoc, type Span } from "../src/mdsource/sourcedoc";
-import { cellStep, insertTable, tableCommand, tablePlugins, TABLE_BLOCK, typedTableEnter } from "../src/mdsource/tables";
-import { splitRow } from "../src/mdsource/tablesource";
-import { SpliceHistory } from "../src/mdsource/undosplice";
-import { TABLE_ACTIONS, type TableAction } from "../src/tableactions";
+import { segmentsOf } from "../src/editors/mdsource/build";
+import { sameShown, SOURCE_SPLICE, SourceDoc, type Span } from "../src/editors/mdsource/sourcedoc";
+import { cellStep, insertTable, tableCommand, tablePlugins, TABLE_BLOCK, typedTableEnter } from "../src/editors/mdsource/tables";
+import { splitRow } from "../src/editors/mdsource/tablesource";
+import { SpliceHistory } from "../src/editors/mdsource/undosplice";
+import { TABLE_ACTIONS, type TableAction } from "../src/editors/tableactions";
 
 /** The editor's way with a transaction (wysiwyg.ts): the view takes it, the text takes its splice. */
 class Editor {

@@ -1,4 +1,4 @@
-// Property tests of the page's rebase logic (src/tabsync.ts, src/merge.ts) against a fake app on a fake
+// Property tests of the page's rebase logic (src/sync/tabsync.ts, src/shared/merge.ts) against a fake app on a fake
 // channel (run with `npm test`). The fake app does what the app does to a page (src/vmark/app/handlers/
 // ui_editing.py, app/state.py): it applies `ui.edit` spans on the current revision, answers an edit on an
 // older base `applied: false` with its changes since (or its whole text once its change log forgot the
@@ -14,9 +14,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { ChangeSet, Text } from "@codemirror/state";
-import type { Editor, EditorHooks, Replacement, SelectionInfo } from "../src/editor";
-import type { Channel } from "../src/protocol";
-import { TabSync } from "../src/tabsync";
+import type { Editor, EditorHooks, Replacement, SelectionInfo } from "../src/editors/editor";
+import type { Channel } from "../src/shared/protocol";
+import { TabSync } from "../src/sync/tabsync";
 import type { DocChanges, EditPayload, EditResult, TabText, WireSpan } from "../src/wire.gen";
 
 const TAB = "t1";

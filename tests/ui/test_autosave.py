@@ -18,7 +18,7 @@ from tests.ui.test_change_sets import Sent
 from vmark.app.server import RunningApp
 
 A = "# A\n\nalpha\n"
-#: frontend/src/autosave.ts's AUTOSAVE_DELAY_MS, and then some
+#: frontend/src/sync/autosave.ts's AUTOSAVE_DELAY_MS, and then some
 PAST_THE_DELAY_MS = 3_000
 
 

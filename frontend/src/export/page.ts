@@ -7,8 +7,8 @@
 // alone, for Python to photograph as PNG (the Pandoc formats embed them as images).
 import "katex/dist/katex.min.css";
 import "./export.css";
-import { highlightTokens, languageName } from "../mdsource/rich";
-import { imageAddress, setRemoteImages } from "../renderctx";
+import { highlightTokens, languageName } from "../editors/mdsource/rich";
+import { imageAddress, setRemoteImages } from "../shared/renderctx";
 import { escapeHtml, renderMarkdown } from "./render";
 
 interface RenderAsk {

@@ -4,7 +4,7 @@
 // placeholders (`figure.vmark-diagram`, `img[data-vmark-src]`) for the export page to draw and embed.
 import katex from "katex";
 import type Token from "markdown-it/lib/token.mjs";
-import { createMarkdown } from "../mdsource/markdown";
+import { createMarkdown } from "../editors/mdsource/markdown";
 
 /** Highlighted stretches of a code block's text (the editor's Lezer highlighting: `rich.ts`). */
 export type Highlighter = (info: string, text: string) => { from: number; to: number; classes: string }[];

@@ -1,6 +1,6 @@
 """A document's front matter: left out of every export; its ``title`` (and ``lang``) name the export.
 
-The rule is the editor's (``frontend/src/mdsource/markdown.ts``): ``---`` alone on the first line (a BOM
+The rule is the editor's (``frontend/src/editors/mdsource/markdown.ts``): ``---`` alone on the first line (a BOM
 before it allowed), up to the next line that is ``---`` or ``...``; no closing line, no front matter.
 """
 

@@ -1,6 +1,6 @@
 """A document's images for an export: where an image reference points, and its bytes through the path scope.
 
-The reading of a reference is the editor's (``imageAddress`` in ``frontend/src/renderctx.ts``): a path
+The reading of a reference is the editor's (``imageAddress`` in ``frontend/src/shared/renderctx.ts``): a path
 relative to the document's folder, an absolute path or a ``file://`` address is a workspace image; ``data:``
 stays as it is; ``https:`` is a web image, never fetched by an export; anything else is not an image VMark
 loads. Every file is read through :func:`vmark.storage.images.read_image`, inside the export's scope.

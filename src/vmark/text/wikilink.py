@@ -1,7 +1,7 @@
 """Wikilinks (Obsidian's ``[[name]]``, ``[[name|alias]]``, ``[[name#heading]]``): the editor's construct, known
 here so that a transform never changes one (``[[中文abc]]`` names a file: a space inside would break it).
 
-The same rule as the editor's (``frontend/src/mdsource/wikilink.ts``, described in ``docs/links.md``): ``[[``
+The same rule as the editor's (``frontend/src/editors/mdsource/wikilink.ts``, described in ``docs/links.md``): ``[[``
 up to the first ``]]`` on the same line, at most :data:`MAX_INNER` characters inside, none of them ``[``,
 ``]``, a backtick or a line break, a backslash only as ``\\|``, and a name or a heading that is not blank. It
 is an inline rule of the dialect (:func:`vmark.text.blocks.block_parser`), before ``link``, so code spans and

@@ -1,0 +1,75 @@
+// The writing modes' controls: the settings they are remembered in (`editor.spellcheck`, `editor.focus_mode`,
+// `editor.typewriter_mode`), loaded when the page connects and again when the settings dialog closes; the palette's
+// toggles; the keys (F8 focus mode, F9 typewriter mode: no editor or browser uses them); and the height the
+// typewriter pads the text with (half the editor's, so its first and last lines can be centred too).
+import { toast } from "../../shared/dom";
+import type { PickItem } from "../../shared/command";
+import { type Channel, errorText } from "../../shared/protocol";
+import { prefs, setPrefs, type WritingPrefs } from "./prefs";
+
+const SETTING: Record<keyof WritingPrefs, string> = {
+  spellcheck: "editor.spellcheck",
+  focus: "editor.focus_mode",
+  typewriter: "editor.typewriter_mode",
+};
+const WORDS: Record<keyof WritingPrefs, string> = { spellcheck: "Spell checking", focus: "Focus mode", typewriter: "Typewriter mode" };
+const KEYS: Partial<Record<string, keyof WritingPrefs>> = { F8: "focus", F9: "typewriter" };
+
+export class WritingModes {
+  constructor(
+    private channel: Channel,
+    editorHost: HTMLElement,
+  ) {
+    document.getElementById("settings")?.addEventListener("close", () => void this.load());
+    document.addEventListener(
+      "keydown",
+      (event) => {
+        const which = KEYS[event.key];
+        if (!which || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+        event.preventDefault();
+        void this.toggle(which);
+      },
+      { capture: true },
+    );
+    const measure = (): void => editorHost.style.setProperty("--half-view", `${Math.round(editorHost.clientHeight / 2)}px`);
+    new ResizeObserver(measure).observe(editorHost);
+    measure();
+    setPrefs({});
+  }
+
+  /** The stored settings (once the page is connected, and whenever the settings dialog closes). */
+  async load(): Promise<void> {
+    try {
+      const { settings } = await this.channel.request("settings.list", {});
+      const value = (key: keyof WritingPrefs): boolean | undefined => {
+        const stored = settings.find((s) => s.key === SETTING[key])?.value;
+        return typeof stored === "boolean" ? stored : undefined;
+      };
+      setPrefs({ spellcheck: value("spellcheck"), focus: value("focus"), typewriter: value("typewriter") });
+    } catch {
+      // The defaults stand until the app answers.
+    }
+  }
+
+  /** The palette's toggles (the toast after one says whether it is on now). */
+  commands(): PickItem[] {
+    const item = (which: keyof WritingPrefs, hint?: string): PickItem => ({
+      label: `Toggle ${WORDS[which].toLowerCase()}`,
+      hint,
+      run: () => this.toggle(which),
+    });
+    return [item("focus", "F8"), item("typewriter", "F9"), item("spellcheck")];
+  }
+
+  /** Turn one on or off, now and in the settings (the page keeps it even if storing fails: it says so). */
+  async toggle(which: keyof WritingPrefs): Promise<void> {
+    const next = !prefs[which];
+    setPrefs({ [which]: next });
+    toast(`${WORDS[which]} ${next ? "on" : "off"}`);
+    try {
+      await this.channel.request("settings.set", { key: SETTING[which], value: next });
+    } catch (err) {
+      toast(`${WORDS[which]} is not remembered: ${errorText(err)}`, "error");
+    }
+  }
+}

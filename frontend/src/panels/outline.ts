@@ -1,0 +1,116 @@
+// The outline (a navigation landmark named "Outline"): the document's headings, the one the cursor is
+// under marked, a click jumps there. In source mode the headings come from the text's lines (fenced code
+// skipped); in WYSIWYG from the view's heading nodes.
+import { el } from "../shared/dom";
+import { live, onEditorUpdate } from "../shared/live";
+import { type Heading, shownHeadings, jumpToHeading } from "../editors/headings";
+
+export class Outline {
+  readonly panel: HTMLElement;
+  readonly toggle: HTMLButtonElement;
+  private list: HTMLElement;
+  private empty: HTMLElement;
+  private headings: Heading[] = [];
+  private key = "";
+  private readDoc: unknown = null;
+  private readTimer: number | undefined;
+
+  constructor() {
+    this.list = el("ol", { class: "outline-list" });
+    this.empty = el("p", { class: "hint outline-empty" });
+    this.panel = el(
+      "nav",
+      { id: "outline", class: "outline-panel", "aria-label": "Outline", "data-testid": "outline" },
+      el("h2", {}, "Outline"),
+      this.list,
+      this.empty,
+    );
+    const main = document.querySelector(".main");
+    main?.querySelector(".work")?.after(this.panel);
+    this.toggle = el("button", { id: "outline-toggle", type: "button", title: "The document's headings", "aria-pressed": "true", "data-command": "Outline" }, "Outline");
+    document.getElementById("comments-toggle")?.after(this.toggle);
+    const shown = localStorage.getItem("vmark.outline") !== "hidden";
+    this.setShown(shown);
+    this.toggle.addEventListener("click", () => this.setShown(this.panel.hidden !== false));
+    onEditorUpdate(() => this.update());
+    this.update();
+  }
+
+  private setShown(shown: boolean): void {
+    this.panel.hidden = !shown;
+    this.toggle.setAttribute("aria-pressed", String(shown));
+    localStorage.setItem("vmark.outline", shown ? "shown" : "hidden");
+    if (shown) this.update();
+  }
+
+  update(): void {
+    if (this.panel.hidden) return;
+    const { headings, current } = this.read();
+    const key = JSON.stringify(headings);
+    if (key !== this.key) {
+      this.key = key;
+      this.headings = headings;
+      this.list.replaceChildren(
+        ...headings.map((h, k) => {
+          const link = el("a", { href: "#", class: "outline-item", "data-level": String(h.level), "data-index": String(k) }, h.text || "(untitled heading)");
+          link.addEventListener("click", (event) => {
+            event.preventDefault();
+            void this.jump(k);
+          });
+          return el("li", { class: `outline-level-${h.level}` }, link);
+        }),
+      );
+    }
+    this.list.querySelectorAll("a").forEach((a, k) => {
+      if (k === current) a.setAttribute("aria-current", "location");
+      else a.removeAttribute("aria-current");
+    });
+    const hasEditor = live.cm !== null || live.pm !== null;
+    this.empty.textContent = !hasEditor ? "Open a document to see its headings here." : headings.length === 0 ? "No headings yet: start a line with # to add one." : "";
+    this.empty.hidden = this.empty.textContent === "";
+  }
+
+  /** The headings (read again only when the document changed; a long one once typing rests) and the current one. */
+  private read(): { headings: Heading[]; current: number } {
+    const doc = live.cm ? live.cm.state.doc : live.pm ? live.pm.state.doc : null;
+    if (doc === null) {
+      this.readDoc = null;
+      return { headings: [], current: -1 };
+    }
+    let headings = this.headings;
+    if (doc !== this.readDoc) {
+      const size = live.cm ? live.cm.state.doc.length : (live.pm?.state.doc.content.size ?? 0);
+      window.clearTimeout(this.readTimer);
+      if (size > 100_000 && this.readDoc !== null) {
+        this.readTimer = window.setTimeout(() => {
+          this.readDoc = null;
+          this.update();
+        }, 400);
+      } else {
+        this.readDoc = doc;
+        headings = this.headingsNow();
+      }
+    }
+    const at = live.cm ? live.cm.state.doc.lineAt(live.cm.state.selection.main.head).number : (live.pm?.state.selection.from ?? 0);
+    return { headings, current: lastAtOrBefore(headings, at) };
+  }
+
+  private headingsNow(): Heading[] {
+    return shownHeadings();
+  }
+
+  private async jump(index: number): Promise<void> {
+    const heading = this.headings[index];
+    if (!heading) return;
+    await jumpToHeading(heading);
+    this.update();
+  }
+}
+
+function lastAtOrBefore(headings: Heading[], at: number): number {
+  let current = -1;
+  headings.forEach((h, k) => {
+    if (h.at <= at) current = k;
+  });
+  return current;
+}
