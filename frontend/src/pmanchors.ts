@@ -22,8 +22,10 @@ export function anchorPlugin(): Plugin<DecorationSet> {
   });
 }
 
-/** The transaction that shows `anchors` (no change to the document, nothing to undo). */
-export function anchorTransaction(state: EditorState, anchors: CommentAnchor[]): Transaction {
+/** The transaction that shows `anchors` (no change to the document, nothing to undo); null when it would change nothing. */
+export function anchorTransaction(state: EditorState, anchors: CommentAnchor[]): Transaction | null {
+  // No threads (a document's usual case, asked again on every change): nothing to read the document for.
+  if (anchors.length === 0 && key.getState(state) === DecorationSet.empty) return null;
   const flat = flatten(state.doc);
   const decorations: Decoration[] = [];
   for (const anchor of anchors) {

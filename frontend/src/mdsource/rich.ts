@@ -25,6 +25,7 @@ import { renderDiagram } from "../diagrams";
 import "katex/dist/katex.min.css";
 import type { Node } from "prosemirror-model";
 import { type EditorState, Plugin, type Transaction } from "prosemirror-state";
+import { changedRanges } from "./changed";
 import { Decoration, DecorationSet, type NodeView } from "prosemirror-view";
 
 // --- math ---------------------------------------------------------------------------------------------
@@ -82,6 +83,7 @@ export class MathBlockView implements NodeView {
   constructor(node: Node) {
     this.dom = document.createElement("div");
     this.dom.className = "md-math-block";
+    this.dom.spellcheck = false; // source, not prose (writing/spellpm.ts)
     this.contentDOM = document.createElement("pre");
     this.contentDOM.className = "md-raw md-raw-math md-math-source";
     this.preview = document.createElement("div");
@@ -182,6 +184,7 @@ export class CodeBlockView implements NodeView {
   constructor(node: Node) {
     this.dom = document.createElement("div");
     this.dom.className = "md-code";
+    this.dom.spellcheck = false; // source, not prose (writing/spellpm.ts)
     this.label = document.createElement("span");
     this.label.className = "md-code-lang";
     this.label.contentEditable = "false";
@@ -284,16 +287,6 @@ function highlightAll(doc: Node): DecorationSet {
     return !node.isTextblock;
   });
   return DecorationSet.create(doc, decorations);
-}
-
-/** The ranges of the new document a transaction changed (each step's, mapped to the end). */
-export function changedRanges(tr: Transaction): [number, number][] {
-  const ranges: [number, number][] = [];
-  tr.mapping.maps.forEach((map, k) => {
-    const rest = tr.mapping.slice(k + 1);
-    map.forEach((_oldStart, _oldEnd, start, end) => ranges.push([rest.map(start, -1), rest.map(end, 1)]));
-  });
-  return ranges;
 }
 
 /**
