@@ -24,9 +24,9 @@ import katex from "katex";
 import { renderDiagram } from "../diagrams";
 import "katex/dist/katex.min.css";
 import type { Node } from "prosemirror-model";
-import { type EditorState, Plugin, type Transaction } from "prosemirror-state";
+import { type EditorState, Plugin, PluginKey, type Transaction } from "prosemirror-state";
 import { changedRanges } from "./changed";
-import { Decoration, DecorationSet, type NodeView } from "prosemirror-view";
+import { Decoration, DecorationSet, type EditorView, type NodeView } from "prosemirror-view";
 
 // --- math ---------------------------------------------------------------------------------------------
 /** The TeX inside `$…$` / `$$…$$` (inline) or a `$$` block's lines. */
@@ -277,33 +277,102 @@ function blockHighlight(node: Node, pos: number): Decoration[] {
   return tokensOf(node).map((t) => Decoration.inline(pos + 1 + t.from, pos + 1 + t.to, { class: t.classes }));
 }
 
-function highlightAll(doc: Node): DecorationSet {
-  const decorations: Decoration[] = [];
-  doc.descendants((node, pos) => {
+/**
+ * Each code block's highlighting added to `set` one block at a time: a set made of all of them at once costs
+ * (top-level blocks × decorations), one block's costs (top-level blocks + its decorations).
+ */
+function withBlocks(set: DecorationSet, doc: Node, blocks: [Node, number][]): DecorationSet {
+  for (const [node, pos] of blocks) {
+    const decorations = blockHighlight(node, pos);
+    if (decorations.length) set = set.add(doc, decorations);
+  }
+  return set;
+}
+
+/** The code blocks of `doc` from `from` on, until `done()`: the blocks and where the search stopped (the doc's size: all seen). */
+function codeBlocks(doc: Node, from: number, done: () => boolean): { blocks: [Node, number][]; next: number } {
+  const blocks: [Node, number][] = [];
+  let next = doc.content.size;
+  doc.nodesBetween(from, doc.content.size, (node, pos) => {
+    if (next < doc.content.size) return false;
     if (node.type.name === "code_block") {
-      decorations.push(...blockHighlight(node, pos));
+      blocks.push([node, pos]);
+      if (done()) next = pos + node.nodeSize;
       return false;
     }
     return !node.isTextblock;
   });
-  return DecorationSet.create(doc, decorations);
+  return { blocks, next };
+}
+
+/** The highlighting, and where the code blocks not highlighted yet start (the document's size: none left). */
+interface Highlight {
+  set: DecorationSet;
+  todo: number;
+}
+
+/** The first screens of a document are highlighted before it shows; the rest in idle time (`highlightLater`). */
+const FIRST_SCREENS = 30_000;
+
+const highlightKey = new PluginKey<Highlight>("vmark-highlight");
+
+function highlightStart(doc: Node): Highlight {
+  const { blocks, next } = codeBlocks(doc, 0, () => false);
+  const first = doc.content.size < 4 * FIRST_SCREENS ? blocks : blocks.filter(([, pos]) => pos < FIRST_SCREENS);
+  const todo = first.length === blocks.length ? doc.content.size : first.length ? first[first.length - 1][1] + first[first.length - 1][0].nodeSize : 0;
+  return { set: withBlocks(DecorationSet.empty, doc, first), todo: Math.min(todo, next) };
+}
+
+/** The code blocks not highlighted yet, a slice at a time while the page is idle (each slice one transaction). */
+function highlightLater(view: EditorView): { update(): void; destroy(): void } {
+  let task: number | undefined;
+  const slice = (deadline: IdleDeadline): void => {
+    task = undefined;
+    const state = highlightKey.getState(view.state);
+    if (view.isDestroyed || !state || state.todo >= view.state.doc.content.size) return;
+    const until = performance.now() + Math.max(8, Math.min(40, deadline.timeRemaining()));
+    const { blocks, next } = codeBlocks(view.state.doc, state.todo, () => performance.now() > until);
+    for (const [node] of blocks) tokensOf(node); // the parsing, on the clock
+    view.dispatch(view.state.tr.setMeta(highlightKey, { blocks, todo: next }).setMeta("addToHistory", false));
+  };
+  const schedule = (): void => {
+    const state = highlightKey.getState(view.state);
+    if (task === undefined && state && state.todo < view.state.doc.content.size) task = window.requestIdleCallback(slice, { timeout: 2000 });
+  };
+  schedule();
+  return {
+    update: schedule,
+    destroy: () => {
+      if (task !== undefined) window.cancelIdleCallback(task);
+    },
+  };
 }
 
 /**
  * The highlighting after a transaction: the old one mapped, the code blocks it touched highlighted anew (a keystroke
- * in a 1 MB document does not rebuild the decorations of every code block in it).
+ * in a 1 MB document does not rebuild the decorations of every code block in it), and a slice of the blocks not
+ * highlighted yet when the transaction brings one.
  */
-function highlightChanged(tr: Transaction, old: DecorationSet): DecorationSet {
-  let set = old.map(tr.mapping, tr.doc);
+function highlightChanged(tr: Transaction, old: Highlight): Highlight {
+  let set = old.set.map(tr.mapping, tr.doc);
+  let todo = tr.mapping.map(old.todo, -1);
   const size = tr.doc.content.size;
+  const later = tr.getMeta(highlightKey) as { blocks: [Node, number][]; todo: number } | undefined;
+  if (later) {
+    // Made from this transaction's document (a meta-only transaction): the positions hold.
+    set = withBlocks(set, tr.doc, later.blocks);
+    todo = later.todo;
+  }
+  const touched: [Node, number][] = [];
   for (const [from, to] of changedRanges(tr)) {
     tr.doc.nodesBetween(Math.max(0, from - 1), Math.min(size, to + 1), (node, pos) => {
       if (node.type.name !== "code_block") return !node.isTextblock;
-      set = set.remove(set.find(pos, pos + node.nodeSize)).add(tr.doc, blockHighlight(node, pos));
+      set = set.remove(set.find(pos, pos + node.nodeSize));
+      touched.push([node, pos]);
       return false;
     });
   }
-  return set;
+  return { set: withBlocks(set, tr.doc, touched), todo: Math.min(todo, size) };
 }
 
 /** The math or Mermaid block the selection is in (it shows its source), as a node decoration, or null. */
@@ -322,16 +391,18 @@ function editingDecoration(state: EditorState): Decoration | null {
 /** Highlighting of code blocks, and which math or Mermaid block the cursor is in (it shows its source). */
 export function richPlugin(): Plugin {
   const shown = new WeakMap<EditorState, DecorationSet>();
-  return new Plugin<DecorationSet>({
+  return new Plugin<Highlight>({
+    key: highlightKey,
     state: {
-      init: (_config, state) => highlightAll(state.doc),
-      apply: (tr, old) => (tr.docChanged ? highlightChanged(tr, old) : old),
+      init: (_config, state) => highlightStart(state.doc),
+      apply: (tr, old) => (tr.docChanged || tr.getMeta(highlightKey) ? highlightChanged(tr, old) : old),
     },
+    view: highlightLater,
     props: {
       decorations(state) {
         let set = shown.get(state);
         if (!set) {
-          const highlight = this.getState(state) ?? DecorationSet.empty;
+          const highlight = this.getState(state)?.set ?? DecorationSet.empty;
           const editing = editingDecoration(state);
           set = editing ? highlight.add(state.doc, [editing]) : highlight;
           shown.set(state, set);

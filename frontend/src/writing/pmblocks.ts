@@ -12,10 +12,15 @@ export type DecorateBlock = (node: Node, pos: number, out: Decoration[]) => void
 /** A plugin keeping `decorate`'s decorations of every top-level block. */
 export function blockDecorations(name: string, decorate: DecorateBlock, props: Plugin["props"] = {}): Plugin<DecorationSet> {
   const key = new PluginKey<DecorationSet>(name);
+  // Block by block: a set made of a long document's decorations at once costs (top-level blocks × decorations).
   const all = (doc: Node): DecorationSet => {
-    const out: Decoration[] = [];
-    doc.forEach((node, pos) => decorate(node, pos, out));
-    return DecorationSet.create(doc, out);
+    let set = DecorationSet.empty;
+    doc.forEach((node, pos) => {
+      const out: Decoration[] = [];
+      decorate(node, pos, out);
+      if (out.length) set = set.add(doc, out);
+    });
+    return set;
   };
   return new Plugin<DecorationSet>({
     key,
