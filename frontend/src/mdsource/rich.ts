@@ -26,7 +26,8 @@ import "katex/dist/katex.min.css";
 import type { Node } from "prosemirror-model";
 import { type EditorState, Plugin, PluginKey, type Transaction } from "prosemirror-state";
 import { changedRanges } from "./changed";
-import { Decoration, DecorationSet, type EditorView, type NodeView } from "prosemirror-view";
+import { Decoration, DecorationSet, type NodeView } from "prosemirror-view";
+import { idleSlices } from "../idle";
 
 // --- math ---------------------------------------------------------------------------------------------
 /** The TeX inside `$…$` / `$$…$$` (inline) or a `$$` block's lines. */
@@ -324,29 +325,15 @@ function highlightStart(doc: Node): Highlight {
 }
 
 /** The code blocks not highlighted yet, a slice at a time while the page is idle (each slice one transaction). */
-function highlightLater(view: EditorView): { update(): void; destroy(): void } {
-  let task: number | undefined;
-  const slice = (deadline: IdleDeadline): void => {
-    task = undefined;
-    const state = highlightKey.getState(view.state);
-    if (view.isDestroyed || !state || state.todo >= view.state.doc.content.size) return;
-    const until = performance.now() + Math.max(8, Math.min(40, deadline.timeRemaining()));
-    const { blocks, next } = codeBlocks(view.state.doc, state.todo, () => performance.now() > until);
-    for (const [node] of blocks) tokensOf(node); // the parsing, on the clock
+const highlightLater = idleSlices(
+  (view) => (highlightKey.getState(view.state)?.todo ?? Infinity) < view.state.doc.content.size,
+  (view, until) => {
+    const todo = highlightKey.getState(view.state)?.todo ?? view.state.doc.content.size;
+    const { blocks, next } = codeBlocks(view.state.doc, todo, () => performance.now() > until);
+    for (const [node] of blocks) tokensOf(node); // the parsing, on the slice's clock
     view.dispatch(view.state.tr.setMeta(highlightKey, { blocks, todo: next }).setMeta("addToHistory", false));
-  };
-  const schedule = (): void => {
-    const state = highlightKey.getState(view.state);
-    if (task === undefined && state && state.todo < view.state.doc.content.size) task = window.requestIdleCallback(slice, { timeout: 2000 });
-  };
-  schedule();
-  return {
-    update: schedule,
-    destroy: () => {
-      if (task !== undefined) window.cancelIdleCallback(task);
-    },
-  };
-}
+  },
+);
 
 /**
  * The highlighting after a transaction: the old one mapped, the code blocks it touched highlighted anew (a keystroke
@@ -359,7 +346,9 @@ function highlightChanged(tr: Transaction, old: Highlight): Highlight {
   const size = tr.doc.content.size;
   const later = tr.getMeta(highlightKey) as { blocks: [Node, number][]; todo: number } | undefined;
   if (later) {
-    // Made from this transaction's document (a meta-only transaction): the positions hold.
+    // Made from this transaction's document (a meta-only transaction): the positions hold. A block an edit
+    // touched meanwhile has its highlighting already.
+    for (const [node, pos] of later.blocks) set = set.remove(set.find(pos, pos + node.nodeSize));
     set = withBlocks(set, tr.doc, later.blocks);
     todo = later.todo;
   }

@@ -5,7 +5,7 @@
 // document itself, which the view reads through once per top-level block on every update.
 import type { Node } from "prosemirror-model";
 import type { Plugin } from "prosemirror-state";
-import type { Decoration, DecorationSet } from "prosemirror-view";
+import type { Decoration } from "prosemirror-view";
 import { blockDecorations, inline } from "./pmblocks";
 import { prefs } from "./prefs";
 
@@ -21,7 +21,7 @@ function noSpellIn(block: Node, pos: number, out: Decoration[]): void {
 }
 
 /** The editable root's `spellcheck` (as the setting says) and the ranges that are never checked. */
-export function spellPlugin(): Plugin<DecorationSet> {
+export function spellPlugin(): Plugin {
   return blockDecorations("vmark-spellcheck", noSpellIn, {
     attributes: () => ({ spellcheck: prefs.spellcheck ? "true" : "false" }),
   });
