@@ -17,12 +17,12 @@ PARAGRAPH = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu 
 
 
 def long_doc() -> str:
-    """About 1 MB: a heading, paragraphs and a Python code block per part."""
+    """About 1 MB: a heading, paragraphs and a Python code block per part; a soft line break at its end."""
     parts = []
     for k in range(PARTS):
         body = "\n\n".join(f"{PARAGRAPH} {k} {n}." for n in range(18))
         parts.append(f"## Part {k}\n\n{body}\n\n{CODE.format(k=k)}")
-    return "# Long document\n\n" + "\n\n".join(parts) + "\n\nThe end.\n"
+    return "# Long document\n\n" + "\n\n".join(parts) + "\n\nThe end\nof it.\n"
 
 
 def words(text: str) -> int:
@@ -52,8 +52,11 @@ async def test_a_heading_typed_at_the_end_of_a_long_document_is_in_the_outline_a
     await expect(status).to_have_text(f"{words(text):,} words", timeout=60_000)
     characters = len(text.replace("\n", ""))
     await expect(page.get_by_test_id("status-characters")).to_have_text(f"{characters:,} characters")
-    # After the last paragraph, a new heading.
-    await page.locator(".ProseMirror > p", has_text="The end.").click()
+    # The last paragraph, scrolled to: its soft break drawn as a space (decorated as it came near the screen).
+    last = page.locator(".ProseMirror > p", has_text="The end")
+    await last.click()
+    await expect(last.locator(".md-soft-break")).to_have_count(1)
+    # After it, a new heading.
     await page.keyboard.press("Control+End")
     await page.keyboard.press("Enter")
     await page.keyboard.type("# Finale here")

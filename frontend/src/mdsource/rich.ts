@@ -290,20 +290,17 @@ function withBlocks(set: DecorationSet, doc: Node, blocks: [Node, number][]): De
   return set;
 }
 
-/** The code blocks of `doc` from `from` on, until `done()`: the blocks and where the search stopped (the doc's size: all seen). */
-function codeBlocks(doc: Node, from: number, done: () => boolean): { blocks: [Node, number][]; next: number } {
+/** The code blocks of `doc` from `from` on, with their positions. */
+function codeBlocks(doc: Node, from: number): [Node, number][] {
   const blocks: [Node, number][] = [];
-  let next = doc.content.size;
   doc.nodesBetween(from, doc.content.size, (node, pos) => {
-    if (next < doc.content.size) return false;
     if (node.type.name === "code_block") {
       blocks.push([node, pos]);
-      if (done()) next = pos + node.nodeSize;
       return false;
     }
     return !node.isTextblock;
   });
-  return { blocks, next };
+  return blocks;
 }
 
 /** The highlighting, and where the code blocks not highlighted yet start (the document's size: none left). */
@@ -318,20 +315,26 @@ const FIRST_SCREENS = 30_000;
 const highlightKey = new PluginKey<Highlight>("vmark-highlight");
 
 function highlightStart(doc: Node): Highlight {
-  const { blocks, next } = codeBlocks(doc, 0, () => false);
+  const blocks = codeBlocks(doc, 0);
   const first = doc.content.size < 4 * FIRST_SCREENS ? blocks : blocks.filter(([, pos]) => pos < FIRST_SCREENS);
   const todo = first.length === blocks.length ? doc.content.size : first.length ? first[first.length - 1][1] + first[first.length - 1][0].nodeSize : 0;
-  return { set: withBlocks(DecorationSet.empty, doc, first), todo: Math.min(todo, next) };
+  return { set: withBlocks(DecorationSet.empty, doc, first), todo };
 }
 
-/** The code blocks not highlighted yet, a slice at a time while the page is idle (each slice one transaction). */
+/**
+ * The code blocks not highlighted yet: parsed a slice at a time while the page is idle (the parse is kept with
+ * the node), then highlighted in one transaction once every one of them is parsed.
+ */
 const highlightLater = idleSlices(
   (view) => (highlightKey.getState(view.state)?.todo ?? Infinity) < view.state.doc.content.size,
   (view, until) => {
-    const todo = highlightKey.getState(view.state)?.todo ?? view.state.doc.content.size;
-    const { blocks, next } = codeBlocks(view.state.doc, todo, () => performance.now() > until);
-    for (const [node] of blocks) tokensOf(node); // the parsing, on the slice's clock
-    view.dispatch(view.state.tr.setMeta(highlightKey, { blocks, todo: next }).setMeta("addToHistory", false));
+    const size = view.state.doc.content.size;
+    const blocks = codeBlocks(view.state.doc, highlightKey.getState(view.state)?.todo ?? size);
+    for (const [node] of blocks) {
+      tokensOf(node);
+      if (performance.now() > until && node !== blocks[blocks.length - 1][0]) return; // the next slice goes on from here
+    }
+    view.dispatch(view.state.tr.setMeta(highlightKey, { blocks, todo: size }).setMeta("addToHistory", false));
   },
 );
 

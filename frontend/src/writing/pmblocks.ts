@@ -1,64 +1,54 @@
-// Decorations that depend only on the text of the top-level block they are in (soft breaks, where spelling is
-// not checked): computed for the whole document once, then for the blocks a transaction touched only, so a
-// keystroke costs the same in a long document as in a short one.
+// Decorations that depend only on the text of the top-level block they are in (soft breaks): computed for the
+// blocks on screen first (a long document's others as they come near it), then for the blocks a transaction
+// touched only, so a keystroke costs the same in a long document as in a short one.
 import type { Node } from "prosemirror-model";
 import { Plugin, PluginKey } from "prosemirror-state";
 import type { Mappable } from "prosemirror-transform";
-import { Decoration, DecorationSet, type DecorationAttrs } from "prosemirror-view";
-import { idleSlices } from "../idle";
+import { Decoration, type DecorationAttrs, DecorationSet, type EditorView } from "prosemirror-view";
 
 /** Adds the decorations of `node` (a top-level block at `pos`) to `out`. */
 export type DecorateBlock = (node: Node, pos: number, out: Decoration[]) => void;
 
-/** The decorations, and where the top-level blocks not decorated yet start (the document's size: none left). */
-interface Decorated {
-  set: DecorationSet;
-  todo: number;
-}
-
-/** The first screens of a document are decorated before it shows; the rest in idle time. */
-const FIRST_SCREENS = 30_000;
+/** A document this long is decorated block by block as its blocks come near the screen. */
+const LONG = 120_000;
+/** How many top-level blocks above and below the screen are decorated before they show. */
+const MARGIN_BLOCKS = 60;
 
 /**
- * `decorate`'s decorations of the top-level blocks `from..` (from a block's start), until `done()`: added
- * to `set` block by block (a set made of a long document's decorations at once costs top-level blocks ×
- * decorations), any the blocks had replaced. Gives where it stopped (the document's size: at its end).
+ * A plugin keeping `decorate`'s decorations of the top-level blocks. A short document has them all from the
+ * start; a long one those of the blocks on and near the screen (and of every block an edit touched), the
+ * others' added as scrolling brings them near: building a set of every block's decorations costs top-level
+ * blocks × decorations. Decorations are drawing only: find, the selection and the agents' tools read the
+ * document.
  */
-function decorateFrom(set: DecorationSet, doc: Node, decorate: DecorateBlock, from: number, done: (at: number) => boolean): Decorated {
-  // An edit may have joined the block there with the one before it: from that block's start.
-  const $from = doc.resolve(Math.min(from, doc.content.size));
-  let at = $from.depth > 0 ? $from.before(1) : from;
-  while (at < doc.content.size && !done(at)) {
-    const node = doc.resolve(at).nodeAfter;
-    if (!node) break;
-    const out: Decoration[] = [];
-    decorate(node, at, out);
-    set = set.remove(set.find(at, at + node.nodeSize));
-    if (out.length) set = set.add(doc, out);
-    at += node.nodeSize;
-  }
-  return { set, todo: Math.min(at, doc.content.size) };
-}
-
-/** A plugin keeping `decorate`'s decorations of every top-level block. */
 export function blockDecorations(name: string, decorate: DecorateBlock, props: Plugin["props"] = {}): Plugin {
-  const key = new PluginKey<Decorated>(name);
-  return new Plugin<Decorated>({
+  const key = new PluginKey<DecorationSet>(name);
+  /** The top-level blocks whose decorations the set has. */
+  const decorated = new WeakSet<Node>();
+  const decorateAll = (blocks: [Node, number][], out: Decoration[]): void => {
+    for (const [node, pos] of blocks) {
+      if (decorated.has(node)) continue;
+      decorate(node, pos, out);
+      decorated.add(node);
+    }
+  };
+  return new Plugin<DecorationSet>({
     key,
     state: {
       init: (_config, state) => {
-        const small = state.doc.content.size < 4 * FIRST_SCREENS;
-        return decorateFrom(DecorationSet.empty, state.doc, decorate, 0, (at) => !small && at >= FIRST_SCREENS);
+        const doc = state.doc;
+        const out: Decoration[] = [];
+        decorateAll(blocksBetween(doc, 0, doc.content.size < LONG ? doc.childCount : MARGIN_BLOCKS), out);
+        return DecorationSet.create(doc, out);
       },
       apply(tr, old) {
-        const later = tr.getMeta(key) as Decorated | undefined;
-        if (later) return later; // an idle slice, made from this transaction's document
-        if (!tr.docChanged) return old;
-        const mapped = old.set.map(tr.mapping, tr.doc);
-        const todo = Math.min(tr.mapping.map(old.todo, -1), tr.doc.content.size);
+        const near = tr.getMeta(key) as Decoration[] | undefined;
+        let set = near ? old.add(tr.doc, near) : old; // blocks scrolled near: a meta-only transaction
+        if (!tr.docChanged) return set;
+        set = set.map(tr.mapping, tr.doc);
         const doc = tr.doc;
         const [from, to] = changedRange(tr.mapping.maps as readonly StepMap[], doc.content.size);
-        if (from > to) return { set: mapped, todo };
+        if (from > to) return set;
         const out: Decoration[] = [];
         let start = doc.content.size;
         let end = 0;
@@ -66,23 +56,58 @@ export function blockDecorations(name: string, decorate: DecorateBlock, props: P
           start = Math.min(start, pos);
           end = Math.max(end, pos + node.nodeSize);
           decorate(node, pos, out);
+          decorated.add(node);
           return false; // top-level blocks: `decorate` walks inside them
         });
-        if (start >= end) return { set: mapped, todo };
-        return { set: mapped.remove(mapped.find(start, end)).add(doc, out), todo };
+        if (start >= end) return set;
+        return set.remove(set.find(start, end)).add(doc, out);
       },
     },
-    view: idleSlices(
-      (view) => (key.getState(view.state)?.todo ?? Infinity) < view.state.doc.content.size,
-      (view, until) => {
-        const state = key.getState(view.state);
-        if (!state) return;
-        const next = decorateFrom(state.set, view.state.doc, decorate, state.todo, () => performance.now() > until);
-        view.dispatch(view.state.tr.setMeta(key, next).setMeta("addToHistory", false));
-      },
-    ),
-    props: { ...props, decorations: (state) => key.getState(state)?.set },
+    view: (view) => {
+      const box = view.dom.closest<HTMLElement>(".editor");
+      let frame = 0;
+      const look = (): void => {
+        frame = 0;
+        if (view.isDestroyed || view.state.doc.content.size < LONG) return;
+        const out: Decoration[] = [];
+        decorateAll(shownBlocks(view, box), out);
+        if (out.length) view.dispatch(view.state.tr.setMeta(key, out).setMeta("addToHistory", false));
+      };
+      const later = (): void => {
+        if (frame === 0) frame = requestAnimationFrame(look);
+      };
+      box?.addEventListener("scroll", later, { passive: true });
+      later();
+      return {
+        destroy: () => {
+          box?.removeEventListener("scroll", later);
+          cancelAnimationFrame(frame);
+        },
+      };
+    },
+    props: { ...props, decorations: (state) => key.getState(state) },
   });
+}
+
+/** Top-level blocks `from..to` (indices) of `doc`, with their positions. */
+function blocksBetween(doc: Node, from: number, to: number): [Node, number][] {
+  const blocks: [Node, number][] = [];
+  doc.forEach((node, pos, index) => {
+    if (index >= from && index < to) blocks.push([node, pos]);
+  });
+  return blocks;
+}
+
+/** The top-level blocks on the editor's screen and `MARGIN_BLOCKS` around them. */
+function shownBlocks(view: EditorView, box: HTMLElement | null): [Node, number][] {
+  const doc = view.state.doc;
+  const screen = (box ?? document.documentElement).getBoundingClientRect();
+  const left = view.dom.getBoundingClientRect().left + 1;
+  const top = view.posAtCoords({ left, top: Math.max(screen.top, 0) + 1 })?.pos ?? 0;
+  const bottom = view.posAtCoords({ left, top: Math.min(screen.bottom, window.innerHeight) - 1 })?.pos ?? doc.content.size;
+  const first = doc.resolve(Math.min(top, doc.content.size)).index(0);
+  const last = doc.resolve(Math.min(Math.max(top, bottom), doc.content.size)).index(0);
+  return blocksBetween(doc, Math.max(0, first - MARGIN_BLOCKS), last + 1 + MARGIN_BLOCKS);
 }
 
 /** Each text node inside `node` (content starting at `contentStart`) with its position; `skip` leaves a subtree out. */
