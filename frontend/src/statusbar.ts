@@ -1,5 +1,6 @@
 // The status bar: words, characters, reading time, the cursor's line and column, line endings, encoding.
 import { el } from "./dom";
+import { inIdle } from "./idle";
 import { live, onEditorUpdate } from "./live";
 import type { Text } from "@codemirror/state";
 import { sourceOffset, sourceRope } from "./renderctx";
@@ -59,8 +60,8 @@ export class StatusBar {
   readonly bar: HTMLElement;
   private items: Record<"words" | "characters" | "reading" | "cursor" | "endings" | "encoding" | "mode", HTMLElement>;
   private facts: FileFacts | null = null;
-  /** The idle callback counting the text (in slices, so that a long document never holds up a key). */
-  private countTask: number | undefined;
+  /** Cancels the idle slice counting the text (in slices, so that a long document never holds up a key). */
+  private countTask: (() => void) | null = null;
   private lastDoc: unknown = null;
 
   constructor(private mode: () => string | null) {
@@ -113,8 +114,8 @@ export class StatusBar {
 
   /** Counts the shown text now if its parts are known (or it is short), else in idle slices. */
   private count(): void {
-    cancelIdle(this.countTask);
-    this.countTask = undefined;
+    this.countTask?.();
+    this.countTask = null;
     const rope = this.rope();
     if (rope === null) return;
     const got = countsOfRope(rope, rope.length > 100_000 ? performance.now() + 8 : Infinity);
@@ -122,15 +123,14 @@ export class StatusBar {
       this.show(got);
       return;
     }
-    const slice = (deadline: IdleDeadline): void => {
-      this.countTask = undefined;
-      const now = this.rope();
-      if (now !== rope) return; // the text changed meanwhile: its update counts it
-      const done = countsOfRope(rope, performance.now() + Math.max(4, deadline.timeRemaining()));
+    const slice = (until: number): void => {
+      this.countTask = null;
+      if (this.rope() !== rope) return; // the text changed meanwhile: its update counts it
+      const done = countsOfRope(rope, until);
       if (done) this.show(done);
-      else this.countTask = requestIdle(slice);
+      else this.countTask = inIdle(slice);
     };
-    this.countTask = requestIdle(slice);
+    this.countTask = inIdle(slice);
   }
 
   /** The shown editor's text as a rope (WYSIWYG: the text behind the view). */
@@ -166,15 +166,4 @@ export class StatusBar {
     const line = text.lineAt(head);
     return { line: line.number, column: Array.from(text.sliceString(line.from, head)).length + 1 };
   }
-}
-
-type IdleHandle = number;
-
-/** `requestIdleCallback`, with a timeout so that a busy page still counts within a second. */
-function requestIdle(run: (deadline: IdleDeadline) => void): IdleHandle {
-  return window.requestIdleCallback(run, { timeout: 1000 });
-}
-
-function cancelIdle(handle: IdleHandle | undefined): void {
-  if (handle !== undefined) window.cancelIdleCallback(handle);
 }
