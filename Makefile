@@ -99,7 +99,7 @@ lint: setup
 
 test: setup lint $(CHROMIUM)
 	$(NPM) test --prefix frontend
-	$(BIN)/pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
+	$(BIN)/pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadscope --durations=25 $(PYTEST_ARGS)
 
 lock:
 	$(PYTHON) tools/lock.py

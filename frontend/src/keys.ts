@@ -55,6 +55,7 @@ export const SHORTCUTS: Shortcut[] = [
   { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode); nest / un-nest a list item (WYSIWYG)", note: "Press Escape first to move focus out of the editor with Tab." },
   { group: "Writing", keys: "Shift+Enter", action: "Line break inside a paragraph (WYSIWYG: a hard break, as the file writes them)" },
   { group: "Writing", keys: "/", action: "Block menu, at the start of an empty paragraph (WYSIWYG)" },
+  { group: "Writing", keys: "Ctrl+Shift+V", action: "Paste as plain text: the text literally, no formatting (WYSIWYG)" },
   ...BLOCK_COMMANDS.map((c) => ({
     group: "Blocks (WYSIWYG)",
     keys: c.keys,
