@@ -25,9 +25,9 @@ from benchlib import Stats, human_size, machine_line, markdown_of_size, save_res
 from mcp import Client
 
 from vmark.app.server import RunningApp
-from vmark.core.limits import COMMENT_PAGE_BYTES
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
+from vmark.protocol.limits import COMMENT_PAGE_BYTES
 from vmark.testing.uiclient import UIClient
 
 DOC_BYTES = 1_000_000

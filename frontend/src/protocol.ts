@@ -1,7 +1,7 @@
 // The page's side of the UI protocol over the WebSocket /ui (same origin, cookie-authenticated).
 // Frames: requests {id, type, payload} -> {type: "response", id, success, data | error};
 // events {type: "event", event, payload, requestId?}; a request event wants a `ui.reply`.
-// The shapes are the app's (src/vmark/core/wire_types.py), generated into wire.gen.ts.
+// The shapes are the app's (src/vmark/protocol/wire_types.py), generated into wire.gen.ts.
 import type { Events, Reply, RequestEvents, Requests } from "./wire.gen";
 
 type PushEvent = { [K in keyof Events]: { type: "event"; event: K; payload: Events[K]; requestId?: undefined } };

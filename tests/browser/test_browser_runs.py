@@ -21,7 +21,7 @@ import vmark.browser.run_driver as run_driver
 from tests.browser.test_browser_tools import ok, plain, token
 from tests.conftest import call, make_client
 from vmark.app.server import RunningApp
-from vmark.core.limits import MAX_WORKFLOW_INPUT_BYTES, MAX_WORKFLOW_SOURCE_BYTES
+from vmark.protocol.limits import MAX_WORKFLOW_INPUT_BYTES, MAX_WORKFLOW_SOURCE_BYTES
 from vmark.testing.sites import serving
 from vmark.testing.uiclient import UIClient, UIError
 

@@ -14,7 +14,7 @@ from tests.browser.localsite import LocalSite, Policy
 from vmark.browser.driver import BrowserDriver, DialogRecord, InvalidProfileName
 from vmark.browser.navigation import Navigator
 from vmark.browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
-from vmark.core.limits import TAB_LIMIT
+from vmark.protocol.limits import TAB_LIMIT
 from vmark.testing.chromium import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")

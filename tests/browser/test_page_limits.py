@@ -1,4 +1,4 @@
-"""The page scripts take their limits from ``core/limits.py``: none repeats a number Python knows."""
+"""The page scripts take their limits from ``protocol/limits.py``: none repeats a number Python knows."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from importlib.resources import files
 
 from vmark.browser.isolated import limits_prelude, page_script
-from vmark.core import limits
+from vmark.protocol import limits
 
 _SCRIPTS = sorted(p.name for p in (files("vmark.browser") / "js").iterdir() if p.name.endswith(".js"))
 # a numeric literal outside strings and comments is enough here: the scripts keep numbers out of strings

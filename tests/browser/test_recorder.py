@@ -223,6 +223,6 @@ def test_the_shim_never_reads_a_field_value() -> None:
     # the one read left is the caption of an <input type=button|submit|reset>, never a field's text
     assert reads == ["if (el.hasAttribute('value')) return /** @type {HTMLInputElement} */ (el).value;"]
     assert "__RUNTIME__" not in source
-    # the limits come from core/limits.py, declared once at the top of the shim's own block
+    # the limits come from protocol/limits.py, declared once at the top of the shim's own block
     assert source.startswith("{\n" + isolated.limits_prelude() + "\n")
     assert source.count("const LIMITS =") == 1

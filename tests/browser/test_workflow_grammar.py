@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from vmark.browser.workflow import Step, WorkflowError, bind, parse
-from vmark.core.limits import (
+from vmark.protocol.limits import (
     MAX_WORKFLOW_INPUT_BYTES,
     MAX_WORKFLOW_INPUTS,
     MAX_WORKFLOW_SOURCE_BYTES,

@@ -22,7 +22,7 @@ from vmark.coherence.checker import (
     checker_from_settings,
     setting_error,
 )
-from vmark.core.limits import CHECKER_DEFAULT_TIMEOUT_S
+from vmark.protocol.limits import CHECKER_DEFAULT_TIMEOUT_S
 
 REQUEST = CheckRequest(
     upstream_before="Elena is 30.",

@@ -11,7 +11,7 @@ from typing import Any
 from vmark.coherence.claims import Claim, claim_rows, claims_digest, current_claims, default_visible
 from vmark.coherence.contexts import load_contexts, validate_context
 from vmark.coherence.records import Record
-from vmark.core.limits import MAX_CONTEXT_FILE_BYTES
+from vmark.protocol.limits import MAX_CONTEXT_FILE_BYTES
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
 NOW = (BASE + timedelta(days=10)).timestamp()

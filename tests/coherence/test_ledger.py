@@ -19,7 +19,7 @@ from vmark.coherence import ledger as ledger_module
 from vmark.coherence.layout import init_layout
 from vmark.coherence.ledger import Ledger
 from vmark.coherence.records import Record
-from vmark.core.limits import LEDGER_ROTATE_BYTES
+from vmark.protocol.limits import LEDGER_ROTATE_BYTES
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
 

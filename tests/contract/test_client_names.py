@@ -29,7 +29,7 @@ def named_client(vmark: RunningApp, name: str, principal: str | None = None) -> 
 
 
 def _agents(vmark: RunningApp) -> list[dict[str, Any]]:
-    return list(vmark.app.session.page_state()["agents"])
+    return list(vmark.app.page_push.page_state()["agents"])
 
 
 async def test_the_agent_is_shown_by_its_client_name_and_principal_everywhere(

@@ -16,7 +16,7 @@ from mcp import Client
 from tests.conftest import fail, fail_code, ok
 from tests.contract.helpers import doc_of, history, journal, open_tab, raw_error, snapshot, wait_event
 from vmark.app.server import RunningApp
-from vmark.core.limits import MAX_DOCUMENT_EDITS
+from vmark.protocol.limits import MAX_DOCUMENT_EDITS
 from vmark.testing.uiclient import UIClient
 
 A_TEXT = "# A\n\nalpha\n"

@@ -10,7 +10,7 @@ from mcp import Client
 
 from tests.conftest import fail_code, ok
 from tests.contract.helpers import open_tab, raw_error
-from vmark.core.limits import OUTPUT_BOUND_BYTES
+from vmark.protocol.limits import OUTPUT_BOUND_BYTES
 from vmark.testing.uiclient import UIClient
 
 TEXT = "héllo 😀 wörld\n日本語\n"  # 18 code points; the emoji is one

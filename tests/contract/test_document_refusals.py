@@ -34,7 +34,7 @@ from tests.contract.helpers import (
     wait_until,
 )
 from vmark.app.server import RunningApp
-from vmark.core.errors import DomainError
+from vmark.protocol.errors import DomainError
 from vmark.testing.uiclient import UIClient
 
 A_TEXT = b"# A\n\nalpha\n"

@@ -16,7 +16,7 @@ from tests.conftest import make_client
 from tests.contract.helpers import open_tab
 from tests.http.helpers import client_with_url, http_server, post, sse_messages, tool_call, tool_call_headers
 from vmark.app.server import RunningApp
-from vmark.core.limits import OUTPUT_BOUND_BYTES
+from vmark.protocol.limits import OUTPUT_BOUND_BYTES
 from vmark.storage.principals import Principals
 from vmark.testing.uiclient import UIClient
 

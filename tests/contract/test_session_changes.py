@@ -20,7 +20,7 @@ from tests.conftest import fail, fail_code, make_client, ok
 from tests.contract.helpers import open_tab, person_open, wait_until
 from tests.http.helpers import client_with_header, http_server
 from vmark.app.server import RunningApp
-from vmark.core.limits import CHANGES_MAX_WAIT_MS
+from vmark.protocol.limits import CHANGES_MAX_WAIT_MS
 from vmark.storage.principals import Principals
 from vmark.testing.uiclient import UIClient
 

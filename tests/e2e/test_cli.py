@@ -16,8 +16,8 @@ import pytest
 from tests.e2e.conftest import StartApp
 from tests.e2e.helpers import Home, Result, bridge_client, cli, request, stdio_client
 from vmark import settings_keys  # noqa: F401  (every setting, as the CLI registers them)
-from vmark.core.limits import APPROVAL_TTL_SECONDS, DEFAULT_REVIEW_BACKLOG_LIMIT
 from vmark.mcp.bridge_client import BridgeUnavailable
+from vmark.protocol.limits import APPROVAL_TTL_SECONDS, DEFAULT_REVIEW_BACKLOG_LIMIT
 from vmark.storage.principals import Principals
 from vmark.storage.settings import SETTINGS
 

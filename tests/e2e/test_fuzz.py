@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from tests.e2e.conftest import StartApp
 from tests.e2e.helpers import Home
 from tests.e2e.rawstdio import RawStdio, js_json, snapshot_tree
-from vmark.core.tools import TOOLS, FieldSpec
+from vmark.protocol.tools import TOOLS, FieldSpec
 
 LONG = os.environ.get("VMARK_FUZZ_LONG") == "1"
 EXAMPLES = 2000 if LONG else 400

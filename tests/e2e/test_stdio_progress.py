@@ -7,7 +7,7 @@ import pytest
 from tests.contract.test_progress import Recorder
 from tests.e2e.conftest import StartApp
 from tests.e2e.helpers import Home, stdio_client
-from vmark.core.limits import OUTPUT_BOUND_BYTES
+from vmark.protocol.limits import OUTPUT_BOUND_BYTES
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"], ids=["protocol-current", "protocol-previous"])

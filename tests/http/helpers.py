@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-START_TIMEOUT = 30.0
+START_TIMEOUT = 120.0  # a deadline: `vmark mcp --http` imports a lot, and a loaded machine starts it slowly
 STOP_TIMEOUT = 10.0
 #: Inherited variables that would change what the process under test does.
 _SCRUBBED = ("VMARK_HOME", "VMARK_MCP_TOKEN", "VMARK_TEST_HOOKS")

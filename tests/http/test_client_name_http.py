@@ -25,7 +25,7 @@ def _named(url: str, token: str, name: str, mode: str) -> Client:
 
 
 def _labels(vmark: RunningApp) -> list[str]:
-    return sorted(a["label"] for a in vmark.app.session.page_state()["agents"])
+    return sorted(a["label"] for a in vmark.app.page_push.page_state()["agents"])
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"], ids=["protocol-current", "protocol-previous"])

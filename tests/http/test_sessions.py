@@ -28,7 +28,7 @@ JSON_HEADERS = {"Content-Type": "application/json", "Accept": ACCEPT}
 
 
 def _agents(vmark: RunningApp) -> list[str | None]:
-    return sorted(a["principal"] for a in vmark.app.session.page_state()["agents"])
+    return sorted(a["principal"] for a in vmark.app.page_push.page_state()["agents"])
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"], ids=["protocol-current", "protocol-previous"])

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vmark.core.errors import ERROR_CODES, ErrorShape, parse_wire_error
 from vmark.mcp.bridge_client import BridgeClient
+from vmark.protocol.errors import ERROR_CODES, ErrorShape, parse_wire_error
 from vmark.storage.settings import Settings
 
 #: review_backlog_limit for tests that make far more than 50 AI revisions of one document

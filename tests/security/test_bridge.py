@@ -24,7 +24,7 @@ import vmark.app.bridge as bridge_module
 from vmark import __version__
 from vmark.app.bridge import CLOSE_POLICY, CLOSE_TOO_BIG
 from vmark.app.server import RunningApp
-from vmark.core import limits
+from vmark.protocol import limits
 from vmark.storage.datadir import bridge_path
 
 #: A request smuggled in behind a refused frame: if it were served, ``main`` would get a tab.

@@ -25,7 +25,7 @@ from tests.ui.conftest import ARTIFACTS, Pages
 from tests.ui.helpers import doc_of, open_folder, open_from_tree, type_at_end, wait_doc_text
 from tests.ui.test_theme import themed_page
 from vmark.app.server import RunningApp
-from vmark.core.limits import CHANGES_MAX_WAIT_MS
+from vmark.protocol.limits import CHANGES_MAX_WAIT_MS
 from vmark.storage.principals import Principals
 
 TEXT = "# Plan\n\nThe first step is slow.\n\nThe second step is hard.\n\nThe third step is long.\n"

@@ -13,7 +13,7 @@ from tests.contract.helpers import another_page, person_open, wait_event
 from tests.ui.helpers import agent_write, doc_of
 from vmark.app.server import RunningApp
 from vmark.core.changes import wire
-from vmark.core.limits import CHANGE_LOG_ENTRIES
+from vmark.protocol.limits import CHANGE_LOG_ENTRIES
 from vmark.testing.uiclient import UIClient, UIError
 
 A = "# A\n\nalpha\n"

@@ -13,7 +13,7 @@ import pytest
 from tests.contract.helpers import person_open
 from tests.ui.test_images import png
 from vmark.app.server import RunningApp
-from vmark.core.limits import MAX_PASTED_IMAGE_BYTES
+from vmark.protocol.limits import MAX_PASTED_IMAGE_BYTES
 from vmark.testing.uiclient import UIClient, UIError
 
 DOT = png(3, 2)

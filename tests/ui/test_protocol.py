@@ -157,6 +157,7 @@ async def test_state_names_the_connected_agents_and_the_views(
                 "pinned": True,
                 "divergent": False,
                 "divergenceKept": False,
+                "missing": False,
                 "readOnly": False,
                 "workspaceInstanceId": wsi.id,
                 "reviewCount": 0,
@@ -169,7 +170,7 @@ async def test_state_names_the_connected_agents_and_the_views(
     await agent.connect()
     (joined,) = vmark.app.session.agents.values()
     pushed = await wait_event(person, "state", lambda p: bool(p.get("agents")))
-    assert pushed["agents"] == [{"connectionId": joined.id, "principal": "claude"}]
+    assert pushed["agents"] == [{"connectionId": joined.id, "principal": "claude", "name": None, "label": "claude"}]
     await agent.close()
     await wait_until(lambda: not vmark.app.session.agents, "the agent to be gone")
     assert (await person.call("ui.state"))["agents"] == []

@@ -1,8 +1,8 @@
-"""The app speaks the wire shapes the page is typed with (``core/wire_types.py`` -> ``wire.gen.ts``).
+"""The app speaks the wire shapes the page is typed with (``protocol/wire_types.py`` -> ``wire.gen.ts``).
 
 A page-like client drives the real app through every request of the editor (happy and refused paths), an
 agent and a second window make the app push its events and request events, and every request, answer, event
-and reply seen on the way is checked strictly against the TypedDicts (``vmark.testing.wirecheck``).
+and reply seen on the way is checked strictly against the TypedDicts (``vmark.protocol.wirecheck``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tests.ui.test_images import png
 from tests.ui.wirepage import EDITOR_REQUESTS, CheckedPage
 from vmark.app import turns
 from vmark.app.server import RunningApp
-from vmark.core import wire_types
+from vmark.protocol import wire_types
 from vmark.testing.uiclient import UIError
 
 
@@ -70,7 +70,7 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     await page.call("settings.set", key=settings[0]["key"], value=settings[0]["value"])
     with pytest.raises(UIError):
         await page.call("ui.set_mode", tabId=a, mode="rich")  # refused: nothing to check but the payload
-    assert page.problems == ["ui.set_mode payload.mode: 'rich' is not one of ['source', 'wysiwyg']"]
+    assert page.problems == ["ui.set_mode payload.mode: 'rich' is not one of ['wysiwyg', 'source']"]
     page.problems.clear()
 
     # an agent: a write (a doc event), the selection (an editor request), a tab switch (activate), a window

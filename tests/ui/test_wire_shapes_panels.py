@@ -5,7 +5,7 @@ Chromium on a local site: tabs, a live view and its frames, real input, navigati
 reload, site permissions), of the Coherence panel (a tracked workspace with a stale edge: the overview,
 a diff, an acceptance and a waiver, identities, claims, contexts, delegations) and of a workflow tab's
 gutter (``ui.validate``), refusals included. Every request, answer and event seen on the way is checked
-strictly against the TypedDicts (``vmark.testing.wirecheck``).
+strictly against the TypedDicts (``vmark.protocol.wirecheck``).
 """
 
 from __future__ import annotations

@@ -62,9 +62,14 @@ ENTER_BACKSPACE_TAB = [
     S("enter-plus-item", "+ a", "a", keys("Enter", "'b"), "+ a\n+ b"),
     S("enter-ordered-item", "1. a\n2. b", "b", keys("Enter", "'c"), "1. a\n2. b\n3. c"),
     S("enter-ordered-paren", "1) a", "a", keys("Enter", "'b"), "1) a\n2) b"),
+    S("enter-ordered-renumbers", "1. a\n2. b\n3. c", "a", keys("Enter", "'x"), "1. a\n2. x\n3. b\n4. c"),
+    S("enter-ordered-ones", "1. a\n1. b", "a", keys("Enter", "'x"), "1. a\n1. x\n1. b"),
     S("enter-nested-item", "- a\n  - b", "b", keys("Enter", "'c"), "- a\n  - b\n  - c"),
     S("enter-task-item", "- [ ] Write the intro", "intro", keys("Enter", "'Next"), "- [ ] Write the intro\n- [ ] Next"),
     S("enter-loose-item", "- a\n\n- b", "b", keys("Enter", "'c"), "- a\n\n- b\n\n- c"),
+    S("enter-empty-middle-item", "- a\n- b\n- c", "b", keys("Backspace", "Enter", "'x"), "- a\n\nx\n\n- c"),
+    S("enter-empty-middle-ordered", "1. a\n2. b\n3. c", "b", keys("Backspace", "Enter", "'x"), "1. a\n\nx\n\n3. c"),
+    S("enter-empty-first-item", "- a\n- b", "a", keys("Backspace", "Enter", "'x"), "x\n\n- b"),
     S("enter-quote", "> one", "one", keys("Enter", "'two"), "> one\n>\n> two"),
     S("enter-quote-leave", "> one", "one", keys("Enter", "Enter", "'out"), "> one\n\nout"),
     S("enter-heading-end", "# Title", "Title", keys("Enter", "'body"), "# Title\n\nbody"),
@@ -182,3 +187,18 @@ async def test_tab_stays_in_the_editor_until_escape(scene: Stage) -> None:
     await page.keyboard.press("Escape")
     await page.keyboard.press("Tab")
     assert not await page.evaluate("document.activeElement.classList.contains('ProseMirror')")
+
+
+async def test_the_first_key_after_enter_lands_at_the_caret(scene: Stage) -> None:
+    """Blocks off screen skip layout (content-visibility: auto), but the caret's block is always laid out: the
+    first key typed into a paragraph just made by Enter goes where the caret is (it came out `yx` now and then)."""
+    page = scene.page
+    steps = keys(*[step for _ in range(8) for step in ("Enter", "'xy")])
+    want = "one" + "\n\nxy" * 8
+    await check_session(scene, S("enter-then-keys", "one", "one", steps, want))
+    visibility = "el => getComputedStyle(el).contentVisibility"
+    caret_block = page.locator(".ProseMirror > .pm-caret-block")
+    await expect(caret_block).to_have_count(1)
+    await expect(caret_block).to_have_text("xy")
+    assert await caret_block.evaluate(visibility) == "visible"
+    assert await page.locator(".ProseMirror > p").first.evaluate(visibility) == "auto"

@@ -1,5 +1,5 @@
 """A page-like client that checks every request it sends, every answer and every event it gets against the
-wire shapes the page is typed with (``core/wire_types.py``, ``vmark.testing.wirecheck``).
+wire shapes the page is typed with (``protocol/wire_types.py``, ``vmark.protocol.wirecheck``).
 
 The wire-shape tests split the requests in two: the editor's (``test_wire_shapes``) and the panels' with a
 real embedded browser or a tracked workspace behind them (``test_wire_shapes_panels``); together they send
@@ -12,9 +12,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from vmark.core import wire_types
+from vmark.protocol import wire_types
+from vmark.protocol.wirecheck import event_problems, request_problems, result_problems
 from vmark.testing.uiclient import UIClient
-from vmark.testing.wirecheck import event_problems, request_problems, result_problems
 
 _PANEL_FAMILIES = ("browser.", "coherence.", "delegations.")
 #: the requests of the Browser and Coherence panels and of a workflow tab's gutter

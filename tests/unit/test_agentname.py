@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vmark.core.agentname import agent_label, clean_client_name
-from vmark.core.limits import CLIENT_NAME_MAX_CHARS
+from vmark.protocol.limits import CLIENT_NAME_MAX_CHARS
 
 
 @pytest.mark.parametrize(

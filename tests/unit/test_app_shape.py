@@ -17,8 +17,8 @@ from vmark.app.service import App
 from vmark.app.state import Session
 from vmark.app.turns import WriteTurns
 from vmark.app.windows import Windows
-from vmark.core.errors import ArgumentError
 from vmark.core.model import Document
+from vmark.protocol.errors import ArgumentError
 
 
 async def _nothing(_: dict[str, Any]) -> None:

@@ -24,8 +24,8 @@ from vmark.browser.tabs import UnknownTab
 from vmark.browser.vault import VAULT_FILE
 from vmark.browser.views import BrowserViews, PanelHooks
 from vmark.browser.workflow import bind, parse
-from vmark.core.errors import ArgumentError, BrowserError
-from vmark.core.limits import MAX_TIMEOUT_MS
+from vmark.protocol.errors import ArgumentError, BrowserError
+from vmark.protocol.limits import MAX_TIMEOUT_MS
 from vmark.storage.atomic import write_text_atomic
 
 SITE = "http://127.0.0.1:9"

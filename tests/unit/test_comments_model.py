@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from vmark.core import comments as model
 from vmark.core.comment_pages import Pager, Position, size
 from vmark.core.comments import Change, Reply, Thread
-from vmark.core.errors import DomainError
-from vmark.core.limits import COMMENT_PAGE_BYTES, MAX_REPLIES
+from vmark.protocol.errors import DomainError
+from vmark.protocol.limits import COMMENT_PAGE_BYTES, MAX_REPLIES
 
 
 def _thread(quote: str, text: str, seq: int = 1, hint: int = 0) -> Thread:

@@ -10,13 +10,13 @@ from vmark.core.document import (
     DocState,
     content_hash,
     detect_line_ending,
-    has_lone_surrogate,
     normalize_line_endings,
 )
-from vmark.core.errors import ERROR_CODES, ArgumentError, DomainError, ErrorShape, parse_wire_error
 from vmark.core.ids import new_id, new_revision, new_token
 from vmark.core.kinds import kind_for_path, title_for_path
-from vmark.core.tools import TOOLS, check_request
+from vmark.protocol.errors import ERROR_CODES, ArgumentError, DomainError, ErrorShape, parse_wire_error
+from vmark.protocol.strings import has_lone_surrogate
+from vmark.protocol.tools import TOOLS, check_request
 
 
 def test_domain_error_envelope_round_trips() -> None:

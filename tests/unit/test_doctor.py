@@ -19,7 +19,6 @@ from tests.e2e.helpers import free_port
 from vmark import __version__
 from vmark.app.server import RunningApp
 from vmark.cli.main import main
-from vmark.core.bridgefile import BridgeInfo
 from vmark.doctor import Check, exit_code, render_json, render_text, run_checks
 from vmark.doctor.clients import check_client
 from vmark.doctor.datadir import check_data_dir
@@ -32,6 +31,7 @@ from vmark.doctor.machine import (
     check_shellcheck,
 )
 from vmark.doctor.running import check_app
+from vmark.protocol.bridgefile import BridgeInfo
 from vmark.storage.client_configs import server_entry, vmark_command, write_config
 from vmark.storage.datadir import InstanceLock, write_bridge
 from vmark.storage.principals import Principals

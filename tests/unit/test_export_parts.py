@@ -12,14 +12,14 @@ import docx
 import pytest
 
 from tests.export.sample import png
-from vmark.core.errors import DomainError
-from vmark.core.wire_types import ExportFormat
 from vmark.doctor.machine import check_pandoc
 from vmark.export import formats, pandoc
 from vmark.export.frontmatter import Split, split_front_matter
 from vmark.export.images import ImageRefused, Reference, read_scoped_image, reference_of
 from vmark.export.output import check_target, write_target
 from vmark.export.settings import setting_error
+from vmark.protocol.errors import DomainError
+from vmark.protocol.wire_types import ExportFormat
 from vmark.storage.pathscope import PathScope
 from vmark.storage.settings import Settings, SettingsError
 

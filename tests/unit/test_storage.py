@@ -3,6 +3,7 @@
 import os
 import sqlite3
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -179,6 +180,11 @@ def test_atomic_json_and_bridge_file(tmp_path: Path) -> None:
     try:
         assert read_bridge(tmp_path) == info
         assert not InstanceLock(tmp_path).acquire()
+        # A new app holds the lock but has not written its file yet: the file left is a dead app's.
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        write_bridge(tmp_path, BridgeInfo(port=1234, token="t" * 64, pid=dead.pid))
+        assert read_bridge(tmp_path) is None
     finally:
         lock.release()
 

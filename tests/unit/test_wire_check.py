@@ -1,4 +1,4 @@
-"""The wire checker (``vmark.testing.wirecheck``) and the TypeScript generator (``vmark.tools.gen_wire``)."""
+"""The wire checker (``vmark.protocol.wirecheck``) and the TypeScript generator (``vmark.tools.gen_wire``)."""
 
 # no `from __future__ import annotations`: Python 3.11 cannot see NotRequired in a string annotation
 from pathlib import Path
@@ -6,9 +6,9 @@ from typing import Literal, NotRequired, TypedDict
 
 import pytest
 
-from vmark.core import wire_types
-from vmark.core.limits import PAGE_SCRIPT_LIMITS
-from vmark.testing.wirecheck import UnsupportedType, event_problems, problems, request_problems
+from vmark.protocol import wire_types
+from vmark.protocol.limits import PAGE_SCRIPT_LIMITS
+from vmark.protocol.wirecheck import UnsupportedType, event_problems, problems, request_problems
 from vmark.tools import gen_wire
 
 

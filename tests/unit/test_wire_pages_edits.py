@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vmark.core.edits import Edit, apply_edits, parse_edits
-from vmark.core.errors import ArgumentError, DomainError
-from vmark.core.limits import MAX_ARGUMENT_DEPTH, MAX_MESSAGE_DEPTH, OUTPUT_BOUND_BYTES
 from vmark.core.text_pages import compact_json, page
-from vmark.core.tools import check_request, holds_lone_surrogate
 from vmark.mcp.wire import INVALID_REQUEST, PARSE_ERROR, LineError, _cut, dump, read_line
+from vmark.protocol.errors import ArgumentError, DomainError
+from vmark.protocol.limits import MAX_ARGUMENT_DEPTH, MAX_MESSAGE_DEPTH, OUTPUT_BOUND_BYTES
+from vmark.protocol.tools import check_request, holds_lone_surrogate
 
 
 # --- lines --------------------------------------------------------------------------------------------------

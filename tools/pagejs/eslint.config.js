@@ -14,7 +14,7 @@ export default [
       sourceType: "script",
       globals: {
         ...globals.browser,
-        // declared by src/vmark/browser/isolated.py (core/limits.py's PAGE_SCRIPT_LIMITS)
+        // declared by src/vmark/browser/isolated.py (protocol/limits.py's PAGE_SCRIPT_LIMITS)
         LIMITS: "readonly",
         // recorder.js: the driver puts runtime.js there (browser/recorder.py)
         __RUNTIME__: "readonly",

@@ -115,24 +115,45 @@ class Lines {
   }
 }
 
+/** The column after `text` (tabs stop every 4 columns, as CommonMark reads them), from column `col`. */
+export function columnAfter(text: string, col = 0): number {
+  for (const ch of text) col = ch === "\t" ? col + 4 - (col % 4) : col + 1;
+  return col;
+}
+
 /**
  * Content lines to source offsets: content line `j` starts at `content[j]` of the content string and
- * at `source[j]` of the text (null where the line is not the source's bytes, e.g. an expanded tab).
+ * at `source[j]` of the text (null where the line is not the source's bytes). A line may begin with
+ * `spaces[j]` spaces that a tab stands for (a tab partly taken by a list's or a quote's indentation,
+ * `- foo\n\n\t\tbar`): they come from the whitespace at `spacesFrom[j]`, and `source[j]` is where the
+ * line's own bytes start after them.
  */
 class ContentMap {
   constructor(
     private content: number[],
     private lengths: number[],
     private source: (number | null)[],
+    private spaces: number[] = [],
+    private spacesFrom: number[] = [],
   ) {}
 
-  /** The source offset of content offset `at`, or null. */
+  /** The source offset of content offset `at`, or null (inside the spaces a tab stands for: none of its own). */
   map(at: number): number | null {
     let j = this.content.length - 1;
     while (j > 0 && this.content[j] > at) j--;
     const src = this.source[j];
-    if (src === null || at - this.content[j] > this.lengths[j]) return null;
-    return src + (at - this.content[j]);
+    const rel = at - this.content[j];
+    if (src === null || rel > this.lengths[j]) return null;
+    const spaces = this.spaces[j] ?? 0;
+    if (spaces === 0) return src + rel;
+    if (rel === 0) return this.spacesFrom[j];
+    return rel < spaces ? null : src + (rel - spaces);
+  }
+
+  /** How many spaces a tab stands for at the start of the content line that starts at content offset `at`. */
+  tabSpaces(at: number): number {
+    const j = this.content.indexOf(at);
+    return j >= 0 ? (this.spaces[j] ?? 0) : 0;
   }
 
   /**
@@ -144,19 +165,25 @@ class ContentMap {
     const starts: number[] = [];
     const lengths: number[] = [];
     const sources: (number | null)[] = [];
+    const spaces: number[] = [];
+    const spacesFrom: number[] = [];
     let at = 0;
     parts.forEach((part, j) => {
       starts.push(at);
       lengths.push(part.length);
       at += part.length + 1;
       const line = lines.line(first + j);
+      const lineStart = lines.start(first + j);
       const last = j === parts.length - 1;
       const trailing = last && trimmedEnd ? line.length - line.replace(/[ \t]+$/, "").length : 0;
       const offset = line.length - trailing - part.length;
       const ok = offset >= 0 && line.startsWith(part, offset);
-      sources.push(ok ? lines.start(first + j) + offset : null);
+      const expanded = ok ? null : tabExpansion(line, part, trailing);
+      sources.push(ok ? lineStart + offset : expanded ? lineStart + expanded.own : null);
+      spaces.push(expanded?.spaces ?? 0);
+      spacesFrom.push(expanded ? lineStart + expanded.from : 0);
     });
-    return new ContentMap(starts, lengths, sources);
+    return new ContentMap(starts, lengths, sources, spaces, spacesFrom);
   }
 
   /** One content line found in source line `line` at or after column `from` (table cells). */
@@ -165,6 +192,28 @@ class ContentMap {
     const found = content === "" ? -1 : text.indexOf(content, from);
     return new ContentMap([0], [content.length], [found >= 0 ? lines.start(line) + found : null]);
   }
+}
+
+/**
+ * A content line that begins with spaces a tab of its source line stands for: how many (`spaces`), the offset of
+ * the first whitespace character that holds them (`from`), and where the line's own bytes start (`own`). Null if
+ * the line is not of that kind.
+ */
+function tabExpansion(line: string, part: string, trailing: number): { spaces: number; from: number; own: number } | null {
+  const spaces = part.length - part.trimStart().length;
+  const rest = part.slice(spaces);
+  const own = line.length - trailing - rest.length;
+  if (spaces === 0 || own < 0 || !line.startsWith(rest, own)) return null;
+  let start = own;
+  while (start > 0 && (line[start - 1] === " " || line[start - 1] === "\t")) start--;
+  const contentCol = columnAfter(line.slice(0, own)) - spaces;
+  let col = columnAfter(line.slice(0, start));
+  for (let k = start; k < own; k++) {
+    const next = columnAfter(line[k], col);
+    if (next > contentCol) return line.slice(k, own).includes("\t") && col <= contentCol ? { spaces, from: k, own } : null;
+    col = next;
+  }
+  return null;
 }
 
 class Builder {
@@ -266,7 +315,10 @@ class Builder {
 
   private code(token: Token, attrs: Record<string, unknown>, firstLine: number): Node {
     const content = token.content.endsWith("\n") ? token.content.slice(0, -1) : token.content;
-    return this.textContent(schema.nodes.code_block, attrs, content, ContentMap.align(content, this.lines, firstLine, false));
+    const node = this.textContent(schema.nodes.code_block, attrs, content, ContentMap.align(content, this.lines, firstLine, false));
+    // A fence with no line inside it: its place is the end of the opening fence (what is typed goes on a new line).
+    if (token.type === "fence" && token.content === "") this.emptyAt(node, this.lines.end(firstLine - 1));
+    return node;
   }
 
   private raw(token: Token, map: [number, number]): Node {
@@ -351,7 +403,10 @@ class Builder {
     const segments: Segment[] = [];
     let at = 0;
     for (const part of content.split("\n")) {
-      this.pushSegment(segments, map, at, at + part.length, part.length, true, [], part);
+      // Spaces a tab stands for (`\t` partly taken by a list's indentation) are markup: the tab is their source.
+      const spaces = map.tabSpaces(at);
+      if (spaces > 0) this.pushSegment(segments, map, at, at + spaces, spaces, false, []);
+      this.pushSegment(segments, map, at + spaces, at + part.length, part.length - spaces, true, [], part.slice(spaces));
       if (at + part.length < content.length) this.pushSegment(segments, map, at + part.length, at + part.length + 1, 1, true, []);
       at += part.length + 1;
     }
@@ -395,6 +450,8 @@ class Inlines {
   nodes: Node[] = [];
   segments: Segment[] = [];
   private marks: readonly Mark[] = [];
+  /** The marks before each open construct: its close gives them back (emphasis nests in emphasis). */
+  private opened: { name: string; before: readonly Mark[] }[] = [];
 
   constructor(
     private builder: Builder,
@@ -517,7 +574,7 @@ class Inlines {
     if (spaced !== token.content && spaced.length >= 2 && spaced.startsWith(" ") && spaced.endsWith(" ") && spaced.slice(1, -1) === token.content) start = inner + 1;
     const exact = spaced.slice(start - inner, start - inner + token.content.length) === token.content;
     const outside = this.marks;
-    this.marks = schema.marks.code.create({ markup }).addToSet(this.marks);
+    this.open("code", { markup });
     this.builder.pushSegment(this.segments, this.map, from, start, 0, false, outside);
     if (!exact || !raw.includes("\n")) this.text(token.content, start, start + token.content.length, exact);
     else {
@@ -558,12 +615,26 @@ class Inlines {
     return close;
   }
 
+  /**
+   * A construct opens its mark. Inside one of the same kind (`*a _b_ c*`, `*a [*b*](u) c*`) the outer mark goes on:
+   * the view has one emphasis, as it shows one.
+   */
   private open(name: "em" | "strong" | "strike" | "link" | "code", attrs: Record<string, unknown>): void {
-    this.marks = schema.marks[name].create(attrs).addToSet(this.marks);
+    this.opened.push({ name, before: this.marks });
+    const mark = schema.marks[name].create(attrs);
+    if (!this.marks.some((m) => m.type === mark.type)) this.marks = mark.addToSet(this.marks);
   }
 
+  /** The construct closes: the marks are again those before it opened (an outer emphasis goes on after it). */
   private close(name: string): void {
-    this.marks = this.marks.filter((m) => m.type.name !== name);
+    let k = this.opened.length - 1;
+    while (k >= 0 && this.opened[k].name !== name) k--;
+    if (k < 0) {
+      this.marks = this.marks.filter((m) => m.type.name !== name);
+      return;
+    }
+    this.marks = this.opened[k].before;
+    this.opened.length = k;
   }
 }
 

@@ -87,16 +87,55 @@ export const enterInList: Command = (state, _dispatch, view) => {
   if (empty) {
     if (depth > 1 && h.$pos.node(depth - 2).type.name === "list_item") return liftItem(h, depth, item);
     if (index === list.childCount - 1) return endList(h, depth, item);
+    if (depth === 2) return splitList(h, depth, item);
   }
   const outer = continuation(item.marker.outer);
   const loose = !list.attrs.tight;
   const task = isTask(itemNode.firstChild as Node) ? "[ ] " : "";
-  const marker = nextMarker(item.marker.marker);
+  // A list numbered `1.` `1.` `1.` stays so; otherwise the next number.
+  const following = index + 1 < list.childCount ? itemAt(h.source, state.doc, list.child(index + 1), h.$pos.after(depth), list, index + 1) : null;
+  const marker = following?.marker.marker === item.marker.marker ? item.marker.marker : nextMarker(item.marker.marker);
   const spacing = item.marker.spacing || " ";
   const blank = loose ? `\n${blankLine(item.marker.outer)}` : "";
   const insert = `${blank}\n${outer}${marker}${spacing}${task}`;
+  const after = list.type.name === "ordered_list" && marker !== item.marker.marker ? renumbered(h, depth, marker) : null;
+  if (after) return edit(h, { from: h.cursor, to: after.to, insert: insert + after.text }, { cursor: h.cursor + insert.length });
   return edit(h, { from: h.cursor, to: h.cursor, insert });
 };
+
+/**
+ * The items after a new ordered item `marker` (`3.`) that count on from it as written (`3.`, `4.`, ...): each number
+ * one more, as Typora writes them. Only those numbers change; the first item that does not count on (or of more than
+ * one line whose number would take another digit, moving its content) and every one after it keep theirs, as
+ * CommonMark allows (it reads only a list's first number). Answers the text from the cursor to the last number changed, or null if none.
+ */
+function renumbered(h: Here, depth: number, marker: string): { to: number; text: string } | null {
+  const list = h.$pos.node(depth - 1);
+  let expect = Number(/^\d+/.exec(marker)?.[0] ?? Number.NaN);
+  let pos = h.$pos.after(depth);
+  const numbers: { at: number; length: number; text: string }[] = [];
+  for (let k = h.$pos.index(depth - 1) + 1; k < list.childCount && !Number.isNaN(expect); k++) {
+    const item = list.child(k);
+    const src = itemAt(h.source, h.state.doc, item, pos, list, k);
+    const written = src ? /^(\d+)[.)]$/.exec(src.marker.marker)?.[1] : undefined;
+    const next = String(expect + 1);
+    const line = src ? h.source.line(src.first) : null;
+    // Another digit moves the item's content one column: only an item of one line may take it.
+    const fits = written !== undefined && (next.length === written.length || (src?.first === src?.last && item.childCount === 1));
+    if (!src || !line || written === undefined || Number(written) !== expect || !fits) break;
+    numbers.push({ at: line.from + src.markerCol, length: written.length, text: next });
+    expect++;
+    pos += item.nodeSize;
+  }
+  if (numbers.length === 0) return null;
+  let text = "";
+  let at = h.cursor;
+  for (const n of numbers) {
+    text += h.source.slice(at, n.at) + n.text;
+    at = n.at + n.length;
+  }
+  return { to: at, text };
+}
 
 /** An empty last item: its line goes, and the cursor to a new paragraph after the list (or its top-level block). */
 function endList(h: Here, depth: number, item: ItemSource): boolean {
@@ -114,6 +153,44 @@ function endList(h: Here, depth: number, item: ItemSource): boolean {
   const to = h.source.line(item.last);
   if (!from || !to || previous < 1) return false;
   return edit(h, { from: from.to, to: to.to, insert: "" }, { paragraphAfter: true, cursor: from.to });
+}
+
+/**
+ * An empty item before others in a top-level list: the list ends there. The item's line goes; the view shows the
+ * items before it, an empty paragraph with the cursor, and the items after it as a list of their own. Until the
+ * paragraph has text the text reads one list (the engine accepts that split: `splitLists` in sourcedoc.ts).
+ */
+function splitList(h: Here, depth: number, item: ItemSource): boolean {
+  const list = h.$pos.node(depth - 1);
+  const index = h.$pos.index(depth - 1);
+  const itemNode = h.$pos.node(depth);
+  const listStart = h.$pos.before(depth - 1);
+  const itemAt = h.$pos.before(depth) - listStart - 1;
+  let nextLine = item.last + 1;
+  while (isBlank(h.source.line(nextLine)?.text ?? "x")) nextLine++;
+  const next = h.source.line(nextLine);
+  const own = h.source.line(item.first);
+  const last = h.source.line(item.last);
+  if (!next || !own || !last) return false;
+  let span: Span;
+  if (index === 0) span = { from: own.from, to: next.from, insert: "" };
+  else {
+    let previous = item.first - 1;
+    while (previous > 0 && isBlank(h.source.line(previous)?.text ?? "x")) previous--;
+    const end = h.source.line(previous);
+    if (!end || previous < 1) return false;
+    span = { from: end.to, to: last.to, insert: "" };
+  }
+  const number = /^[ \t]*(\d+)[.)]/.exec(next.text);
+  const attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  const nodes: Node[] = [];
+  if (index > 0) nodes.push(list.copy(list.content.cut(0, itemAt)));
+  nodes.push(schema.nodes.paragraph.create());
+  nodes.push(list.type.create(attrs, list.content.cut(itemAt + itemNode.nodeSize)));
+  const tr = h.state.tr.replaceWith(listStart, listStart + list.nodeSize, nodes);
+  const cursor = listStart + (index > 0 ? nodes[0].nodeSize : 0) + 1;
+  h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, cursor)).setMeta(SOURCE_SPLICE, span).scrollIntoView());
+  return true;
 }
 
 /** Enter in a quote: a new paragraph of the quote; on its empty last line, out of the quote. */

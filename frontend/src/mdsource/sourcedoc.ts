@@ -9,6 +9,7 @@
 import { Text } from "@codemirror/state";
 import type { Fragment, Mark, Node } from "prosemirror-model";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
+import { changedRange, codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
 import { schema } from "./schema";
 import { escapeText, serializeBlock, serializeInline } from "./serialize";
 
@@ -116,7 +117,10 @@ export class SourceDoc {
     const fresh = after.content;
     for (const span of this.candidates(before, fresh, preferred, i, oldEnd, newEnd)) {
       const outcome = this.check(span, i, oldEnd, fresh, newEnd);
-      if (outcome) return { span, outcome, adopt: null };
+      if (!outcome) continue;
+      // Marks the text now writes otherwise (`__` became `**`): the view takes the parse's, which later edits write.
+      const to = newEnd + (outcome.to - oldEnd);
+      return { span, outcome, adopt: outcome.rewritten ? { from: outcome.from, to, nodes: outcome.nodes.map((b) => b.node) } : null };
     }
     const whole = this.blockSpan(i, oldEnd, childrenOf(fresh, i, newEnd), true);
     // The text says otherwise than the view (e.g. the edit made new Markdown structure): the view follows it.
@@ -149,14 +153,20 @@ export class SourceDoc {
     const segments = segmentsOf.get(old);
     if (!segments || segments.some((s) => s.src < 0)) return [];
     const spans: Span[] = [];
-    const direct = directSplices(old, fresh, segments, block.from, this.continuation(segments, block));
-    spans.push(...direct);
+    const slice = (from: number, to: number) => this.textValue.sliceString(from, to);
+    const reader = { slice, lineStart: (at: number) => this.textValue.lineAt(at).from };
+    const continuation = (old.type.spec.code ? codeContinuation(old, segments, block.from, reader) : null) ?? this.continuation(segments, block);
+    const direct = directSplices(old, fresh, segments, block.from, continuation);
+    spans.push(...direct, ...codeSplices(old, fresh, segments, block.from, reader, continuation));
+    spans.push(...labelSplices(old, fresh, segments, block.from, direct, slice));
     const inline = this.inlineSpan(old, fresh, segments, block);
     if (inline) {
       const plain = { ...inline, insert: serializeInline(fresh.content, `\n${this.continuation(segments, block)}`, false) };
       if (plain.insert !== inline.insert) spans.push(plain);
       spans.push(inline);
     }
+    // After the rewrite: an escape it finds (`\_Q_foo_`) changes less than new delimiters.
+    spans.push(...delimiterSplices(segments, block.from, direct, slice));
     return spans;
   }
 
@@ -204,7 +214,10 @@ export class SourceDoc {
       if (oldEnd > i && next && blocks[i].from === next.from && at !== next.from) return { from: next.from, to: next.from, insert: `${insert}\n\n` };
       const hasBefore = blocks.slice(0, i).some((b) => b.to > b.from);
       const hasAfter = blocks.slice(oldEnd).some((b) => b.to > b.from);
-      if (hasBefore) return { from: at, to: at, insert: `\n\n${insert}` };
+      // Between two blocks the text has one line apart (a list the view splits, see `splitLists`): a blank line
+      // after it too, or the block after would read as its continuation.
+      const tight = next !== undefined && next.from > at && !/\n[ \t>]*\n/.test(this.textValue.sliceString(at, next.from));
+      if (hasBefore) return { from: at, to: at, insert: `\n\n${insert}${tight ? "\n" : ""}` };
       return { from: at, to: at, insert: hasAfter ? `${insert}\n\n` : insert };
     }
     const from = blocks[i].from;
@@ -253,10 +266,16 @@ export class SourceDoc {
     for (let k = i; k < newEnd; k++) expected.push(fresh.child(k));
     for (let k = oldEnd; k < outcome.to; k++) expected.push(this.blocks[k].node);
     const shown = expected.filter((n) => !isEmptyParagraph(n));
-    const parsed = outcome.nodes.filter((b) => !(b.from === b.to && isEmptyParagraph(b.node)));
+    const parsed = splitLists(
+      expected,
+      outcome.nodes.filter((b) => !(b.from === b.to && isEmptyParagraph(b.node))),
+      text,
+    );
     if (shown.length !== parsed.length || !shown.every((n, k) => sameShown(n, parsed[k].node))) return null;
-    // The view keeps its nodes (and the person's cursor); they take the parse's segments and ranges.
+    // The view keeps its nodes (and the person's cursor); they take the parse's segments and ranges. A node whose
+    // marks the text writes otherwise is the parse's.
     const nodes: Block[] = [];
+    let rewritten = false;
     let next = 0;
     let at = outcome.nodes.length ? outcome.nodes[0].from : span.from;
     for (const node of expected) {
@@ -265,11 +284,16 @@ export class SourceDoc {
         continue;
       }
       const block = parsed[next++];
-      adoptSegments(node, block.node, block.from, text);
-      nodes.push({ node, from: block.from, to: block.to });
+      if (!node.eq(block.node) && sameWritten(node, block.node)) {
+        rewritten = true;
+        nodes.push(block);
+      } else {
+        adoptSegments(node, block.node, block.from, text);
+        nodes.push({ node, from: block.from, to: block.to });
+      }
       at = block.to;
     }
-    return { ...outcome, nodes };
+    return { ...outcome, nodes, rewritten };
   }
 
   /**
@@ -281,6 +305,8 @@ export class SourceDoc {
     const delta = span.insert.length - (span.to - span.from);
     const blocks = this.blocks;
     let from = Math.max(0, i - 1);
+    // The view's empty paragraphs have no text: the block before them may continue past them (a split list).
+    while (from > 0 && blocks[from].from === blocks[from].to && isEmptyParagraph(blocks[from].node)) from--;
     let to = Math.min(blocks.length, oldEnd + 1);
     for (;;) {
       const whole = from === 0 && to === blocks.length;
@@ -540,6 +566,8 @@ interface Reparsed {
   to: number;
   nodes: Block[];
   delta: number;
+  /** Some of `nodes` are the parse's in place of the view's equal ones that write a mark otherwise. */
+  rewritten?: boolean;
 }
 
 function placeholder(at: number): Block {
@@ -606,13 +634,116 @@ function sameAttrs(a: Node, b: Node): boolean {
 export function sameShown(view: Node, parsed: Node): boolean {
   if (view.eq(parsed)) return true;
   if (view.type !== parsed.type || !sameAttrs(view, parsed)) return false;
-  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed) || trailingBreak(view, parsed) !== null;
+  if (view.isTextblock) return typedSpaces(view, parsed) !== null || spacelessly(view) === spacelessly(parsed) || trailingBreak(view, parsed) !== null || sameButWritten(view, parsed);
   // An empty paragraph in a container is the view's (a new line of a quote the person has not typed in yet).
   const a = shownChildren(view);
   const b = shownChildren(parsed);
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (!sameShown(a[k], b[k])) return false;
   return true;
+}
+
+/** Attributes of marks that say how the text writes them (delimiters, a link's source after its text): not shown. */
+const WRITTEN: Record<string, readonly string[]> = { em: ["markup"], strong: ["markup"], strike: ["markup"], code: ["markup"], link: ["tail", "label"] };
+
+/** Whether two marks show the same (they may be written otherwise: `__` or `**`, `[ref]` or `[rQef][ref]`). */
+function sameShownMark(a: Mark, b: Mark): boolean {
+  if (a.eq(b)) return true;
+  if (a.type !== b.type) return false;
+  const written = WRITTEN[a.type.name] ?? [];
+  return Object.keys(a.attrs).every((name) => written.includes(name) || a.attrs[name] === b.attrs[name]);
+}
+
+/**
+ * Whether two textblocks differ only in how the text writes their marks: a letter typed next to `__foo__` makes
+ * it `**foo**`, a reference link named by its text (`[ref]`) whose text changed names its label (`[rQef][ref]`).
+ */
+function sameButWritten(view: Node, parsed: Node): boolean {
+  if (view.childCount !== parsed.childCount) return false;
+  for (let k = 0; k < view.childCount; k++) {
+    const a = view.child(k);
+    const b = parsed.child(k);
+    if (a.type !== b.type || a.text !== b.text || !sameAttrs(a, b) || a.marks.length !== b.marks.length) return false;
+    if (!a.marks.every((m, i) => sameShownMark(m, b.marks[i]))) return false;
+  }
+  return true;
+}
+
+/**
+ * The parse's blocks, with a list split in two where the view shows two lists of its kind with an empty paragraph
+ * between them (Enter in an empty item in the middle of a list: the text cannot end the list there until the
+ * paragraph has text, so it reads one list). The two parts are the parse's items, each part a block with its own
+ * source range (from its first item's line, its segments rebased to it); the text between them is the gap.
+ */
+function splitLists(expected: readonly Node[], parsed: Block[], text: Text): Block[] {
+  const out: Block[] = [];
+  let next = 0;
+  for (let k = 0; k < expected.length; k++) {
+    const node = expected[k];
+    if (isEmptyParagraph(node)) continue;
+    const block = parsed[next++];
+    if (!block) return parsed;
+    let j = k + 1;
+    while (j < expected.length && isEmptyParagraph(expected[j])) j++;
+    const after = expected[j];
+    const split = after && j > k + 1 && isList(node) && after.type === node.type && node.childCount + after.childCount === block.node.childCount && block.node.type === node.type ? splitList(block, node.childCount, text) : null;
+    if (!split) {
+      out.push(block);
+      continue;
+    }
+    out.push(...split);
+    k = j;
+  }
+  return next === parsed.length ? out : parsed;
+}
+
+function isList(node: Node): boolean {
+  return node.type.name === "bullet_list" || node.type.name === "ordered_list";
+}
+
+/** List block `block` as two blocks: items `0..count` and the rest, or null where an item's source is unknown. */
+function splitList(block: Block, count: number, text: Text): [Block, Block] | null {
+  const list = block.node;
+  let at = 0;
+  for (let k = 0; k < count; k++) at += list.child(k).nodeSize;
+  let first: Node = list.child(count);
+  while (!first.isTextblock && first.firstChild) first = first.firstChild;
+  const segments = first.isTextblock ? segmentsOf.get(first) : undefined;
+  const src = segments?.find((seg) => seg.src >= 0)?.src;
+  if (src === undefined) return null;
+  const start = text.lineAt(block.from + src).from;
+  let end = start - 1;
+  while (end > block.from && /^[ \t]*$/.test(text.lineAt(end).text)) end = text.lineAt(end).from - 1;
+  if (end <= block.from) return null;
+  const rest = list.content.cut(at);
+  const number = /^[ \t]*(\d+)[.)]/.exec(text.lineAt(start).text);
+  const attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  // The second part's segments are offsets from its own start.
+  const shift = start - block.from;
+  rest.descendants((child) => {
+    const own = child.isTextblock ? segmentsOf.get(child) : undefined;
+    if (own) segmentsOf.set(child, own.map((seg) => (seg.src < 0 ? seg : { ...seg, src: seg.src - shift, srcEnd: seg.srcEnd - shift })));
+  });
+  return [
+    { node: list.type.create(list.attrs, list.content.cut(0, at)), from: block.from, to: end },
+    { node: list.type.create(attrs, rest), from: start, to: block.to },
+  ];
+}
+
+/** Whether `parsed` is `view` with some marks written otherwise, and nothing else different. */
+function sameWritten(view: Node, parsed: Node): boolean {
+  if (view.type !== parsed.type || !sameAttrs(view, parsed) || view.childCount !== parsed.childCount) return false;
+  if (view.isTextblock) return sameButWritten(view, parsed);
+  for (let k = 0; k < view.childCount; k++) if (!view.child(k).eq(parsed.child(k)) && !sameWritten(view.child(k), parsed.child(k))) return false;
+  return true;
+}
+
+/** The parse's segments with the view's marks in place of the parse's (the two differ only in how they are written). */
+function withViewMarks(view: Node, parsed: Node, segments: Segment[]): Segment[] {
+  const pairs: [Mark, Mark][] = [];
+  parsed.forEach((child, _offset, k) => child.marks.forEach((m, i) => pairs.push([m, view.child(k).marks[i]])));
+  const own = (m: Mark): Mark => pairs.find(([p]) => p.eq(m))?.[1] ?? m;
+  return segments.map((s) => ({ ...s, marks: s.marks.map(own) }));
 }
 
 function shownChildren(node: Node): Node[] {
@@ -679,6 +810,7 @@ function withBreak(segments: Segment[], size: number): Segment[] | null {
 }
 
 function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number, text: Text): Segment[] {
+  if (sameButWritten(node, parsed)) return withViewMarks(node, parsed, segments);
   const size = trailingBreak(node, parsed);
   if (size !== null) return withBreak(segments, size) ?? segments.map((s) => ({ ...s, src: -1, srcEnd: -1 }));
   const spaces = typedSpaces(node, parsed);
@@ -711,15 +843,9 @@ function withSpaces(node: Node, parsed: Node, segments: Segment[], base: number,
  * escaped (the check tells which one reads back as typed). None if the change is not of that kind.
  */
 function directSplices(old: Node, fresh: Node, segments: Segment[], base: number, continuation: string): Span[] {
-  const start = old.content.findDiffStart(fresh.content);
-  const ends = old.content.findDiffEnd(fresh.content);
-  if (start === null || !ends) return [];
-  let { a: endA, b: endB } = ends;
-  const overlap = start - Math.min(endA, endB);
-  if (overlap > 0) {
-    endA += overlap;
-    endB += overlap;
-  }
+  const changed = changedRange(old, fresh);
+  if (!changed) return [];
+  const { start, endA, endB } = changed;
   const inserted = fresh.content.cut(start, endB);
   let typed = "";
   let marks: readonly Mark[] | null = null;

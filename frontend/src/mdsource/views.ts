@@ -9,6 +9,7 @@ import { editorUpdated, live } from "../live";
 import { imageAddress } from "../renderctx";
 import { linkPlugin, WikilinkView } from "../linkspm";
 import { segmentsOf } from "./build";
+import { caretBlockPlugin } from "./caretblock";
 import { findPlugin } from "./find";
 import { changedRanges } from "./changed";
 import { CodeBlockView, InlineMathView, MathBlockView, richPlugin } from "./rich";
@@ -70,7 +71,7 @@ export function nodeViews(): Record<string, NodeViewConstructor> {
 
 /** The plugins of the rendering: task checkboxes (more come in with the views they decorate). */
 export function viewPlugins(): Plugin[] {
-  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), livePlugin(), linkPlugin()];
+  return [taskPlugin(), findPlugin(), richPlugin(), inlineHtmlPlugin(), livePlugin(), linkPlugin(), caretBlockPlugin()];
 }
 
 /** The view registers itself for the panels that act on it (outline, status bar, find). */

@@ -28,6 +28,7 @@ import {
 } from "./commands";
 import { enterRule, inputRulesPlugin, undoInputRule } from "./inputrules";
 import { schema } from "./schema";
+import { typedMarksPlugin } from "./typedmarks";
 
 export const BLOCK: Record<BlockCommandId, Command> = {
   paragraph: setHeading(0),
@@ -88,6 +89,7 @@ export function writingPlugins(): Plugin[] {
   return [
     pendingIndentPlugin(),
     inputRulesPlugin(),
+    typedMarksPlugin(),
     blockKeysPlugin(),
     keymap({
       "Mod-z": chainCommands(undoInputRule, undo),

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from ..core.ids import new_id
-from ..core.limits import APPROVAL_TTL_SECONDS
+from ..protocol.limits import APPROVAL_TTL_SECONDS
 
 ApprovalKind = Literal["open_workspace", "folder_access", "browser"]
 ApprovalState = Literal["pending", "allowed", "denied", "used"]

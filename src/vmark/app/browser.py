@@ -22,8 +22,8 @@ from ..browser.grants import Decision, GrantRequest, GrantStore
 from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, TargetRefused, UnknownNavigation
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
-from ..core.errors import ArgumentError, BrowserError
-from ..core.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
+from ..protocol.errors import ArgumentError, BrowserError
+from ..protocol.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
 from ..storage.settings import Settings
 from .approvals import Approvals
 from .state import Session
@@ -54,6 +54,8 @@ class BrowserService:
         )
         #: told the id of every tab closed here (a browser run on it stops)
         self.closed_listeners: list[Callable[[str], None]] = []
+        #: told when the agents' tabs or what they may do changed (the pages' Browser panels list them again)
+        self.changed_listeners: list[Callable[[], None]] = []
         self.tabs = TabRegistry(self.driver)
         self.navigator = Navigator(self.driver)
         self.grants = GrantStore()
@@ -62,6 +64,10 @@ class BrowserService:
         self.openers: dict[str, str] = {}
         #: per tab, the role and name of every ref its reads handed out (grants bind role + name)
         self._refs: dict[str, dict[str, tuple[str, str]]] = {}
+
+    def _changed(self) -> None:
+        for listener in self.changed_listeners:
+            listener()
 
     def _allow_private(self) -> bool:
         return bool(self.settings.get("browser.allow_private_network"))
@@ -120,7 +126,7 @@ class BrowserService:
         await install_console(tab.page)
         self.openers[tab.id] = conn.label
         self.focused = tab.id
-        self.session.changed()
+        self._changed()
         try:
             await self.destination(conn, tab, url, wait=False)  # the tab stays for the retry
             ticket = await self.navigate(conn, tab, url, timeout_ms)
@@ -137,7 +143,7 @@ class BrowserService:
         self.require_enabled()
         tab = await self.tabs.open_human_tab()
         tab.on_navigate(self._navigated)
-        self.session.changed()
+        self._changed()
         return tab
 
     async def navigate(self, conn: Asker, tab: BrowserTab, url: str, timeout_ms: int) -> dict[str, Any]:
@@ -184,14 +190,14 @@ class BrowserService:
         except TeardownFailed as exc:
             raise BrowserError("TAB_TEARDOWN_FAILED", tabId=tab.id, destroyed=False) from exc
         finally:
-            self.session.changed()
+            self._changed()
         return {"tabId": tab.id, "closed": True, "destroyed": True}
 
     def _navigated(self, tab: BrowserTab) -> None:
         """Any navigation, in-page ones too: what the person allowed may not be what the page shows now."""
         self.grants.lapse_tab(tab.id)
         self._refs.pop(tab.id, None)
-        self.session.changed()
+        self._changed()
 
     async def listing(self) -> list[dict[str, Any]]:
         return await self.tabs.listing()

@@ -29,20 +29,21 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ..core.actor import Actor
 from ..core.change_lines import LineChange, line_change, map_ranges, wire_ranges
 from ..core.comments import Reply, Thread
 from ..core.document import DocState
-from ..core.errors import ArgumentError, DomainError
 from ..core.ids import new_id
-from ..core.limits import CHANGES_LOG_EVENTS, CHANGES_PAGE_BYTES, CHANGES_TEXT_CHARS
 from ..core.model import Document, Tab, Window
 from ..core.review import Change, Judgement
 from ..core.text_pages import compact_json
-from ..core.tools import CHANGE_KINDS
 from ..core.transaction import Transaction
+from ..protocol.errors import ArgumentError, DomainError
+from ..protocol.limits import CHANGES_LOG_EVENTS, CHANGES_PAGE_BYTES, CHANGES_TEXT_CHARS
+from ..protocol.tools import CHANGE_KINDS
 from .approvals import Approval
 from .connection import Connection
-from .review.pending import principal, shown_spans
+from .review.pending import shown_spans
 from .state import Session
 
 KINDS = CHANGE_KINDS
@@ -237,7 +238,7 @@ class ChangesLog:
         else:
             parent = before.revision
             lines = line_change(before.shown, shown_spans(before, tx.state))
-        actor = principal(tx.actor) if tx.origin == "agent" else None
+        actor = tx.actor.requester if tx.origin == "agent" else None
         if tx.origin == "disk":
             self._doc_event(doc, "file_changed", _edit_body(parent, tx.state, lines, reloaded=True))
             return
@@ -315,7 +316,8 @@ class ChangesLog:
             self._last_of_doc[new] = last
 
     # --- following saves, the review, comments, approvals, the disk and the person's selection ------------------
-    def saved(self, tab: Tab, state: DocState, by_agent: str | None) -> None:
+    def saved(self, tab: Tab, state: DocState, by: Actor) -> None:
+        by_agent = by.requester if by.kind == "agent" else None
         body: dict[str, Any] = {"revision": state.revision, "by": "agent" if by_agent else "person"}
         if by_agent:
             body["principal"] = by_agent

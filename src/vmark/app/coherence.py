@@ -25,12 +25,13 @@ from typing import Any, TypeVar
 
 from ..coherence.checker import checker_from_settings
 from ..coherence.identity import content_of
-from ..coherence.kernel import Actor, CoherenceError, Kernel, MissingIdentity, ReadPin
+from ..coherence.kernel import CoherenceError, Kernel, MissingIdentity, ReadPin
 from ..coherence.layout import VMARK_DIR
-from ..core.errors import ArgumentError
-from ..core.limits import COHERENCE_TIMEOUT_SECONDS
+from ..core.actor import Actor
 from ..core.model import Document
 from ..core.transaction import Transaction
+from ..protocol.errors import ArgumentError
+from ..protocol.limits import COHERENCE_TIMEOUT_SECONDS
 from ..storage.datadir import installation_writer
 from ..storage.delegations import Delegations
 from ..storage.settings import SETTINGS, Settings
@@ -202,8 +203,7 @@ class CoherenceService:
             return
         path = doc.path
         pins = [ReadPin(p, t) for p, t in reads.items() if p != path]
-        by = Actor("agent", tx.actor.principal)
-        await self._quietly(lambda: kernel.record_write(path, state.text, by, tool, pins))
+        await self._quietly(lambda: kernel.record_write(path, state.text, tx.actor, tool, pins))
 
     async def _quietly(self, call: Callable[[], Any]) -> None:
         """Recording must never fail the save or write it follows: a failure is logged."""

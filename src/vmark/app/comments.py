@@ -25,10 +25,10 @@ from ..core import comments as model
 from ..core.comment_pages import Pager, Position
 from ..core.comments import AgentOp, Change, Reply, Thread, ThreadState
 from ..core.document import DocState, Splice
-from ..core.errors import DomainError
 from ..core.ids import new_id
 from ..core.model import Tab
 from ..core.transaction import Transaction
+from ..protocol.errors import DomainError
 from ..storage.comments import CommentStore
 from ..storage.journal import Journal
 from .connection import Connection

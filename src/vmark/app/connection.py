@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..core.agentname import agent_label
+from ..core.actor import Actor
 from ..core.ids import new_id
 
 Role = Literal["agent", "person"]
@@ -30,14 +30,19 @@ class Connection:
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     @property
+    def actor(self) -> Actor:
+        """Who is on the other end, as every record of what it does names it."""
+        return Actor(self.role, self.principal, self.id, self.client_name)
+
+    @property
     def requester(self) -> str:
         """Who the connection is (its principal, else the connection itself): what ownership is checked against."""
-        return self.principal or f"anonymous ({self.id})"
+        return self.actor.requester
 
     @property
     def label(self) -> str:
-        """How the person sees the agent: ``claude-code (laptop)`` (see :func:`~vmark.core.agentname.agent_label`)."""
-        return agent_label(self.client_name, self.principal, self.id)
+        """How the person sees the agent: ``claude-code (laptop)`` (see :attr:`Actor.label`)."""
+        return self.actor.label
 
     async def ask(self, event: str, payload: dict[str, Any], timeout: float) -> dict[str, Any] | None:
         """Send an event that wants a ``ui.reply``; ``None`` if none came in time."""

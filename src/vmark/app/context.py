@@ -34,6 +34,7 @@ from .disk import DiskWatcher
 from .faults import TestHooks
 from .journaling import Recorder
 from .modes import EditorModes
+from .page_push import PagePush
 from .prompts import PromptService
 from .resources import Resources
 from .review import Review
@@ -73,6 +74,8 @@ class Services:
     #: work started without waiting for it (history writes, a rejection's journal entry)
     tasks: Background
     windows: Windows
+    #: what the person's pages are told when the session changes (``doc`` and ``state`` events, ``ui.state``)
+    page_push: PagePush
     #: the mode a tab opens in, and the files' remembered modes
     modes: EditorModes
     disk: DiskWatcher

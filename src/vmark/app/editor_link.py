@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import DomainError
-from ..core.limits import UI_ROUND_TRIP_SECONDS
 from ..core.model import Tab
+from ..protocol.errors import DomainError
+from ..protocol.limits import UI_ROUND_TRIP_SECONDS
 from .connection import Connection
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.actor import Actor
 from ..core.document import DocState
-from ..core.errors import DomainError
 from ..core.model import Document
-from ..core.transaction import Actor, Transaction
+from ..core.transaction import Transaction
+from ..protocol.errors import DomainError
 from ..storage.journal import JournalFault
 from .journaling import Recorded
 from .state import Session

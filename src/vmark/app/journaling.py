@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from ..core.changes import covering
 from ..core.document import DocState
-from ..core.errors import DomainError
-from ..core.limits import JOURNAL_ANSWER_SECONDS
 from ..core.model import Tab
+from ..protocol.errors import DomainError
+from ..protocol.limits import JOURNAL_ANSWER_SECONDS
 from ..storage.journal import BeforePatch, Journal, JournalEntry, JournalRejected, JournalTransient, JournalUnavailable
 from .connection import Connection
 

@@ -18,9 +18,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ArgumentError
 from ..core.model import Tab
 from ..core.prompt_text import TAB_ARGUMENT, fill
+from ..protocol.errors import ArgumentError
 from ..storage.prompts import (
     Malformed,
     Prompt,

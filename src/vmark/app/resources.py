@@ -15,9 +15,10 @@ import asyncio
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from ..core.errors import DomainError
-from ..core.kinds import Kind, kind_for_path
+from ..core.kinds import kind_for_path
 from ..core.model import Document, Tab, Window
+from ..protocol.errors import DomainError
+from ..protocol.wire_types import Kind
 from ..storage.files import read_document
 from ..storage.pathscope import PathScope, ScopeError
 from .state import Session

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from ..core.errors import DomainError
+from ..protocol.errors import DomainError
 from .faults import Delay
 
 T = TypeVar("T")

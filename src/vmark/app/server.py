@@ -23,7 +23,7 @@ from starlette.routing import Route, WebSocketRoute
 from .. import __version__
 from ..browser.launch import extra_args_from_env
 from ..core.ids import new_token
-from ..core.limits import MAX_FRAME_BYTES
+from ..protocol.limits import MAX_FRAME_BYTES
 from ..storage.datadir import BridgeInfo, InstanceLock, bridge_path, remove_bridge, write_bridge
 from .bridge import Bridge
 from .browser import LOOPBACK_ONLY_ENV

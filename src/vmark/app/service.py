@@ -17,11 +17,11 @@ from ..browser.runs import Runs
 from ..browser.saved_sessions import SavedSessions
 from ..browser.tabs import BrowserTab
 from ..browser.views import BrowserViews, PanelHooks
-from ..core.errors import ArgumentError, DomainError, VMarkError
-from ..core.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
 from ..core.model import Window, WorkspaceInstance
-from ..core.tools import check_request
 from ..export.run import Exporter
+from ..protocol.errors import ArgumentError, DomainError, VMarkError
+from ..protocol.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
+from ..protocol.tools import check_request
 from ..storage.atomic import write_text_atomic
 from ..storage.comments import CommentStore
 from ..storage.history import History
@@ -59,6 +59,7 @@ from .handlers import (
 from .handlers.registry import check_person_request
 from .journaling import Recorder
 from .modes import EditorModes
+from .page_push import PagePush
 from .prompts import PromptService
 from .resources import Resources
 from .review import Review
@@ -122,7 +123,12 @@ class App:
             session, CommentStore(data_dir / "comments.db"), self.turns, self.recorder, self.journal, spawn
         )
         self.review = Review(self.history, ReviewStore(data_dir / "reviews.db"), session, spawn)
-        session.follow_review(self.review)
+        # The pages follow the session (each change, pushed once per loop turn); a document a tab opens is
+        # told to them first, then to the review (it takes back the changes still pending in it).
+        self.page_push = PagePush(session, self.review)
+        self.page_push.follow()
+        session.open_listeners.append(self.review.opened)
+        session.rekey_listeners.append(self.review.rekey)
         self.writer = Writer(
             session,
             self.turns,
@@ -156,6 +162,7 @@ class App:
             browser.tabs, authorize=authorize, navigate=browser.navigate, prompts=BrowserPrompts(self.approvals)
         )
         browser.closed_listeners.append(runs.tab_closed)
+        browser.changed_listeners.append(self.page_push.browser_changed)
         self.browser_recordings = Recordings(authorize)
         self.browser_sessions = SavedSessions(data_dir, write_text_atomic, authorize)
         panel = PanelHooks(
@@ -215,6 +222,7 @@ class App:
             prompts=self.prompts,
             tasks=self.tasks,
             windows=self.windows,
+            page_push=self.page_push,
             modes=self.modes,
             disk=self.disk,
             browser=self.browser,

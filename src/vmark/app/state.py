@@ -6,19 +6,17 @@ window, else the most recently used one, else ``main``.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, Protocol
+from typing import Any
 
-from ..core.changes import wire
-from ..core.errors import ArgumentError, DomainError
 from ..core.ids import new_id
-from ..core.kinds import Kind
 from ..core.model import Document, Mode, Tab, Window, WorkspaceInstance
 from ..core.transaction import Transaction
+from ..protocol.errors import ArgumentError, DomainError
+from ..protocol.wire_types import Kind
 from ..storage.pathscope import PathScope, ScopeError, canonical, is_within
 from .connection import Connection
 
@@ -28,19 +26,6 @@ Observer = Callable[[Transaction], None]
 Follower = Callable[[Transaction], Awaitable[None]]
 
 
-class ReviewHooks(Protocol):
-    """What the session tells the review of agent changes (:class:`vmark.app.review.Review`)."""
-
-    def opened(self, doc: Document) -> None: ...
-    def rekey(self, old: str, new: str) -> None: ...
-    def count(self, doc: Document) -> int: ...
-    async def after_doc_push(self, doc: Document) -> None: ...
-
-
-#: who made a change, as the pages' ``doc`` events say it: a revert is the person's edit
-_SHOWN_ORIGIN = {"revert": "person"}
-
-
 class Session:
     def __init__(self) -> None:
         self.windows: dict[str, Window] = {"main": Window("main")}
@@ -48,34 +33,25 @@ class Session:
         self.pages: dict[str, list[Connection]] = {}
         self._window_numbers = 0
         self._untitled_numbers = 0
-        self._broadcast_scheduled = False
         self.switching: set[str] = set()
         #: connected agents (bridge connections with role ``agent``), for the pages' indicator
         self.agents: dict[str, Connection] = {}
-        #: per document key: the revision the pages last got, and who made the latest change (its origin
-        #: as pages see it, and the page that typed it: that page does not get its own change back)
-        self._pushed: dict[str, str] = {}
-        self._latest: dict[str, tuple[str, str | None]] = {}
         #: what follows every change of a document's text (given by the composition root): see :meth:`apply`
         self.observers: list[Observer] = []
         self.followers: list[Follower] = []
         #: called with (old key, new key) when a document moves: what is keyed by documents moves too
         self.rekey_listeners: list[Callable[[str, str], None]] = []
-        #: the review of agent changes (given by the composition root): see :meth:`follow_review`
-        self.review: ReviewHooks | None = None
+        #: told when a tab opens a document (another tab of it too), and with its key when its last tab closed
+        self.open_listeners: list[Callable[[Document], None]] = []
+        self.close_listeners: list[Callable[[str], None]] = []
         #: the mode a new tab shows first (the composition root gives :meth:`vmark.app.modes.EditorModes.initial`)
         self.initial_mode: Callable[[Document], Mode] = lambda doc: "source"
-        #: told each time the session changed (tabs, windows, what is active), before the pages hear of it
+        #: told each time the session changed (tabs, windows, what is active): the pages' push is one of them
         self.state_listeners: list[Callable[[], None]] = []
         #: told when the person's selection in a tab came to rest (the page reports it once it stops moving)
         self.selection_listeners: list[Callable[[Window, Tab], None]] = []
         #: told when a window opens a workspace (or shows one it holds again): the recent folders remember it
         self.workspace_listeners: list[Callable[[Window, WorkspaceInstance], None]] = []
-
-    def follow_review(self, review: ReviewHooks) -> None:
-        """Tabs carry their document's ``reviewCount``; a document a tab opens and its pushes are told to it."""
-        self.review = review
-        self.rekey_listeners.append(review.rekey)
 
     # --- routing -------------------------------------------------------------------
     def window(self, label: str | None = None) -> Window:
@@ -132,15 +108,14 @@ class Session:
     async def apply(self, tx: Transaction) -> None:
         """The only way a document's text changes: ``tx.doc`` takes ``tx.state``, its change log keeps the
         change, every observer sees it at once (comment anchors, the abort of an agent write being recorded),
-        the pages get it on the next broadcast, then every follower records it (coherence, history) in turn.
+        the pages get it on the next loop turn (:mod:`vmark.app.page_push`), then every follower records it
+        (coherence, history) in turn.
 
         The state is set and observed before the first await: nothing else runs on the loop in between.
         """
         doc = tx.doc
         doc.state = tx.state
         doc.recent.record(tx.state)
-        typed_by = tx.actor.connection if tx.origin == "person" else None
-        self._latest[doc.key] = (_SHOWN_ORIGIN.get(tx.origin, tx.origin), typed_by)
         for observer in self.observers:
             observer(tx)
         self.changed()
@@ -156,9 +131,8 @@ class Session:
             self._untitled_numbers += 1
             tab.untitled_number = self._untitled_numbers
         self.docs[doc.key] = doc
-        self._mark_pushed(doc)
-        if self.review is not None:
-            self.review.opened(doc)
+        for listener in self.open_listeners:
+            listener(doc)
         window.tabs.append(tab)
         if activate or window.active_tab is None:
             window.active_tab = tab.id
@@ -173,7 +147,8 @@ class Session:
             window.active_tab = rest[0].id if rest else None
         if not any(t.doc is tab.doc for _, t in self.tabs()):
             self.docs.pop(tab.doc.key, None)
-            self._forget_doc(tab.doc.key)
+            for listener in self.close_listeners:
+                listener(tab.doc.key)
         self.changed()
 
     def doc_by_path(self, real_path: str) -> Document | None:
@@ -185,10 +160,8 @@ class Session:
     def rekey(self, doc: Document, real_path: str, kind: Kind) -> None:
         old = doc.key
         self.docs.pop(doc.key, None)
-        self._forget_doc(doc.key)
         doc.key, doc.path, doc.kind = real_path, real_path, kind
         self.docs[doc.key] = doc
-        self._mark_pushed(doc)
         for window, tab in self.tabs_of(doc):
             wsi = self.workspace_for(window, real_path)
             tab.workspace_instance = wsi.id if wsi else None
@@ -210,27 +183,9 @@ class Session:
             listener(window, wsi)
         return wsi
 
-    # --- describing and broadcasting ---------------------------------------------------
+    # --- describing, and what the pages are told of (vmark.app.page_push) --------------------------------
     def describe(self) -> list[dict[str, Any]]:
         return [w.describe() for w in self.windows.values()]
-
-    def page_state(self) -> dict[str, Any]:
-        """What a UI page renders: ``describe()`` plus view details and the connected agents."""
-        return {
-            "windows": [
-                {**w, "tabs": [{**t, "reviewCount": self._review_count(t["id"])} for t in w["tabs"]]}
-                for w in self.describe()
-            ],
-            "views": {label: _view(window, self._review_count) for label, window in self.windows.items()},
-            "agents": [
-                {"connectionId": c.id, "principal": c.principal, "name": c.client_name, "label": c.label}
-                for c in self.agents.values()
-            ],
-        }
-
-    def _review_count(self, tab_id: str) -> int:
-        """How many agent changes wait for the person in the tab's document (pages only: not in MCP state)."""
-        return 0 if self.review is None else self.review.count(self.find_tab(tab_id)[1].doc)
 
     def agent_joined(self, conn: Connection) -> None:
         self.agents[conn.id] = conn
@@ -245,8 +200,7 @@ class Session:
             yield from conns
 
     def files_changed(self) -> None:
-        """Files of a workspace were created, moved or trashed: the pages list them again (they do on every
-        state broadcast)."""
+        """Files of a workspace were created, moved or trashed: a change of the session (tabs may show them)."""
         self.changed()
 
     def selection_rested(self, window: Window, tab: Tab, start: int, end: int) -> None:
@@ -256,54 +210,9 @@ class Session:
             listener(window, tab)
 
     def changed(self) -> None:
-        """Coalesce state broadcasts to the attached pages: one per loop turn."""
+        """Tell the state listeners (the pages' push among them) that the session changed."""
         for listener in self.state_listeners:
             listener()
-        if self._broadcast_scheduled or not self.pages:
-            return
-        self._broadcast_scheduled = True
-        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._broadcast()))
-
-    async def _broadcast(self) -> None:
-        self._broadcast_scheduled = False
-        for doc in [d for d in self.docs.values() if self._pushed.get(d.key) != d.state.revision]:
-            await self._push_doc(doc)
-            if self.review is not None:  # after the doc event: pages apply ranges to the text they belong to
-                await self.review.after_doc_push(doc)
-        event = {"type": "event", "event": "state", "payload": self.page_state()}
-        for conn in list(self.person_connections()):
-            with contextlib.suppress(ConnectionError):
-                await conn.send(event)
-
-    def _mark_pushed(self, doc: Document) -> None:
-        self._pushed[doc.key] = doc.state.revision
-
-    def _forget_doc(self, key: str) -> None:
-        self._pushed.pop(key, None)
-        self._latest.pop(key, None)
-
-    async def _push_doc(self, doc: Document) -> None:
-        """A ``doc`` event to every page of a window showing ``doc``, except the page that typed the change:
-        two windows see each other's edits. Pages have the revision pushed last; they get the changes since
-        (``changes: {base, spans}``, shown spans) when the document still knows them, else the whole ``text``."""
-        origin, source = self._latest.get(doc.key, ("disk", None))
-        base = self._pushed.get(doc.key)
-        spans = doc.recent.since(base, doc.state) if base is not None else None
-        self._mark_pushed(doc)
-        payload: dict[str, Any] = {"revision": doc.state.revision, "origin": origin, "dirty": doc.dirty}
-        if spans is None:
-            payload["text"] = doc.state.text
-        else:
-            payload["changes"] = {"base": base, "spans": wire(spans)}
-        for label, conns in list(self.pages.items()):
-            window = self.windows.get(label)
-            tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
-            if not tab_ids:
-                continue
-            event = {"type": "event", "event": "doc", "payload": {"tabIds": tab_ids, **payload}}
-            for conn in [c for c in conns if c.id != source]:
-                with contextlib.suppress(ConnectionError):
-                    await conn.send(event)
 
     async def notify(self, event: str, payload: dict[str, Any], window: str | None = None) -> None:
         for label, conns in list(self.pages.items()):
@@ -312,25 +221,6 @@ class Session:
             for conn in list(conns):
                 with contextlib.suppress(ConnectionError):
                     await conn.send({"type": "event", "event": event, "payload": payload})
-
-
-def _view(window: Window, review_count: Callable[[str], int]) -> dict[str, Any]:
-    return {
-        "workspaces": [{"id": w.id, "root": w.root} for w in window.workspaces],
-        "tabs": {
-            t.id: {
-                "mode": t.mode,
-                "pinned": t.pinned,
-                "divergent": t.doc.divergent,
-                "divergenceKept": t.doc.divergence_kept,
-                "missing": t.doc.missing,
-                "readOnly": t.doc.read_only,
-                "workspaceInstanceId": t.workspace_instance,
-                "reviewCount": review_count(t.id),
-            }
-            for t in window.tabs
-        },
-    }
 
 
 def canonical_or_invalid(path: str) -> str:

@@ -6,13 +6,15 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..coherence.kernel import PERSON, Actor
+from ..core.actor import PERSON, Actor
 from ..core.document import DocState
-from ..core.errors import DomainError
-from ..core.kinds import Kind, kind_for_path
+from ..core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, kind_for_path
 from ..core.model import Tab, Window
+from ..protocol.errors import DomainError
+from ..protocol.wire_types import Kind
 from ..storage.files import SaveError, save_new, save_replace
 from ..storage.history import History, SnapshotKind
 from ..storage.pathscope import PathScope, ScopeError
@@ -22,7 +24,7 @@ from .connection import Connection
 from .journaling import Recorded, Recorder, tab_entry
 from .prepared_save import PreparedSave
 from .save_queue import SaveQueue
-from .state import Session
+from .state import Session, canonical_or_invalid
 from .tasks import Spawn
 
 
@@ -52,9 +54,8 @@ class Saver:
         self.history = history
         self.settings = settings
         self.background = background
-        #: told of every save that landed: the tab, the state saved, and the agent that saved it (its
-        #: requester; None: the person)
-        self.listeners: list[Callable[[Tab, DocState, str | None], None]] = []
+        #: told of every save that landed: the tab, the state saved, and who saved it
+        self.listeners: list[Callable[[Tab, DocState, Actor], None]] = []
 
     async def land(
         self,
@@ -66,7 +67,6 @@ class Saver:
         *,
         new_kind: Kind | None = None,
         ticket: int | None = None,
-        agent: str | None = None,
         prepared: PreparedSave | None = None,
     ) -> DocState:
         """Put the tab's current text at ``real_path`` through the file's save queue: the one save of a tab,
@@ -116,7 +116,7 @@ class Saver:
 
         saved = await self.saves.run(real_path, self.saves.ticket() if ticket is None else ticket, put)
         for listener in self.listeners:
-            listener(tab, saved, agent)
+            listener(tab, saved, by)
         return saved
 
     async def person_save(self, window: Window, tab: Tab, real: str, new_kind: Kind | None = None) -> dict[str, Any]:
@@ -143,10 +143,9 @@ class Saver:
         prepared: PreparedSave | None = None,
     ) -> str:
         """An agent's save: the window's scope binds it."""
-        by = Actor("agent", conn.principal)
         state = await self.land(
-            window, tab, real_path, lambda: self.session.scope(window), by, new_kind=kind, ticket=ticket,
-            agent=conn.requester, prepared=prepared,
+            window, tab, real_path, lambda: self.session.scope(window), conn.actor, new_kind=kind, ticket=ticket,
+            prepared=prepared,
         )
         return state.revision
 
@@ -159,11 +158,11 @@ class Saver:
     async def _snapshot(
         self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...], tool: str | None = None
     ) -> None:
-        doc = tab.doc
+        doc, by = tab.doc, conn.actor
         self.background(
             self.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, conn.principal, addresses, tool,
-                client=conn.client_name,
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, by.principal, addresses, tool,
+                client=by.client_name,
             )
         )
 
@@ -205,18 +204,27 @@ class Saver:
         return {"filePath": doc.path, "revision": revision, "journaled": journaled}
 
     async def save_as(self, conn: Connection, window: Window, tab: Tab, file_path: str) -> dict[str, Any]:
+        """Save as, the person's (``ui.save_as``) and an agent's (``workspace.save_as``): one path, one set of
+        refusals in one order; the actor's :class:`SaveAsPolicy` decides where the target may be, what a new
+        location needs, and what the save leaves behind. It never replaces a file; onto the document's own
+        file it is the actor's save."""
+        by = conn.actor
+        policy = policy_of(by)
         doc = tab.doc
-        try:
-            real = self.session.scope(window).resolve(file_path)
-        except ScopeError as exc:
-            raise exc.refusal(file_path) from exc
+        real = canonical_or_invalid(file_path) if policy.anywhere else self._in_scope(window, file_path)
         if real == doc.path:
-            result = await self.save(conn, window, tab)
-            return {"revision": result["revision"], "journaled": result["journaled"]}
+            if policy.journaled:
+                result = await self.save(conn, window, tab)
+                return {"revision": result["revision"], "journaled": result["journaled"]}
+            return await self.person_save(window, tab, real)
         kind = kind_for_path(real)
         if kind is None:
-            raise DomainError("INVALID_PATH", f"{file_path!r} is not a Markdown or workflow file", filePath=file_path)
-        if not self.settings.get("auto_approve_save_as"):
+            raise DomainError("INVALID_PATH", _UNSUPPORTED.format(path=real), filePath=real)
+        if policy.anywhere:
+            folder = os.path.dirname(real)
+            if not os.path.isdir(folder):
+                raise DomainError("INVALID_PATH", f"There is no folder {folder}", filePath=real)
+        if policy.needs_approval and not self.settings.get("auto_approve_save_as"):
             await self.session.notify(
                 "notification",
                 {"level": "warning", "message": f"Blocked an AI save to a new location: {real}"},
@@ -229,11 +237,50 @@ class Saver:
             )
         if os.path.lexists(real):
             raise already_exists(real)
-        ticket = self.saves.ticket()
+        if self.session.doc_by_path(real) is not None:  # open, though its file is gone from the disk
+            raise DomainError("INVALID_PATH", f"{real} is open in another tab; close it first", filePath=real)
+        if not policy.journaled:
+            return await self.person_save(window, tab, real, new_kind=kind)
         try:
-            revision = await self._land(conn, window, tab, real, ticket, kind)
+            revision = await self._land(conn, window, tab, real, self.saves.ticket(), kind)
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
         journaled = await self._journal_save(conn, tab, "workspace.save_as")
         await self._snapshot(conn, tab, "mcp", (), "workspace.save_as")
         return {"revision": revision, "journaled": journaled}
+
+    def _in_scope(self, window: Window, file_path: str) -> str:
+        try:
+            return self.session.scope(window).resolve(file_path)
+        except ScopeError as exc:
+            raise exc.refusal(file_path) from exc
+
+
+@dataclass(frozen=True)
+class SaveAsPolicy:
+    """What Save as lets an actor do (:meth:`Saver.save_as`)."""
+
+    #: the target may be anywhere its folder exists (the person), else only inside the window's scope
+    anywhere: bool
+    #: a new location needs the setting "Auto-approve saves to a new location" (a refusal notifies the pages)
+    needs_approval: bool
+    #: the save is journaled and leaves an ``mcp`` snapshot (an agent's); else a ``manual`` snapshot (the person's)
+    journaled: bool
+
+
+PERSON_SAVE_AS = SaveAsPolicy(anywhere=True, needs_approval=False, journaled=False)
+AGENT_SAVE_AS = SaveAsPolicy(anywhere=False, needs_approval=True, journaled=True)
+
+
+def policy_of(actor: Actor) -> SaveAsPolicy:
+    """The person's policy for the person; an agent's for anyone else."""
+    return PERSON_SAVE_AS if actor.kind == "person" else AGENT_SAVE_AS
+
+
+_UNSUPPORTED = (
+    "{path} is not a Markdown or workflow file: end its name with "
+    + ", ".join(sorted(MARKDOWN_SUFFIXES))
+    + ", or save "
+    + "/".join(sorted(WORKFLOW_SUFFIXES, reverse=True))
+    + " files inside .github/workflows"
+)

@@ -18,7 +18,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from ..core.limits import MAX_TREE_FILES
+from ..protocol.limits import MAX_TREE_FILES
 from ..storage.tree import list_files, list_folders
 from .state import Session
 

@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from ..core.errors import DomainError
-from ..core.limits import COMPOSITION_GRACE_SECONDS, WRITE_QUEUE_WAIT_SECONDS
 from ..core.model import Document, Tab
 from ..core.transaction import Transaction
+from ..protocol.errors import DomainError
+from ..protocol.limits import COMPOSITION_GRACE_SECONDS, WRITE_QUEUE_WAIT_SECONDS
 
 
 async def take_turn(lock: asyncio.Lock) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
-from vmark.core.limits import MAX_IMAGE_BYTES
+from vmark.protocol.limits import MAX_IMAGE_BYTES
 
 from ..storage.images import ImageTooLarge, image_type, read_image
 from ..storage.pathscope import PathScope, ScopeError, canonical

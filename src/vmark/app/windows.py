@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from ..core.errors import ArgumentError
-from ..core.limits import UI_ROUND_TRIP_SECONDS
 from ..core.model import Mode, Tab, Window
+from ..protocol.errors import ArgumentError
+from ..protocol.limits import UI_ROUND_TRIP_SECONDS
 from .connection import Connection
 from .state import Session
 from .turns import WriteTurns

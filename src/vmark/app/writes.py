@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.changes import Spans, replaced_state, splice_state
-from ..core.document import DocState, has_lone_surrogate, normalize_line_endings
-from ..core.errors import DomainError
-from ..core.limits import MAX_ADDRESSES
+from ..core.document import DocState, normalize_line_endings
 from ..core.model import Document, Tab, Window
-from ..core.transaction import Actor, Transaction
+from ..core.transaction import Transaction
+from ..protocol.errors import DomainError
+from ..protocol.limits import MAX_ADDRESSES
+from ..protocol.strings import has_lone_surrogate
 from ..storage.journal import JournalEntry
 from ..storage.settings import Settings
 from .comments import CommentService
@@ -186,7 +187,7 @@ class Writer:
                 f"The user changed the document while the write was recorded ({reason})",
                 reason=reason,
             )
-        actor = Actor(conn.id, conn.principal, conn.client_name)
+        actor = conn.actor
         await self._apply(doc, tab, window, Transaction(doc, after, "agent", actor, request.tool))
         if self.faults is not None:
             await self.faults.after_apply(self.session, doc, recorded, actor)

@@ -31,7 +31,7 @@ from playwright.async_api import Page, Request
 
 from vmark.browser.isolated import EvalContextLost, EvalError, IsolatedWorld, Route, world_for
 from vmark.browser.snapshot import ref_error
-from vmark.core.limits import FIELD_VALUE_SHOWN_CHARS, MAX_FRAME_DEPTH
+from vmark.protocol.limits import FIELD_VALUE_SHOWN_CHARS, MAX_FRAME_DEPTH
 
 Operation = Literal["click", "type", "scroll", "key"]
 #: texts longer than this are inserted in one input event instead of typed key by key

@@ -19,7 +19,7 @@ from typing import Any
 from playwright.async_api import Page
 
 from vmark.browser.isolated import page_script, world_for
-from vmark.core.limits import CONSOLE_LEVEL_CHARS, CONSOLE_RING_ENTRIES, CONSOLE_TEXT_CHARS
+from vmark.protocol.limits import CONSOLE_LEVEL_CHARS, CONSOLE_RING_ENTRIES, CONSOLE_TEXT_CHARS
 
 _BUFFERS: weakref.WeakKeyDictionary[Page, str] = weakref.WeakKeyDictionary()
 

@@ -59,7 +59,7 @@ from playwright.async_api import Error as PlaywrightError
 from vmark.browser.launch import CHROMIUM, LAUNCH_ARGS
 from vmark.browser.netguard import NetGuard, Resolver
 from vmark.browser.urlpolicy import TargetVerdict, check_target, redact_url
-from vmark.core.limits import DIALOG_MESSAGE_CHARS, EVENT_LOG_LIMIT
+from vmark.protocol.limits import DIALOG_MESSAGE_CHARS, EVENT_LOG_LIMIT
 
 Posture = Literal["sandbox", "shared"]
 Check = Callable[[str], TargetVerdict]

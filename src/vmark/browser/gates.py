@@ -27,7 +27,7 @@ from html.parser import HTMLParser
 from typing import Literal
 from urllib.parse import urlsplit
 
-from vmark.core.limits import GATE_MAX_HTML_CHARS
+from vmark.protocol.limits import GATE_MAX_HTML_CHARS
 
 GateKind = Literal["login", "consent", "challenge", "rate-limit"]
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from ..core.wire_types import BrowserOperation
+from ..protocol.wire_types import BrowserOperation
 
 #: what a site permission lets an agent do (the wire's definition: the Browser panel shows the same ones)
 Operation = BrowserOperation

@@ -32,7 +32,7 @@ from typing import Any
 from playwright.async_api import CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
-from vmark.core.limits import PAGE_EVAL_SECONDS, PAGE_SCRIPT_LIMITS
+from vmark.protocol.limits import PAGE_EVAL_SECONDS, PAGE_SCRIPT_LIMITS
 
 WORLD_NAME = "vmark"
 #: execute_js scripts run in a world of their own: they cannot reach the runtime or its refs
@@ -74,7 +74,7 @@ def js_source(name: str) -> str:
 
 
 def limits_prelude() -> str:
-    """The declaration of ``LIMITS``, the bounds the page scripts apply, from ``core/limits.py`` (the
+    """The declaration of ``LIMITS``, the bounds the page scripts apply, from ``protocol/limits.py`` (the
     scripts never repeat a number Python knows)."""
     return f"const LIMITS = Object.freeze({json.dumps(PAGE_SCRIPT_LIMITS, sort_keys=True)});"
 

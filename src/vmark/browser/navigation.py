@@ -29,7 +29,7 @@ from vmark.browser.gates import detect_gate
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import TargetVerdict, redact_url
 from vmark.core.ids import new_id
-from vmark.core.limits import (
+from vmark.protocol.limits import (
     DEFAULT_TIMEOUT_MS,
     ERROR_PAGE_TIMEOUT_MS,
     GATE_TEXT_TIMEOUT_MS,

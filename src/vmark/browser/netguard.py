@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from vmark.browser.urlpolicy import TargetVerdict, redact_url
-from vmark.core.limits import PROXY_CONNECT_SECONDS, PROXY_HEAD_BYTES, PROXY_REFUSALS_KEPT
+from vmark.protocol.limits import PROXY_CONNECT_SECONDS, PROXY_HEAD_BYTES, PROXY_REFUSALS_KEPT
 
 Check = Callable[[str], TargetVerdict]
 Resolver = Callable[[str, int], list[str]]

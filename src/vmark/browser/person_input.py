@@ -16,8 +16,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from vmark.browser.failures import first_line
-from vmark.core.errors import ArgumentError
-from vmark.core.limits import VIEW_MAX_TEXT_CHARS, VIEW_MAX_WHEEL_PX
+from vmark.protocol.errors import ArgumentError
+from vmark.protocol.limits import VIEW_MAX_TEXT_CHARS, VIEW_MAX_WHEEL_PX
 
 MOUSE_BUTTONS = ("left", "middle", "right")
 #: modifiers a key event may carry, as Playwright names them in a chord

@@ -15,8 +15,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from vmark.browser.failures import first_line
 from vmark.browser.tabs import BrowserTab
-from vmark.core.errors import ArgumentError
-from vmark.core.limits import VIEW_NAVIGATION_TIMEOUT_MS
+from vmark.protocol.errors import ArgumentError
+from vmark.protocol.limits import VIEW_NAVIGATION_TIMEOUT_MS
 
 #: something that starts with a scheme (``localhost:8000`` and ``host:80/x`` do not)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(?!\d)")

@@ -39,7 +39,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from vmark.browser.isolated import EvalError, EvalTimeout, js_source, page_script, world_for
 from vmark.browser.urlpolicy import redact_url
-from vmark.core.limits import (
+from vmark.protocol.limits import (
     ACCESSIBLE_NAME_CHARS,
     RECORDER_EVAL_SECONDS,
     RECORDER_INPUT_NAME_CHARS,

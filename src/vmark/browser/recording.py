@@ -13,7 +13,7 @@ from typing import Any
 from vmark.browser.asks import Ask, Asker, Authorize
 from vmark.browser.recorder import DEFAULT_SITE, RecordingError, is_recording, start_recording, stop_recording
 from vmark.browser.tabs import BrowserTab
-from vmark.core.errors import ArgumentError
+from vmark.protocol.errors import ArgumentError
 
 #: a site id goes into the recorded front matter: one line of printable text
 _SITE = re.compile(r"[^\x00-\x1f\x7f]{1,200}")

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from vmark.browser.asks import Asker
 from vmark.browser.workflow import Step, Workflow
-from vmark.core.limits import WORKFLOW_STEP_TEXT_SHOWN
+from vmark.protocol.limits import WORKFLOW_STEP_TEXT_SHOWN
 
 RunStatus = Literal["running", "paused", "completed", "failed", "cancelled", "superseded"]
 StepStatus = Literal["pending", "running", "completed", "skipped", "paused", "failed", "cancelled"]

@@ -13,7 +13,7 @@ import json
 import secrets
 from collections.abc import Mapping
 
-from vmark.core.limits import MAX_BROWSER_RUN_JOBS_KEPT
+from vmark.protocol.limits import MAX_BROWSER_RUN_JOBS_KEPT
 
 
 class Jobs:

@@ -25,9 +25,9 @@ from vmark.browser.run_driver import Navigate, OpenTabs, RunDriver
 from vmark.browser.run_jobs import Jobs
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.workflow import Step, Workflow
-from vmark.core.errors import ArgumentError, BrowserError
 from vmark.core.ids import new_id
-from vmark.core.limits import MAX_BROWSER_RUNS_KEPT
+from vmark.protocol.errors import ArgumentError, BrowserError
+from vmark.protocol.limits import MAX_BROWSER_RUNS_KEPT
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from vmark.browser.isolated import EvalError, EvalTimeout
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import origin_of
 from vmark.browser.vault import HANDLE, Vault, WriteText, capture, restore
-from vmark.core.errors import ArgumentError, BrowserError
+from vmark.protocol.errors import ArgumentError, BrowserError
 
 #: what a page can do to a read or a write of it; never shown as text, which may name URLs or values
 _PAGE_FAILURES = (PlaywrightError, EvalError, EvalTimeout)

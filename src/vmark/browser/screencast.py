@@ -22,7 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from vmark.browser.person_input import Size
 from vmark.browser.tabs import BrowserTab
-from vmark.core.limits import VIEW_ACK_SECONDS
+from vmark.protocol.limits import VIEW_ACK_SECONDS
 
 #: the screencast: JPEG, and frames no larger than this (Chromium scales the page down to fit)
 SCREENCAST = {"format": "jpeg", "quality": 60, "maxWidth": 1280, "maxHeight": 800, "everyNthFrame": 1}

@@ -27,7 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from vmark.browser.isolated import EvalError, IsolatedWorld, world_for
-from vmark.core.limits import MAX_FRAME_DEPTH, SNAPSHOT_CLOSED_ROOT_CHECKS, SNAPSHOT_MAX_NODES
+from vmark.protocol.limits import MAX_FRAME_DEPTH, SNAPSHOT_CLOSED_ROOT_CHECKS, SNAPSHOT_MAX_NODES
 
 #: the CDP object group of resolved refs (release with ``world.release_objects(REF_GROUP)``)
 REF_GROUP = "vmark-refs"

@@ -20,7 +20,7 @@ from vmark.browser.console import install_console
 from vmark.browser.driver import BrowserDriver, PageEvents, Posture
 from vmark.browser.urlpolicy import redact_url
 from vmark.core.ids import new_id
-from vmark.core.limits import TAB_LIMIT, TAB_TITLE_SECONDS
+from vmark.protocol.limits import TAB_LIMIT, TAB_TITLE_SECONDS
 
 Owner = Literal["ai", "human"]
 #: attempts to confirm a closed page, and the pause between them

@@ -29,7 +29,7 @@ from vmark.browser.person_input import Size, replay
 from vmark.browser.runs import Runs
 from vmark.browser.screencast import Screencast, Spawn, Viewer
 from vmark.browser.tabs import BrowserTab, TabRegistry, UnknownTab
-from vmark.core.errors import ArgumentError, BrowserError
+from vmark.protocol.errors import ArgumentError, BrowserError
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..core.limits import MAX_WORKFLOW_INPUT_BYTES, MAX_WORKFLOW_INPUTS, MAX_WORKFLOW_SOURCE_BYTES, MAX_WORKFLOW_STEPS
+from ..protocol.limits import (
+    MAX_WORKFLOW_INPUT_BYTES,
+    MAX_WORKFLOW_INPUTS,
+    MAX_WORKFLOW_SOURCE_BYTES,
+    MAX_WORKFLOW_STEPS,
+)
 
 StepKind = Literal["click", "type", "navigate", "extract", "goal", "confirm", "api", "prose"]
 #: the steps that change something on the page (the registry of completed writes counts these)

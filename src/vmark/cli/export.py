@@ -18,8 +18,8 @@ import asyncio
 import os
 
 from ..browser.launch import extra_args_from_env
-from ..core.errors import ArgumentError, DomainError
 from ..export.formats import FORMATS, default_output, format_named
+from ..protocol.errors import ArgumentError, DomainError
 from ..storage.files import read_document
 from ..storage.pathscope import PathScope, ScopeError
 from . import stores

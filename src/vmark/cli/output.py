@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.errors import parse_wire_error
+from ..protocol.errors import parse_wire_error
 
 
 def say(message: str) -> None:

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
 from ..core.progress import report
+from ..protocol.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
 from . import claims as _claims
 from .checker import Checker, CheckRequest
 from .errors import CoherenceError, EdgeNotLive

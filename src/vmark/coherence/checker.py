@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from vmark.core.limits import CHECKER_DEFAULT_TIMEOUT_S, CHECKER_MAX_ANSWER_BYTES, CHECKER_MAX_TIMEOUT_S
+from vmark.protocol.limits import CHECKER_DEFAULT_TIMEOUT_S, CHECKER_MAX_ANSWER_BYTES, CHECKER_MAX_TIMEOUT_S
 
 from .records import VERDICTS
 

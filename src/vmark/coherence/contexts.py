@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vmark.core.limits import MAX_CONTEXT_FILE_BYTES
+from vmark.protocol.limits import MAX_CONTEXT_FILE_BYTES
 
 from .claims import Claim, default_visible
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.actor import Actor
 from ..core.kinds import MARKDOWN_SUFFIXES, kind_for_path
-from .actors import Actor
 from .graph import RevisionGraph
 from .identity import revision_id
 from .layout import VMARK_DIR, is_initialized

@@ -23,9 +23,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
+from ..core.actor import PERSON, UNKNOWN, Actor
 from ..core.model import DiskStamp
-from .actors import PERSON, UNKNOWN, Actor, ReadPin
+from ..protocol.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
+from .actors import ReadPin
 from .breakdown import Breakdown, run_checks
 from .canon import Canon, check_time
 from .checker import Checker

@@ -32,7 +32,7 @@ from typing import BinaryIO, TypeVar
 
 from vmark.coherence.records import MalformedRecord, Record, parse_line
 
-from ..core.limits import LEDGER_ROTATE_BYTES, LEDGER_SYNC_ROUNDS
+from ..protocol.limits import LEDGER_ROTATE_BYTES, LEDGER_SYNC_ROUNDS
 from ..storage.atomic import fsync_dir, write_all, write_atomic
 
 _T = TypeVar("_T")

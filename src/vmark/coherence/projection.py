@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, get_args
 
-from ..core.wire_types import AttentionState, CoherentState
+from ..protocol.wire_types import AttentionState, CoherentState
 from .graph import RevisionGraph, paused_gc
 from .records import VERDICTS, MalformedRecord, Record, parse_time
 

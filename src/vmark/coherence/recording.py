@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.actor import PERSON, Actor
 from ..core.model import DiskStamp
 from ..storage.files import read_document, save_replace
 from ..storage.pathscope import PathScope, ScopeError
-from .actors import PERSON, Actor, ReadPin
+from .actors import ReadPin
 from .identity import content_digest, content_of, identity_of, with_identity
 from .index import WorkspaceIndex, is_markdown, is_tracked
 from .records import uuid7

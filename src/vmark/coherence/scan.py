@@ -12,9 +12,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..core.actor import UNKNOWN
 from ..core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES
 from ..core.progress import report
-from .actors import UNKNOWN
 from .identity import content_digest, content_of, identity_of
 from .index import FileEntry, WorkspaceIndex, is_markdown, is_tracked
 from .records import Record, uuid7

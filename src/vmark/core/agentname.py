@@ -4,7 +4,7 @@ The client's name (``clientInfo.name`` of MCP's ``initialize``, e.g. ``claude-co
 says: display only, never an identity. Approvals and delegations stay bound to the connection and the
 principal; a name only labels them. So it is cleaned before anyone sees it: control and format characters
 (bidi overrides and isolates, zero-width characters) are dropped, any run of whitespace becomes one space, and
-it is cut to :data:`~vmark.core.limits.CLIENT_NAME_MAX_CHARS` characters. A name that only says "an MCP
+it is cut to :data:`~vmark.protocol.limits.CLIENT_NAME_MAX_CHARS` characters. A name that only says "an MCP
 client" (``mcp``: what the official SDKs send when the program did not name itself) names nobody and is dropped.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .limits import CLIENT_NAME_MAX_CHARS
+from ..protocol.limits import CLIENT_NAME_MAX_CHARS
 
 #: the bridge frame an agent's MCP server sends when its client's name is known or changed: ``{name}`` (the
 #: ``auth`` frame carries it as ``clientName`` when it is known before the connection is made)

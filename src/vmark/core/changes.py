@@ -14,9 +14,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from .document import DocState, Splice, has_lone_surrogate, normalize_line_endings
+from ..protocol.limits import CHANGE_LOG_CHARS, CHANGE_LOG_ENTRIES
+from ..protocol.strings import has_lone_surrogate
+from .document import DocState, Splice, normalize_line_endings
 from .ids import new_revision
-from .limits import CHANGE_LOG_CHARS, CHANGE_LOG_ENTRIES
 from .spans import Span as Span  # the value types live in .spans (a document's state names them too)
 from .spans import Spans as Spans
 

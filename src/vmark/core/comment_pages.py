@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol.limits import COMMENT_CURSOR_ROOM, COMMENT_PAGE_BYTES
 from .comments import Reply, Thread
-from .limits import COMMENT_CURSOR_ROOM, COMMENT_PAGE_BYTES
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
+from ..protocol.errors import DomainError
+from ..protocol.limits import FUZZY_BUDGET, MAX_COMMENT_BODY_BYTES, MAX_QUOTE_BYTES, MAX_REPLIES, MAX_THREAD_CHANGES
+from ..protocol.strings import has_lone_surrogate
 from .changes import Spans, diff
-from .document import has_lone_surrogate
-from .errors import DomainError
 from .ids import new_id
-from .limits import FUZZY_BUDGET, MAX_COMMENT_BODY_BYTES, MAX_QUOTE_BYTES, MAX_REPLIES, MAX_THREAD_CHANGES
 
 ThreadState = Literal["open", "addressed", "resolved", "reopened", "deleted"]
 AgentOp = Literal["reply", "mark_addressed"]

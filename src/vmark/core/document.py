@@ -55,22 +55,6 @@ def content_hash(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def has_lone_surrogate(text: str) -> bool:
-    """Python strings decoded from JSON can carry unpaired UTF-16 surrogates.
-
-    A str never holds a valid pair (JSON's pairs decode to one code point), so any
-    surrogate is a lone one, and strict UTF-8 refuses exactly those; encoding is several
-    times faster than a regex scan over a large document.
-    """
-    if text.isascii():
-        return False
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 def detect_line_ending(text: str) -> str:
     match = _LINE_BREAK.search(text)
     return match.group(0) if match else "\n"

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ArgumentError, DomainError
+from ..protocol.errors import ArgumentError, DomainError
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Edited:
 
 
 def parse_edits(raw: list[dict[str, Any]]) -> tuple[Edit, ...]:
-    """The edits of a request whose shape ``core.tools`` checked; an empty list or ``old`` is an argument error."""
+    """The edits of a request whose shape ``protocol.tools`` checked; an empty list or ``old`` is an argument error."""
     if not raw:
         raise ArgumentError("document.edit: argument 'edits' is empty; give at least one {old, new}")
     edits = tuple(Edit(item["old"], item["new"]) for item in raw)

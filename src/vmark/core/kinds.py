@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import Literal
 
-Kind = Literal["markdown", "yaml-workflow"]
+from ..protocol.wire_types import Kind
+
 KINDS: tuple[Kind, ...] = ("markdown", "yaml-workflow")
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mdx", ".txt"})

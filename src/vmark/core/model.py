@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..protocol.wire_types import Kind
 from .changes import ChangeLog
 from .document import DocState, detect_line_ending
-from .kinds import Kind, title_for_path
+from .kinds import title_for_path
 
 Mode = Literal["wysiwyg", "source"]
 

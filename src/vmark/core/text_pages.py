@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..protocol.limits import OUTPUT_BOUND_BYTES
 from .jsonfast import compact_json as compact_json  # the JSON text of a tool result, as the MCP server sends it
 from .jsonfast import compact_size
-from .limits import OUTPUT_BOUND_BYTES
 from .progress import report
 
 

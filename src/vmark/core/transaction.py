@@ -1,16 +1,18 @@
 """One change of a document's text, as a value: the only way a document's text changes.
 
 A :class:`Transaction` names the document, the state it becomes (its spans, when known, are the
-state's :attr:`~vmark.core.document.DocState.change`), where the change came from and who sent it.
+state's :attr:`~vmark.core.document.DocState.change`), where the change came from and who sent it (its
+:class:`~vmark.core.actor.Actor`).
 The app applies one with ``Session.apply``: the document takes the state, and everything that follows
 a change (comment anchors, coherence recording, history, page pushes) observes the transaction.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
+from .actor import UNKNOWN, Actor
 from .document import DocState, Splice
 from .model import Document
 
@@ -20,22 +22,13 @@ Origin = Literal["agent", "person", "disk", "revert"]
 
 
 @dataclass(frozen=True)
-class Actor:
-    """Who sent a change: its connection (None: the app itself, e.g. a reload from disk) and principal, and the
-    name the agent's MCP client gave itself (display only, see :mod:`vmark.core.agentname`)."""
-
-    connection: str | None = None
-    principal: str | None = None
-    name: str | None = None
-
-
-@dataclass(frozen=True)
 class Transaction:
     doc: Document
     #: the state the document becomes
     state: DocState
     origin: Origin
-    actor: Actor = field(default_factory=Actor)
+    #: who sent it (nobody known: a reload from disk)
+    actor: Actor = UNKNOWN
     #: the tool of an agent's write (``document.write``, ...); None for every other change
     tool: str | None = None
 

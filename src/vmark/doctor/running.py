@@ -15,9 +15,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from vmark.core.bridgefile import LOCK_FILE, bridge_path, parse_bridge
 from vmark.doctor.report import Check
 from vmark.mcp.discovery import lock_is_held, read_bridge_file
+from vmark.protocol.bridgefile import LOCK_FILE, bridge_path, parse_bridge
 
 NAME = "app"
 #: how long the app's ``/health`` may take to answer

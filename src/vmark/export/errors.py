@@ -7,7 +7,7 @@ Save as (:mod:`.output`). Whatever failed, nothing was written.
 
 from __future__ import annotations
 
-from ..core.errors import DomainError
+from ..protocol.errors import DomainError
 
 
 def failed(reason: str, message: str) -> DomainError:

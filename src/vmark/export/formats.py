@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from typing import Literal
 
-from ..core.errors import ArgumentError
+from ..protocol.errors import ArgumentError
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
 
-from ..core.limits import MAX_IMAGE_BYTES
+from ..protocol.limits import MAX_IMAGE_BYTES
 from ..storage.images import ImageTooLarge, image_type, read_image
 from ..storage.pathscope import PathScope, ScopeError, canonical
 

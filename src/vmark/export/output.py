@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from ..core.errors import DomainError
+from ..protocol.errors import DomainError
 from ..storage.files import SaveError, save_new, save_replace
 from ..storage.pathscope import PathScope, ScopeError, canonical
 

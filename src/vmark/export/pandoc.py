@@ -27,9 +27,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.limits import PANDOC_TIMEOUT_SECONDS
 from ..core.progress import report
 from ..extras import extra_requirement
+from ..protocol.limits import PANDOC_TIMEOUT_SECONDS
 from ..storage.pathscope import PathScope
 from .errors import failed
 from .images import ImageRefused, Reference, data_uri, read_scoped_image, reference_of

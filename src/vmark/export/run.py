@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..browser.launch import CHROMIUM
-from ..core.limits import EXPORT_TIMEOUT_SECONDS
 from ..core.progress import report
+from ..protocol.limits import EXPORT_TIMEOUT_SECONDS
 from ..storage.pathscope import PathScope
 from .browser import DIST, ExportBrowser
 from .errors import failed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.limits import EXPORT_MARGIN_DEFAULT_MM, EXPORT_MARGIN_MAX_MM, EXPORT_MARGIN_MIN_MM
+from ..protocol.limits import EXPORT_MARGIN_DEFAULT_MM, EXPORT_MARGIN_MAX_MM, EXPORT_MARGIN_MIN_MM
 
 PAGE_SIZES = ("A4", "Letter")
 

@@ -39,7 +39,7 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.nodes import ScalarNode
 
-from vmark.core.limits import YAML_MAX_DEPTH
+from vmark.protocol.limits import YAML_MAX_DEPTH
 
 #: Characters ruamel.yaml's reader counts as line breaks (a lone CR included).
 BREAKS = "\n\r\x85\u2028\u2029"

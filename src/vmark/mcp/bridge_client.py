@@ -23,9 +23,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from ..core.agentname import CLIENT_FRAME, clean_client_name
-from ..core.bridgefile import BridgeInfo
 from ..core.jsonfast import encode_frame
-from ..core.limits import APP_START_TIMEOUT_SECONDS
+from ..protocol.bridgefile import BridgeInfo
+from ..protocol.limits import APP_START_TIMEOUT_SECONDS
 from .discovery import read_bridge, read_bridge_file
 
 #: ``(progress, total, message)`` of a request, as the app reports it

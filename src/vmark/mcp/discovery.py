@@ -2,7 +2,7 @@
 
 The client side of the bridge protocol's discovery (the MCP server, the command line, the tests' clients);
 the app writes the file (:mod:`vmark.storage.datadir`) and both sides share its format
-(:mod:`vmark.core.bridgefile`).
+(:mod:`vmark.protocol.bridgefile`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..core.bridgefile import LOCK_FILE, BridgeInfo, bridge_path, parse_bridge
+from ..protocol.bridgefile import LOCK_FILE, BridgeInfo, bridge_path, parse_bridge
 
 
 def lock_is_held(directory: Path) -> bool:
@@ -43,6 +43,18 @@ def read_bridge_file(directory: Path) -> Any:
 def read_bridge(directory: Path) -> BridgeInfo | None:
     """The live app's bridge, or ``None`` when there is none (missing, malformed or stale)."""
     info = parse_bridge(read_bridge_file(directory))
-    if info is None or not lock_is_held(directory):
+    # A held lock alone is not enough: between a new app taking the lock and writing its own file, the file is
+    # still a dead app's, and that app's process is gone.
+    if info is None or not lock_is_held(directory) or not _process_exists(info.pid):
         return None
     return info
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    return True

@@ -11,9 +11,9 @@ from typing import Any
 
 import mcp_types as types
 
-from ..core.errors import parse_wire_error
-from ..core.limits import OUTPUT_BOUND_BYTES
 from ..core.text_pages import compact_json
+from ..protocol.errors import parse_wire_error
+from ..protocol.limits import OUTPUT_BOUND_BYTES
 
 TRUNCATION_NOTE = (
     "The result was larger than {bound} bytes and was cut. For a document, read it in pages (`document.read`"
@@ -80,11 +80,13 @@ def render_error(error: str) -> types.CallToolResult:
 
 
 def _image(data: dict[str, Any]) -> types.CallToolResult:
-    """A screenshot: the image block, then the line naming the page."""
+    """A screenshot: the image block, then the line naming the page (``structuredContent``: the line and the
+    image's type; the bytes travel once, in the image block)."""
     image = data["image"]
     return types.CallToolResult(
         content=[
             types.ImageContent(type="image", data=image["data"], mime_type=image["mimeType"]),
             types.TextContent(type="text", text=str(data["text"])),
         ],
+        structured_content={"mimeType": image["mimeType"], "text": str(data["text"])},
     )

@@ -13,8 +13,9 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 
 from .. import __version__
-from ..core.errors import ArgumentError
-from ..core.tools import TOOLS, ToolSpec
+from ..protocol.errors import ArgumentError
+from ..protocol.results import output_schema
+from ..protocol.tools import TOOLS, ToolSpec
 from .bridge_client import BridgeClient, BridgeUnavailable, OnProgress
 from .notify import Notifier
 from .render import render, render_error
@@ -59,6 +60,7 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
         name=spec.name,
         description=spec.description,
         input_schema=spec.input_schema(),
+        output_schema=output_schema(spec.name),
         annotations=types.ToolAnnotations(
             read_only_hint=a.read_only,
             destructive_hint=a.destructive,

@@ -13,7 +13,7 @@ from typing import Any
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from ..core.errors import parse_wire_error
+from ..protocol.errors import parse_wire_error
 from .bridge_client import BridgeClient, BridgeUnavailable
 
 

@@ -27,7 +27,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from ..core.limits import MAX_MESSAGE_DEPTH
+from ..protocol.limits import MAX_MESSAGE_DEPTH
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

@@ -1,5 +1,5 @@
 """The app data directory: where it is, the single-instance lock, writing ``bridge.json`` (its format is
-:mod:`vmark.core.bridgefile`; clients read it with :mod:`vmark.mcp.discovery`), this installation's
+:mod:`vmark.protocol.bridgefile`; clients read it with :mod:`vmark.mcp.discovery`), this installation's
 coherence writer id.
 
 ``$VMARK_HOME`` or ``$XDG_DATA_HOME/vmark`` (``~/.local/share/vmark``). One app runs
@@ -13,8 +13,8 @@ import fcntl
 import os
 from pathlib import Path
 
-from ..core.bridgefile import LOCK_FILE, BridgeInfo, bridge_path
 from ..core.ids import uuid7
+from ..protocol.bridgefile import LOCK_FILE, BridgeInfo, bridge_path
 from .atomic import write_text_atomic
 from .atomic_json import read_json, write_json
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vmark.core.limits import DELEGATION_DEFAULT_SECONDS, DELEGATION_MAX_SECONDS
+from vmark.protocol.limits import DELEGATION_DEFAULT_SECONDS, DELEGATION_MAX_SECONDS
 
 from ..core.ids import new_id
 from .atomic_json import read_json, update_json

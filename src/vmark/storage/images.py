@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import stat
 
-from ..core.limits import MAX_IMAGE_BYTES
+from ..protocol.limits import MAX_IMAGE_BYTES
 from .pathscope import PathScope
 
 #: what is read as an image, by file name suffix

@@ -2,7 +2,7 @@
 
 A Markdown file the person toggled to WYSIWYG or to source opens in that mode again, also after a
 restart; a file never toggled opens in the ``editor.default_mode`` setting. Keys are canonical paths; the
-file keeps the :data:`~vmark.core.limits.MAX_REMEMBERED_MODES` most recently toggled ones (a JSON object in
+file keeps the :data:`~vmark.protocol.limits.MAX_REMEMBERED_MODES` most recently toggled ones (a JSON object in
 the order they were toggled, the latest last).
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import cast
 
-from ..core.limits import MAX_REMEMBERED_MODES
 from ..core.model import Mode
+from ..protocol.limits import MAX_REMEMBERED_MODES
 from .atomic_json import read_json, write_json
 
 _MODES: frozenset[str] = frozenset({"wysiwyg", "source"})

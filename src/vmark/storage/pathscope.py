@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..core.errors import DomainError
+from ..protocol.errors import DomainError
 
 _FOLDING_FS = sys.platform in ("darwin", "win32")
 

@@ -34,8 +34,8 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from ..core.limits import MAX_PROMPT_FILE_BYTES, MAX_PROMPTS
 from ..core.prompt_text import NAME, STATE_NAMES, TAB_ARGUMENT, placeholders
+from ..protocol.limits import MAX_PROMPT_FILE_BYTES, MAX_PROMPTS
 
 FOLDER = "prompts"
 _FENCE = "---"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ..core.limits import MAX_RECENT_FILES, MAX_RECENT_FOLDERS
+from ..protocol.limits import MAX_RECENT_FILES, MAX_RECENT_FOLDERS
 from .atomic_json import read_json, write_json
 
 RecentKind = Literal["folder", "file"]

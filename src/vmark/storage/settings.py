@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..core.limits import DEFAULT_REVIEW_BACKLOG_LIMIT
+from ..protocol.limits import DEFAULT_REVIEW_BACKLOG_LIMIT
 from .atomic_json import update_json
 
 #: key -> (type, default). The one place a setting is declared.

@@ -1,7 +1,7 @@
 """What a workspace's file tree shows: the files VMark opens under a root and its folders (relative, sorted).
 
 Dot folders are not walked (except ``.github``, for workflows), nor ``node_modules`` and ``__pycache__``;
-both listings stop at :data:`~vmark.core.limits.MAX_TREE_FILES` entries.
+both listings stop at :data:`~vmark.protocol.limits.MAX_TREE_FILES` entries.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from ..core.kinds import kind_for_path
-from ..core.limits import MAX_TREE_FILES
+from ..protocol.limits import MAX_TREE_FILES
 
 #: folders never walked (dot folders are skipped too, except ``.github`` for workflows)
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})

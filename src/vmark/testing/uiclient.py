@@ -15,8 +15,8 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import parse_wire_error
 from ..mcp.bridge_client import BridgeClient
+from ..protocol.errors import parse_wire_error
 
 
 class UIError(Exception):

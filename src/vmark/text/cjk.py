@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from vmark.core.limits import MAX_PUNCTUATION_LIMIT
+from vmark.protocol.limits import MAX_PUNCTUATION_LIMIT
 
 QuoteStyle = Literal["curly", "corner", "guillemets"]
 #: the quote styles: curly “” ‘’; corner brackets 「」 『』 (only for quotes around Han text); guillemets « » ‹ ›

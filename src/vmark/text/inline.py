@@ -37,7 +37,7 @@ from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 from markdown_it.rules_inline.entity import DIGITAL_RE, NAMED_RE
 
-from vmark.core.limits import MAX_INLINE_NESTING
+from vmark.protocol.limits import MAX_INLINE_NESTING
 
 from .blocks import block_parser
 from .wikilink import wikilink_end

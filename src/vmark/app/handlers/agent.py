@@ -12,14 +12,14 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
-from ...core.limits import COMPLETION_MAX_VALUES
 from ...core.model import Tab
 from ...core.prompt_text import TAB_ARGUMENT
+from ...protocol.errors import ArgumentError
+from ...protocol.limits import COMPLETION_MAX_VALUES
 from ...storage.tree import list_files
 from ..resources import FILE_TEMPLATE, TAB_TEMPLATE, TEMPLATES, NotFound
 from . import selection
-from .registry import OBJECT, STR, PersonAction
+from .registry import OBJECT, STR, Action
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -121,11 +121,11 @@ async def _paths(ctx: RequestContext, prefix: str) -> list[str]:
 
 
 ACTIONS = {
-    "mcp.resources.list": PersonAction(resources_list),
-    "mcp.resources.templates": PersonAction(resources_templates),
-    "mcp.resources.read": PersonAction(resources_read, required={"uri": STR}),
-    "mcp.resources.check": PersonAction(resources_check, required={"uri": STR}),
-    "mcp.prompts.list": PersonAction(prompts_list),
-    "mcp.prompts.get": PersonAction(prompts_get, required={"name": STR}, optional={"arguments": OBJECT}),
-    "mcp.complete": PersonAction(complete, required={"ref": OBJECT, "argument": OBJECT}),
+    "mcp.resources.list": Action(resources_list),
+    "mcp.resources.templates": Action(resources_templates),
+    "mcp.resources.read": Action(resources_read, required={"uri": STR}),
+    "mcp.resources.check": Action(resources_check, required={"uri": STR}),
+    "mcp.prompts.list": Action(prompts_list),
+    "mcp.prompts.get": Action(prompts_get, required={"name": STR}, optional={"arguments": OBJECT}),
+    "mcp.complete": Action(complete, required={"ref": OBJECT, "argument": OBJECT}),
 }

@@ -5,18 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.model import Tab, Window
-from ...core.transaction import Actor
 
 if TYPE_CHECKING:
-    from ..connection import Connection
     from ..context import RequestContext
 
 
 def tab_of(ctx: RequestContext, args: dict[str, Any]) -> tuple[Window, Tab]:
     """The window and the tab an action's ``tabId`` names (``NO_TAB`` if none)."""
     return ctx.session.find_tab(args["tabId"])
-
-
-def actor_of(conn: Connection) -> Actor:
-    """The person's page as the actor of a change."""
-    return Actor(conn.id, conn.principal)

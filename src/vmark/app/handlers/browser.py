@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vmark.core.limits import (
+from vmark.protocol.limits import (
     DEFAULT_TIMEOUT_MS,
     EXTRACT_MAX_CHARS,
     MAX_TIMEOUT_MS,
@@ -27,7 +27,7 @@ from ...browser.reader import UNTRUSTED
 from ...browser.snapshot import RefError, read_snapshot
 from ...browser.style import StyleArgumentError
 from ...browser.style import style as page_style
-from ...core.errors import ArgumentError, BrowserError
+from ...protocol.errors import ArgumentError, BrowserError
 
 if TYPE_CHECKING:
     from ..context import RequestContext

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...browser.workflow import WorkflowError, bind, parse
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 
 if TYPE_CHECKING:
     from ..context import RequestContext

@@ -11,9 +11,9 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ...coherence.kernel import Actor, CoherenceError, EdgeNotLive, Kernel
-from ...core.errors import ArgumentError, DomainError, VMarkError
-from ...core.limits import COHERENCE_TIMEOUT_SECONDS
+from ...coherence.kernel import CoherenceError, EdgeNotLive, Kernel
+from ...protocol.errors import ArgumentError, DomainError, VMarkError
+from ...protocol.limits import COHERENCE_TIMEOUT_SECONDS
 from ..coherence import CoherenceTimeout
 from ..journaling import file_entry
 
@@ -90,7 +90,7 @@ async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         edge = await _ask(ctx, "resolve", lambda: kernel.open_edge(txf, index), writes=True)
         downstream = os.path.join(kernel.root, edge["downstream_path"])
         recorded = await ctx.recorder.record(file_entry("coherence_resolve", ctx.connection, downstream))
-        by = Actor("agent", principal)
+        by = ctx.connection.actor
         try:
             result = await _ask(
                 ctx,

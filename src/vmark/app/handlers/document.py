@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.edits import Edit, apply_edits, parse_edits
-from ...core.errors import ArgumentError, DomainError
 from ...core.text_pages import page
+from ...protocol.errors import ArgumentError, DomainError
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
 from ..writes import WriteRequest, check_text

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.model import Tab
-from ...core.tools import holds_lone_surrogate
 from ...ghactions.actionlint import validate as actionlint
 from ...ghactions.patch import PatchError, apply_patches
+from ...protocol.errors import DomainError
+from ...protocol.tools import holds_lone_surrogate
 from ..writes import WriteRequest
 
 if TYPE_CHECKING:

@@ -29,26 +29,28 @@ from . import (
     ui_windows,
     ui_workspace,
 )
-from .registry import PersonAction
+from .registry import Action, bind
 
 #: request type -> the action and the arguments it takes
-ACTIONS: Mapping[str, PersonAction] = {
-    **ui_windows.ACTIONS,
-    **ui_editing.ACTIONS,
-    **ui_saving.ACTIONS,
-    **ui_history.ACTIONS,
-    **ui_settings.ACTIONS,
-    **ui_read.ACTIONS,
-    **ui_workspace.ACTIONS,
-    **ui_tools.ACTIONS,
-    **ui_comments.ACTIONS,
-    **ui_coherence.ACTIONS,
-    **ui_browser.ACTIONS,
-    **ui_search.ACTIONS,
-    **ui_files.ACTIONS,
-    **ui_browse.ACTIONS,
-    **ui_images.ACTIONS,
-    **ui_links.ACTIONS,
-    **ui_review.ACTIONS,
-    **ui_export.ACTIONS,
-}
+ACTIONS: Mapping[str, Action] = bind(
+    {
+        **ui_windows.ACTIONS,
+        **ui_editing.ACTIONS,
+        **ui_saving.ACTIONS,
+        **ui_history.ACTIONS,
+        **ui_settings.ACTIONS,
+        **ui_read.ACTIONS,
+        **ui_workspace.ACTIONS,
+        **ui_tools.ACTIONS,
+        **ui_comments.ACTIONS,
+        **ui_coherence.ACTIONS,
+        **ui_browser.ACTIONS,
+        **ui_search.ACTIONS,
+        **ui_files.ACTIONS,
+        **ui_browse.ACTIONS,
+        **ui_images.ACTIONS,
+        **ui_links.ACTIONS,
+        **ui_review.ACTIONS,
+        **ui_export.ACTIONS,
+    }
+)

@@ -1,7 +1,8 @@
 """The person's actions and the arguments each one takes, checked in one place before its handler runs.
 
-Like the agents' tools (:func:`vmark.core.tools.check_request`), every action declares its arguments
-(:class:`PersonAction`); :func:`check_person_request` checks them and answers one shape of refusal,
+Like the agents' tools (:func:`vmark.protocol.tools.check_request`), every action names the arguments checked
+before it runs (:class:`PersonAction`; their types are the person protocol's, ``vmark.protocol.wire_types``);
+:func:`check_person_request` checks them and answers one shape of refusal,
 ``argument 'NAME' must be ...``. A handler reads checked arguments; what it still checks is about their
 meaning (a range, a pair of arguments, a lookup), not their type. Arguments an action does not declare are
 passed on unchecked: a page's ``ui.reply`` carries what the app asked for.
@@ -13,8 +14,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
-from ...core.tools import FieldSpec
+from ...protocol.errors import ArgumentError
+from ...protocol.requests import request_fields
+from ...protocol.tools import FieldSpec
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -22,22 +24,13 @@ if TYPE_CHECKING:
 Handler = Callable[["RequestContext", dict[str, Any]], Awaitable[Any]]
 
 STR = FieldSpec("string", "")
-#: a text the handler checks itself (a lone surrogate is its refusal, not an argument error)
-TEXT = FieldSpec("string", "", text=True)
-BOOL = FieldSpec("boolean", "")
-INT = FieldSpec("integer", "")
 OBJECT = FieldSpec("object", "")
-ARRAY = FieldSpec("array", "")
-#: any JSON value (a setting's value: the settings table checks it)
-ANY = None
-
-
-def one_of(*values: str) -> FieldSpec:
-    return FieldSpec("string", "", enum=values)
 
 
 @dataclass(frozen=True)
-class PersonAction:
+class Action:
+    """A request's handler and the checks of its arguments, as :class:`FieldSpec`."""
+
     handler: Handler
     required: Mapping[str, FieldSpec | None] = field(default_factory=dict)
     optional: Mapping[str, FieldSpec] = field(default_factory=dict)
@@ -55,6 +48,29 @@ class PersonAction:
         return args
 
 
+@dataclass(frozen=True)
+class PersonAction:
+    """A person's request: its handler and the payload keys checked before it runs. Each key's type, and whether
+    it is required, is the request's payload ``TypedDict`` in :mod:`vmark.protocol.wire_types` (its one
+    declaration; :func:`vmark.protocol.requests.request_fields`)."""
+
+    handler: Handler
+    checks: tuple[str, ...] = ()
+    #: of ``checks``, texts whose lone surrogate the handler refuses itself (``INVALID_TEXT``)
+    texts: tuple[str, ...] = ()
+    #: of ``checks``, keys checked as strings here and whose value (one of a set) the handler refuses itself
+    values: tuple[str, ...] = ()
+
+    def bind(self, kind: str) -> Action:
+        required, optional = request_fields(kind, self.checks, frozenset(self.texts), frozenset(self.values))
+        return Action(self.handler, required, optional)
+
+
+def bind(actions: Mapping[str, PersonAction]) -> dict[str, Action]:
+    """Each person action with its checks (a key its payload does not declare fails here, at import)."""
+    return {kind: action.bind(kind) for kind, action in actions.items()}
+
+
 def _check(name: str, spec: FieldSpec, value: Any) -> None:
     problem = spec.problem(value)
     if problem is not None:
@@ -62,14 +78,10 @@ def _check(name: str, spec: FieldSpec, value: Any) -> None:
 
 
 def check_person_request(
-    actions: Mapping[str, PersonAction], kind: str, args: dict[str, Any]
+    actions: Mapping[str, Action], kind: str, args: dict[str, Any]
 ) -> tuple[Handler, dict[str, Any]]:
     """The handler of ``kind`` and its checked arguments, else :class:`ArgumentError`."""
     action = actions.get(kind)
     if action is None:
         raise ArgumentError(f"unknown request type {kind!r}")
     return action.handler, action.check(args)
-
-
-#: the tab an action is about (every family's ``tabId``)
-TAB = {"tabId": STR}

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.changes import Span, SpanError, Spans, check_fits, parse_spans
 from ...core.document import normalize_line_endings
-from ...core.errors import DomainError
 from ...core.model import Document, Tab, Window
+from ...protocol import results
+from ...protocol.errors import DomainError
 from ..connection import Connection
 from ..editor_link import ask_editor
 from ..writes import BUSY_COMPOSING, WriteRequest, check_text
@@ -108,7 +109,7 @@ class _Prepared:
         return (Span(start, end, normalize_line_endings(self._content, "\n") if markdown else self._content),)
 
 
-async def set_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def set_(ctx: RequestContext, args: dict[str, Any]) -> results.SelectionSet:
     tab_id = args.get("tabId")
     window, tab, page = _focused_editor(ctx, tab_id)
     content: str = args["content"]

@@ -14,11 +14,11 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
-from ...core.limits import BROWSE_MAX_ENTRIES
+from ...protocol.errors import DomainError
+from ...protocol.limits import BROWSE_MAX_ENTRIES
 from ...storage.pathscope import PathScope, ScopeError, browsable, canonical, home_folder, readable_roots
-from .registry import BOOL, STR, PersonAction
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -166,7 +166,7 @@ async def recent_forget(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
 
 
 ACTIONS = {
-    "ui.browse": PersonAction(browse, optional={"path": STR, "hidden": BOOL, "filter": STR}),
+    "ui.browse": PersonAction(browse, checks=("path", "hidden", "filter")),
     "ui.places": PersonAction(places),
-    "ui.recent_forget": PersonAction(recent_forget, required={"path": STR}),
+    "ui.recent_forget": PersonAction(recent_forget, checks=("path",)),
 }

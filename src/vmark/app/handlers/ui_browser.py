@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...browser.grants import OPERATIONS
 from ...browser.tabs import BrowserTab
-from ...core.errors import ArgumentError
-from .registry import STR, PersonAction
+from ...protocol.errors import ArgumentError
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -87,19 +87,17 @@ async def revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"origin": origin, "operation": operation, "revoked": True}
 
 
-_TAB = {"tabId": STR}
-
 ACTIONS = {
     "browser.tabs": PersonAction(tabs),
-    "browser.human_open": PersonAction(human_open, optional={"url": STR}),
-    "browser.view": PersonAction(view, required=_TAB),
-    "browser.unview": PersonAction(unview, required=_TAB),
-    "browser.frame_ack": PersonAction(frame_ack, required=_TAB),
+    "browser.human_open": PersonAction(human_open, checks=("url",)),
+    "browser.view": PersonAction(view, checks=("tabId",)),
+    "browser.unview": PersonAction(unview, checks=("tabId",)),
+    "browser.frame_ack": PersonAction(frame_ack, checks=("tabId",)),
     # the event's own fields are checked by vmark.browser.person_input (they depend on its type)
-    "browser.input": PersonAction(input_, required=_TAB),
-    "browser.nav": PersonAction(nav, required=_TAB),
-    "browser.close": PersonAction(close, required=_TAB),
-    "browser.reload_crashed": PersonAction(reload_crashed, required=_TAB),
+    "browser.input": PersonAction(input_, checks=("tabId",)),
+    "browser.nav": PersonAction(nav, checks=("tabId",)),
+    "browser.close": PersonAction(close, checks=("tabId",)),
+    "browser.reload_crashed": PersonAction(reload_crashed, checks=("tabId",)),
     "browser.permissions": PersonAction(permissions),
-    "browser.revoke": PersonAction(revoke, required={"origin": STR, "operation": STR}),
+    "browser.revoke": PersonAction(revoke, checks=("origin", "operation"), values=("operation",)),
 }

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...coherence.kernel import PERSON, CoherenceError, Kernel
-from ...core.errors import ArgumentError
-from ...core.limits import DELEGATION_DEFAULT_SECONDS
+from ...protocol.errors import ArgumentError
+from ...protocol.limits import DELEGATION_DEFAULT_SECONDS
 from ...storage.delegations import DelegationError, parse_duration
 from ..coherence import CoherenceTimeout
-from .registry import STR, PersonAction
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -180,15 +180,15 @@ ACTIONS = {
     "coherence.overview": PersonAction(overview),
     "coherence.init": PersonAction(init),
     "coherence.add_identities": PersonAction(add_identities),
-    "coherence.resolve": PersonAction(resolve, required={"txf": STR, "resolution": STR}),
-    "coherence.diff": PersonAction(diff, required={"txf": STR}),
+    "coherence.resolve": PersonAction(resolve, checks=("txf", "resolution"), values=("resolution",)),
+    "coherence.diff": PersonAction(diff, checks=("txf",)),
     "coherence.claims": PersonAction(claims),
-    "coherence.claim_add": PersonAction(claim_add, required={"statement": STR}),
-    "coherence.claim_update": PersonAction(claim_update, required={"claim": STR}),
+    "coherence.claim_add": PersonAction(claim_add, checks=("statement",)),
+    "coherence.claim_update": PersonAction(claim_update, checks=("claim",)),
     "coherence.contexts": PersonAction(contexts),
-    "coherence.context_save": PersonAction(context_save, required={"id": STR}),
-    "coherence.context_delete": PersonAction(context_delete, required={"id": STR}),
+    "coherence.context_save": PersonAction(context_save, checks=("id",)),
+    "coherence.context_delete": PersonAction(context_delete, checks=("id",)),
     "delegations.list": PersonAction(delegations_list),
-    "delegations.grant": PersonAction(delegations_grant, required={"principal": STR}),
-    "delegations.revoke": PersonAction(delegations_revoke, required={"id": STR}),
+    "delegations.grant": PersonAction(delegations_grant, checks=("principal",)),
+    "delegations.revoke": PersonAction(delegations_revoke, checks=("id",)),
 }

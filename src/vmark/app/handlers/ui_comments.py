@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...core import comments as model
 from ...core.comments import Thread, ThreadState
-from ...core.errors import ArgumentError, DomainError
 from ...core.kinds import kind_for_path
+from ...protocol.errors import ArgumentError, DomainError
 from ...storage.files import read_document
 from ...storage.pathscope import PathScope, ScopeError
 from ..state import canonical_or_invalid
-from .registry import STR, TEXT, PersonAction
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -101,17 +101,15 @@ def _state_action(next_state: dict[ThreadState, ThreadState], default: ThreadSta
 
 
 #: the document named: a tab, or a file (open or not)
-_DOCUMENT = {"tabId": STR, "filePath": STR}
-_THREAD = {"commentId": STR}
 
 ACTIONS = {
-    "comments.add": PersonAction(add, required={"quote": STR, "body": TEXT}, optional=_DOCUMENT),
-    "comments.threads": PersonAction(threads, optional=_DOCUMENT),
-    "comments.person_reply": PersonAction(person_reply, required={**_THREAD, "body": TEXT}),
-    "comments.resolve": PersonAction(_state_action({}, "resolved"), required=_THREAD),
+    "comments.add": PersonAction(add, checks=("quote", "body", "tabId", "filePath"), texts=("body",)),
+    "comments.threads": PersonAction(threads, checks=("tabId", "filePath")),
+    "comments.person_reply": PersonAction(person_reply, checks=("commentId", "body"), texts=("body",)),
+    "comments.resolve": PersonAction(_state_action({}, "resolved"), checks=("commentId",)),
     "comments.reopen": PersonAction(
         _state_action({"resolved": "reopened", "addressed": "reopened", "deleted": "reopened"}, None),
-        required=_THREAD,
+        checks=("commentId",),
     ),
-    "comments.delete": PersonAction(_state_action({}, "deleted"), required=_THREAD),
+    "comments.delete": PersonAction(_state_action({}, "deleted"), checks=("commentId",)),
 }

@@ -6,12 +6,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ...core.changes import SpanError, Spans, check_fits, parse_spans, replaced_state, splice_state, wire
-from ...core.document import DocState, has_lone_surrogate, normalize_line_endings
-from ...core.errors import ArgumentError
+from ...core.document import DocState, normalize_line_endings
 from ...core.model import Document
 from ...core.transaction import Transaction
-from .args import actor_of, tab_of
-from .registry import STR, TAB, TEXT, PersonAction, one_of
+from ...protocol.errors import ArgumentError
+from ...protocol.strings import has_lone_surrogate
+from .args import tab_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -49,7 +50,7 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     if state.text != doc.state.text:
         # The page that typed it does not get its own change back; every other page does, and an agent write
         # being recorded right now is aborted (the writer observes the transaction).
-        await ctx.session.apply(Transaction(doc, state, "person", actor_of(ctx.connection)))
+        await ctx.session.apply(Transaction(doc, state, "person", ctx.connection.actor))
     return {"revision": doc.state.revision, "applied": True}
 
 
@@ -102,13 +103,9 @@ async def selection(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return {"selection": [start, end]}
 
 
-_MODES = one_of("wysiwyg", "source")
-
 ACTIONS = {
     # ``changes`` is checked span by span by core.changes (its own messages name the span at fault)
-    "ui.edit": PersonAction(edit, required=TAB, optional={"baseRevision": STR, "text": TEXT}),
-    "ui.composition": PersonAction(
-        composition, required={**TAB, "state": one_of("start", "end")}, optional={"mode": _MODES}
-    ),
-    "ui.selection": PersonAction(selection, required=TAB),
+    "ui.edit": PersonAction(edit, checks=("tabId", "baseRevision", "text"), texts=("text",)),
+    "ui.composition": PersonAction(composition, checks=("tabId", "state", "mode")),
+    "ui.selection": PersonAction(selection, checks=("tabId",)),
 }

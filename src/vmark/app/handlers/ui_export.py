@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError, DomainError
-from ...export.formats import FORMATS, format_named
+from ...export.formats import format_named
 from ...export.run import ExportJob
+from ...protocol.errors import ArgumentError, DomainError
 from ..state import canonical_or_invalid
 from .args import tab_of
-from .registry import BOOL, STR, TAB, PersonAction, one_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -46,7 +46,5 @@ async def export(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 ACTIONS = {
-    "ui.export": PersonAction(
-        export, required={**TAB, "format": one_of(*FORMATS), "path": STR}, optional={"replace": BOOL}
-    ),
+    "ui.export": PersonAction(export, checks=("tabId", "format", "path", "replace")),
 }

@@ -14,10 +14,10 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
+from ...protocol.errors import DomainError
 from ...storage.pathscope import PathScope, ScopeError, is_within
-from .registry import STR, PersonAction, one_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ...core.model import Window
@@ -185,7 +185,7 @@ def _trash(real: str) -> bool:
 
 
 ACTIONS = {
-    "ui.file_create": PersonAction(create, required={"path": STR}, optional={"type": one_of("file", "folder")}),
-    "ui.file_rename": PersonAction(rename, required={"from": STR, "to": STR}),
-    "ui.file_delete": PersonAction(delete, required={"path": STR}),
+    "ui.file_create": PersonAction(create, checks=("path", "type")),
+    "ui.file_rename": PersonAction(rename, checks=("from", "to")),
+    "ui.file_delete": PersonAction(delete, checks=("path",)),
 }

@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.changes import replaced_state
 from ...core.document import normalize_line_endings
-from ...core.errors import ArgumentError
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ...protocol.errors import ArgumentError
 from ..history_view import snapshot_actor
-from .args import actor_of, tab_of
-from .registry import BOOL, INT, STR, TAB, PersonAction
+from .args import tab_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -64,7 +64,7 @@ async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
         # gets the text too (it did not type it); the history takes the ``revert`` snapshot (it follows the change).
         text = normalize_line_endings(snap["content"], doc.line_ending)
         reverted = replaced_state(doc.state, text)
-        await ctx.session.apply(Transaction(doc, reverted, "revert", actor_of(ctx.connection)))
+        await ctx.session.apply(Transaction(doc, reverted, "revert", ctx.connection.actor))
     for revision in await ctx.history.unreviewed_after(doc.key, snap["id"]):
         await ctx.review.mark_reviewed(doc, revision)
     return {"revision": reverted.revision}
@@ -77,11 +77,10 @@ async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> di
 
 
 #: a snapshot id from history.list
-_SNAPSHOT = {**TAB, "id": INT}
 
 ACTIONS = {
-    "history.list": PersonAction(history_list, required=TAB, optional={"content": BOOL}),
-    "history.get": PersonAction(history_get, required=_SNAPSHOT),
-    "history.revert": PersonAction(history_revert, required=_SNAPSHOT),
-    "history.mark_reviewed": PersonAction(history_mark_reviewed, required=TAB, optional={"revision": STR}),
+    "history.list": PersonAction(history_list, checks=("tabId", "content")),
+    "history.get": PersonAction(history_get, checks=("tabId", "id")),
+    "history.revert": PersonAction(history_revert, checks=("tabId", "id")),
+    "history.mark_reviewed": PersonAction(history_mark_reviewed, checks=("tabId", "revision")),
 }

@@ -26,12 +26,12 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError, DomainError
-from ...core.limits import MAX_PASTED_IMAGE_BYTES
+from ...protocol.errors import ArgumentError, DomainError
+from ...protocol.limits import MAX_PASTED_IMAGE_BYTES
 from ...storage.files import SaveError, save_new
 from ...storage.pathscope import PathScope, ScopeError, canonical
 from .args import tab_of
-from .registry import STR, TAB, PersonAction
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -164,5 +164,5 @@ def _make_folder(scope: PathScope, folder: str) -> str:
 
 
 ACTIONS = {
-    "ui.image_save": PersonAction(save_image, required={**TAB, "name": STR, "data": STR}),
+    "ui.image_save": PersonAction(save_image, checks=("tabId", "name", "data")),
 }

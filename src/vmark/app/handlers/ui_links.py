@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.kinds import kind_for_path
+from ...protocol.errors import DomainError
 from ...storage.pathscope import ScopeError
 from .args import tab_of
-from .registry import STR, TAB, PersonAction
+from .registry import PersonAction
 from .workspace import load_tab
 
 if TYPE_CHECKING:
@@ -50,4 +50,4 @@ async def open_link(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return {"path": real, "tabId": opened.id}
 
 
-ACTIONS = {"ui.open_link": PersonAction(open_link, required={**TAB, "path": STR})}
+ACTIONS = {"ui.open_link": PersonAction(open_link, checks=("tabId", "path"))}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from ...storage.tree import list_files, list_folders
-from .registry import STR, PersonAction
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -53,4 +53,4 @@ async def files(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"workspaces": listings}
 
 
-ACTIONS = {"ui.read": PersonAction(read, optional={"tabId": STR}), "ui.files": PersonAction(files)}
+ACTIONS = {"ui.read": PersonAction(read, checks=("tabId",)), "ui.files": PersonAction(files)}

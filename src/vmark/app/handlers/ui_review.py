@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...core.actor import Actor
 from ...core.model import Tab
-from ...core.transaction import Actor
+from ...protocol.errors import ArgumentError
 from ...storage.pathscope import PathScope
 from ..journaling import change_entry
 from ..state import canonical_or_invalid
-from .registry import ARRAY, BOOL, STR, PersonAction
+from .registry import PersonAction
 from .workspace import load_tab
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
     tab = await _tab(ctx, args)
     doc = tab.doc
     # No page typed the restored text: every page gets it (a page's own keystrokes are not sent back to it).
-    actor = Actor(None, ctx.connection.principal)
+    actor = Actor("person", ctx.connection.principal)
     rejection = await ctx.review.reject(doc, _ids(args), actor)
     if rejection.before is not None and rejection.after is not None:
         entry = change_entry("review.reject", ctx.connection, tab, rejection.before, rejection.after)
@@ -87,11 +87,9 @@ async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
 
 
 #: a document by ``tabId`` (a page) or ``filePath`` (``vmark review``); the changes by ``ids`` or ``all``
-_DOCUMENT = {"tabId": STR, "filePath": STR}
-_VERDICT = {**_DOCUMENT, "ids": ARRAY, "all": BOOL}
 
 ACTIONS = {
-    "review.list": PersonAction(review_list, optional=_DOCUMENT),
-    "review.accept": PersonAction(review_accept, optional=_VERDICT),
-    "review.reject": PersonAction(review_reject, optional=_VERDICT),
+    "review.list": PersonAction(review_list, checks=("tabId", "filePath")),
+    "review.accept": PersonAction(review_accept, checks=("tabId", "filePath", "ids", "all")),
+    "review.reject": PersonAction(review_reject, checks=("tabId", "filePath", "ids", "all")),
 }

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
-from ...core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, kind_for_path
-from ..state import canonical_or_invalid
-from ..tab_save import already_exists
+from ...protocol.errors import DomainError
 from .args import tab_of
-from .registry import STR, TAB, PersonAction, one_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -24,34 +20,14 @@ async def save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    """The person may save anywhere, as a file of a supported kind, but never over an existing file."""
+    """The person may save anywhere, as a file of a supported kind, but never over an existing file (the
+    person's policy of :meth:`~vmark.app.tab_save.Saver.save_as`); the new file joins the recent files."""
     window, tab = tab_of(ctx, args)
-    doc = tab.doc
-    real = canonical_or_invalid(args["path"])
-    if real == doc.path:  # "Save as" onto the document's own file is a save
-        return await ctx.saver.person_save(window, tab, real)
-    kind = kind_for_path(real)
-    if kind is None:
-        raise DomainError("INVALID_PATH", _UNSUPPORTED.format(path=real), filePath=real)
-    folder = os.path.dirname(real)
-    if not os.path.isdir(folder):
-        raise DomainError("INVALID_PATH", f"There is no folder {folder}", filePath=real)
-    if os.path.lexists(real):
-        raise already_exists(real)
-    if ctx.session.doc_by_path(real) is not None:  # open, though its file is gone from the disk
-        raise DomainError("INVALID_PATH", f"{real} is open in another tab; close it first", filePath=real)
-    saved = await ctx.saver.person_save(window, tab, real, new_kind=kind)
-    ctx.recents.opened("file", saved["filePath"])
+    before = tab.doc.path
+    saved = await ctx.saver.save_as(ctx.connection, window, tab, args["path"])
+    if tab.doc.path != before:
+        ctx.recents.opened("file", saved["filePath"])
     return saved
-
-
-_UNSUPPORTED = (
-    "{path} is not a Markdown or workflow file: end its name with "
-    + ", ".join(sorted(MARKDOWN_SUFFIXES))
-    + ", or save "
-    + "/".join(sorted(WORKFLOW_SUFFIXES, reverse=True))
-    + " files inside .github/workflows"
-)
 
 
 async def resolve_divergence(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -62,7 +38,7 @@ async def resolve_divergence(ctx: RequestContext, args: dict[str, Any]) -> dict[
 
 
 ACTIONS = {
-    "ui.save": PersonAction(save, required=TAB),
-    "ui.save_as": PersonAction(save_as, required={**TAB, "path": STR}),
-    "ui.resolve_divergence": PersonAction(resolve_divergence, required={**TAB, "keep": one_of("mine", "disk")}),
+    "ui.save": PersonAction(save, checks=("tabId",)),
+    "ui.save_as": PersonAction(save_as, checks=("tabId", "path")),
+    "ui.resolve_divergence": PersonAction(resolve_divergence, checks=("tabId", "keep")),
 }

@@ -12,9 +12,9 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from vmark.core.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
+from vmark.protocol.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
 
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from ...storage.tree import list_files
 from .registry import PersonAction
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from ...storage.settings import SETTINGS, SettingsError
-from .registry import ANY, BOOL, STR, PersonAction, one_of
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -65,14 +65,12 @@ async def prompts_new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
 
 
 ACTIONS = {
-    "ui.reply": PersonAction(reply, required={"requestId": STR}),
+    "ui.reply": PersonAction(reply, checks=("requestId",)),
     "approvals.list": PersonAction(approvals_list),
     # a browser prompt's Allow once / Allow on this site
-    "approvals.answer": PersonAction(
-        approvals_answer, required={"id": STR, "allow": BOOL}, optional={"decision": one_of("once", "site")}
-    ),
+    "approvals.answer": PersonAction(approvals_answer, checks=("id", "allow", "decision")),
     "settings.list": PersonAction(settings_list),
     "prompts.list": PersonAction(prompts_list),
     "prompts.new": PersonAction(prompts_new),
-    "settings.set": PersonAction(settings_set, required={"key": STR, "value": ANY}),
+    "settings.set": PersonAction(settings_set, checks=("key", "value")),
 }

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ArgumentError
+from ...protocol.errors import ArgumentError
 from ...text import transform as cjk_transform
 from ..writes import check_text
 from . import ghactions
 from .document import user_cjk_rules
-from .registry import STR, TEXT, PersonAction
+from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -39,6 +39,6 @@ async def cjk_format(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
 
 
 ACTIONS = {
-    "ui.validate": PersonAction(validate, required={"tabId": STR}),
-    "ui.cjk_format": PersonAction(cjk_format, required={"text": TEXT}),
+    "ui.validate": PersonAction(validate, checks=("tabId",)),
+    "ui.cjk_format": PersonAction(cjk_format, checks=("text",), texts=("text",)),
 }

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.kinds import KINDS
 from ...storage.pathscope import PathScope
 from ..state import canonical_or_invalid
 from .args import tab_of
-from .registry import BOOL, STR, TAB, PersonAction, one_of
+from .registry import PersonAction
 from .workspace import load_tab, new_untitled
 
 if TYPE_CHECKING:
@@ -85,18 +84,18 @@ async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
-    return ctx.session.page_state()
+    return ctx.page_push.page_state()
 
 
 ACTIONS = {
-    "ui.attach": PersonAction(attach, optional={"window": STR}),
-    "ui.focus": PersonAction(focus, optional={"focused": BOOL, "visible": BOOL}),
-    "ui.open": PersonAction(open_file, required={"path": STR}),
-    "ui.open_folder": PersonAction(open_folder, required={"path": STR}),
-    "ui.new": PersonAction(new, optional={"kind": one_of(*KINDS)}),
-    "ui.close": PersonAction(close, required=TAB, optional={"force": BOOL}),
-    "ui.switch_tab": PersonAction(switch_tab, required=TAB),
-    "ui.pin": PersonAction(pin, required=TAB, optional={"pinned": BOOL}),
-    "ui.set_mode": PersonAction(set_mode, required={**TAB, "mode": one_of("wysiwyg", "source")}),
+    "ui.attach": PersonAction(attach, checks=("window",)),
+    "ui.focus": PersonAction(focus, checks=("focused", "visible")),
+    "ui.open": PersonAction(open_file, checks=("path",)),
+    "ui.open_folder": PersonAction(open_folder, checks=("path",)),
+    "ui.new": PersonAction(new, checks=("kind",)),
+    "ui.close": PersonAction(close, checks=("tabId", "force")),
+    "ui.switch_tab": PersonAction(switch_tab, checks=("tabId",)),
+    "ui.pin": PersonAction(pin, checks=("tabId", "pinned")),
+    "ui.set_mode": PersonAction(set_mode, checks=("tabId", "mode")),
     "ui.state": PersonAction(state),
 }

@@ -6,11 +6,13 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import DomainError
 from ...core.ids import new_id
-from ...core.kinds import Kind, kind_for_path
-from ...core.limits import UI_ROUND_TRIP_SECONDS
+from ...core.kinds import kind_for_path
 from ...core.model import Document, Tab, Window
+from ...protocol import results
+from ...protocol.errors import DomainError
+from ...protocol.limits import UI_ROUND_TRIP_SECONDS
+from ...protocol.wire_types import Kind
 from ...storage.files import read_document, remove_stale_temps
 from ...storage.pathscope import PathScope, ScopeError, readable_roots
 from ..state import canonical_or_invalid
@@ -46,7 +48,7 @@ async def load_tab(
     return ctx.session.add_tab(window, doc, activate=activate), True
 
 
-async def new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def new(ctx: RequestContext, args: dict[str, Any]) -> results.NewTab:
     window = ctx.session.window(args.get("windowLabel"))
     kind: Kind = args.get("kind", "markdown")
     tab = new_untitled(ctx, window, kind)
@@ -58,7 +60,7 @@ def new_untitled(ctx: RequestContext, window: Window, kind: Kind) -> Tab:
     return ctx.session.add_tab(window, doc, activate=True)
 
 
-async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def open_(ctx: RequestContext, args: dict[str, Any]) -> results.Opened:
     session = ctx.session
     window = session.window(args.get("windowLabel"))
     before = window.active_tab
@@ -72,7 +74,7 @@ async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> results.WorkspaceOpened:
     conn = ctx.connection
     window = ctx.session.window()
     folder = canonical_or_invalid(args["folderPath"])
@@ -115,7 +117,7 @@ def _may_read(ctx: RequestContext, folder: str) -> bool:
     return PathScope.of([*readable_roots(ctx.settings.get("readable_roots")), *ctx.folder_grants]).contains(folder)
 
 
-async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: str) -> dict[str, Any]:
+async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: str) -> results.WorkspaceOpened:
     conn = ctx.connection
     picker = ctx.approvals.find("folder_access", conn.id, folder)
     if picker is not None and picker.state == "allowed":
@@ -145,7 +147,7 @@ async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ctx.saver.save_as(ctx.connection, window, tab, args["filePath"])
 
 
-async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def close(ctx: RequestContext, args: dict[str, Any]) -> results.Closed:
     window, tab = ctx.session.find_tab(args["tabId"])
     await ctx.windows.flush_pages(window)
     if tab not in window.tabs:
@@ -161,7 +163,7 @@ async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"closed": True}
 
 
-async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> results.Switched:
     window, tab = ctx.session.find_tab(args["tabId"])
     before_tab, before_workspace = window.active_tab, window.active_workspace
     switched = ctx.windows.activate(window, tab)
@@ -180,7 +182,7 @@ async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
     }
 
 
-async def focus_window(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def focus_window(ctx: RequestContext, args: dict[str, Any]) -> results.Focused:
     window = ctx.session.window(args["windowLabel"])
     ctx.session.touch(window)
     pages = ctx.session.pages.get(window.label, [])

@@ -87,7 +87,7 @@ class Backlog:
             if edit.reviewable:
                 self._background(self.history.add_ai_revision(doc.key, state.revision))
                 self._unreviewed[doc.key] = self._unreviewed.get(doc.key, 0) + 1
-            principal, client = tx.actor.principal, tx.actor.name
+            principal, client = tx.actor.principal, tx.actor.client_name
             self._background(
                 self.history.snapshot(
                     doc.key, doc.path, "mcp", state.revision, state.text, principal, tool=tx.tool, client=client

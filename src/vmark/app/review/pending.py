@@ -11,14 +11,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ...core.agentname import agent_label
 from ...core.changes import diff
 from ...core.document import DocState
 from ...core.ids import new_id
 from ...core.review import Change, Judgement, SpanIndex, map_change
 from ...core.review_merge import Author, merge_edit
 from ...core.spans import Spans
-from ...core.transaction import Actor, Transaction
+from ...core.transaction import Transaction
 
 
 @dataclass
@@ -51,7 +50,7 @@ class DocReview:
         change may carry them on)."""
         author = None
         if tx.origin == "agent":
-            author = Author(tx.state.revision, principal(tx.actor), tx.tool or "", time.time(), shown_as(tx.actor))
+            author = Author(tx.state.revision, tx.actor.requester, tx.tool or "", time.time(), tx.actor.label)
         merged = merge_edit(self.changes, before.shown, tx.state.shown, spans, author, lambda: new_id("rc"))
         self.end(merged.merged, "merged")
         self.end(merged.undone, "merged" if author else "edited")
@@ -72,16 +71,6 @@ class DocReview:
                 kept.append(moved)
         self.changes = kept
         return gone
-
-
-def principal(actor: Actor) -> str:
-    """Who an agent is: its principal, else its connection (what a verdict's audience is matched against)."""
-    return actor.principal or (f"anonymous ({actor.connection})" if actor.connection else "anonymous")
-
-
-def shown_as(actor: Actor) -> str:
-    """How the person sees an agent: its client's name with its principal (display only, see ``principal``)."""
-    return agent_label(actor.name, actor.principal, actor.connection)
 
 
 def shown_spans(before: DocState, after: DocState) -> Spans:

@@ -25,17 +25,18 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ...core.actor import Actor
 from ...core.changes import splice_state
 from ...core.document import DocState
-from ...core.errors import ArgumentError
 from ...core.model import Document, Window
 from ...core.review import Change, Judgement, reject_spans
 from ...core.spans import Spans
-from ...core.transaction import Actor, Transaction
+from ...core.transaction import Transaction
+from ...protocol.errors import ArgumentError
 from ...storage.history import History
 from ...storage.reviews import ReviewStore
 from .backlog import Backlog
-from .pending import DocReview, shown_as, shown_spans
+from .pending import DocReview, shown_spans
 from .push import ReviewPusher
 from .saving import ReviewSaver
 
@@ -129,7 +130,7 @@ class Review:
             return
         added = self._merge(key, review, edit.tx, edit.before, edit.spans)
         if added:
-            self._pusher.notice(key, shown_as(edit.tx.actor), edit.tx.tool or "", added)
+            self._pusher.notice(key, edit.tx.actor.label, edit.tx.tool or "", added)
         else:  # its revision joined the backlog in advance: nothing of it is pending, so it is reviewed
             self._backlog.settle(key, [edit.tx.state.revision], review.carried())
         self._pusher.due.add(key)
@@ -198,7 +199,7 @@ class Review:
             added = self._merge(doc.key, review, tx, before, spans)
             self._backlog.saw_agent_edit(tx.state.revision, before, added > 0)
             if added:
-                self._pusher.notice(doc.key, shown_as(tx.actor), tx.tool, added)
+                self._pusher.notice(doc.key, tx.actor.label, tx.tool, added)
                 self._saver.now(doc.key)
         elif tx.origin == "revert" and review.changes:
             self._merge(doc.key, review, tx, before, spans)

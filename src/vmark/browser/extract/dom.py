@@ -15,7 +15,7 @@ from typing import cast
 
 from lxml import etree
 
-from vmark.core.limits import EXTRACT_DOM_MAX_DEPTH
+from vmark.protocol.limits import EXTRACT_DOM_MAX_DEPTH
 
 # Elements whose content is never article text (code, styling, metadata, embedded documents and media).
 _DROPPED_TAGS = frozenset(

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
-from vmark.core.limits import EXTRACT_WORK_BUDGET
+from vmark.protocol.limits import EXTRACT_WORK_BUDGET
 
 from .dom import Element, body_of, class_and_id, raw_text, remove, text_of
 from .measure import COMMAS, Measure, forget, measure

@@ -15,7 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from vmark.core.limits import EXTRACT_MARKDOWN_MAX_DEPTH
+from vmark.protocol.limits import EXTRACT_MARKDOWN_MAX_DEPTH
 
 from .dom import BLOCK_TAGS, Element, raw_text, text_of
 

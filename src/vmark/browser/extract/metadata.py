@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from vmark.core.limits import EXTRACT_BYLINE_CHARS
+from vmark.protocol.limits import EXTRACT_BYLINE_CHARS
 
 from .dom import Element, text_of
 

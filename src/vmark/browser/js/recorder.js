@@ -12,7 +12,7 @@
 // click navigated away from reach the next document of the same origin: the driver cannot read a
 // document once its navigation has started. No message channel from the page into VMark exists.
 // The driver fills in the buffer id, the flag's name and runtime.js (recorder.py); LIMITS comes from
-// core/limits.py (browser/isolated.py page_script).
+// protocol/limits.py (browser/isolated.py page_script).
 (() => {
   if (window !== window.top) return;
   const BUFFER_ID = '__BUFFER_ID__';

@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from ...core.limits import MAX_FRAME_BYTES
+from ...protocol.limits import MAX_FRAME_BYTES
 from ..http_endpoint import HOST, MCP_PATH, url_of
 from ..notify import Notifier
 from ..server import build_server

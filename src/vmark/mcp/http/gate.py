@@ -32,7 +32,7 @@ from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ...core.limits import MAX_FRAME_BYTES
+from ...protocol.limits import MAX_FRAME_BYTES
 from ..http_endpoint import CHALLENGE, MCP_PATH
 from ..wire import PARSE_ERROR, LineError, dump, read_line
 

@@ -12,7 +12,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .document import has_lone_surrogate
 from .errors import ArgumentError
 from .limits import (
     CHANGES_MAX_WAIT_MS,
@@ -22,6 +21,7 @@ from .limits import (
     MAX_TIMEOUT_MS,
     MIN_TIMEOUT_MS,
 )
+from .strings import has_lone_surrogate
 
 _JSON_TYPES: dict[str, dict[str, Any]] = {
     "string": {"type": "string"},

@@ -1,4 +1,4 @@
-"""A strict check of values against the person protocol's TypedDicts (``vmark.core.wire_types``).
+"""A strict check of values against the person protocol's TypedDicts (``vmark.protocol.wire_types``).
 
 What it knows: ``TypedDict`` (required and ``NotRequired`` keys; an unknown key is an error), ``Literal``,
 ``list[X]``, ``tuple[X, Y]`` (a JSON array of that length), ``dict[str, X]``, unions and ``X | None``, the JSON
@@ -12,7 +12,7 @@ import types
 import typing
 from typing import Any
 
-from ..core import wire_types
+from . import wire_types
 
 
 class UnsupportedType(TypeError):

@@ -2,7 +2,7 @@
 
 ``frontend/src/wire.gen.ts`` is generated from this module (``python -m vmark.tools.gen_wire``; ``make lint``
 fails when it is stale), and the UI tests validate what the app really sends against it
-(``vmark.testing.wirecheck``), so the page's TypeScript and the app cannot drift apart.
+(``vmark.protocol.wirecheck``), so the page's TypeScript and the app cannot drift apart.
 
 Frames on ``/ui``: ``hello`` once, then ``{type: "response", id, success, data | error}`` for each request
 ``{id, type, payload}``, and ``{type: "event", event, payload, requestId?}``; an event with a ``requestId`` wants
@@ -15,10 +15,11 @@ string annotation). Keys are the wire's own (camelCase, ``from``), so some shape
 
 from typing import Literal, NotRequired, TypedDict
 
-from .kinds import Kind
 from .limits import MAX_PASTED_IMAGE_BYTES
 
-Mode = Literal["source", "wysiwyg"]
+#: what a file opens as (``vmark.core.kinds`` says which files are which)
+Kind = Literal["markdown", "yaml-workflow"]
+Mode = Literal["wysiwyg", "source"]
 #: code points ``[from, to, insert]`` of a text: the spans of one change (``core.changes.wire``)
 WireSpan = tuple[int, int, str]
 #: who made a change, as the pages see it (a revert is the person's edit)
@@ -86,7 +87,9 @@ class AgentInfo(TypedDict):
 
 
 class PageState(TypedDict):
-    """The ``state`` event and ``ui.state``: every window, its view details, the connected agents."""
+    """``ui.state``: every window, its view details, the connected agents. The ``state`` event is a window's
+    own (``app/page_push.py``): ``windows`` holds only that window; ``views`` holds its view and, for the
+    other windows, their workspaces only (``tabs`` empty)."""
 
     windows: list[WindowInfo]
     views: dict[str, WindowView]
@@ -646,7 +649,8 @@ class AttachResult(TypedDict):
 
 
 class FocusPayload(TypedDict):
-    focused: bool
+    #: absent: not focused
+    focused: NotRequired[bool]
     visible: NotRequired[bool]
 
 

@@ -1,0 +1,43 @@
+"""What the person's pages are sent when an agent writes, through the real app: the pages of the window showing
+the document get its ``doc``, ``review`` and ``state`` events; a page of another window gets nothing of it
+(app/page_push.py). No timing: the other window's own change afterwards is pushed after anything the write
+caused, so its events up to that change are all it got."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcp import Client
+
+from tests.conftest import ok
+from tests.contract.helpers import another_page, person_open, wait_event
+from vmark.app.server import RunningApp
+from vmark.testing.uiclient import UIClient
+
+
+async def test_an_agent_write_reaches_only_the_window_showing_the_document(
+    mcp: Client, vmark: RunningApp, person: UIClient, opened: Path
+) -> None:
+    tab = await person_open(person, opened / "a.md")
+    async with another_page(vmark) as other:
+        other_tab = await person_open(other, opened / "b.md")
+        await ok(mcp, "session", "get_state")  # the agent is connected: every page heard of it
+        await wait_event(other, "state", lambda p: bool(p["agents"]))
+        mark, other_mark = len(person.events), len(other.events)
+
+        wrote = await ok(mcp, "document", "write", tabId=tab, content="# A\n\nomega\n")
+        assert wrote["saved"] is True
+        await wait_event(person, "review", lambda p: p["revision"] == wrote["revision"])
+        await other.call("ui.pin", tabId=other_tab)  # the other window's own change, pushed after the write's
+        shown = other.window or ""
+        pinned = await wait_event(
+            other, "state", lambda p: p["views"][shown]["tabs"].get(other_tab, {}).get("pinned") is True
+        )
+
+        assert [e["event"] for e in other.events[other_mark:]] == ["state"]
+        assert [w["label"] for w in pinned["windows"]] == [other.window]
+        assert pinned["views"]["main"]["tabs"] == {}  # another window's tabs are not its pages' business
+        got = [e["event"] for e in person.events[mark:] if e.get("requestId") is None]
+        assert got[:2] == ["doc", "review"] and set(got) == {"doc", "review", "state"}
+        doc = next(e["payload"] for e in person.events[mark:] if e["event"] == "doc")
+        assert (doc["tabIds"], doc["revision"], doc["origin"]) == ([tab], wrote["revision"], "agent")
