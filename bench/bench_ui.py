@@ -89,12 +89,25 @@ from playwright.async_api import Browser, Locator, Page, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from vmark.app.server import RunningApp
-from vmark.app.ui_server import DIST
+from vmark.app.ui_server import DIST, UIServer
 from vmark.storage.settings import Settings
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 from vmark.testing.uiclient import UIClient
 
-DIST_INDEX = DIST / "index.html"
+
+class _App(RunningApp):
+    """The app with its page served from ``dist`` (``--dist``: another build of the page, for before/after)."""
+
+    def __init__(self, home: Path, folder: str, dist: Path) -> None:
+        super().__init__(home, folder)
+        self._dist = dist
+
+    def _ui_server(self) -> UIServer:
+        return UIServer(self.bridge, self.app.settings, self.ui_token, self.port, self._dist)
+
+
+#: the page's build the app serves (``--dist``)
+PAGE_DIST = [DIST]
 
 BIG_BYTES = 5_000_000
 NOTES_BYTES = 20_000
@@ -261,7 +274,7 @@ class Stage:
 async def chromium() -> AsyncIterator[Browser]:
     if not Path(CHROMIUM).exists():
         raise BenchError(f"{CHROMIUM} is absent (Debian's chromium package)")
-    if not DIST_INDEX.is_file():
+    if not (PAGE_DIST[0] / "index.html").is_file():
         raise BenchError("the UI is not built: run `make setup`")
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -292,7 +305,7 @@ async def stage(tmp: Path, files: dict[str, str]) -> AsyncIterator[Stage]:
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, "utf-8")
-    app = RunningApp(home, str(folder))
+    app = _App(home, str(folder), PAGE_DIST[0])
     await app.start()
     try:
         with open(tmp / "mcp.log", "w") as errlog, logs_on_error(tmp / "mcp.log"):
@@ -1231,12 +1244,20 @@ def main() -> int:
         "enter (Enter in a list item of 1 MB, WYSIWYG)",
     )
     parser.add_argument(
+        "--dist",
+        type=Path,
+        default=DIST,
+        help="the page's build to serve (default: this checkout's); another commit's for before/after figures: "
+        "`npx vite build --outDir DIR` in its frontend/",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: one opening per way (WYSIWYG cut off after 10 s), few keys per measurement",
     )
     args = parser.parse_args()
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
+    PAGE_DIST[0] = args.dist.resolve()
     if args.keystrokes < BLOCK:
         parser.error(f"--keystrokes: at least {BLOCK} (one quiet and one loaded block)")
     if not parts or parts - {"open", "latency", "saved", "review", "paste", "enter"}:

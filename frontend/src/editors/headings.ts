@@ -1,6 +1,7 @@
 // The headings of a document: of Markdown text (ATX and setext, outside fenced code and front matter) and of
 // the editor shown now (source mode reads its lines, WYSIWYG its heading nodes), and the cursor moved to one.
 // The outline lists them; a link to `#fragment` follows to one.
+import type { Node as PMNode } from "prosemirror-model";
 import { live } from "../shared/live";
 
 export interface Heading {
@@ -56,10 +57,28 @@ function plain(text: string): string {
 /** The headings of the document shown now: source mode reads its lines, WYSIWYG its heading nodes. */
 export function shownHeadings(): Heading[] {
   if (live.cm) return headingsOf(live.cm.state.doc.toString());
+  return live.pm ? pmHeadings(live.pm.state.doc) : [];
+}
+
+/** The headings inside each top-level block, positions from the block's start: an edit makes new blocks only where it changed. */
+const blockHeadings = new WeakMap<PMNode, Heading[]>();
+
+/** The heading nodes of a WYSIWYG document (also those in quotes and lists), each top-level block read once. */
+export function pmHeadings(doc: PMNode): Heading[] {
   const headings: Heading[] = [];
-  live.pm?.state.doc.descendants((node, pos) => {
-    if (node.type.name === "heading") headings.push({ level: Number(node.attrs.level), text: node.textContent, at: pos });
-    return !node.isTextblock;
+  doc.forEach((block, offset) => {
+    let inside = blockHeadings.get(block);
+    if (inside === undefined) {
+      const found: Heading[] = [];
+      const visit = (node: PMNode, pos: number): boolean => {
+        if (node.type.name === "heading") found.push({ level: Number(node.attrs.level), text: node.textContent, at: pos });
+        return !node.isTextblock;
+      };
+      if (visit(block, 0)) block.descendants((node, pos) => visit(node, pos + 1));
+      blockHeadings.set(block, found);
+      inside = found;
+    }
+    for (const h of inside) headings.push({ ...h, at: offset + h.at });
   });
   return headings;
 }

@@ -4,7 +4,7 @@
 // Markdown markers taken away, nearest to where the app placed it.
 import type { Node } from "prosemirror-model";
 import type { EditorState, Transaction } from "prosemirror-state";
-import { Decoration } from "prosemirror-view";
+import { Decoration, DecorationSet } from "prosemirror-view";
 import { decorationLayer } from "./decorationlayer";
 import { nearestOccurrence, shownBreaks } from "./anchors";
 import type { CommentAnchor } from "./editor";
@@ -14,8 +14,10 @@ const layer = decorationLayer("vmark-comment-anchors");
 /** A fresh plugin per editor; its decorations follow edits until the next `anchorTransaction`. */
 export const anchorPlugin = layer.plugin;
 
-/** The transaction that shows `anchors` (no change to the document, nothing to undo). */
-export function anchorTransaction(state: EditorState, anchors: CommentAnchor[]): Transaction {
+/** The transaction that shows `anchors` (no change to the document, nothing to undo); null when it would change nothing. */
+export function anchorTransaction(state: EditorState, anchors: CommentAnchor[]): Transaction | null {
+  // No threads (a document's usual case, asked again on every change): nothing to read the document for.
+  if (anchors.length === 0 && layer.shown(state) === DecorationSet.empty) return null;
   const flat = flatten(state.doc);
   const decorations: Decoration[] = [];
   for (const anchor of anchors) {

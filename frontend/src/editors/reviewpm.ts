@@ -16,20 +16,40 @@ export const reviewPlugin = layer.plugin;
 /** Where each change is in the view: its inserted range's view positions. */
 export type ToView = (offset: number, bias: -1 | 1) => number;
 
-/** The transaction that shows `marks` (no change to the document, nothing to undo). */
+/**
+ * The transaction that shows `marks` (no change to the document, nothing to undo). The decorations shown
+ * already where they belong stay the same objects and only the others are removed or added, so the view
+ * redraws the changes that moved and compares no more than their parts of the document.
+ */
 export function reviewTransaction(state: EditorState, marks: readonly ReviewMark[], toView: ToView): Transaction {
   const size = state.doc.content.size;
-  const decorations: Decoration[] = [];
+  const wanted = new Map<string, Decoration>();
+  const want = (decoration: Decoration): void => {
+    wanted.set(identity(decoration), decoration);
+  };
   for (const mark of marks) {
     // A pure deletion sits after the text before it; an insertion starts at the text it inserted.
     const empty = mark.to === mark.from;
     const from = Math.min(toView(mark.from, empty ? -1 : 1), size);
     const to = empty ? from : Math.max(Math.min(toView(mark.to, -1), size), from);
-    const widget = (pos: number, dom: HTMLElement, side: number, part: string): Decoration =>
-      Decoration.widget(pos, dom, { side, key: `${mark.id}:${part}:${mark.old.length}`, ignoreSelection: true, stopEvent: () => true });
-    if (mark.old !== "") decorations.push(widget(from, deletedWidget(mark), -1, "old"));
-    if (to > from) decorations.push(Decoration.inline(from, to, { class: "pm-review-insert", "data-review-id": mark.id }));
-    decorations.push(widget(to, verdictWidget(mark), 1, "verdicts"));
+    // `key` tells the view a widget is the same; `shows` is everything its DOM is drawn from.
+    const shows = JSON.stringify([mark.id, mark.old, mark.agent, mark.tool]);
+    const widget = (pos: number, dom: () => HTMLElement, side: number, part: string): Decoration =>
+      Decoration.widget(pos, dom, { side, key: `${mark.id}:${part}:${mark.old.length}`, shows: `${part}:${shows}`, ignoreSelection: true, stopEvent: () => true });
+    if (mark.old !== "") want(widget(from, () => deletedWidget(mark), -1, "old"));
+    if (to > from) want(Decoration.inline(from, to, { class: "pm-review-insert", "data-review-id": mark.id }, { shows: `insert:${mark.id}` }));
+    want(widget(to, () => verdictWidget(mark), 1, "verdicts"));
   }
-  return layer.transaction(state, decorations);
+  const shown = layer.shown(state);
+  const stale: Decoration[] = [];
+  for (const decoration of shown.find()) {
+    if (wanted.delete(identity(decoration))) continue; // shown as it should be
+    stale.push(decoration);
+  }
+  return layer.transaction(state, shown.remove(stale).add(state.doc, [...wanted.values()]));
+}
+
+/** What makes two of these decorations the same: what they show, and where. */
+function identity(decoration: Decoration): string {
+  return `${String((decoration.spec as { shows?: string }).shows)}@${decoration.from}-${decoration.to}`;
 }

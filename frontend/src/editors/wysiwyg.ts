@@ -197,7 +197,8 @@ export class WysiwygEditor implements Editor {
   }
 
   setAnchors(anchors: CommentAnchor[]): void {
-    this.view.dispatch(anchorTransaction(this.view.state, anchors));
+    const tr = anchorTransaction(this.view.state, anchors);
+    if (tr) this.view.dispatch(tr);
   }
 
   setReview(marks: ReviewMark[]): void {

@@ -1,7 +1,9 @@
 // The status bar: words, characters, reading time, the cursor's line and column, line endings, encoding.
+import type { Text } from "@codemirror/state";
 import { el } from "../shared/dom";
+import { inIdle } from "../shared/idle";
 import { live, onEditorUpdate } from "../shared/live";
-import { sourceOffset } from "../shared/renderctx";
+import { sourceOffset, sourceRope } from "../shared/renderctx";
 import type { TabText } from "../wire.gen";
 
 export type FileFacts = Pick<TabText, "lineEnding" | "encoding">;
@@ -19,6 +21,35 @@ export function counts(text: string): { words: number; characters: number } {
   return { words, characters };
 }
 
+type Counts = { words: number; characters: number };
+
+/** The counts of every part of a rope seen so far: an edit makes new objects only of the parts it touched. */
+const counted = new WeakMap<Text, Counts>();
+
+/**
+ * `counts` of a rope, reusing the counts of the parts an edit left alone (a rope splits only between lines,
+ * where no word goes on). Gives up (null) once `deadline` (`performance.now()`) has passed; what it counted
+ * by then is kept for the next call.
+ */
+export function countsOfRope(text: Text, deadline = Infinity): Counts | null {
+  const known = counted.get(text);
+  if (known) return known;
+  let got: Counts;
+  if (text.children === null) got = counts(text.toString());
+  else {
+    got = { words: 0, characters: 0 };
+    for (const part of text.children) {
+      const sub = countsOfRope(part, deadline);
+      if (sub === null) return null;
+      got.words += sub.words;
+      got.characters += sub.characters;
+      if (performance.now() > deadline) return null;
+    }
+  }
+  counted.set(text, got);
+  return got;
+}
+
 export function readingTime(words: number): string {
   if (words === 0) return "no reading time";
   const minutes = Math.max(1, Math.round(words / WORDS_PER_MINUTE));
@@ -29,8 +60,8 @@ export class StatusBar {
   readonly bar: HTMLElement;
   private items: Record<"words" | "characters" | "reading" | "cursor" | "endings" | "encoding" | "mode", HTMLElement>;
   private facts: FileFacts | null = null;
-  private countTimer: number | undefined;
-  private lastText: string | null = null;
+  /** Cancels the idle slice counting the text (in slices, so that a long document never holds up a key). */
+  private countTask: (() => void) | null = null;
   private lastDoc: unknown = null;
 
   constructor(private mode: () => string | null) {
@@ -57,9 +88,9 @@ export class StatusBar {
   }
 
   /**
-   * What changed decides the work: a cursor move in source mode reads only its line; the text is read
-   * (and counted) only when the document changed, and for a long document once typing rests, so a
-   * keystroke in a 5 MB document stays cheap.
+   * The text is counted only when the document changed, from its rope: the parts an edit left alone keep
+   * their counts, so a keystroke in a 5 MB document counts a few lines. A text not counted yet (a document
+   * just opened) is counted in idle time, a slice at a time. The cursor's line is the rope's, found by halving.
    */
   private update(): void {
     const doc = live.cm ? live.cm.state.doc : live.pm ? live.pm.state.doc : null;
@@ -68,22 +99,11 @@ export class StatusBar {
       for (const item of Object.values(this.items)) item.textContent = "";
       this.items.words.textContent = "No document open";
       this.lastDoc = null;
-      this.lastText = null;
       return;
     }
-    const size = live.cm ? live.cm.state.doc.length : (live.pm?.state.doc.content.size ?? 0);
     if (doc !== this.lastDoc) {
       this.lastDoc = doc;
-      window.clearTimeout(this.countTimer);
-      const read = (): void => {
-        const text = live.cm ? live.cm.state.doc.toString() : this.wysiwygText();
-        if (text === null) return;
-        this.lastText = text;
-        this.count(text);
-        this.showCursor();
-      };
-      if (size > 100_000) this.countTimer = window.setTimeout(read, 400);
-      else read();
+      this.count();
     }
     this.showCursor();
     this.items.endings.textContent = this.facts ? (this.facts.lineEnding === "\r\n" ? "CRLF" : this.facts.lineEnding === "\r" ? "CR" : "LF") : "";
@@ -92,37 +112,58 @@ export class StatusBar {
     this.items.mode.textContent = mode === "wysiwyg" ? "WYSIWYG" : mode === "source" ? "Source" : "";
   }
 
+  /** Counts the shown text now if its parts are known (or it is short), else in idle slices. */
+  private count(): void {
+    this.countTask?.();
+    this.countTask = null;
+    const rope = this.rope();
+    if (rope === null) return;
+    const got = countsOfRope(rope, rope.length > 100_000 ? performance.now() + 8 : Infinity);
+    if (got) {
+      this.show(got);
+      return;
+    }
+    const slice = (until: number): void => {
+      this.countTask = null;
+      if (this.rope() !== rope) return; // the text changed meanwhile: its update counts it
+      const done = countsOfRope(rope, until);
+      if (done) this.show(done);
+      else this.countTask = inIdle(slice);
+    };
+    this.countTask = inIdle(slice);
+  }
+
+  /** The shown editor's text as a rope (WYSIWYG: the text behind the view). */
+  private rope(): Text | null {
+    if (live.cm) return live.cm.state.doc;
+    return live.pm ? sourceRope(live.pm) : null;
+  }
+
   private showCursor(): void {
     const cursor = this.cursor();
     this.items.cursor.textContent = cursor ? `Ln ${cursor.line}, Col ${cursor.column}` : "";
   }
 
-  private count(text: string): void {
-    const { words, characters } = counts(text);
+  private show({ words, characters }: Counts): void {
     this.items.words.textContent = `${words.toLocaleString("en")} ${words === 1 ? "word" : "words"}`;
     this.items.characters.textContent = `${characters.toLocaleString("en")} ${characters === 1 ? "character" : "characters"}`;
     this.items.reading.textContent = readingTime(words);
   }
 
-  private wysiwygText(): string | null {
-    return (window as unknown as { vmarkPage?: { editorText(): string | null } }).vmarkPage?.editorText() ?? null;
-  }
-
   /** 1-based line and column (code points) of the cursor in the text. */
   private cursor(): { line: number; column: number } | null {
+    let text: Text | null;
+    let head: number | null;
     if (live.cm) {
-      const state = live.cm.state;
-      const head = state.selection.main.head;
-      const line = state.doc.lineAt(head);
-      return { line: line.number, column: Array.from(state.sliceDoc(line.from, head)).length + 1 };
+      text = live.cm.state.doc;
+      head = live.cm.state.selection.main.head;
+    } else {
+      if (!live.pm) return null;
+      text = sourceRope(live.pm);
+      head = sourceOffset(live.pm, live.pm.state.selection.head);
     }
-    const text = this.lastText;
-    if (!live.pm || text === null) return null;
-    const offset = sourceOffset(live.pm, live.pm.state.selection.head);
-    if (offset === null || offset > text.length) return null;
-    const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-    let line = 1;
-    for (let at = text.indexOf("\n"); at >= 0 && at < lineStart; at = text.indexOf("\n", at + 1)) line++;
-    return { line, column: Array.from(text.slice(lineStart, offset)).length + 1 };
+    if (text === null || head === null || head > text.length) return null;
+    const line = text.lineAt(head);
+    return { line: line.number, column: Array.from(text.sliceString(line.from, head)).length + 1 };
   }
 }

@@ -14,6 +14,8 @@ export class Outline {
   private key = "";
   private readDoc: unknown = null;
   private readTimer: number | undefined;
+  /** The heading marked as the cursor's (an index of `headings`, -1 for none). */
+  private current = -1;
 
   constructor() {
     this.list = el("ol", { class: "outline-list" });
@@ -46,10 +48,13 @@ export class Outline {
   update(): void {
     if (this.panel.hidden) return;
     const { headings, current } = this.read();
-    const key = JSON.stringify(headings);
+    // Positions move with every edit above a heading: the list is drawn again only when a heading's level or
+    // words changed (a click reads the position of the moment).
+    const key = JSON.stringify(headings.map((h) => [h.level, h.text]));
+    this.headings = headings;
     if (key !== this.key) {
       this.key = key;
-      this.headings = headings;
+      this.current = -1;
       this.list.replaceChildren(
         ...headings.map((h, k) => {
           const link = el("a", { href: "#", class: "outline-item", "data-level": String(h.level), "data-index": String(k) }, h.text || "(untitled heading)");
@@ -61,16 +66,21 @@ export class Outline {
         }),
       );
     }
-    this.list.querySelectorAll("a").forEach((a, k) => {
-      if (k === current) a.setAttribute("aria-current", "location");
-      else a.removeAttribute("aria-current");
-    });
+    if (current !== this.current) {
+      const links = this.list.querySelectorAll("a");
+      links[this.current]?.removeAttribute("aria-current");
+      links[current]?.setAttribute("aria-current", "location");
+      this.current = current;
+    }
     const hasEditor = live.cm !== null || live.pm !== null;
     this.empty.textContent = !hasEditor ? "Open a document to see its headings here." : headings.length === 0 ? "No headings yet: start a line with # to add one." : "";
     this.empty.hidden = this.empty.textContent === "";
   }
 
-  /** The headings (read again only when the document changed; a long one once typing rests) and the current one. */
+  /**
+   * The headings (read again only when the document changed) and the current one. WYSIWYG reads them from
+   * the changed blocks only (`pmHeadings`); a long text in source mode is read again once typing rests.
+   */
   private read(): { headings: Heading[]; current: number } {
     const doc = live.cm ? live.cm.state.doc : live.pm ? live.pm.state.doc : null;
     if (doc === null) {
@@ -79,24 +89,19 @@ export class Outline {
     }
     let headings = this.headings;
     if (doc !== this.readDoc) {
-      const size = live.cm ? live.cm.state.doc.length : (live.pm?.state.doc.content.size ?? 0);
       window.clearTimeout(this.readTimer);
-      if (size > 100_000 && this.readDoc !== null) {
+      if (live.cm && live.cm.state.doc.length > 100_000 && this.readDoc !== null) {
         this.readTimer = window.setTimeout(() => {
           this.readDoc = null;
           this.update();
         }, 400);
       } else {
         this.readDoc = doc;
-        headings = this.headingsNow();
+        headings = shownHeadings();
       }
     }
     const at = live.cm ? live.cm.state.doc.lineAt(live.cm.state.selection.main.head).number : (live.pm?.state.selection.from ?? 0);
     return { headings, current: lastAtOrBefore(headings, at) };
-  }
-
-  private headingsNow(): Heading[] {
-    return shownHeadings();
   }
 
   private async jump(index: number): Promise<void> {
@@ -107,10 +112,14 @@ export class Outline {
   }
 }
 
+/** The last heading at or before `at` (headings are in document order), -1 for none. */
 function lastAtOrBefore(headings: Heading[], at: number): number {
-  let current = -1;
-  headings.forEach((h, k) => {
-    if (h.at <= at) current = k;
-  });
-  return current;
+  let lo = 0;
+  let hi = headings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (headings[mid].at <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
 }

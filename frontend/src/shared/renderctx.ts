@@ -1,5 +1,7 @@
 // Where the shown document lives (its window and file): what WYSIWYG resolves a document's images against.
 // Kept apart from the views so the page's first bundle does not carry ProseMirror.
+import type { Text } from "@codemirror/state";
+
 /** Where the shown document lives: images resolve against its folder, through the window's scope. */
 export interface RenderContext {
   window: string;
@@ -58,6 +60,8 @@ export function imageAddress(src: string, ctx: RenderContext = context): string 
 /** What the WYSIWYG engine answers about where a view position is in the text. */
 interface SourceMap {
   sourceRange(doc: never, from: number, to: number): [number, number] | null;
+  /** The text as CodeMirror's rope: its unchanged parts stay the same objects from one edit to the next. */
+  readonly rope: Text;
   slice(from: number, to: number): string;
 }
 
@@ -72,6 +76,11 @@ export function registerSource(view: object, source: () => SourceMap): void {
 export function sourceSlice(view: object, from: number, to: number): string | null {
   const source = sources.get(view);
   return source ? source().slice(from, to) : null;
+}
+
+/** The text behind the WYSIWYG view as a rope, or null for a view that is not one. */
+export function sourceRope(view: object): Text | null {
+  return sources.get(view)?.().rope ?? null;
 }
 
 /** The text offset (UTF-16) of view position `pos`, or null where the view has no source there. */

@@ -1,8 +1,9 @@
 // Find and replace in WYSIWYG: the matches of the find bar's query decorated in the view; a replacement
 // is a transaction of the matched characters only (the engine splices it into the text).
 import type { Node } from "prosemirror-model";
-import { type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
+import { type EditorState, Plugin, PluginKey, TextSelection, type Transaction } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
+import { changedRanges } from "./changed";
 
 export interface Match {
   from: number;
@@ -23,18 +24,27 @@ export const findKey = new PluginKey<FindState>("find");
 export function findMatches(doc: Node, query: string, matchCase: boolean): Match[] {
   const found: Match[] = [];
   if (!query) return found;
-  const needle = matchCase ? query : query.toLowerCase();
   doc.descendants((node, pos) => {
     if (!node.isTextblock) return true;
-    // Each inline leaf (an image, a break, math) counts one character: offsets map straight to positions.
-    let text = node.textBetween(0, node.content.size, undefined, "\ufffc");
-    if (!matchCase) text = text.toLowerCase();
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-      found.push({ from: pos + 1 + at, to: pos + 1 + at + needle.length });
-    }
+    matchesIn(node, pos, query, matchCase, found);
     return false;
   });
   return found;
+}
+
+/** The matches inside the textblock `node` at `pos`, added to `found`. */
+function matchesIn(node: Node, pos: number, query: string, matchCase: boolean, found: Match[]): void {
+  const needle = matchCase ? query : query.toLowerCase();
+  // Each inline leaf (an image, a break, math) counts one character: offsets map straight to positions.
+  let text = node.textBetween(0, node.content.size, undefined, "\ufffc");
+  if (!matchCase) text = text.toLowerCase();
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+    found.push({ from: pos + 1 + at, to: pos + 1 + at + needle.length });
+  }
+}
+
+function decoration(m: Match, current: boolean): Decoration {
+  return Decoration.inline(m.from, m.to, { class: current ? "md-find-match current" : "md-find-match" }, { current });
 }
 
 function build(doc: Node, query: string, matchCase: boolean, current: number): FindState {
@@ -42,9 +52,55 @@ function build(doc: Node, query: string, matchCase: boolean, current: number): F
   const index = matches.length ? Math.min(Math.max(current, 0), matches.length - 1) : -1;
   const decorations = DecorationSet.create(
     doc,
-    matches.map((m, k) => Decoration.inline(m.from, m.to, { class: k === index ? "md-find-match current" : "md-find-match" })),
+    matches.map((m, k) => decoration(m, k === index)),
   );
   return { query, matchCase, matches, current: index, decorations };
+}
+
+/**
+ * The matches after an edit: those outside the textblocks it touched mapped through it, those textblocks
+ * searched again (a keystroke in a 1 MB document searches its paragraph, not the document). The same
+ * matches and current index as `build` gives.
+ */
+function rebuildChanged(tr: Transaction, old: FindState): FindState {
+  const doc = tr.doc;
+  const blocks = touchedTextblocks(tr);
+  const inTouched = (pos: number): boolean => blocks.some(([from, to]) => pos >= from && pos < to);
+  const matches: Match[] = [];
+  for (const m of old.matches) {
+    const from = tr.mapping.mapResult(m.from, 1);
+    const to = tr.mapping.mapResult(m.to, -1);
+    if (from.deleted || to.deleted || to.pos - from.pos !== m.to - m.from || inTouched(from.pos)) continue;
+    matches.push({ from: from.pos, to: to.pos });
+  }
+  for (const [from] of blocks) matchesIn(doc.nodeAt(from) as Node, from, old.query, old.matchCase, matches);
+  matches.sort((a, b) => a.from - b.from);
+  const index = matches.length ? Math.min(Math.max(old.current, 0), matches.length - 1) : -1;
+  let decorations = old.decorations.map(tr.mapping, doc);
+  const stale = blocks.flatMap(([from, to]) => decorations.find(from, to));
+  // The current match is the one at the index: its decoration is drawn anew wherever it moved.
+  stale.push(...decorations.find(undefined, undefined, (spec) => (spec as { current?: boolean }).current === true));
+  decorations = decorations.remove(stale);
+  const shown = new Set(decorations.find().map((d) => d.from));
+  const fresh = matches.flatMap((m, k) => (k === index ? [decoration(m, true)] : shown.has(m.from) ? [] : [decoration(m, false)]));
+  if (index >= 0) decorations = decorations.remove(decorations.find(matches[index].from, matches[index].to, (spec) => (spec as { current?: boolean }).current === false));
+  return { ...old, matches, current: index, decorations: decorations.add(doc, fresh) };
+}
+
+/** The textblocks of the transaction's document that its steps touched: [start, end) positions, in order. */
+function touchedTextblocks(tr: Transaction): [number, number][] {
+  const ranges = changedRanges(tr);
+  const doc = tr.doc;
+  const size = doc.content.size;
+  const found = new Map<number, number>();
+  for (const [from, to] of ranges) {
+    doc.nodesBetween(Math.max(0, from - 1), Math.min(size, to + 1), (node, pos) => {
+      if (!node.isTextblock) return true;
+      found.set(pos, pos + node.nodeSize);
+      return false;
+    });
+  }
+  return [...found].sort((a, b) => a[0] - b[0]);
 }
 
 export function findPlugin(): Plugin<FindState> {
@@ -55,7 +111,7 @@ export function findPlugin(): Plugin<FindState> {
       apply(tr, old, _before, state) {
         const meta = tr.getMeta(findKey) as Partial<FindState> | undefined;
         if (meta) return build(state.doc, meta.query ?? old.query, meta.matchCase ?? old.matchCase, meta.current ?? old.current);
-        if (tr.docChanged && old.query) return build(state.doc, old.query, old.matchCase, old.current);
+        if (tr.docChanged && old.query) return rebuildChanged(tr, old);
         return old;
       },
     },

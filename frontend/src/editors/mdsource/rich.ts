@@ -24,8 +24,10 @@ import katex from "katex";
 import { renderDiagram } from "../diagrams";
 import "katex/dist/katex.min.css";
 import type { Node } from "prosemirror-model";
-import { type EditorState, Plugin, type Transaction } from "prosemirror-state";
+import { type EditorState, Plugin, PluginKey, type Transaction } from "prosemirror-state";
+import { changedRanges } from "./changed";
 import { Decoration, DecorationSet, type NodeView } from "prosemirror-view";
+import { idleSlices } from "../../shared/idle";
 
 // --- math ---------------------------------------------------------------------------------------------
 /** The TeX inside `$…$` / `$$…$$` (inline) or a `$$` block's lines. */
@@ -82,6 +84,7 @@ export class MathBlockView implements NodeView {
   constructor(node: Node) {
     this.dom = document.createElement("div");
     this.dom.className = "md-math-block";
+    this.dom.spellcheck = false; // source, not prose (writing/spellpm.ts)
     this.contentDOM = document.createElement("pre");
     this.contentDOM.className = "md-raw md-raw-math md-math-source";
     this.preview = document.createElement("div");
@@ -182,6 +185,7 @@ export class CodeBlockView implements NodeView {
   constructor(node: Node) {
     this.dom = document.createElement("div");
     this.dom.className = "md-code";
+    this.dom.spellcheck = false; // source, not prose (writing/spellpm.ts)
     this.label = document.createElement("span");
     this.label.className = "md-code-lang";
     this.label.contentEditable = "false";
@@ -274,43 +278,93 @@ function blockHighlight(node: Node, pos: number): Decoration[] {
   return tokensOf(node).map((t) => Decoration.inline(pos + 1 + t.from, pos + 1 + t.to, { class: t.classes }));
 }
 
-function highlightAll(doc: Node): DecorationSet {
-  const decorations: Decoration[] = [];
-  doc.descendants((node, pos) => {
+/**
+ * Each code block's highlighting added to `set` one block at a time: a set made of all of them at once costs
+ * (top-level blocks × decorations), one block's costs (top-level blocks + its decorations).
+ */
+function withBlocks(set: DecorationSet, doc: Node, blocks: [Node, number][]): DecorationSet {
+  for (const [node, pos] of blocks) {
+    const decorations = blockHighlight(node, pos);
+    if (decorations.length) set = set.add(doc, decorations);
+  }
+  return set;
+}
+
+/** The code blocks of `doc` from `from` on, with their positions. */
+function codeBlocks(doc: Node, from: number): [Node, number][] {
+  const blocks: [Node, number][] = [];
+  doc.nodesBetween(from, doc.content.size, (node, pos) => {
     if (node.type.name === "code_block") {
-      decorations.push(...blockHighlight(node, pos));
+      blocks.push([node, pos]);
       return false;
     }
     return !node.isTextblock;
   });
-  return DecorationSet.create(doc, decorations);
+  return blocks;
 }
 
-/** The ranges of the new document a transaction changed (each step's, mapped to the end). */
-export function changedRanges(tr: Transaction): [number, number][] {
-  const ranges: [number, number][] = [];
-  tr.mapping.maps.forEach((map, k) => {
-    const rest = tr.mapping.slice(k + 1);
-    map.forEach((_oldStart, _oldEnd, start, end) => ranges.push([rest.map(start, -1), rest.map(end, 1)]));
-  });
-  return ranges;
+/** The highlighting, and where the code blocks not highlighted yet start (the document's size: none left). */
+interface Highlight {
+  set: DecorationSet;
+  todo: number;
+}
+
+/** The first screens of a document are highlighted before it shows; the rest in idle time (`highlightLater`). */
+const FIRST_SCREENS = 30_000;
+
+const highlightKey = new PluginKey<Highlight>("vmark-highlight");
+
+function highlightStart(doc: Node): Highlight {
+  const blocks = codeBlocks(doc, 0);
+  const first = doc.content.size < 4 * FIRST_SCREENS ? blocks : blocks.filter(([, pos]) => pos < FIRST_SCREENS);
+  const todo = first.length === blocks.length ? doc.content.size : first.length ? first[first.length - 1][1] + first[first.length - 1][0].nodeSize : 0;
+  return { set: withBlocks(DecorationSet.empty, doc, first), todo };
 }
 
 /**
- * The highlighting after a transaction: the old one mapped, the code blocks it touched highlighted anew (a keystroke
- * in a 1 MB document does not rebuild the decorations of every code block in it).
+ * The code blocks not highlighted yet: parsed a slice at a time while the page is idle (the parse is kept with
+ * the node), then highlighted in one transaction once every one of them is parsed.
  */
-function highlightChanged(tr: Transaction, old: DecorationSet): DecorationSet {
-  let set = old.map(tr.mapping, tr.doc);
+const highlightLater = idleSlices(
+  (view) => (highlightKey.getState(view.state)?.todo ?? Infinity) < view.state.doc.content.size,
+  (view, until) => {
+    const size = view.state.doc.content.size;
+    const blocks = codeBlocks(view.state.doc, highlightKey.getState(view.state)?.todo ?? size);
+    for (const [node] of blocks) {
+      tokensOf(node);
+      if (performance.now() > until && node !== blocks[blocks.length - 1][0]) return; // the next slice goes on from here
+    }
+    view.dispatch(view.state.tr.setMeta(highlightKey, { blocks, todo: size }).setMeta("addToHistory", false));
+  },
+);
+
+/**
+ * The highlighting after a transaction: the old one mapped, the code blocks it touched highlighted anew (a keystroke
+ * in a 1 MB document does not rebuild the decorations of every code block in it), and a slice of the blocks not
+ * highlighted yet when the transaction brings one.
+ */
+function highlightChanged(tr: Transaction, old: Highlight): Highlight {
+  let set = old.set.map(tr.mapping, tr.doc);
+  let todo = tr.mapping.map(old.todo, -1);
   const size = tr.doc.content.size;
+  const later = tr.getMeta(highlightKey) as { blocks: [Node, number][]; todo: number } | undefined;
+  if (later) {
+    // Made from this transaction's document (a meta-only transaction): the positions hold. A block an edit
+    // touched meanwhile has its highlighting already.
+    for (const [node, pos] of later.blocks) set = set.remove(set.find(pos, pos + node.nodeSize));
+    set = withBlocks(set, tr.doc, later.blocks);
+    todo = later.todo;
+  }
+  const touched: [Node, number][] = [];
   for (const [from, to] of changedRanges(tr)) {
     tr.doc.nodesBetween(Math.max(0, from - 1), Math.min(size, to + 1), (node, pos) => {
       if (node.type.name !== "code_block") return !node.isTextblock;
-      set = set.remove(set.find(pos, pos + node.nodeSize)).add(tr.doc, blockHighlight(node, pos));
+      set = set.remove(set.find(pos, pos + node.nodeSize));
+      touched.push([node, pos]);
       return false;
     });
   }
-  return set;
+  return { set: withBlocks(set, tr.doc, touched), todo: Math.min(todo, size) };
 }
 
 /** The math or Mermaid block the selection is in (it shows its source), as a node decoration, or null. */
@@ -329,16 +383,18 @@ function editingDecoration(state: EditorState): Decoration | null {
 /** Highlighting of code blocks, and which math or Mermaid block the cursor is in (it shows its source). */
 export function richPlugin(): Plugin {
   const shown = new WeakMap<EditorState, DecorationSet>();
-  return new Plugin<DecorationSet>({
+  return new Plugin<Highlight>({
+    key: highlightKey,
     state: {
-      init: (_config, state) => highlightAll(state.doc),
-      apply: (tr, old) => (tr.docChanged ? highlightChanged(tr, old) : old),
+      init: (_config, state) => highlightStart(state.doc),
+      apply: (tr, old) => (tr.docChanged || tr.getMeta(highlightKey) ? highlightChanged(tr, old) : old),
     },
+    view: highlightLater,
     props: {
       decorations(state) {
         let set = shown.get(state);
         if (!set) {
-          const highlight = this.getState(state) ?? DecorationSet.empty;
+          const highlight = this.getState(state)?.set ?? DecorationSet.empty;
           const editing = editingDecoration(state);
           set = editing ? highlight.add(state.doc, [editing]) : highlight;
           shown.set(state, set);

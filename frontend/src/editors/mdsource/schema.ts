@@ -179,7 +179,8 @@ export const schema = new Schema({
       excludes: "_",
       attrs: { markup: { default: "`" } },
       parseDOM: [{ tag: "code" }],
-      toDOM: () => ["code", 0],
+      // Code is never spell-checked (writing/spellpm.ts).
+      toDOM: () => ["code", { spellcheck: "false" }, 0],
     },
   },
 });

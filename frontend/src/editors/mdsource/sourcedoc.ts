@@ -66,6 +66,11 @@ export class SourceDoc {
     return this.flat;
   }
 
+  /** The text as a rope (shared with the one before an edit, except the lines it touched). */
+  get rope(): Text {
+    return this.textValue;
+  }
+
   get length(): number {
     return this.textValue.length;
   }
@@ -110,26 +115,34 @@ export class SourceDoc {
     const [i, oldEnd, newEnd] = changedChildren(before.content, after.content);
     if (i === oldEnd && i === newEnd) return null;
     const fresh = after.content;
-    const candidates: Span[] = preferred ? [preferred] : [];
-    if (oldEnd - i === 1 && newEnd - i === 1) candidates.push(...this.textblockSpans(this.blocks[i], before.child(i), fresh.child(i)));
-    // Blocks written anew: equal blocks keep their bytes; new text unescaped first, escaped where the parse needs it.
-    const nodes = childrenOf(fresh, i, newEnd);
-    const plain = this.blockSpan(i, oldEnd, nodes, false);
-    const whole = this.blockSpan(i, oldEnd, nodes, true);
-    candidates.push(plain);
-    if (!sameSpan(plain, whole)) candidates.push(whole);
-    for (const span of candidates) {
+    for (const span of this.candidates(before, fresh, preferred, i, oldEnd, newEnd)) {
       const outcome = this.check(span, i, oldEnd, fresh, newEnd);
       if (!outcome) continue;
       // Marks the text now writes otherwise (`__` became `**`): the view takes the parse's, which later edits write.
       const to = newEnd + (outcome.to - oldEnd);
       return { span, outcome, adopt: outcome.rewritten ? { from: outcome.from, to, nodes: outcome.nodes.map((b) => b.node) } : null };
     }
+    const whole = this.blockSpan(i, oldEnd, childrenOf(fresh, i, newEnd), true);
     // The text says otherwise than the view (e.g. the edit made new Markdown structure): the view follows it.
     const outcome = this.reparse(applySpan(this.textValue, whole), whole, i, oldEnd);
     // In the edited document, old blocks `oldEnd..outcome.to` follow the new ones.
     const to = newEnd + (outcome.to - oldEnd);
     return { span: whole, outcome, adopt: { from: outcome.from, to, nodes: outcome.nodes.map((b) => b.node) } };
+  }
+
+  /**
+   * The splices to try, in order, each made only when the one before it failed its check: typing in a
+   * paragraph of a 2000-row table is spliced straight in and never writes the table anew.
+   */
+  private *candidates(before: Node, fresh: Fragment, preferred: Span | null, i: number, oldEnd: number, newEnd: number): Generator<Span> {
+    if (preferred) yield preferred;
+    if (oldEnd - i === 1 && newEnd - i === 1) yield* this.textblockSpans(this.blocks[i], before.child(i), fresh.child(i));
+    // Blocks written anew: equal blocks keep their bytes; new text unescaped first, escaped where the parse needs it.
+    const nodes = childrenOf(fresh, i, newEnd);
+    const plain = this.blockSpan(i, oldEnd, nodes, false);
+    yield plain;
+    const whole = this.blockSpan(i, oldEnd, nodes, true);
+    if (!sameSpan(plain, whole)) yield whole;
   }
 
   /** Splices for a change inside one textblock: straight into its source, else its inline content rewritten. */

@@ -11,7 +11,8 @@ import { linkPlugin, WikilinkView } from "../linkspm";
 import { segmentsOf } from "./build";
 import { caretBlockPlugin } from "./caretblock";
 import { findPlugin } from "./find";
-import { changedRanges, CodeBlockView, InlineMathView, MathBlockView, richPlugin } from "./rich";
+import { changedRanges } from "./changed";
+import { CodeBlockView, InlineMathView, MathBlockView, richPlugin } from "./rich";
 
 class ImageView implements NodeView {
   dom: HTMLElement;
@@ -55,6 +56,7 @@ function plainInline(node: Node): NodeView {
 function plainBlock(node: Node): NodeView {
   const spec = node.type.spec.toDOM?.(node);
   const { dom, contentDOM } = DOMSerializer.renderSpec(document, spec as DOMOutputSpec);
+  if (node.type.spec.code) (dom as HTMLElement).spellcheck = false; // source, not prose (writing/spellpm.ts)
   return { dom: dom as HTMLElement, contentDOM: contentDOM as HTMLElement | undefined };
 }
 

@@ -12,7 +12,7 @@
 // Code blocks and raw blocks (front matter, HTML, math) keep their line breaks: they are `code` textblocks.
 import type { Node } from "prosemirror-model";
 import type { Plugin, Transaction } from "prosemirror-state";
-import type { Decoration, DecorationSet, EditorView } from "prosemirror-view";
+import type { Decoration, EditorView } from "prosemirror-view";
 import { blockDecorations, eachText, inline } from "./pmblocks";
 
 const SOFT_BREAK = { class: "md-soft-break" };
@@ -33,7 +33,7 @@ function breaksIn(block: Node, pos: number, out: Decoration[]): void {
 }
 
 /** The plugin: soft breaks drawn as spaces, typing beside them done by the editor. */
-export function softBreakPlugin(): Plugin<DecorationSet> {
+export function softBreakPlugin(): Plugin {
   return blockDecorations("vmark-soft-breaks", breaksIn, {
     handleDOMEvents: { beforeinput: (view, event) => typedBesideBreak(view, event) },
   });

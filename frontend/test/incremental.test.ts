@@ -1,0 +1,170 @@
+// The WYSIWYG page's per-transaction work done for the changed part only (issues 25 and 26): each incremental
+// result must equal the one made from the whole document, after any edit.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Text } from "@codemirror/state";
+import fc from "fast-check";
+import type { Node } from "prosemirror-model";
+import { EditorState, type Transaction } from "prosemirror-state";
+import type { DecorationSet } from "prosemirror-view";
+import { findKey, findMatches, findPlugin } from "../src/editors/mdsource/find";
+import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
+import { pmHeadings } from "../src/editors/headings";
+import type { ReviewMark } from "../src/editors/reviewmodel";
+import { reviewPlugin, reviewTransaction } from "../src/editors/reviewpm";
+import { counts, countsOfRope } from "../src/page/statusbar";
+
+const SAMPLE = [
+  "# Title one",
+  "Some text with a cat and another cat.",
+  "- a list item with cat\n- second item\n  ## heading in a list",
+  "> quoted cat\n> # quoted heading",
+  "```js\nconst cat = 1; // cat\n```",
+  "| a | cat |\n| - | --- |\n| cat | x |",
+  "## Second heading\n\nCatalogue of CATS, cat-like.",
+].join("\n\n");
+
+function docOf(text: string): Node {
+  return new SourceDoc(text).doc();
+}
+
+/** A random edit of the document: text typed, a range deleted, or a block split, at valid places. */
+const edit = fc.record({ kind: fc.constantFrom("type", "delete", "split"), at: fc.nat(), span: fc.nat({ max: 12 }), text: fc.constantFrom("cat", "x", "Cat ", "ca", "t", "# ") });
+
+function applyEdit(state: EditorState, e: { kind: string; at: number; span: number; text: string }): Transaction | null {
+  const size = state.doc.content.size;
+  const positions: number[] = [];
+  state.doc.descendants((node, pos) => {
+    if (node.isTextblock) for (let k = 0; k <= node.content.size; k++) positions.push(pos + 1 + k);
+    return !node.isTextblock;
+  });
+  if (positions.length === 0) return null;
+  const from = positions[e.at % positions.length];
+  try {
+    if (e.kind === "type") return state.tr.insertText(e.text, from);
+    if (e.kind === "split") return state.tr.split(from);
+    return state.tr.delete(from, Math.min(size, from + e.span));
+  } catch {
+    return null;
+  }
+}
+
+function shownFinds(set: DecorationSet | undefined): string[] {
+  return (set?.find() ?? []).map((d) => `${d.from}-${d.to}:${JSON.stringify((d as unknown as { type: { attrs: unknown } }).type.attrs)}`).sort();
+}
+
+test("find: after any edits, the matches and their highlighting equal a search of the whole document", () => {
+  fc.assert(
+    fc.property(fc.constantFrom("cat", "Cat", "a", "item"), fc.boolean(), fc.nat(), fc.array(edit, { maxLength: 8 }), (query, matchCase, current, edits) => {
+      let state = EditorState.create({ doc: docOf(SAMPLE), plugins: [findPlugin()] });
+      state = state.apply(state.tr.setMeta(findKey, { query, matchCase, current: current % 7 }));
+      for (const e of edits) {
+        const tr = applyEdit(state, e);
+        if (!tr) continue;
+        state = state.apply(tr);
+        const got = findKey.getState(state);
+        const fresh = EditorState.create({ doc: state.doc, plugins: [findPlugin()] });
+        const want = findKey.getState(fresh.apply(fresh.tr.setMeta(findKey, { query, matchCase, current: got?.current })));
+        assert.deepEqual(got?.matches, findMatches(state.doc, query, matchCase));
+        assert.deepEqual(shownFinds(got?.decorations), shownFinds(want?.decorations));
+        assert.equal(got?.current, want?.current);
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test("status bar: the counts of a rope after edits equal the counts of its text", () => {
+  const line = fc.stringMatching(/^[a-zé中 '’_.-]{0,30}$/);
+  fc.assert(
+    fc.property(fc.array(line, { minLength: 1, maxLength: 300 }), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 50 }), fc.array(line, { minLength: 1, maxLength: 40 })), { maxLength: 6 }), (lines, edits) => {
+      let text = Text.of(lines);
+      assert.deepEqual(countsOfRope(text), counts(text.toString()));
+      for (const [at, length, insert] of edits) {
+        const from = at % (text.length + 1);
+        text = text.replace(from, Math.min(text.length, from + length), Text.of(insert));
+        assert.deepEqual(countsOfRope(text), counts(text.toString()));
+      }
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test("status bar: counting a long rope can stop at a deadline and go on where it stopped", () => {
+  const text = Text.of(Array.from({ length: 20_000 }, (_, k) => `line ${k} with some words, 中文`));
+  assert.equal(countsOfRope(text, performance.now() - 1), null);
+  let got = null;
+  for (let slices = 0; got === null && slices < 10_000; slices++) got = countsOfRope(text, performance.now() + 1);
+  assert.deepEqual(got, counts(text.toString()));
+});
+
+/** The outline's headings read from the whole document, as the outline did before it read block by block. */
+function headingsOfWhole(doc: Node): { level: number; text: string; at: number }[] {
+  const headings: { level: number; text: string; at: number }[] = [];
+  doc.descendants((node, pos) => {
+    if (node.type.name === "heading") headings.push({ level: Number(node.attrs.level), text: node.textContent, at: pos });
+    return !node.isTextblock;
+  });
+  return headings;
+}
+
+test("outline: the headings after edits, read block by block, equal those of the whole document", () => {
+  fc.assert(
+    fc.property(fc.array(edit, { maxLength: 10 }), (edits) => {
+      let state = EditorState.create({ doc: docOf(SAMPLE) });
+      assert.deepEqual(pmHeadings(state.doc), headingsOfWhole(state.doc));
+      for (const e of edits) {
+        const tr = applyEdit(state, e);
+        if (!tr) continue;
+        state = state.apply(tr);
+        assert.deepEqual(pmHeadings(state.doc), headingsOfWhole(state.doc));
+      }
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test("outline: a heading typed at the end of a long document is listed, with its position", () => {
+  const blocks = Array.from({ length: 3000 }, (_, k) => (k % 100 === 0 ? `## Part ${k}` : `Paragraph ${k} of words.`));
+  const source = new SourceDoc(blocks.join("\n\n"));
+  let state = EditorState.create({ doc: source.doc() });
+  assert.equal(pmHeadings(state.doc).length, 30);
+  const end = state.doc.content.size;
+  state = state.apply(state.tr.insert(end, state.schema.nodes.heading.create({ level: 1 }, state.schema.text("The end"))));
+  const headings = pmHeadings(state.doc);
+  assert.equal(headings.length, 31);
+  assert.deepEqual(headings[30], { level: 1, text: "The end", at: end });
+});
+
+function mark(id: string, from: number, to: number, old = ""): ReviewMark {
+  return { id, from, to, old, agent: "alice", tool: "document.edit" } as ReviewMark;
+}
+
+function shownReview(set: DecorationSet | undefined): string[] {
+  return (set?.find() ?? []).map((d) => `${d.from}-${d.to}:${String((d.spec as { shows?: string }).shows)}`).sort();
+}
+
+test("review: each set of marks shows exactly its decorations, those that stay the same objects", () => {
+  const text = "# Title\n\nOne two three four five six.\n\nAnother paragraph here.\n";
+  const source = new SourceDoc(text);
+  const toView = (offset: number, bias: -1 | 1): number => source.viewPosition(state.doc, offset, bias);
+  let state = EditorState.create({ doc: source.doc(), plugins: [reviewPlugin()] });
+  const sets = [[mark("a", 13, 16)], [mark("a", 13, 16), mark("b", 40, 47, "old")], [mark("b", 40, 47, "old")], [mark("b", 40, 47, "older")], []];
+  let before: DecorationSet | undefined;
+  for (const marks of sets) {
+    state = state.apply(reviewTransaction(state, marks, toView));
+    const got = state.plugins[0].getState(state) as DecorationSet;
+    const fresh = EditorState.create({ doc: state.doc, plugins: [reviewPlugin()] });
+    const want = fresh.plugins[0].getState(fresh.apply(reviewTransaction(fresh, marks, toView))) as DecorationSet;
+    assert.deepEqual(shownReview(got), shownReview(want));
+    if (before) {
+      // A decoration that is still wanted where it was is the same one (`find` gives copies of the same type).
+      const types = new Set(got.find().map((d) => (d as unknown as { type: unknown }).type));
+      const kept = before.find().filter((d) => types.has((d as unknown as { type: unknown }).type));
+      const same = shownReview(before).filter((s) => shownReview(got).includes(s));
+      assert.equal(kept.length, same.length);
+    }
+    before = got;
+  }
+  assert.equal(before?.find().length, 0);
+});
