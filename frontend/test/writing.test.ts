@@ -107,6 +107,9 @@ const CASES: [string, string, string | number | null, string[], string][] = [
   ["typing in an empty fence in a quote opens its first line", "> ```\nfoo\n```", 2, ["'Q"], "> ```\n> Q\nfoo\n```"],
   ["typing in an empty fence opens its first line", "```\n```", 1, ["'Q"], "```\nQ\n```"],
   ["typing on a blank line of indented code", "    a\n  \n    b", 3, ["'Q"], "    a\n    Q\n    b"],
+  ["enter after a math block's closing $$ starts a paragraph", "$$\nx = 1\n$$\n\nnext", "1\n$$", ["Enter", "'a", "Enter", "Backspace", "'b"], "$$\nx = 1\n$$\n\nab\n\nnext"],
+  ["enter inside a math block is a line of it", "$$\nx = 1\n$$", "1", ["Enter", "'y"], "$$\nx = 1\ny\n$$"],
+  ["blank lines ending an unclosed math block are its own", "$$\nx\n$$a\n\n\n", "$$a", ["Enter", "Backspace", "'b"], "$$\nx\n$$ab\n\n\n"],
 ];
 
 for (const [name, text, at, steps, want] of CASES) {

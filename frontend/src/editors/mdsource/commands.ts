@@ -6,7 +6,7 @@
 // indentation or hard-break style of the person's text change. Where a command has nothing to say (a selection,
 // a code block, a construct the text does not state plainly), it answers false and the next one runs.
 import type { Node, ResolvedPos } from "prosemirror-model";
-import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
+import { type Command, type EditorState, Plugin, PluginKey, TextSelection, type Transaction } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
 import {
   blankLine,
@@ -539,13 +539,33 @@ export function exitBlock(arrow: boolean): Command {
       if ($head.pos !== textEnd && $head.parent.textBetween($head.parentOffset, $head.parent.content.size).includes("\n")) return false;
       if ($head.parent !== lastTextblock(top, $head.before(1))?.node) return false;
     }
-    const after = $head.after(1);
-    if (dispatch) {
-      const tr = state.tr.insert(after, schema.nodes.paragraph.create());
-      dispatch(tr.setSelection(TextSelection.create(tr.doc, after + 1)).scrollIntoView());
-    }
+    if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
     return true;
   };
+}
+
+/**
+ * Enter right after the closing `$$` of a math block: an empty paragraph after it. The caret is past the math
+ * there; a line break in the block's source would be a blank line after it (the view would not show it), and
+ * what is typed next would stand on the fence's line, which then closes nothing and takes in what follows.
+ */
+export const enterAfterMath: Command = (state, dispatch) => {
+  const { $head, empty } = state.selection;
+  if (!empty || $head.depth !== 1) return false;
+  const block = $head.parent;
+  if (block.type.name !== "raw_block" || block.attrs.kind !== "math" || $head.parentOffset !== block.content.size) return false;
+  const text = block.textContent;
+  const lastLine = text.slice(text.lastIndexOf("\n") + 1).trimEnd();
+  const closed = text.includes("\n") ? lastLine.endsWith("$$") : lastLine.length >= 4 && lastLine.endsWith("$$");
+  if (!closed) return false;
+  if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
+  return true;
+};
+
+/** An empty paragraph at `after` (the view's: the text gets it when the person types), the caret in it. */
+function paragraphAfter(state: EditorState, dispatch: (tr: Transaction) => void, after: number): void {
+  const tr = state.tr.insert(after, schema.nodes.paragraph.create());
+  dispatch(tr.setSelection(TextSelection.create(tr.doc, after + 1)).scrollIntoView());
 }
 
 // --- block commands -----------------------------------------------------------------------------------------------
