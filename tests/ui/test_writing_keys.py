@@ -56,6 +56,14 @@ INPUT_RULES = [
 
 ENTER_BACKSPACE_TAB = [
     S("enter-item-end", "- one\n- two", "two", keys("Enter", "'three"), "- one\n- two\n- three"),
+    # After a math block's closing `$$`, Enter starts a paragraph (the `$$` line keeps closing the block).
+    S(
+        "enter-after-math",
+        "$$\nx = 1\n$$\n\nnext",
+        "x = 1",
+        keys("ArrowDown", "End", "Enter", "'a", "Enter", "Backspace", "'b"),
+        "$$\nx = 1\n$$\n\nab\n\nnext",
+    ),
     S("enter-empty-item", "- one", "one", keys("Enter", "Enter", "'para"), "- one\n\npara"),
     S("enter-splits-item", "- onetwo", "one", keys("Enter"), "- one\n- two"),
     S("enter-star-item", "* a", "a", keys("Enter", "'b"), "* a\n* b"),
