@@ -98,10 +98,25 @@ export const enterInList: Command = (state, _dispatch, view) => {
   const spacing = item.marker.spacing || " ";
   const blank = loose ? `\n${blankLine(item.marker.outer)}` : "";
   const insert = `${blank}\n${outer}${marker}${spacing}${task}`;
-  const after = list.type.name === "ordered_list" && marker !== item.marker.marker ? renumbered(h, depth, marker) : null;
-  if (after) return edit(h, { from: h.cursor, to: after.to, insert: insert + after.text }, { cursor: h.cursor + insert.length });
-  return edit(h, { from: h.cursor, to: h.cursor, insert });
+  const at = afterItem(h, depth, item) ?? h.cursor;
+  const after = list.type.name === "ordered_list" && marker !== item.marker.marker ? renumbered(h, depth, marker, at) : null;
+  if (after) return edit(h, { from: at, to: after.to, insert: insert + after.text }, { cursor: at + insert.length });
+  return edit(h, { from: at, to: at, insert });
 };
+
+/**
+ * Enter at the end of an item's first paragraph when a blank line parts it from the item's next block
+ * (`* b\n\n  more`): the new item goes after the whole item, which keeps its blocks. Split there, the new item
+ * would start with an empty line and a blank one, and Markdown ends such an item at once (`more` would leave the
+ * list). Null where the item is split at the caret.
+ */
+function afterItem(h: Here, depth: number, item: ItemSource): number | null {
+  const itemNode = h.$pos.node(depth);
+  if (itemNode.childCount < 2 || h.$pos.index(depth) !== 0 || h.$pos.parentOffset !== h.textblock.content.size) return null;
+  const next = h.source.line(h.source.lineAt(h.range[1]).number + 1);
+  if (!next || !isBlank(next.text)) return null;
+  return h.source.line(item.last)?.to ?? null;
+}
 
 /**
  * The items after a new ordered item `marker` (`3.`) that count on from it as written (`3.`, `4.`, ...): each number
@@ -109,7 +124,7 @@ export const enterInList: Command = (state, _dispatch, view) => {
  * one line whose number would take another digit, moving its content) and every one after it keep theirs, as
  * CommonMark allows (it reads only a list's first number). Answers the text from the cursor to the last number changed, or null if none.
  */
-function renumbered(h: Here, depth: number, marker: string): { to: number; text: string } | null {
+function renumbered(h: Here, depth: number, marker: string, from: number): { to: number; text: string } | null {
   const list = h.$pos.node(depth - 1);
   let expect = Number(/^\d+/.exec(marker)?.[0] ?? Number.NaN);
   let pos = h.$pos.after(depth);
@@ -129,7 +144,7 @@ function renumbered(h: Here, depth: number, marker: string): { to: number; text:
   }
   if (numbers.length === 0) return null;
   let text = "";
-  let at = h.cursor;
+  let at = from;
   for (const n of numbers) {
     text += h.source.slice(at, n.at) + n.text;
     at = n.at + n.length;
