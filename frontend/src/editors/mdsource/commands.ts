@@ -24,7 +24,7 @@ import {
 } from "./lines";
 import { schema } from "./schema";
 import { applySourceEdit, sourceDocOf } from "./sourceedit";
-import { SOURCE_SPLICE, type SourceDoc, type Span } from "./sourcedoc";
+import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
 interface Here {
@@ -197,7 +197,9 @@ function splitList(h: Here, depth: number, item: ItemSource): boolean {
     span = { from: end.to, to: last.to, insert: "" };
   }
   const number = /^[ \t]*(\d+)[.)]/.exec(next.text);
-  const attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  let attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  // From the first item the text's list is the rest alone: loose or tight as the rest reads (`- \n\n- b` is `- b`).
+  if (index === 0) attrs = { ...attrs, tight: restTight(h, listStart, list, next.from) ?? attrs.tight };
   const nodes: Node[] = [];
   if (index > 0) nodes.push(list.copy(list.content.cut(0, itemAt)));
   nodes.push(schema.nodes.paragraph.create());
@@ -206,6 +208,15 @@ function splitList(h: Here, depth: number, item: ItemSource): boolean {
   const cursor = listStart + (index > 0 ? nodes[0].nodeSize : 0) + 1;
   h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, cursor)).setMeta(SOURCE_SPLICE, span).scrollIntoView());
   return true;
+}
+
+/** Whether the text of `list` (at `listStart`) from offset `from` reads as a tight list; null if it cannot say. */
+function restTight(h: Here, listStart: number, list: Node, from: number): boolean | null {
+  const end = lastTextblock(list, listStart);
+  const range = end ? h.source.textblockRange(h.state.doc, end.pos) : null;
+  if (!range || range[1] < from) return null;
+  const rest = new SourceDoc(h.source.slice(from, range[1])).doc().firstChild;
+  return rest?.type === list.type ? Boolean(rest.attrs.tight) : null;
 }
 
 /** Enter in a quote: a new paragraph of the quote; on its empty last line, out of the quote. */
@@ -307,6 +318,11 @@ export const backspaceAtStart: Command = (state, _dispatch, view) => {
       const range = end ? h.source.textblockRange(state.doc, end.pos) : null;
       const line = h.source.line(item.last);
       if (range && line) return edit(h, { from: range[1], to: line.to, insert: "" }, { cursor: range[1] });
+    }
+    // An empty first item of a top-level list: as Enter there (its line goes, an empty paragraph before the rest).
+    // Unwrapped, its empty line would stay in the text as a blank one.
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth === 2) {
+      return h.$pos.node(depth - 1).childCount === 1 ? endList(h, depth, item) : splitList(h, depth, item);
     }
     return unwrapItem(h, depth, item);
   }
