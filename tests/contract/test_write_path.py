@@ -55,9 +55,12 @@ async def test_the_temp_file_is_written_while_the_entry_is_recorded_and_renamed_
     async with make_client(vmark.data_dir) as mcp, journal_gate(vmark) as gate:
         write = background(ok(mcp, "document", "write", tabId=tab, content="# agent\n"))
         await gate.wait_entered()
-        await wait_until(lambda: len(_temps(opened)) == 1, "the temp file, before the journal answers")
+        # The temp file is made (O_EXCL), then written: wait for its bytes, while the journal still holds the entry.
+        await wait_until(
+            lambda: [t.read_bytes() for t in _temps(opened)] == [b"# agent\n"],
+            "the temp file's bytes, before the journal answers",
+        )
         (temp,) = _temps(opened)
-        assert temp.read_bytes() == b"# agent\n"
         assert target.read_text("utf-8") == ORIGINAL  # journaled before applied: the file is untouched
         temp_inode = temp.stat().st_ino
         gate.release.set()

@@ -232,7 +232,9 @@ export class FileTree {
   }
 
   // --- rename, create, delete ---------------------------------------------------------------------------
-  private startRename(item: HTMLElement, target: Target): void {
+  private startRename(drawn: HTMLElement, target: Target): void {
+    const item = drawn.isConnected ? drawn : shownItem(target);
+    if (!item) return;
     const name = target.path.slice(target.path.lastIndexOf("/") + 1);
     const folder = target.path.slice(0, target.path.lastIndexOf("/"));
     const input = el("input", { type: "text", class: "tree-input", "aria-label": `New name for ${name}`, spellcheck: "false" });
@@ -281,7 +283,7 @@ export class FileTree {
   private startCreate(shown: HTMLElement, folder: string, kind: "file" | "folder"): void {
     const root = shown.dataset.root ?? "";
     // The tree may have been drawn again since the menu opened (a file changed on disk): use the section shown now.
-    const section = shown.isConnected ? shown : document.querySelector<HTMLElement>(`#tree section.workspace[data-root="${CSS.escape(root)}"]`);
+    const section = shown.isConnected ? shown : shownSection(root);
     if (!section) return;
     const relative = folder === root ? "" : folder.slice(root.length + 1);
     const list = relative
@@ -358,4 +360,18 @@ export function confirmDialog(question: string, detail: string, yes: string): Pr
   });
   cancel.addEventListener("click", () => dialog.close());
   return modalAnswer(dialog, cancel, () => answer);
+}
+
+// The tree may have been drawn again since a menu opened (a file changed on disk): these find what is shown now.
+
+/** The workspace section of `root` as the tree shows it now. */
+function shownSection(root: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`#tree section.workspace[data-root="${CSS.escape(root)}"]`);
+}
+
+/** The tree item of `target` as the tree shows it now. */
+function shownItem(target: Target): HTMLElement | null {
+  const relative = CSS.escape(target.path.slice(target.root.length + 1));
+  const selector = target.kind === "file" ? `button.file[data-path="${relative}"]` : `button.folder-label[data-folder="${relative}"]`;
+  return shownSection(target.root)?.querySelector<HTMLElement>(selector) ?? null;
 }
