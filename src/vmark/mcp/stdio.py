@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import os
 import stat
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterator
 from typing import BinaryIO
 
@@ -34,17 +35,17 @@ WriteStream = MemoryObjectSendStream[SessionMessage]
 _LINE_LIMIT = 1 << 30
 
 
-class _Wire:
+class _Wire(ABC):
     """The client's two ends: whole lines in, whole answers out (one lock keeps an answer in one piece)."""
 
     def __init__(self) -> None:
         self._lock = anyio.Lock()
 
-    async def _readline(self) -> bytes:
-        raise NotImplementedError
+    @abstractmethod
+    async def _readline(self) -> bytes: ...
 
-    async def _put(self, data: bytes) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    async def _put(self, data: bytes) -> None: ...
 
     async def lines(self) -> AsyncIterator[bytes]:
         while line := await self._readline():
