@@ -21,6 +21,7 @@ from ..core.model import Window, WorkspaceInstance
 from ..export.run import Exporter
 from ..protocol.errors import ArgumentError, DomainError, VMarkError
 from ..protocol.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
+from ..protocol import wire_types, wirecheck
 from ..protocol.tools import check_request
 from ..storage.atomic import write_text_atomic
 from ..storage.comments import CommentStore
@@ -308,6 +309,8 @@ class App:
         try:
             handler, args = self._route(conn, kind, payload)
             data = await handler(ctx, args)
+            if self.hooks is not None:
+                _check_answer(kind, data)
             return {"success": True, "data": data}
         except VMarkError as exc:
             return {"success": False, "error": exc.wire()}
@@ -343,6 +346,15 @@ class App:
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
+
+
+def _check_answer(kind: str, data: Any) -> None:
+    """Under the tests, a person's request is answered only as its ``wire_types`` result declares (a handler
+    that strays is a bug: the test sees ``INTERNAL`` naming the stray value, not a page that misreads it)."""
+    if kind in wire_types.REQUESTS:
+        found = wirecheck.result_problems(kind, data)
+        if found:
+            raise DomainError("INTERNAL", f"the answer does not fit its declared type: {'; '.join(found[:3])}")
 
 
 def _by_name(browser: BrowserService) -> Authorize:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...protocol.errors import ArgumentError
-from ...protocol.requests import request_fields
+from ...protocol.requests import payload_keys, payload_problem, request_fields
 from ...protocol.tools import FieldSpec
 
 if TYPE_CHECKING:
@@ -34,6 +34,11 @@ class Action:
     handler: Handler
     required: Mapping[str, FieldSpec | None] = field(default_factory=dict)
     optional: Mapping[str, FieldSpec] = field(default_factory=dict)
+    #: a person's request: its kind in :data:`vmark.protocol.wire_types.REQUESTS`, whose payload ``TypedDict`` the
+    #: whole payload is then held to (:func:`vmark.protocol.requests.payload_problem`), after the checks above
+    kind: str | None = None
+    #: of that payload's keys, those whose values the handler checks itself, with its own words
+    own: frozenset[str] = frozenset()
 
     def check(self, args: dict[str, Any]) -> dict[str, Any]:
         for name, spec in self.required.items():
@@ -45,6 +50,10 @@ class Action:
         for name, spec in self.optional.items():
             if args.get(name) is not None:
                 _check(name, spec, args[name])
+        if self.kind is not None:
+            problem = payload_problem(self.kind, args, self.own)
+            if problem is not None:
+                raise ArgumentError(problem)
         return args
 
 
@@ -63,7 +72,9 @@ class PersonAction:
 
     def bind(self, kind: str) -> Action:
         required, optional = request_fields(kind, self.checks, frozenset(self.texts), frozenset(self.values))
-        return Action(self.handler, required, optional)
+        # A key the action does not check here is its handler's to check (in its own words), as are ``values``.
+        own = frozenset(payload_keys(kind)) - frozenset(self.checks) | frozenset(self.values)
+        return Action(self.handler, required, optional, kind, own)
 
 
 def bind(actions: Mapping[str, PersonAction]) -> dict[str, Action]:
