@@ -69,11 +69,15 @@ class PersonAction:
     texts: tuple[str, ...] = ()
     #: of ``checks``, keys checked as strings here and whose value (one of a set) the handler refuses itself
     values: tuple[str, ...] = ()
+    #: of ``checks``, keys whose items the handler checks itself, with its own words (the check here is of the
+    #: outer type only: an array, an object)
+    inner: tuple[str, ...] = ()
 
     def bind(self, kind: str) -> Action:
         required, optional = request_fields(kind, self.checks, frozenset(self.texts), frozenset(self.values))
-        # A key the action does not check here is its handler's to check (in its own words), as are ``values``.
-        own = frozenset(payload_keys(kind)) - frozenset(self.checks) | frozenset(self.values)
+        # A key the action does not check here is its handler's to check (in its own words), as are ``values``
+        # and ``inner``: the strict check leaves their values to it, so its refusals keep their words.
+        own = frozenset(payload_keys(kind)) - frozenset(self.checks) | frozenset(self.values) | frozenset(self.inner)
         return Action(self.handler, required, optional, kind, own)
 
 
