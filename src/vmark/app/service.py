@@ -19,9 +19,9 @@ from ..browser.tabs import BrowserTab
 from ..browser.views import BrowserViews, PanelHooks
 from ..core.model import Window, WorkspaceInstance
 from ..export.run import Exporter
+from ..protocol import wire_types, wirecheck
 from ..protocol.errors import ArgumentError, DomainError, VMarkError
 from ..protocol.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
-from ..protocol import wire_types, wirecheck
 from ..protocol.requests import payload_keys
 from ..protocol.tools import check_request
 from ..storage.atomic import write_text_atomic
