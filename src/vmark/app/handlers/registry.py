@@ -3,9 +3,11 @@
 Like the agents' tools (:func:`vmark.protocol.tools.check_request`), every action names the arguments checked
 before it runs (:class:`PersonAction`; their types are the person protocol's, ``vmark.protocol.wire_types``);
 :func:`check_person_request` checks them and answers one shape of refusal,
-``argument 'NAME' must be ...``. A handler reads checked arguments; what it still checks is about their
-meaning (a range, a pair of arguments, a lookup), not their type. Arguments an action does not declare are
-passed on unchecked: a page's ``ui.reply`` carries what the app asked for.
+``argument 'NAME' must be ...``. A person's request is then held to its whole payload ``TypedDict``
+(:func:`vmark.protocol.requests.payload_problem`): a key it does not have is refused, as is a value off its type.
+A handler reads checked arguments; what it still checks is about their meaning (a range, a pair of arguments, a
+lookup). The values of keys an action does not name are its handler's to check, in its own words (a page's
+``ui.reply`` carries what the app asked for); the strict check only knows them as keys.
 """
 
 from __future__ import annotations
