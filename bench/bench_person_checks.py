@@ -93,18 +93,21 @@ async def run(calls: int) -> dict[str, tuple[float, float, float]]:
     return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calls", type=int, default=300)
-    args = parser.parse_args()
-    results = asyncio.run(run(args.calls))
-    print(f"person requests over the bridge, median of {args.calls} round trips; checks timed in process")
+def _report(results: dict[str, tuple[float, float, float]], calls: int) -> None:
+    print(f"person requests over the bridge, median of {calls} round trips; checks timed in process")
     print(f"  {'request':14} {'round trip':>11} {'payload check':>14} {'share':>7} {'answer check':>13} {'share':>7}")
     for kind, (trip, request, answer) in results.items():
         print(
             f"  {kind:14} {trip * 1e6:9.0f}us {request * 1e6:12.1f}us {request / trip:7.2%}"
             f" {answer * 1e6:11.1f}us {answer / trip:7.2%}"
         )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=300)
+    calls = parser.parse_args().calls
+    _report(asyncio.run(run(calls)), calls)
     return 0
 
 
