@@ -2,8 +2,6 @@
 // in the view, and after each edit: the text outside the splice is byte-identical, a change inside
 // one block touches only that block's bytes, and the text parses back to what the view shows.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { joinBackward, splitBlock } from "prosemirror-commands";
@@ -12,9 +10,8 @@ import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection, type Transaction } from "prosemirror-state";
 import { schema } from "../src/editors/mdsource/schema";
 import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
+import { corpus, noCorpus } from "./corpus";
 import { textPositions } from "./keyboard";
-
-const CORPUS = join(import.meta.dirname, "../../../shared/corpora/markdown");
 
 /** Markdown built from pieces real files use, so the generator reaches every construct. */
 const piece = fc.constantFrom(
@@ -53,13 +50,6 @@ const markdown = fc
     return `${frontMatter ? "---\ntitle: x\n---\n\n" : ""}${body}${finalNewline ? "\n" : ""}`;
   });
 
-// The shared corpora lie beside the repository (../shared); a clone standing alone skips the corpus tests.
-const corpus = existsSync(CORPUS)
-  ? readdirSync(CORPUS)
-      .filter((name) => name.endsWith(".md"))
-      .map((name) => readFileSync(join(CORPUS, name), "utf8").replace(/\r\n?/g, "\n"))
-  : [];
-const noCorpus = corpus.length === 0 && `the shared corpus ${CORPUS} is not there (a clone beside ../shared has it)`;
 
 type Op =
   | { kind: "insert"; text: string }

@@ -83,7 +83,12 @@ function rebuildChanged(tr: Transaction, old: FindState): FindState {
   decorations = decorations.remove(stale);
   const shown = new Set(decorations.find().map((d) => d.from));
   const fresh = matches.flatMap((m, k) => (k === index ? [decoration(m, true)] : shown.has(m.from) ? [] : [decoration(m, false)]));
-  if (index >= 0) decorations = decorations.remove(decorations.find(matches[index].from, matches[index].to, (spec) => (spec as { current?: boolean }).current === false));
+  if (index >= 0) {
+    // `find` also returns decorations that only touch the range: a neighbouring match (`aa`) must stay.
+    const { from, to } = matches[index];
+    const plain = decorations.find(from, to, (spec) => (spec as { current?: boolean }).current === false);
+    decorations = decorations.remove(plain.filter((d) => d.from === from && d.to === to));
+  }
   return { ...old, matches, current: index, decorations: decorations.add(doc, fresh) };
 }
 
