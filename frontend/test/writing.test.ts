@@ -102,6 +102,17 @@ const CASES: [string, string, string | number | null, string[], string][] = [
   ["typing in an empty fence in a quote opens its first line", "> ```\nfoo\n```", 2, ["'Q"], "> ```\n> Q\nfoo\n```"],
   ["typing in an empty fence opens its first line", "```\n```", 1, ["'Q"], "```\nQ\n```"],
   ["typing on a blank line of indented code", "    a\n  \n    b", 3, ["'Q"], "    a\n    Q\n    b"],
+  ["enter after an item's first paragraph keeps its next paragraph in it", "* a\n* b\n\n  more\n", "b", ["Enter", "'x"], "* a\n* b\n\n  more\n\n* x\n"],
+  ["enter after an ordered item's first paragraph renumbers after it", "1. a\n2. b\n\n   more\n3. c\n", "b", ["Enter", "'x"], "1. a\n2. b\n\n   more\n\n3. x\n4. c\n"],
+  ["enter inside an item's first paragraph splits it", "* b1b2\n\n  more", "b1", ["Enter", "'x"], "* b1\n\n* xb2\n\n  more"],
+  ["backspace in an empty first item leaves no blank line", "- a\n- b", "a", ["Backspace", "Backspace", "'x"], "x\n\n- b"],
+  ["backspace in the empty only item", "- a", "a", ["Backspace", "Backspace", "'x"], "x"],
+  ["backspace in an empty first item after a paragraph", "p\n\n1. a\n2. b", "a", ["Backspace", "Backspace", "'x"], "p\n\nx\n\n2. b"],
+  ["enter in an empty first item of a loose list", "- a\n\n- b", "a", ["Backspace", "Enter", "'x"], "x\n\n- b"],
+  ["backspace in an empty first item of a loose list", "- a\n\n- b\n- c", "a", ["Backspace", "Backspace", "'x"], "x\n\n- b\n- c"],
+  ["enter after a math block's closing $$ starts a paragraph", "$$\nx = 1\n$$\n\nnext", "1\n$$", ["Enter", "'a", "Enter", "Backspace", "'b"], "$$\nx = 1\n$$\n\nab\n\nnext"],
+  ["enter inside a math block is a line of it", "$$\nx = 1\n$$", "1", ["Enter", "'y"], "$$\nx = 1\ny\n$$"],
+  ["blank lines ending an unclosed math block are its own", "$$\nx\n$$a\n\n\n", "$$a", ["Enter", "Backspace", "'b"], "$$\nx\n$$ab\n\n\n"],
 ];
 
 for (const [name, text, at, steps, want] of CASES) {

@@ -92,7 +92,10 @@ def _make_targets(clone: Path) -> set[str]:
 
 def _plan(clone: Path, target: str) -> list[str]:
     """What ``make -n TARGET`` would run in the clone, one command a line."""
-    return _run(["make", "-n", target], clone).splitlines()
+    # As a person types it: not a sub-make of the `make test` this may run under (which would print
+    # "make[1]: Entering directory" lines).
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
+    return _run(["make", "--no-print-directory", "-n", target], clone, env).splitlines()
 
 
 def _env(clone: Path, world: Home) -> dict[str, str]:

@@ -56,6 +56,18 @@ INPUT_RULES = [
 
 ENTER_BACKSPACE_TAB = [
     S("enter-item-end", "- one\n- two", "two", keys("Enter", "'three"), "- one\n- two\n- three"),
+    # Backspace in an empty first item: its line goes (no blank line left), an empty paragraph before the list.
+    S("backspace-empty-first-item", "- a\n- b", "a", keys("Backspace", "Backspace", "'x"), "x\n\n- b"),
+    # The item keeps its next paragraph: the new item goes after it.
+    S("enter-item-with-paragraph", "* a\n* b\n\n  more", "b", keys("Enter", "'x"), "* a\n* b\n\n  more\n\n* x"),
+    # After a math block's closing `$$`, Enter starts a paragraph (the `$$` line keeps closing the block).
+    S(
+        "enter-after-math",
+        "$$\nx = 1\n$$\n\nnext",
+        "x = 1",
+        keys("ArrowDown", "End", "Enter", "'a", "Enter", "Backspace", "'b"),
+        "$$\nx = 1\n$$\n\nab\n\nnext",
+    ),
     S("enter-empty-item", "- one", "one", keys("Enter", "Enter", "'para"), "- one\n\npara"),
     S("enter-splits-item", "- onetwo", "one", keys("Enter"), "- one\n- two"),
     S("enter-star-item", "* a", "a", keys("Enter", "'b"), "* a\n* b"),

@@ -15,6 +15,7 @@ import { AutoSave } from "../sync/autosave";
 import { ThemeSwitch } from "./theme";
 import { type AppCommands, Keys } from "./keys";
 import { tablePaletteItems } from "../editors/tableactions";
+import { Reloads } from "../shared/reloads";
 import { setRenderContext } from "../shared/renderctx";
 import { configureImages } from "../editors/paste/images";
 import { PANELS } from "../panels/index";
@@ -38,6 +39,7 @@ export class Page {
   private wanted: string | null = null;
   private showing: Promise<void> = Promise.resolve();
   private bus = new EventBus();
+  private treeLoads = new Reloads(() => this.drawTree(), 0, () => {});
   private approvals: ApprovalDialog;
   private reviewPanel: ReviewPanel;
   private editorHost = byId("editor");
@@ -477,7 +479,12 @@ export class Page {
     }
   }
 
-  private async loadTree(): Promise<void> {
+  /** The tree listed again, after the listings asked for before (so the last drawn is the latest). */
+  private loadTree(): Promise<void> {
+    return this.treeLoads.now();
+  }
+
+  private async drawTree(): Promise<void> {
     const { workspaces } = await this.channel.request("ui.files", {});
     setWorkspaceFiles(workspaces.flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })))); // wikilinks resolve in them
     const tree = byId("tree");

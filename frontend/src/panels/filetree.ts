@@ -278,8 +278,11 @@ export class FileTree {
     });
   }
 
-  private startCreate(section: HTMLElement, folder: string, kind: "file" | "folder"): void {
-    const root = section.dataset.root ?? "";
+  private startCreate(shown: HTMLElement, folder: string, kind: "file" | "folder"): void {
+    const root = shown.dataset.root ?? "";
+    // The tree may have been drawn again since the menu opened (a file changed on disk): use the section shown now.
+    const section = shown.isConnected ? shown : document.querySelector<HTMLElement>(`#tree section.workspace[data-root="${CSS.escape(root)}"]`);
+    if (!section) return;
     const relative = folder === root ? "" : folder.slice(root.length + 1);
     const list = relative
       ? section.querySelector<HTMLElement>(`li.folder[data-folder="${CSS.escape(relative)}"] > ul`)

@@ -23,7 +23,7 @@ export interface Segment {
   marks: readonly Mark[];
 }
 
-/** A top-level block: its node and its source `from..to` (the text's offsets; no trailing line break). */
+/** A top-level block: its node and its source `from..to` (the text's offsets; no trailing line break, but for the blank lines that end an unclosed fence or `$$`, which are its content). */
 export interface Block {
   node: Node;
   from: number;
@@ -68,10 +68,21 @@ export function parseBlocks(text: string, base: number, env: Env = {}): Parsed {
     const to = lines.contentEnd(map[1]);
     builder.base = from;
     const node = builder.block(tokens, i, end);
-    blocks.push({ node, from: from + base, to: Math.max(from, to) + base });
+    blocks.push({ node, from: from + base, to: Math.max(from, to, codeEnd(node, from)) + base });
     i = end + 1;
   }
   return { blocks };
+}
+
+/**
+ * Where the content of a code or raw block ends in the text (`from`: the block's start), past its last non-blank
+ * line when that content ends in blank lines: an unclosed fence or `$$` runs to the end of the text, its blank
+ * lines are lines of its content, and its source range holds them (an edit of them is an edit of the block).
+ */
+function codeEnd(node: Node, from: number): number {
+  if (!node.type.spec.code || !node.textContent.endsWith("\n")) return from;
+  const last = (segmentsOf.get(node) ?? []).filter((s) => s.src >= 0).pop();
+  return last ? from + last.srcEnd : from;
 }
 
 /** Index of the token closing the one at `i` (itself for a single token). */

@@ -6,7 +6,7 @@
 // indentation or hard-break style of the person's text change. Where a command has nothing to say (a selection,
 // a code block, a construct the text does not state plainly), it answers false and the next one runs.
 import type { Node, ResolvedPos } from "prosemirror-model";
-import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
+import { type Command, type EditorState, Plugin, PluginKey, TextSelection, type Transaction } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
 import {
   blankLine,
@@ -24,7 +24,7 @@ import {
 } from "./lines";
 import { schema } from "./schema";
 import { applySourceEdit, sourceDocOf } from "./sourceedit";
-import { SOURCE_SPLICE, type SourceDoc, type Span } from "./sourcedoc";
+import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
 interface Here {
@@ -98,10 +98,25 @@ export const enterInList: Command = (state, _dispatch, view) => {
   const spacing = item.marker.spacing || " ";
   const blank = loose ? `\n${blankLine(item.marker.outer)}` : "";
   const insert = `${blank}\n${outer}${marker}${spacing}${task}`;
-  const after = list.type.name === "ordered_list" && marker !== item.marker.marker ? renumbered(h, depth, marker) : null;
-  if (after) return edit(h, { from: h.cursor, to: after.to, insert: insert + after.text }, { cursor: h.cursor + insert.length });
-  return edit(h, { from: h.cursor, to: h.cursor, insert });
+  const at = afterItem(h, depth, item) ?? h.cursor;
+  const after = list.type.name === "ordered_list" && marker !== item.marker.marker ? renumbered(h, depth, marker, at) : null;
+  if (after) return edit(h, { from: at, to: after.to, insert: insert + after.text }, { cursor: at + insert.length });
+  return edit(h, { from: at, to: at, insert });
 };
+
+/**
+ * Enter at the end of an item's first paragraph when a blank line parts it from the item's next block
+ * (`* b\n\n  more`): the new item goes after the whole item, which keeps its blocks. Split there, the new item
+ * would start with an empty line and a blank one, and Markdown ends such an item at once (`more` would leave the
+ * list). Null where the item is split at the caret.
+ */
+function afterItem(h: Here, depth: number, item: ItemSource): number | null {
+  const itemNode = h.$pos.node(depth);
+  if (itemNode.childCount < 2 || h.$pos.index(depth) !== 0 || h.$pos.parentOffset !== h.textblock.content.size) return null;
+  const next = h.source.line(h.source.lineAt(h.range[1]).number + 1);
+  if (!next || !isBlank(next.text)) return null;
+  return h.source.line(item.last)?.to ?? null;
+}
 
 /**
  * The items after a new ordered item `marker` (`3.`) that count on from it as written (`3.`, `4.`, ...): each number
@@ -109,7 +124,7 @@ export const enterInList: Command = (state, _dispatch, view) => {
  * one line whose number would take another digit, moving its content) and every one after it keep theirs, as
  * CommonMark allows (it reads only a list's first number). Answers the text from the cursor to the last number changed, or null if none.
  */
-function renumbered(h: Here, depth: number, marker: string): { to: number; text: string } | null {
+function renumbered(h: Here, depth: number, marker: string, from: number): { to: number; text: string } | null {
   const list = h.$pos.node(depth - 1);
   let expect = Number(/^\d+/.exec(marker)?.[0] ?? Number.NaN);
   let pos = h.$pos.after(depth);
@@ -129,7 +144,7 @@ function renumbered(h: Here, depth: number, marker: string): { to: number; text:
   }
   if (numbers.length === 0) return null;
   let text = "";
-  let at = h.cursor;
+  let at = from;
   for (const n of numbers) {
     text += h.source.slice(at, n.at) + n.text;
     at = n.at + n.length;
@@ -182,7 +197,9 @@ function splitList(h: Here, depth: number, item: ItemSource): boolean {
     span = { from: end.to, to: last.to, insert: "" };
   }
   const number = /^[ \t]*(\d+)[.)]/.exec(next.text);
-  const attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  let attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  // From the first item the text's list is the rest alone: loose or tight as the rest reads (`- \n\n- b` is `- b`).
+  if (index === 0) attrs = { ...attrs, tight: restTight(h, listStart, list, next.from) ?? attrs.tight };
   const nodes: Node[] = [];
   if (index > 0) nodes.push(list.copy(list.content.cut(0, itemAt)));
   nodes.push(schema.nodes.paragraph.create());
@@ -191,6 +208,15 @@ function splitList(h: Here, depth: number, item: ItemSource): boolean {
   const cursor = listStart + (index > 0 ? nodes[0].nodeSize : 0) + 1;
   h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, cursor)).setMeta(SOURCE_SPLICE, span).scrollIntoView());
   return true;
+}
+
+/** Whether the text of `list` (at `listStart`) from offset `from` reads as a tight list; null if it cannot say. */
+function restTight(h: Here, listStart: number, list: Node, from: number): boolean | null {
+  const end = lastTextblock(list, listStart);
+  const range = end ? h.source.textblockRange(h.state.doc, end.pos) : null;
+  if (!range || range[1] < from) return null;
+  const rest = new SourceDoc(h.source.slice(from, range[1])).doc().firstChild;
+  return rest?.type === list.type ? Boolean(rest.attrs.tight) : null;
 }
 
 /** Enter in a quote: a new paragraph of the quote; on its empty last line, out of the quote. */
@@ -292,6 +318,11 @@ export const backspaceAtStart: Command = (state, _dispatch, view) => {
       const range = end ? h.source.textblockRange(state.doc, end.pos) : null;
       const line = h.source.line(item.last);
       if (range && line) return edit(h, { from: range[1], to: line.to, insert: "" }, { cursor: range[1] });
+    }
+    // An empty first item of a top-level list: as Enter there (its line goes, an empty paragraph before the rest).
+    // Unwrapped, its empty line would stay in the text as a blank one.
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth === 2) {
+      return h.$pos.node(depth - 1).childCount === 1 ? endList(h, depth, item) : splitList(h, depth, item);
     }
     return unwrapItem(h, depth, item);
   }
@@ -539,13 +570,33 @@ export function exitBlock(arrow: boolean): Command {
       if ($head.pos !== textEnd && $head.parent.textBetween($head.parentOffset, $head.parent.content.size).includes("\n")) return false;
       if ($head.parent !== lastTextblock(top, $head.before(1))?.node) return false;
     }
-    const after = $head.after(1);
-    if (dispatch) {
-      const tr = state.tr.insert(after, schema.nodes.paragraph.create());
-      dispatch(tr.setSelection(TextSelection.create(tr.doc, after + 1)).scrollIntoView());
-    }
+    if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
     return true;
   };
+}
+
+/**
+ * Enter right after the closing `$$` of a math block: an empty paragraph after it. The caret is past the math
+ * there; a line break in the block's source would be a blank line after it (the view would not show it), and
+ * what is typed next would stand on the fence's line, which then closes nothing and takes in what follows.
+ */
+export const enterAfterMath: Command = (state, dispatch) => {
+  const { $head, empty } = state.selection;
+  if (!empty || $head.depth !== 1) return false;
+  const block = $head.parent;
+  if (block.type.name !== "raw_block" || block.attrs.kind !== "math" || $head.parentOffset !== block.content.size) return false;
+  const text = block.textContent;
+  const lastLine = text.slice(text.lastIndexOf("\n") + 1).trimEnd();
+  const closed = text.includes("\n") ? lastLine.endsWith("$$") : lastLine.length >= 4 && lastLine.endsWith("$$");
+  if (!closed) return false;
+  if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
+  return true;
+};
+
+/** An empty paragraph at `after` (the view's: the text gets it when the person types), the caret in it. */
+function paragraphAfter(state: EditorState, dispatch: (tr: Transaction) => void, after: number): void {
+  const tr = state.tr.insert(after, schema.nodes.paragraph.create());
+  dispatch(tr.setSelection(TextSelection.create(tr.doc, after + 1)).scrollIntoView());
 }
 
 // --- block commands -----------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type { BlockCommandId } from "../writingkeys";
 import {
   backspaceAtStart,
   codeBlock,
+  enterAfterMath,
   enterInList,
   enterInQuote,
   exitBlock,
@@ -98,7 +99,7 @@ export function writingPlugins(): Plugin[] {
       "Mod-b": toggleMark(schema.marks.strong),
       "Mod-i": toggleMark(schema.marks.em),
       "Mod-e": toggleMark(schema.marks.code),
-      Enter: chainCommands(enterRule, enterInList, enterInQuote, splitTextblock, splitListItem(schema.nodes.list_item)),
+      Enter: chainCommands(enterAfterMath, enterRule, enterInList, enterInQuote, splitTextblock, splitListItem(schema.nodes.list_item)),
       "Shift-Enter": hardBreak,
       "Mod-Enter": exitBlock(false),
       ArrowDown: exitBlock(true),
