@@ -19,8 +19,10 @@ from ..browser.tabs import BrowserTab
 from ..browser.views import BrowserViews, PanelHooks
 from ..core.model import Window, WorkspaceInstance
 from ..export.run import Exporter
+from ..protocol import wire_types, wirecheck
 from ..protocol.errors import ArgumentError, DomainError, VMarkError
 from ..protocol.limits import DISK_POLL_SECONDS, JOURNAL_RETRY_SECONDS, TREE_POLL_SECONDS
+from ..protocol.requests import payload_keys
 from ..protocol.tools import check_request
 from ..storage.atomic import write_text_atomic
 from ..storage.comments import CommentStore
@@ -307,7 +309,10 @@ class App:
         ctx = RequestContext.of(self.services, conn)
         try:
             handler, args = self._route(conn, kind, payload)
+            strays = None if self.hooks is None else _strays(kind, args)
             data = await handler(ctx, args)
+            if strays is not None:
+                _check_accepted(kind, strays, data)
             return {"success": True, "data": data}
         except VMarkError as exc:
             return {"success": False, "error": exc.wire()}
@@ -343,6 +348,27 @@ class App:
             task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
+
+
+def _strays(kind: str, payload: dict[str, Any]) -> list[str] | None:
+    """Where a person's request strays from its ``wire_types`` payload, also in the values its handler checks
+    itself; ``None`` for a request that is not a person's. A ``None`` where the type has no null counts as leaving
+    the key out, as in the checks before the handler."""
+    if kind not in wire_types.REQUESTS:
+        return None
+    keys = payload_keys(kind)
+    given = {k: v for k, v in payload.items() if v is not None or k not in keys or not wirecheck.problems(v, keys[k])}
+    return wirecheck.request_problems(kind, given)
+
+
+def _check_accepted(kind: str, strays: list[str], data: Any) -> None:
+    """Under the tests, a person's request is accepted only as its ``wire_types`` payload declares it, and answered
+    only as its result declares (a handler that lets a stray value through or answers one is a bug: the test sees
+    ``INTERNAL`` naming it, not a page that misreads it). Too slow to run always: a whole page state costs about
+    as much to check as its request takes (``bench/bench_person_checks.py``)."""
+    found = strays + wirecheck.result_problems(kind, data)
+    if found:
+        raise DomainError("INTERNAL", f"{kind} does not fit its declared types: {'; '.join(found[:3])}")
 
 
 def _by_name(browser: BrowserService) -> Authorize:

@@ -13,6 +13,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+from . import wirecheck
 from .tools import FieldSpec
 from .wire_types import REQUESTS
 
@@ -79,3 +80,34 @@ def _spec(tp: Any, *, text: bool) -> FieldSpec | None:
     if origin in (typing.Union, types.UnionType) and all(typing.is_typeddict(a) for a in typing.get_args(tp)):
         return FieldSpec("object", "")
     raise TypeError(f"no argument check for {tp!r}")
+
+
+@functools.cache
+def payload_keys(kind: str) -> dict[str, Any]:
+    """Every key request ``kind``'s payload may hold, with its type (a union payload: any member's key, as the
+    union of the members' types)."""
+    payload = REQUESTS[kind][0]
+    members = typing.get_args(payload) if typing.get_origin(payload) in (typing.Union, types.UnionType) else (payload,)
+    keys: dict[str, list[Any]] = {}
+    for member in members:
+        for key, tp in typing.get_type_hints(member).items():
+            keys.setdefault(key, []).append(tp)
+    return {key: tps[0] if len(tps) == 1 else typing.Union[tuple(tps)] for key, tps in keys.items()}  # noqa: UP007
+
+
+def payload_problem(kind: str, payload: Mapping[str, Any], own: frozenset[str]) -> str | None:
+    """The strict check of a payload the per-action checks passed: the first key its ``TypedDict`` does not
+    have, or the first key whose value strays from its declared type at any depth (a nested object's unknown
+    key, a list item's shape); ``None`` when it conforms. ``own`` are the keys whose values the handler checks
+    with its own words (they are only known keys here). A ``None`` for a key the payload may leave out counts
+    as leaving it out, as in the per-action checks and the agents' tools."""
+    keys = payload_keys(kind)
+    for name, value in payload.items():
+        if name not in keys:
+            return f"{kind}: argument {name!r} is not accepted ({kind} takes: {', '.join(keys) or 'no arguments'})"
+        if name in own or value is None:
+            continue
+        found = wirecheck.problems(value, keys[name], name)
+        if found:
+            return f"{kind}: argument {name!r} does not fit its type: {found[0]}"
+    return None

@@ -8,6 +8,7 @@ is refused loudly (:class:`UnsupportedType`), so a shape never passes because th
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from typing import Any
@@ -42,14 +43,20 @@ def problems(value: Any, tp: Any, where: str = "$") -> list[str]:
 def _typeddict(value: Any, tp: type, where: str) -> list[str]:
     if not isinstance(value, dict):
         return [f"{where}: {value!r} is not an object ({tp.__name__})"]
-    hints = typing.get_type_hints(tp)
-    required = typing.cast(frozenset[str], tp.__required_keys__)  # type: ignore[attr-defined]
+    hints, required = _shape(tp)
     found = [f"{where}: missing key {key!r} ({tp.__name__})" for key in sorted(required - value.keys())]
     found += [f"{where}: unknown key {key!r} ({tp.__name__})" for key in sorted(value.keys() - hints.keys())]
     for key, inner in hints.items():
         if key in value:
             found += problems(value[key], inner, f"{where}.{key}")
     return found
+
+
+@functools.cache
+def _shape(tp: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """A ``TypedDict``'s keys with their types, and its required keys (resolved once: the app checks every
+    request with them)."""
+    return typing.get_type_hints(tp), typing.cast(frozenset[str], tp.__required_keys__)  # type: ignore[attr-defined]
 
 
 def _generic(value: Any, tp: Any, where: str) -> list[str]:

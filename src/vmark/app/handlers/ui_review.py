@@ -90,6 +90,6 @@ async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
 
 ACTIONS = {
     "review.list": PersonAction(review_list, checks=("tabId", "filePath")),
-    "review.accept": PersonAction(review_accept, checks=("tabId", "filePath", "ids", "all")),
-    "review.reject": PersonAction(review_reject, checks=("tabId", "filePath", "ids", "all")),
+    "review.accept": PersonAction(review_accept, checks=("tabId", "filePath", "ids", "all"), inner=("ids",)),
+    "review.reject": PersonAction(review_reject, checks=("tabId", "filePath", "ids", "all"), inner=("ids",)),
 }
