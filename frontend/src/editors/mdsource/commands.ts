@@ -23,7 +23,8 @@ import {
   spacesAt,
 } from "./lines";
 import { schema } from "./schema";
-import { applySourceEdit, sourceDocOf } from "./sourceedit";
+import { segmentsOf } from "./build";
+import { applySourceEdit, sourceDocOf, sourceTransaction } from "./sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
@@ -325,6 +326,11 @@ export const hardBreak: Command = (state, _dispatch, view) => {
 export const backspaceAtStart: Command = (state, _dispatch, view) => {
   const h = here(state, view);
   if (!h) return false;
+  // An empty item Tab showed nested (not written yet): Backspace takes the nesting back, as a lift does.
+  if (pendingKey.getState(state) === h.$pos.pos) {
+    h.view.dispatch(state.tr.setMeta(pendingKey, null));
+    return true;
+  }
   const offset = h.$pos.parentOffset;
   const depth = h.$pos.depth - 1;
   const parent = h.$pos.node(depth);
@@ -351,6 +357,10 @@ export const backspaceAtStart: Command = (state, _dispatch, view) => {
     // Unwrapped, its empty line would stay in the text as a blank one.
     if (parent.childCount === 1 && h.textblock.content.size === 0 && depth === 2) {
       return h.$pos.node(depth - 1).childCount === 1 ? endList(h, depth, item) : splitList(h, depth, item);
+    }
+    // In a quote or an item: an empty paragraph of it before the rest of the list.
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth > 2 && h.$pos.node(depth - 1).childCount > 1) {
+      return paragraphBeforeList(h, depth, item);
     }
     return unwrapItem(h, depth, item);
   }
@@ -424,6 +434,11 @@ function unquoteTextblock(h: Here, _depth: number): boolean {
  * items before and after it.
  */
 function unwrapItem(h: Here, depth: number, item: ItemSource): boolean {
+  const done = unwrapSpan(h, depth, item);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+}
+
+function unwrapSpan(h: Here, depth: number, item: ItemSource): { span: Span; cursor: number } | null {
   const list = h.$pos.node(depth - 1);
   const index = h.$pos.index(depth - 1);
   const nested = depth > 1 && h.$pos.node(depth - 2).type.name === "list_item";
@@ -441,7 +456,28 @@ function unwrapItem(h: Here, depth: number, item: ItemSource): boolean {
   const before = item.first > 1 && !prevBlank ? [blank] : [];
   const after = index < list.childCount - 1 && !nextBlank ? [blank] : [];
   const done = editLines(h.source, item.first, item.last, markerEdit, h.cursor, before, after);
-  return done ? edit(h, withNumbers(h, done.span, numbersAfterRemoved(h, depth, item)), { cursor: done.cursor }) : false;
+  return done ? { span: withNumbers(h, done.span, numbersAfterRemoved(h, depth, item)), cursor: done.cursor } : null;
+}
+
+/**
+ * An empty first item of a list in a quote (or of a nested list) becomes an empty paragraph of the quote (the parent
+ * item) before the rest of the list: its line keeps the containers' prefix (`> `, where what is typed goes), a blank
+ * line parts it from the list (`> x\n>\n> - b` once typed). The parse has no paragraph there until it has text: the
+ * view holds it, as it holds a quote's new line.
+ */
+function paragraphBeforeList(h: Here, depth: number, item: ItemSource): boolean {
+  const done = unwrapSpan(h, depth, item);
+  if (!done) return false;
+  const tr = sourceTransaction(h.state, h.source, done.span, { cursor: done.cursor });
+  const top = h.source.blockRange(h.$pos.index(0));
+  if (!tr || !top) return false;
+  const at = h.$pos.before(depth - 1);
+  if (!/_list$/.test(tr.doc.resolve(at).nodeAfter?.type.name ?? "")) return false;
+  const paragraph = schema.nodes.paragraph.create();
+  tr.insert(at, paragraph);
+  segmentsOf.set(paragraph, [{ pm: 0, pmEnd: 0, src: done.cursor - top[0], srcEnd: done.cursor - top[0], verbatim: false, marks: [] }]);
+  h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, at + 1)));
+  return true;
 }
 
 // --- Tab / Shift+Tab ---------------------------------------------------------------------------------------------
