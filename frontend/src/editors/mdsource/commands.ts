@@ -657,14 +657,18 @@ export const enterAfterMath: Command = (state, dispatch) => {
   const { $head, empty } = state.selection;
   if (!empty || $head.depth !== 1) return false;
   const block = $head.parent;
-  if (block.type.name !== "raw_block" || block.attrs.kind !== "math" || $head.parentOffset !== block.content.size) return false;
-  const text = block.textContent;
-  const lastLine = text.slice(text.lastIndexOf("\n") + 1).trimEnd();
-  const closed = text.includes("\n") ? lastLine.endsWith("$$") : lastLine.length >= 4 && lastLine.endsWith("$$");
-  if (!closed) return false;
+  if (!isClosedMath(block) || $head.parentOffset !== block.content.size) return false;
   if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
   return true;
 };
+
+/** A math block whose last line is its closing `$$` (not one left open, taking in what follows). */
+export function isClosedMath(block: Node): boolean {
+  if (block.type.name !== "raw_block" || block.attrs.kind !== "math") return false;
+  const text = block.textContent;
+  const lastLine = text.slice(text.lastIndexOf("\n") + 1).trimEnd();
+  return text.includes("\n") ? lastLine.endsWith("$$") : lastLine.length >= 4 && lastLine.endsWith("$$");
+}
 
 /** An empty paragraph at `after` (the view's: the text gets it when the person types), the caret in it. */
 function paragraphAfter(state: EditorState, dispatch: (tr: Transaction) => void, after: number): void {
