@@ -178,6 +178,8 @@ const PIECES = [
   "* star\n* items",
   "1. first\n2) other",
   "10. ten\n11. eleven",
+  "1. one\n   1. sub\n   2. sub two\n2. two\n3. three",
+  "> 1. quoted\n>    - nested\n> 2. two",
   "- [ ] task\n- [x] done",
   "> quote with **bold**\n> and more",
   "> - quoted\n> - list",
