@@ -114,7 +114,7 @@ const CASES: [string, string, string | number | null, string[], string][] = [
   ["enter inside a math block is a line of it", "$$\nx = 1\n$$", "1", ["Enter", "'y"], "$$\nx = 1\ny\n$$"],
   ["backspace in an empty first item of a list in a quote", "> - a\n> - b", "a", ["Backspace", "Backspace", "'x"], "> x\n>\n> - b"],
   ["backspace in an empty first item of a list in a quote after text", "> p\n> - a\n> - b\n\nafter", "a", ["Backspace", "Backspace", "'x"], "> p\n>\n> x\n>\n> - b\n\nafter"],
-  ["backspace in an empty first item of a nested list", "- a\n\n  - b\n  - c", "b", ["Backspace", "Backspace", "'x"], "- a\n\n    x\n\n  - c"],
+  ["backspace in an empty first item of a nested list", "- a\n\n  - b\n  - c", "b", ["Backspace", "Backspace", "'x"], "- a\n\n  x\n\n  - c"],
   ["backspace takes back the nesting Tab showed", "- a", "a", ["Enter", "Tab", "Backspace", "'x"], "- a\n- x"],
   ["backspace in a nested first item keeps it apart from its parent's text", "- a\n  - b", "b", ["Home", "Backspace"], "- a\n\n    b"],
   ["backspace in a first item keeps it apart from a paragraph before", "p\n- a\n- b", "a", ["Home", "Backspace"], "p\n\na\n\n- b"],

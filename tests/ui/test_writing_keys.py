@@ -134,7 +134,7 @@ EDGES = [
         "- a\n\n  - b\n  - c",
         "b",
         keys("Backspace", "Backspace", "'x"),
-        "- a\n\n    x\n\n  - c",
+        "- a\n\n  x\n\n  - c",
     ),
     S("backspace-pending-nested", "- a", "a", keys("Enter", "Tab", "Backspace", "'x"), "- a\n- x"),
     S("backspace-nested-first-item", "- a\n  - b", "b", keys("Home", "Backspace"), "- a\n\n    b"),

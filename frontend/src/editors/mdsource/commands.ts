@@ -443,8 +443,11 @@ function unwrapSpan(h: Here, depth: number, item: ItemSource): { span: Span; cur
   const index = h.$pos.index(depth - 1);
   const nested = depth > 1 && h.$pos.node(depth - 2).type.name === "list_item";
   const width = item.contentCol - item.markerCol;
+  // Nested, the marker's columns stay as spaces, so that the item's lines keep their places; an empty item has none
+  // to keep: what is typed goes at the parent item's content column, as a person would write it.
+  const empty = item.first === item.last && h.$pos.node(depth).childCount === 1 && h.$pos.node(depth).firstChild?.content.size === 0;
   const markerEdit = (text: string, n: number): LineEdit | null => {
-    if (n === item.first) return { at: item.markerCol, remove: width, insert: nested ? " ".repeat(width) : "" };
+    if (n === item.first) return { at: item.markerCol, remove: width, insert: nested && !empty ? " ".repeat(width) : "" };
     if (nested || !spacesAt(text, item.markerCol, width)) return null;
     return { at: item.markerCol, remove: width, insert: "" };
   };
