@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import re
 import sys
 from collections import Counter
@@ -81,7 +82,51 @@ def _name(node: dict[str, Any]) -> str:
     return f"{frame['functionName'] or '(anonymous)'}{where}"
 
 
+#: also record the renderer's trace (style, layout, paint per action: ``--trace``)
+TRACE: list[Counter[str]] = []
+#: the trace events summed (renderer main thread, milliseconds; Layout and UpdateLayoutTree also count objects)
+TRACED = ("UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "HitTest", "FunctionCall",
+          "EvaluateScript", "RunMicrotasks", "TimerFire", "FireAnimationFrame", "EventDispatch", "ParseHTML",
+          "MajorGC", "MinorGC", "V8.GC_SCAVENGER", "BlinkGC.AtomicPhase")
+
+
+def _trace_sums(raw: bytes) -> Counter[str]:
+    events = json.loads(raw)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    out: Counter[str] = Counter()
+    for e in events:
+        if e.get("name", "").endswith("InvalidationTracking"):
+            data = e.get("args", {}).get("data", {})
+            node = str(data.get("nodeName", ""))[:40]
+            out[f"{e['name']}: {data.get('reason') or data.get('invalidationSet', {}) and 'set'} @ {node}"] += 1
+            continue
+        if (e.get("pid"), e.get("tid")) not in main or e.get("ph") != "X" or e.get("name") not in TRACED:
+            continue
+        out[f"{e['name']} ms"] += e.get("dur", 0) / 1000
+        out[f"{e['name']} count"] += 1
+        data = e.get("args", {}).get("beginData", {})
+        if e["name"] == "Layout":
+            out["Layout dirtyObjects"] += data.get("dirtyObjects", 0)
+            out["Layout totalObjects"] += data.get("totalObjects", 0)
+        if e["name"] == "UpdateLayoutTree":
+            out["UpdateLayoutTree elementCount"] += e.get("args", {}).get("elementCount", 0)
+    return out
+
+
 async def profiled(page: Page, action: Callable[[], Awaitable[None]]) -> dict[str, Any]:
+    if TRACE:
+        browser = page.context.browser
+        assert browser is not None
+        await browser.start_tracing(page=page, categories=[
+            "devtools.timeline", "disabled-by-default-devtools.timeline",
+            "disabled-by-default-devtools.timeline.invalidationTracking"])
+        try:
+            await action()
+        finally:
+            TRACE[0].update(_trace_sums(await browser.stop_tracing()))
+            TRACE[0]["actions"] += 1
+        return {"nodes": [], "samples": [], "timeDeltas": [], "startTime": 0, "endTime": 0}
     cdp: CDPSession = await page.context.new_cdp_session(page)
     await cdp.send("Profiler.enable")
     await cdp.send("Profiler.setSamplingInterval", {"interval": SAMPLING_US})
@@ -226,6 +271,7 @@ def main() -> int:
     parser.add_argument("--parts", default="review,paste,enter", help="review, paste, enter (comma-separated)")
     parser.add_argument("--rounds", type=int, default=5, help="profiled actions per part (after warm-ups)")
     parser.add_argument("--top", type=int, default=30, help="functions listed per table")
+    parser.add_argument("--trace", action="store_true", help="the renderer's trace (style, layout, paint) instead")
     parser.add_argument("--dist", type=Path, default=DIST, help="the page's build to serve")
     args = parser.parse_args()
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
@@ -233,6 +279,15 @@ def main() -> int:
         parser.error(f"--parts: choose among review, paste, enter (got {args.parts!r})")
     ui.PAGE_DIST[0] = args.dist.resolve()
     print(machine_line())
+    if args.trace:
+        for part in sorted(parts):
+            TRACE[:] = [Counter()]
+            run_async(run, frozenset({part}), args.rounds, args.top)
+            per = max(1, TRACE[0].pop("actions") - 0)
+            print(f"{part}: renderer main thread per action (all rounds, warm-ups included)")
+            for name, value in sorted(TRACE[0].items()):
+                print(f"  {value / per:10.1f}  {name}")
+        return 0
     print(run_async(run, parts, args.rounds, args.top))
     return 0
 
