@@ -60,6 +60,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
+import os
 import random
 import re
 import statistics
@@ -1251,6 +1253,11 @@ def main() -> int:
         "`npx vite build --outDir DIR` in its frontend/",
     )
     parser.add_argument(
+        "--compare",
+        type=Path,
+        help="another build of the page (OLD) run before this one (or --dist) for each part, with ratios new / old",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: one opening per way (WYSIWYG cut off after 10 s), few keys per measurement",
@@ -1276,10 +1283,66 @@ def main() -> int:
             args.review_rounds,
             args.paste_rounds,
         )
+    if args.compare is not None:
+        return compare(plan, args.compare.resolve(), PAGE_DIST[0])
     results = run_async(run, plan)
     print(results["machine"])
     print(render(results, plan))
     print(f"figures saved to {save_results('ui', results)}")
+    return 0
+
+
+def compared_figures(results: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """The figures ``--compare`` sets side by side: name -> {median_ms, p95_ms}."""
+    out: dict[str, dict[str, float]] = {}
+    for r in results.get("review", []):
+        for what in ("text", "highlight"):
+            if f"answer_{what}" in r:
+                out[f"review {r['mode']} {'on' if r['review'] else 'off'}: answer to {what}"] = r[f"answer_{what}"]
+    for kind in PASTE_KINDS:
+        if results.get("paste", {}).get(kind, {}).get("n"):
+            out[f"paste {kind}"] = results["paste"][kind]
+    for key in ("enter", "letter"):
+        if key in results.get("enter", {}):
+            out[f"enter: {key}"] = results["enter"][key]
+    return out
+
+
+def compare(plan: Plan, old: Path, new: Path) -> int:
+    """Each part run with the ``old`` build of the page, then with ``new``, in one process; ratios new / old."""
+    both: dict[str, dict[str, Any]] = {"old": {}, "new": {}}
+    loads = [os.getloadavg()]
+    for part in sorted(plan.parts):
+        for label, dist in (("old", old), ("new", new)):
+            PAGE_DIST[0] = dist
+            progress(f"--compare: {part} with the {label} page ({dist})")
+            got = run_async(run, dataclasses.replace(plan, parts=frozenset({part})))
+            both[label] = {**both[label], **got}
+            loads.append(os.getloadavg())
+    print(both["new"]["machine"])
+    print("load average (1 min) before and after each run: " + ", ".join(f"{load[0]:.1f}" for load in loads))
+    for label, dist in (("old", old), ("new", new)):
+        print(f"\n=== the {label} page: {dist}\n{render(both[label], plan)}")
+    figures = {label: compared_figures(both[label]) for label in both}
+    rows = []
+    for name, n in figures["new"].items():
+        o = figures["old"].get(name)
+        if o is None:
+            continue
+        rows.append(
+            [
+                name,
+                *(f"{o[k]:.0f}" for k in ("median_ms", "p95_ms")),
+                *(f"{n[k]:.0f}" for k in ("median_ms", "p95_ms")),
+                *(f"{n[k] / o[k]:.2f}" if o[k] else "-" for k in ("median_ms", "p95_ms")),
+            ]
+        )
+    head = ["figure", "old median ms", "old p95 ms", "new median ms", "new p95 ms", "median new/old", "p95 new/old"]
+    print(
+        "\nnew page / old page (each part run with the old page, then the new, one after the other)\n"
+        + table(head, rows)
+    )
+    print(f"figures saved to {save_results('ui-compare', both)}")
     return 0
 
 

@@ -45,6 +45,9 @@ class Profile:
     actions: int = 0
 
     def add(self, profile: dict[str, Any]) -> None:
+        if SAVE:
+            SAVE[0].mkdir(parents=True, exist_ok=True)
+            (SAVE[0] / f"profile-{len(list(SAVE[0].iterdir()))}.cpuprofile").write_text(json.dumps(profile))
         nodes = {n["id"]: n for n in profile["nodes"]}
         parent = {c: n["id"] for n in profile["nodes"] for c in n.get("children", [])}
         deltas = profile.get("timeDeltas", [])
@@ -82,24 +85,47 @@ def _name(node: dict[str, Any]) -> str:
     return f"{frame['functionName'] or '(anonymous)'}{where}"
 
 
+#: where to save each recorded profile (``--save DIR``: open them in the DevTools' Performance panel)
+SAVE: list[Path] = []
 #: also record the renderer's trace (style, layout, paint per action: ``--trace``)
 TRACE: list[Counter[str]] = []
 #: the trace events summed (renderer main thread, milliseconds; Layout and UpdateLayoutTree also count objects)
-TRACED = ("UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "HitTest", "FunctionCall",
-          "EvaluateScript", "RunMicrotasks", "TimerFire", "FireAnimationFrame", "EventDispatch", "ParseHTML",
-          "MajorGC", "MinorGC", "V8.GC_SCAVENGER", "BlinkGC.AtomicPhase")
+TRACED = (
+    "UpdateLayoutTree",
+    "Layout",
+    "PrePaint",
+    "Paint",
+    "Layerize",
+    "Commit",
+    "HitTest",
+    "FunctionCall",
+    "EvaluateScript",
+    "RunMicrotasks",
+    "TimerFire",
+    "FireAnimationFrame",
+    "EventDispatch",
+    "ParseHTML",
+    "MajorGC",
+    "MinorGC",
+    "V8.GC_SCAVENGER",
+    "BlinkGC.AtomicPhase",
+)
 
 
 def _trace_sums(raw: bytes) -> Counter[str]:
     events = json.loads(raw)
     events = events["traceEvents"] if isinstance(events, dict) else events
-    main = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+    }
     out: Counter[str] = Counter()
     for e in events:
         if e.get("name", "").endswith("InvalidationTracking"):
             data = e.get("args", {}).get("data", {})
             node = str(data.get("nodeName", ""))[:40]
-            out[f"{e['name']}: {data.get('reason') or data.get('invalidationSet', {}) and 'set'} @ {node}"] += 1
+            out[f"{e['name']}: {data.get('reason') or (data.get('invalidationSet', {}) and 'set')} @ {node}"] += 1
             continue
         if (e.get("pid"), e.get("tid")) not in main or e.get("ph") != "X" or e.get("name") not in TRACED:
             continue
@@ -118,9 +144,14 @@ async def profiled(page: Page, action: Callable[[], Awaitable[None]]) -> dict[st
     if TRACE:
         browser = page.context.browser
         assert browser is not None
-        await browser.start_tracing(page=page, categories=[
-            "devtools.timeline", "disabled-by-default-devtools.timeline",
-            "disabled-by-default-devtools.timeline.invalidationTracking"])
+        await browser.start_tracing(
+            page=page,
+            categories=[
+                "devtools.timeline",
+                "disabled-by-default-devtools.timeline",
+                "disabled-by-default-devtools.timeline.invalidationTracking",
+            ],
+        )
         try:
             await action()
         finally:
@@ -271,6 +302,7 @@ def main() -> int:
     parser.add_argument("--parts", default="review,paste,enter", help="review, paste, enter (comma-separated)")
     parser.add_argument("--rounds", type=int, default=5, help="profiled actions per part (after warm-ups)")
     parser.add_argument("--top", type=int, default=30, help="functions listed per table")
+    parser.add_argument("--save", type=Path, help="save each profile (.cpuprofile) in this folder")
     parser.add_argument("--trace", action="store_true", help="the renderer's trace (style, layout, paint) instead")
     parser.add_argument("--dist", type=Path, default=DIST, help="the page's build to serve")
     args = parser.parse_args()
@@ -278,6 +310,8 @@ def main() -> int:
     if not parts or parts - {"review", "paste", "enter"}:
         parser.error(f"--parts: choose among review, paste, enter (got {args.parts!r})")
     ui.PAGE_DIST[0] = args.dist.resolve()
+    if args.save:
+        SAVE.append(args.save)
     print(machine_line())
     if args.trace:
         for part in sorted(parts):
