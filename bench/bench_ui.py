@@ -1007,6 +1007,23 @@ def review_off(app: RunningApp) -> Iterator[None]:
         app.app.review.enabled = True
 
 
+def review_texts(text: str, rounds: int) -> Iterator[tuple[int, str, str]]:
+    """Each round's number, word, and text: the one before with the word changed (warm-ups first)."""
+    at, old = text.index("this word") + len("this "), "word"
+    for n in range(REVIEW_WARMUP + rounds):
+        word = f"revised{n}"
+        text = text[:at] + word + text[at + len(old) :]
+        old = word
+        yield n, word, text
+
+
+async def armed_write(s: Stage, tab: str, word: str, text: str, highlight: bool) -> dict[str, Any]:
+    """The page's probe armed for ``word``, and the agent's ``document.write`` of ``text`` on the revision it read."""
+    read = tool_data(await s.agent.call_tool("document", {"action": "read", "tabId": tab}), "document.read")
+    await s.page.evaluate("([w, m]) => window.__reviewProbe.arm(w, m)", [word, highlight])
+    return {"action": "write", "tabId": tab, "content": text, "expected_revision": read["revision"]}
+
+
 async def review_round(s: Stage, mode: str, reviewed: bool, rounds: int) -> dict[str, list[float]]:
     """``rounds`` one-word agent writes into the 1 MB document shown in ``mode`` (after uncounted warm-ups)."""
     name, text = review_file()
@@ -1015,17 +1032,11 @@ async def review_round(s: Stage, mode: str, reviewed: bool, rounds: int) -> dict
     await click_file(s.page, name)
     await heading(s.page, mode, "Reviewed document").wait_for(timeout=OPEN_TIMEOUT_SECONDS * 1000)
     await s.page.evaluate(REVIEW_PROBE)
-    at, old = text.index("this word") + len("this "), "word"
     samples: dict[str, list[float]] = {
         k: [] for k in ("answer_text", "answer_highlight", "call_text", "call_highlight")
     }
-    for n in range(REVIEW_WARMUP + rounds):
-        word = f"revised{n}"
-        text = text[:at] + word + text[at + len(old) :]
-        old = word
-        read = tool_data(await s.agent.call_tool("document", {"action": "read", "tabId": tab}), "document.read")
-        await s.page.evaluate("([w, m]) => window.__reviewProbe.arm(w, m)", [word, reviewed])
-        args = {"action": "write", "tabId": tab, "content": text, "expected_revision": read["revision"]}
+    for n, word, written in review_texts(text, rounds):
+        args = await armed_write(s, tab, word, written, reviewed)
         called = time.time() * 1000
         wrote = tool_data(await s.agent.call_tool("document", args), "agent document.write")
         answered = time.time() * 1000

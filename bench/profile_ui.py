@@ -178,14 +178,8 @@ async def profile_review(s: ui.Stage, rounds: int) -> Profile:
     await ui.click_file(s.page, name)
     await ui.heading(s.page, "wysiwyg", "Reviewed document").wait_for(timeout=ui.OPEN_TIMEOUT_SECONDS * 1000)
     await s.page.evaluate(ui.REVIEW_PROBE)
-    at, old = text.index("this word") + len("this "), "word"
-    for n in range(ui.REVIEW_WARMUP + rounds):
-        word = f"revised{n}"
-        text = text[:at] + word + text[at + len(old) :]
-        old = word
-        read = tool_data(await s.agent.call_tool("document", {"action": "read", "tabId": tab}), "document.read")
-        await s.page.evaluate("([w, m]) => window.__reviewProbe.arm(w, m)", [word, True])
-        args = {"action": "write", "tabId": tab, "content": text, "expected_revision": read["revision"]}
+    for n, word, written in ui.review_texts(text, rounds):
+        args = await ui.armed_write(s, tab, word, written, True)
 
         async def write(args: dict[str, Any] = args, word: str = word) -> None:
             tool_data(await s.agent.call_tool("document", args), "agent document.write")
