@@ -60,6 +60,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
+import os
 import random
 import re
 import statistics
@@ -1005,6 +1007,23 @@ def review_off(app: RunningApp) -> Iterator[None]:
         app.app.review.enabled = True
 
 
+def review_texts(text: str, rounds: int) -> Iterator[tuple[int, str, str]]:
+    """Each round's number, word, and text: the one before with the word changed (warm-ups first)."""
+    at, old = text.index("this word") + len("this "), "word"
+    for n in range(REVIEW_WARMUP + rounds):
+        word = f"revised{n}"
+        text = text[:at] + word + text[at + len(old) :]
+        old = word
+        yield n, word, text
+
+
+async def armed_write(s: Stage, tab: str, word: str, text: str, highlight: bool) -> dict[str, Any]:
+    """The page's probe armed for ``word``, and the agent's ``document.write`` of ``text`` on the revision it read."""
+    read = tool_data(await s.agent.call_tool("document", {"action": "read", "tabId": tab}), "document.read")
+    await s.page.evaluate("([w, m]) => window.__reviewProbe.arm(w, m)", [word, highlight])
+    return {"action": "write", "tabId": tab, "content": text, "expected_revision": read["revision"]}
+
+
 async def review_round(s: Stage, mode: str, reviewed: bool, rounds: int) -> dict[str, list[float]]:
     """``rounds`` one-word agent writes into the 1 MB document shown in ``mode`` (after uncounted warm-ups)."""
     name, text = review_file()
@@ -1013,17 +1032,11 @@ async def review_round(s: Stage, mode: str, reviewed: bool, rounds: int) -> dict
     await click_file(s.page, name)
     await heading(s.page, mode, "Reviewed document").wait_for(timeout=OPEN_TIMEOUT_SECONDS * 1000)
     await s.page.evaluate(REVIEW_PROBE)
-    at, old = text.index("this word") + len("this "), "word"
     samples: dict[str, list[float]] = {
         k: [] for k in ("answer_text", "answer_highlight", "call_text", "call_highlight")
     }
-    for n in range(REVIEW_WARMUP + rounds):
-        word = f"revised{n}"
-        text = text[:at] + word + text[at + len(old) :]
-        old = word
-        read = tool_data(await s.agent.call_tool("document", {"action": "read", "tabId": tab}), "document.read")
-        await s.page.evaluate("([w, m]) => window.__reviewProbe.arm(w, m)", [word, reviewed])
-        args = {"action": "write", "tabId": tab, "content": text, "expected_revision": read["revision"]}
+    for n, word, written in review_texts(text, rounds):
+        args = await armed_write(s, tab, word, written, reviewed)
         called = time.time() * 1000
         wrote = tool_data(await s.agent.call_tool("document", args), "agent document.write")
         answered = time.time() * 1000
@@ -1251,6 +1264,11 @@ def main() -> int:
         "`npx vite build --outDir DIR` in its frontend/",
     )
     parser.add_argument(
+        "--compare",
+        type=Path,
+        help="another build of the page (OLD) run before this one (or --dist) for each part, with ratios new / old",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: one opening per way (WYSIWYG cut off after 10 s), few keys per measurement",
@@ -1276,10 +1294,66 @@ def main() -> int:
             args.review_rounds,
             args.paste_rounds,
         )
+    if args.compare is not None:
+        return compare(plan, args.compare.resolve(), PAGE_DIST[0])
     results = run_async(run, plan)
     print(results["machine"])
     print(render(results, plan))
     print(f"figures saved to {save_results('ui', results)}")
+    return 0
+
+
+def compared_figures(results: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """The figures ``--compare`` sets side by side: name -> {median_ms, p95_ms}."""
+    out: dict[str, dict[str, float]] = {}
+    for r in results.get("review", []):
+        for what in ("text", "highlight"):
+            if f"answer_{what}" in r:
+                out[f"review {r['mode']} {'on' if r['review'] else 'off'}: answer to {what}"] = r[f"answer_{what}"]
+    for kind in PASTE_KINDS:
+        if results.get("paste", {}).get(kind, {}).get("n"):
+            out[f"paste {kind}"] = results["paste"][kind]
+    for key in ("enter", "letter"):
+        if key in results.get("enter", {}):
+            out[f"enter: {key}"] = results["enter"][key]
+    return out
+
+
+def compare(plan: Plan, old: Path, new: Path) -> int:
+    """Each part run with the ``old`` build of the page, then with ``new``, in one process; ratios new / old."""
+    both: dict[str, dict[str, Any]] = {"old": {}, "new": {}}
+    loads = [os.getloadavg()]
+    for part in sorted(plan.parts):
+        for label, dist in (("old", old), ("new", new)):
+            PAGE_DIST[0] = dist
+            progress(f"--compare: {part} with the {label} page ({dist})")
+            got = run_async(run, dataclasses.replace(plan, parts=frozenset({part})))
+            both[label] = {**both[label], **got}
+            loads.append(os.getloadavg())
+    print(both["new"]["machine"])
+    print("load average (1 min) before and after each run: " + ", ".join(f"{load[0]:.1f}" for load in loads))
+    for label, dist in (("old", old), ("new", new)):
+        print(f"\n=== the {label} page: {dist}\n{render(both[label], plan)}")
+    figures = {label: compared_figures(both[label]) for label in both}
+    rows = []
+    for name, n in figures["new"].items():
+        o = figures["old"].get(name)
+        if o is None:
+            continue
+        rows.append(
+            [
+                name,
+                *(f"{o[k]:.0f}" for k in ("median_ms", "p95_ms")),
+                *(f"{n[k]:.0f}" for k in ("median_ms", "p95_ms")),
+                *(f"{n[k] / o[k]:.2f}" if o[k] else "-" for k in ("median_ms", "p95_ms")),
+            ]
+        )
+    head = ["figure", "old median ms", "old p95 ms", "new median ms", "new p95 ms", "median new/old", "p95 new/old"]
+    print(
+        "\nnew page / old page (each part run with the old page, then the new, one after the other)\n"
+        + table(head, rows)
+    )
+    print(f"figures saved to {save_results('ui-compare', both)}")
     return 0
 
 

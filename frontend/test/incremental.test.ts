@@ -5,9 +5,10 @@ import { test } from "node:test";
 import { Text } from "@codemirror/state";
 import fc from "fast-check";
 import type { Node } from "prosemirror-model";
-import { EditorState, type Transaction } from "prosemirror-state";
+import { EditorState, TextSelection, type Transaction } from "prosemirror-state";
 import type { DecorationSet } from "prosemirror-view";
 import { findKey, findMatches, findPlugin } from "../src/editors/mdsource/find";
+import { highlightKey, highlightPending, laterMeta, richPlugin } from "../src/editors/mdsource/rich";
 import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { pmHeadings } from "../src/editors/headings";
 import type { ReviewMark } from "../src/editors/reviewmodel";
@@ -180,4 +181,72 @@ test("review: each set of marks shows exactly its decorations, those that stay t
     before = got;
   }
   assert.equal(before?.find().length, 0);
+});
+
+/** Many code blocks, as a paste of a long page brings them (more decorations than an edit adds at once). */
+const CODE_PASTE = Array.from({ length: 70 }, (_, n) => `\`\`\`js\nconst cat${n} = [1, "two", 3.5]; // n\nfunction f${n}(a) { return a + ${n}; }\n\`\`\``).join("\n\n");
+
+function shownHighlight(state: EditorState): string[] {
+  return (highlightKey.getState(state)?.set.find() ?? []).map((d) => `${d.from}-${d.to}:${JSON.stringify((d as unknown as { type: { attrs: unknown } }).type.attrs)}`).sort();
+}
+
+/** One idle slice of the highlighting, as `highlightLater` dispatches it. */
+function idleSlice(state: EditorState): EditorState {
+  const meta = laterMeta(state, Infinity);
+  return meta ? state.apply(state.tr.setMeta(highlightKey, meta).setMeta("addToHistory", false)) : state;
+}
+
+test("code highlighting: after any edits (pastes of many code blocks too) and the idle slices, it equals the whole document's", () => {
+  const pasted = docOf(CODE_PASTE).content;
+  const step = fc.oneof(
+    edit.map((e) => ({ ...e, paste: false, idle: false })),
+    fc.record({ at: fc.nat(), head: fc.nat(), idle: fc.boolean() }).map((e) => ({ ...e, kind: "paste", span: 0, text: "", paste: true })),
+    fc.constant({ kind: "idle", at: 0, span: 0, text: "", paste: false, idle: true }),
+  );
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 8 }), (steps) => {
+      let state = EditorState.create({ doc: docOf(SAMPLE + "\n\n" + CODE_PASTE.slice(0, 400)), plugins: [richPlugin()] });
+      for (const s of steps) {
+        if (s.kind === "idle") {
+          state = idleSlice(state);
+          continue;
+        }
+        let tr: Transaction | null;
+        if (s.paste) {
+          const boundaries: number[] = [];
+          state.doc.forEach((_node, offset) => boundaries.push(offset));
+          tr = state.tr.insert(boundaries[s.at % boundaries.length], pasted);
+          const head = (s as { head?: number }).head ?? 0;
+          tr.setSelection(TextSelection.near(tr.doc.resolve(head % (tr.doc.content.size + 1))));
+        } else tr = applyEdit(state, s);
+        if (!tr) continue;
+        state = state.apply(tr);
+      }
+      for (let k = 0; k < 1000 && highlightPending(state); k++) state = idleSlice(state);
+      assert.equal(highlightPending(state), false);
+      const fresh = EditorState.create({ doc: state.doc, plugins: [richPlugin()] });
+      assert.deepEqual(shownHighlight(state), shownHighlight(fresh));
+    }),
+    { numRuns: runs(40), seed },
+  );
+});
+
+test("code highlighting: a paste of many code blocks highlights those near the caret at once, the others in idle slices", () => {
+  let state = EditorState.create({ doc: docOf("# Title\n\nText."), plugins: [richPlugin()] });
+  const tr = state.tr.insert(state.doc.content.size, docOf(CODE_PASTE).content);
+  state = state.apply(tr.setSelection(TextSelection.atEnd(tr.doc)));
+  const waiting = highlightKey.getState(state)?.later ?? [];
+  assert.ok(waiting.length > 0 && waiting.length < 70, `${waiting.length} blocks left for later`);
+  const last = state.doc.lastChild;
+  const lastStart = state.doc.content.size - (last?.nodeSize ?? 0);
+  assert.ok(highlightKey.getState(state)?.set.find(lastStart, state.doc.content.size).length, "the block at the caret is highlighted");
+  assert.equal(highlightKey.getState(state)?.set.find(0, 40).length, 0, "the first pasted block waits");
+  let slices = 0;
+  while (highlightPending(state)) {
+    state = idleSlice(state);
+    slices++;
+  }
+  assert.ok(slices >= 1);
+  const fresh = EditorState.create({ doc: state.doc, plugins: [richPlugin()] });
+  assert.deepEqual(shownHighlight(state), shownHighlight(fresh));
 });

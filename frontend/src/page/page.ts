@@ -38,6 +38,9 @@ export class Page {
   private current: TabSync | null = null;
   private wanted: string | null = null;
   private showing: Promise<void> = Promise.resolve();
+  /** What the tab strip shows now, and which tabs in which order with which one active (`renderTabs`). */
+  private tabsDrawn = "";
+  private tabsPlace = "";
   private bus = new EventBus();
   private treeLoads = new Reloads(() => this.drawTree(), 0, () => {});
   private approvals: ApprovalDialog;
@@ -275,11 +278,27 @@ export class Page {
     return JSON.stringify([state?.views[this.label]?.workspaces ?? [], win?.activeWorkspaceInstanceId ?? null]);
   }
 
+  /**
+   * The tab strip, drawn again only when what it shows changed, and the active tab scrolled to only when another
+   * one became active or the tabs changed: the app sends a state at every write, and a scroll forces a layout of
+   * the page (in a long WYSIWYG document, one more pass over its thousands of blocks per agent edit).
+   */
   private renderTabs(win: WindowInfo): void {
+    const tabs = win.tabs.filter((t) => t.visible);
+    const shows = (tab: TabInfo): unknown[] => {
+      const view = this.view(tab.id);
+      const count = this.reviewPanel.countOf(tab.id) ?? tab.reviewCount ?? 0;
+      return [tab.id, tab.active, tab.dirty, Boolean(view?.pinned), tab.filePath, tab.title, count, count ? this.reviewPanel.agentsOf(tab.id) : []];
+    };
+    const drawn = JSON.stringify(tabs.map(shows));
+    if (drawn === this.tabsDrawn) return;
+    this.tabsDrawn = drawn;
+    const place = JSON.stringify([tabs.map((t) => t.id), tabs.find((t) => t.active)?.id ?? null]);
+    const moved = place !== this.tabsPlace;
+    this.tabsPlace = place;
     const strip = byId("tabs");
     strip.replaceChildren(
-      ...win.tabs
-        .filter((t) => t.visible)
+      ...tabs
         .map((tab) => {
           const view = this.view(tab.id);
           const item = el("div", {
@@ -310,7 +329,7 @@ export class Page {
           return item;
         }),
     );
-    strip.querySelector(".tab.active")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    if (moved) strip.querySelector(".tab.active")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   private renderAgents(agents: PageState["agents"]): void {

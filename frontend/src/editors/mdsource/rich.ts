@@ -303,38 +303,82 @@ function codeBlocks(doc: Node, from: number): [Node, number][] {
   return blocks;
 }
 
-/** The highlighting, and where the code blocks not highlighted yet start (the document's size: none left). */
-interface Highlight {
+/**
+ * The highlighting, where the code blocks not highlighted yet start (the document's size: none left), and the
+ * starts of code blocks an edit touched far from the caret, highlighted in idle time (`NOW_BUDGET`).
+ */
+export interface Highlight {
   set: DecorationSet;
   todo: number;
+  later: readonly number[];
 }
+
+/** What idle time brings: these blocks highlighted (positions of this document), then `todo` and `later`. */
+export interface LaterMeta {
+  blocks: [Node, number][];
+  todo: number;
+  later: readonly number[];
+}
+
+/**
+ * The decorations an edit adds at once, nearest the caret first; the code blocks it touched beyond them are
+ * highlighted in idle time. Each block's `add` looks at every top-level block (ProseMirror's `takeSpansForNode`
+ * compares each child with each new decoration), so pasting a hundred code blocks into a long document cost
+ * hundreds of milliseconds before the paste showed; the blocks on screen are near the caret.
+ */
+const NOW_BUDGET = 300;
 
 /** The first screens of a document are highlighted before it shows; the rest in idle time (`highlightLater`). */
 const FIRST_SCREENS = 30_000;
 
-const highlightKey = new PluginKey<Highlight>("vmark-highlight");
+export const highlightKey = new PluginKey<Highlight>("vmark-highlight");
 
 function highlightStart(doc: Node): Highlight {
   const blocks = codeBlocks(doc, 0);
   const first = doc.content.size < 4 * FIRST_SCREENS ? blocks : blocks.filter(([, pos]) => pos < FIRST_SCREENS);
   const todo = first.length === blocks.length ? doc.content.size : first.length ? first[first.length - 1][1] + first[first.length - 1][0].nodeSize : 0;
-  return { set: withBlocks(DecorationSet.empty, doc, first), todo };
+  return { set: withBlocks(DecorationSet.empty, doc, first), todo, later: [] };
 }
 
 /**
- * The code blocks not highlighted yet: parsed a slice at a time while the page is idle (the parse is kept with
- * the node), then highlighted in one transaction once every one of them is parsed.
+ * What an idle slice does (`highlightLater`), null while it is not done: the blocks an edit left for later, a few at a
+ * time (each transaction adds them to the whole set); else the code blocks not highlighted yet, parsed a slice at a
+ * time (the parse is kept with the node), then highlighted in one transaction once every one of them is parsed.
  */
-const highlightLater = idleSlices(
-  (view) => (highlightKey.getState(view.state)?.todo ?? Infinity) < view.state.doc.content.size,
-  (view, until) => {
-    const size = view.state.doc.content.size;
-    const blocks = codeBlocks(view.state.doc, highlightKey.getState(view.state)?.todo ?? size);
-    for (const [node] of blocks) {
-      tokensOf(node);
-      if (performance.now() > until && node !== blocks[blocks.length - 1][0]) return; // the next slice goes on from here
+export function laterMeta(state: EditorState, until: number): LaterMeta | null {
+  const size = state.doc.content.size;
+  const highlight = highlightKey.getState(state);
+  if (highlight?.later.length) {
+    const blocks: [Node, number][] = [];
+    let count = 0;
+    let k = 0;
+    for (; k < highlight.later.length && count < NOW_BUDGET && (k === 0 || performance.now() < until); k++) {
+      const node = state.doc.nodeAt(highlight.later[k]);
+      if (node?.type.name !== "code_block") continue; // gone since
+      blocks.push([node, highlight.later[k]]);
+      count += tokensOf(node).length;
     }
-    view.dispatch(view.state.tr.setMeta(highlightKey, { blocks, todo: size }).setMeta("addToHistory", false));
+    return { blocks, todo: highlight.todo, later: highlight.later.slice(k) };
+  }
+  const blocks = codeBlocks(state.doc, highlight?.todo ?? size);
+  for (const [node] of blocks) {
+    tokensOf(node);
+    if (performance.now() > until && node !== blocks[blocks.length - 1][0]) return null; // the next slice goes on from here
+  }
+  return { blocks, todo: size, later: [] };
+}
+
+/** Whether `laterMeta` has work left. */
+export function highlightPending(state: EditorState): boolean {
+  const highlight = highlightKey.getState(state);
+  return highlight !== undefined && (highlight.later.length > 0 || highlight.todo < state.doc.content.size);
+}
+
+const highlightLater = idleSlices(
+  (view) => highlightPending(view.state),
+  (view, until) => {
+    const meta = laterMeta(view.state, until);
+    if (meta) view.dispatch(view.state.tr.setMeta(highlightKey, meta).setMeta("addToHistory", false));
   },
 );
 
@@ -347,24 +391,47 @@ function highlightChanged(tr: Transaction, old: Highlight): Highlight {
   let set = old.set.map(tr.mapping, tr.doc);
   let todo = tr.mapping.map(old.todo, -1);
   const size = tr.doc.content.size;
-  const later = tr.getMeta(highlightKey) as { blocks: [Node, number][]; todo: number } | undefined;
+  let waiting = old.later.map((pos) => tr.mapping.map(pos, 1));
+  const later = tr.getMeta(highlightKey) as LaterMeta | undefined;
   if (later) {
     // Made from this transaction's document (a meta-only transaction): the positions hold. A block an edit
     // touched meanwhile has its highlighting already.
     for (const [node, pos] of later.blocks) set = set.remove(set.find(pos, pos + node.nodeSize));
     set = withBlocks(set, tr.doc, later.blocks);
     todo = later.todo;
+    waiting = [...later.later];
   }
   const touched: [Node, number][] = [];
   for (const [from, to] of changedRanges(tr)) {
     tr.doc.nodesBetween(Math.max(0, from - 1), Math.min(size, to + 1), (node, pos) => {
-      if (node.type.name !== "code_block") return !node.isTextblock;
-      set = set.remove(set.find(pos, pos + node.nodeSize));
-      touched.push([node, pos]);
+      if (node.type.name !== "code_block") {
+        // A code block's text joined into another block (a deletion across both) takes no highlighting along.
+        if (node.isTextblock) set = set.remove(set.find(pos, pos + node.nodeSize));
+        return !node.isTextblock;
+      }
+      if (!touched.some(([, at]) => at === pos)) touched.push([node, pos]); // two changed ranges in one block: once
       return false;
     });
   }
-  return { set: withBlocks(set, tr.doc, touched), todo: Math.min(todo, size) };
+  // A block left for later keeps its old highlighting, mapped through the edit, until then.
+  const [now, rest] = nearestFirst(touched, tr.selection.head);
+  for (const [node, pos] of now) set = set.remove(set.find(pos, pos + node.nodeSize));
+  if (rest.length || waiting.length) {
+    const starts = new Set(touched.map(([, pos]) => pos));
+    waiting = [...waiting.filter((pos) => !starts.has(pos)), ...rest.map(([, pos]) => pos)];
+  }
+  return { set: withBlocks(set, tr.doc, now), todo: Math.min(todo, size), later: waiting };
+}
+
+/** `blocks` split into those highlighted now (nearest `head` first, `NOW_BUDGET` decorations) and the rest. */
+function nearestFirst(blocks: [Node, number][], head: number): [[Node, number][], [Node, number][]] {
+  if (blocks.length < 2) return [blocks, []];
+  const away = ([node, pos]: [Node, number]): number => (head < pos ? pos - head : Math.max(0, head - pos - node.nodeSize));
+  const sorted = [...blocks].sort((a, b) => away(a) - away(b));
+  let count = 0;
+  let k = 0;
+  for (; k < sorted.length && (k === 0 || count < NOW_BUDGET); k++) count += tokensOf(sorted[k][0]).length;
+  return [sorted.slice(0, k), sorted.slice(k)];
 }
 
 /** The math or Mermaid block the selection is in (it shows its source), as a node decoration, or null. */

@@ -5,7 +5,7 @@
 import { toast } from "../../shared/dom";
 import type { PickItem } from "../../shared/command";
 import { type Channel, errorText } from "../../shared/protocol";
-import { prefs, setPrefs, type WritingPrefs } from "./prefs";
+import { onPrefs, prefs, setPrefs, type WritingPrefs } from "./prefs";
 
 const SETTING: Record<keyof WritingPrefs, string> = {
   spellcheck: "editor.spellcheck",
@@ -31,9 +31,19 @@ export class WritingModes {
       },
       { capture: true },
     );
-    const measure = (): void => editorHost.style.setProperty("--half-view", `${Math.round(editorHost.clientHeight / 2)}px`);
+    // Only typewriter mode reads the height, and only a new one is written: a custom property is inherited, so
+    // setting it restyles every block of the editor (in a long document, the review bar showing or hiding cost a
+    // whole restyle and relayout of the text).
+    let half = "";
+    const measure = (): void => {
+      if (!prefs.typewriter) return;
+      const value = `${Math.round(editorHost.clientHeight / 2)}px`;
+      if (value === half) return;
+      half = value;
+      editorHost.style.setProperty("--half-view", value);
+    };
     new ResizeObserver(measure).observe(editorHost);
-    measure();
+    onPrefs(measure);
     setPrefs({});
   }
 
