@@ -77,6 +77,8 @@ export class Filler {
   private density = 0;
   private unregister: () => void;
   private finished = false;
+  /** Steps put off in a row for a selection ProseMirror had not read yet. */
+  private waited = 0;
 
   constructor(
     private view: EditorView,
@@ -123,14 +125,40 @@ export class Filler {
   private step(): void {
     this.timer = 0;
     if (this.finished || this.view.isDestroyed) return;
+    // A selection the browser moved (Home, a click) reaches ProseMirror in a `selectionchange` task of its own; a
+    // redraw before it would put the old one back. The step waits for it (a few times at most: a selection the
+    // DOM shows otherwise for good, e.g. a node selection, must not stop the fill).
+    if (this.waited < 3 && this.selectionUnread()) {
+      this.waited++;
+      this.timer = window.setTimeout(() => this.step(), 0);
+      return;
+    }
+    this.waited = 0;
     const have = this.view.state.doc.childCount;
     const start = performance.now();
     this.append(Math.min(this.source.blockCount, have + this.perStep));
     const took = performance.now() - start;
-    this.perStep = Math.max(20, Math.min(5000, Math.round(this.perStep * Math.min(2, STEP_MS / Math.max(1, took)))));
+    // Each step also costs the view's walk over every child it has (and the plugins'): steps of at least an eighth
+    // of what is shown keep the steps few (logarithmically many), on a loaded machine too.
+    const least = Math.max(FIRST_STEP_BLOCKS, this.view.state.doc.childCount >> 3);
+    this.perStep = Math.max(least, Math.round(this.perStep * Math.min(2, STEP_MS / Math.max(1, took))));
     if (this.view.state.doc.childCount >= this.source.blockCount) return this.complete();
     this.hold();
     this.timer = window.setTimeout(() => this.step(), 0);
+  }
+
+  /** The DOM's selection in the editor is not the one ProseMirror has. */
+  private selectionUnread(): boolean {
+    const dom = document.getSelection();
+    if (!dom?.anchorNode || !dom.focusNode || !this.view.dom.contains(dom.focusNode)) return false;
+    try {
+      const anchor = this.view.posAtDOM(dom.anchorNode, dom.anchorOffset);
+      const head = this.view.posAtDOM(dom.focusNode, dom.focusOffset);
+      const { from, to } = this.view.state.selection;
+      return Math.min(anchor, head) !== from || Math.max(anchor, head) !== to;
+    } catch {
+      return false; // a point ProseMirror has no position for
+    }
   }
 
   private append(to: number): void {
