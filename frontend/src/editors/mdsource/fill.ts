@@ -11,7 +11,7 @@
 // What reads the whole document at once (find, select all, the end of the document, opening at a search match)
 // finishes the fill first (`wholeDocument` in shared/live.ts).
 import { Fragment, type Node } from "prosemirror-model";
-import { Plugin, type Transaction } from "prosemirror-state";
+import { Plugin, Selection, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { whileFilling, wholeDocument } from "../../shared/live";
 
@@ -55,13 +55,24 @@ export function shownPart<T extends { from: number; to: number }>(change: T, sho
   return change.to <= shown ? change : { ...change, to: shown };
 }
 
-/** Keys that act on the whole document (select all, to the document's end) finish the fill first. */
+/**
+ * Keys that act on the whole document finish the fill first: select all, and Ctrl+Home / Ctrl+End (with Shift:
+ * extending the selection), which the editor does itself: the browser's own caret movement does not reach into
+ * blocks it has not laid out (`content-visibility: auto`) and stops at the start of the last one.
+ */
 export function wholeDocumentKeys(): Plugin {
   return new Plugin({
     props: {
       handleKeyDown(view, event) {
-        if ((event.ctrlKey || event.metaKey) && (event.key.toLowerCase() === "a" || event.key === "End")) wholeDocument(view);
-        return false; // the keymaps do what the key does, in the whole document
+        if (!(event.ctrlKey || event.metaKey) || event.altKey) return false;
+        if (event.key.toLowerCase() === "a") wholeDocument(view); // the keymap selects all of it
+        if (event.key !== "End" && event.key !== "Home") return false;
+        wholeDocument(view);
+        const { doc, selection } = view.state;
+        const edge = event.key === "End" ? Selection.atEnd(doc) : Selection.atStart(doc);
+        const next = event.shiftKey ? TextSelection.between(selection.$anchor, edge.$head) : edge;
+        view.dispatch(view.state.tr.setSelection(next).scrollIntoView());
+        return true;
       },
     },
   });
