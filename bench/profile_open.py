@@ -39,6 +39,17 @@ PHASES = (
 
 QUIET_SECONDS = 1.0
 
+#: the page notes when its long tasks end and when the click came
+WATCH = """() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push(e.startTime + e.duration);
+    }).observe({ type: "longtask", buffered: false });
+    window.__clickAt = 0;
+    const clicked = () => { window.__clickAt = performance.now(); };
+    document.addEventListener("click", clicked, { capture: true, once: true });
+}"""
+
 
 def profile_totals(profile: dict[str, Any]) -> tuple[dict[str, float], dict[str, float], float]:
     """(total ms per function, self ms per function, profile ms): a function counts once per sample."""
@@ -83,13 +94,7 @@ async def profile_open(size: int, top: int) -> None:
             cdp = await s.page.context.new_cdp_session(s.page)
             await cdp.send("Profiler.enable")
             await cdp.send("Profiler.setSamplingInterval", {"interval": 200})
-            await s.page.evaluate("""() => {
-                window.__longTasks = [];
-                new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.startTime + e.duration); })
-                  .observe({ type: "longtask", buffered: false });
-                window.__clickAt = 0;
-                document.addEventListener("click", () => { window.__clickAt = performance.now(); }, { capture: true, once: true });
-            }""")
+            await s.page.evaluate(WATCH)
             await cdp.send("Profiler.start")
             start = time.perf_counter()
             await click_file(s.page, name)
@@ -132,7 +137,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=1_000_000, help="bytes of generated Markdown")
     parser.add_argument("--top", type=int, default=30, help="functions listed by self and by total time")
-    parser.add_argument("--dist", type=Path, help="the page's build to serve (one without minification names functions)")
+    parser.add_argument(
+        "--dist", type=Path, help="the page's build to serve (one without minification names functions)"
+    )
     args = parser.parse_args()
     if args.dist:
         bench_ui.PAGE_DIST[0] = args.dist.resolve()

@@ -24,7 +24,9 @@ def long_doc() -> str:
     parts = []
     for k in range(PARTS):
         body = "\n\n".join(f"{PARAGRAPH} {k} {n}." for n in range(10))
-        extra = f"\n\n- item {k}\n- another {k}" if k % 3 == 0 else f"\n\n| a | b |\n| --- | --- |\n| {k} | x |" if k % 5 == 0 else ""
+        extra = f"\n\n- item {k}\n- another {k}" if k % 3 == 0 else ""
+        if k % 5 == 0:
+            extra += f"\n\n| a | b |\n| --- | --- |\n| {k} | x |"
         parts.append(f"## Part {k}\n\n{body}{extra}")
     return "# Long document\n\n" + "\n\n".join(parts) + f"\n\n{LAST}\n"
 
@@ -65,7 +67,13 @@ async def test_keys_and_an_agent_change_during_the_fill_land_in_the_right_bytes(
     async with make_client(vmark.data_dir) as agent:
         read = await ok(agent, "document", "read", tabId=tab)
         assert read["content"].startswith("# New Long document\n")
-        await ok(agent, "document", "edit", tabId=tab, edits=[{"old": "\n## Part 700\n", "new": "\n## Part 700 by the agent\n"}])
+        await ok(
+            agent,
+            "document",
+            "edit",
+            tabId=tab,
+            edits=[{"old": "\n## Part 700\n", "new": "\n## Part 700 by the agent\n"}],
+        )
     await filled(page)
     await expect(page.locator(".ProseMirror h2", has_text="Part 700 by the agent")).to_have_count(1)
     # At the end, once everything is there.
