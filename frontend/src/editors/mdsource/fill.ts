@@ -13,6 +13,7 @@
 import { Fragment, type Node } from "prosemirror-model";
 import { Plugin, Selection, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { inIdle } from "../../shared/idle";
 import { whileFilling, wholeDocument } from "../../shared/live";
 
 /** Transaction meta of a fill step: blocks the text had all along, now shown (plugins may draw them later). */
@@ -36,6 +37,8 @@ const FIRST_SCREENS = 20_000;
 /** A fill step's aim (ms of script); the number of blocks per step follows the time the last one took. */
 const STEP_MS = 25;
 const FIRST_STEP_BLOCKS = 200;
+/** The steps wait until the person's keys and clicks pause this long (ms). */
+const INPUT_PAUSE_MS = 400;
 
 /** How many blocks the view starts with. */
 export function firstBlocks(source: FillSource): number {
@@ -80,7 +83,12 @@ export function wholeDocumentKeys(): Plugin {
 
 /** Appends the blocks the view does not show yet, in steps, then calls `done`. */
 export class Filler {
-  private timer = 0;
+  private cancel: (() => void) | null = null;
+  /** When the person last pressed a key or a button in the editor (`performance.now()`). */
+  private lastInput = -Infinity;
+  private onInput = (): void => {
+    this.lastInput = performance.now();
+  };
   private frame = 0;
   private perStep = FIRST_STEP_BLOCKS;
   private spacer: HTMLElement | null = null;
@@ -105,8 +113,10 @@ export class Filler {
       if (this.finished || view.isDestroyed) return;
       this.density = view.dom.offsetHeight / Math.max(1, this.shownEnd());
       this.hold();
-      this.timer = window.setTimeout(() => this.step(), 0);
+      this.later();
     });
+    view.dom.addEventListener("keydown", this.onInput, true);
+    view.dom.addEventListener("pointerdown", this.onInput, true);
   }
 
   get filling(): boolean {
@@ -134,14 +144,14 @@ export class Filler {
   }
 
   private step(): void {
-    this.timer = 0;
+    this.cancel = null;
     if (this.finished || this.view.isDestroyed) return;
     // A selection the browser moved (Home, a click) reaches ProseMirror in a `selectionchange` task of its own; a
     // redraw before it would put the old one back. The step waits for it (a few times at most: a selection the
     // DOM shows otherwise for good, e.g. a node selection, must not stop the fill).
     if (this.waited < 3 && this.selectionUnread()) {
       this.waited++;
-      this.timer = window.setTimeout(() => this.step(), 0);
+      this.later();
       return;
     }
     this.waited = 0;
@@ -149,13 +159,28 @@ export class Filler {
     const start = performance.now();
     this.append(Math.min(this.source.blockCount, have + this.perStep));
     const took = performance.now() - start;
-    // Each step also costs the view's walk over every child it has (and the plugins'): steps of at least an eighth
+    // Each step also costs the view's walk over every child it has (and the plugins'): steps of at least a sixteenth
     // of what is shown keep the steps few (logarithmically many), on a loaded machine too.
-    const least = Math.max(FIRST_STEP_BLOCKS, this.view.state.doc.childCount >> 3);
+    const least = Math.max(FIRST_STEP_BLOCKS, this.view.state.doc.childCount >> 4);
     this.perStep = Math.max(least, Math.round(this.perStep * Math.min(2, STEP_MS / Math.max(1, took))));
     if (this.view.state.doc.childCount >= this.source.blockCount) return this.complete();
     this.hold();
-    this.timer = window.setTimeout(() => this.step(), 0);
+    this.later();
+  }
+
+  /**
+   * The next step in the page's next idle period (on a busy page at least four times a second, shared/idle.ts):
+   * the person's keys and clicks, and what reads the page, go first. While the person types or clicks, the
+   * steps wait for a pause.
+   */
+  private later(): void {
+    const quiet = this.lastInput + INPUT_PAUSE_MS - performance.now();
+    if (quiet > 0) {
+      const timer = window.setTimeout(() => this.later(), quiet);
+      this.cancel = () => window.clearTimeout(timer);
+      return;
+    }
+    this.cancel = inIdle(() => this.step());
   }
 
   /** The DOM's selection in the editor is not the one ProseMirror has. */
@@ -201,7 +226,10 @@ export class Filler {
   }
 
   private clear(): void {
-    window.clearTimeout(this.timer);
+    this.cancel?.();
+    this.cancel = null;
+    this.view.dom.removeEventListener("keydown", this.onInput, true);
+    this.view.dom.removeEventListener("pointerdown", this.onInput, true);
     cancelAnimationFrame(this.frame);
     this.spacer?.remove();
     this.spacer = null;
