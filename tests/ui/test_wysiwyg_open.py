@@ -59,7 +59,7 @@ async def test_keys_and_an_agent_change_during_the_fill_land_in_the_right_bytes(
     assert len(text.encode()) > 2_000_000
     page, tab = await open_long(pages, workspace, text)
     await page.click(".ProseMirror h1")
-    await page.keyboard.press("Home")
+    await page.keyboard.press("Control+Home")
     await page.keyboard.type("New ")
     assert await page.evaluate("window.__busyAtFirstKey") == "true"
     # An agent changes a heading far below the first screen, while the rest is still being added.
