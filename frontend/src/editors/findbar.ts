@@ -1,7 +1,7 @@
 // The find bar of WYSIWYG (source mode has CodeMirror's own search panel): Enter finds the next match,
 // Shift+Enter the previous, Escape closes; replace changes only the matched characters.
 import { byId, el } from "../shared/dom";
-import { live } from "../shared/live";
+import { live, wholeDocument } from "../shared/live";
 
 type FindModule = typeof import("./mdsource/find");
 
@@ -80,7 +80,7 @@ export class FindBar {
   }
 
   async show(replace: boolean): Promise<void> {
-    const view = live.pm;
+    const view = shownWhole();
     if (!view) return;
     this.bar.hidden = false;
     this.replaceRow.hidden = !replace;
@@ -102,7 +102,7 @@ export class FindBar {
   }
 
   private async search(): Promise<void> {
-    const view = live.pm;
+    const view = shownWhole();
     if (!view) return;
     const find = await loadFind();
     find.setQuery(view, this.query.value, this.matchCase.checked);
@@ -110,7 +110,7 @@ export class FindBar {
   }
 
   private async step(delta: number): Promise<void> {
-    const view = live.pm;
+    const view = shownWhole();
     if (!view) return;
     const find = await loadFind();
     find.step(view, delta);
@@ -118,7 +118,7 @@ export class FindBar {
   }
 
   private async replace(all: boolean): Promise<void> {
-    const view = live.pm;
+    const view = shownWhole();
     if (!view) return;
     const find = await loadFind();
     if (all) find.replaceAll(view, this.replacement.value);
@@ -133,4 +133,11 @@ export class FindBar {
     else if (state.matches.length === 0) this.count.textContent = "No matches";
     else this.count.textContent = `${state.current + 1} of ${state.matches.length}`;
   }
+}
+
+/** The WYSIWYG view, with all of its document (a long one's blocks not shown yet are matched too). */
+function shownWhole(): typeof live.pm {
+  const view = live.pm;
+  if (view) wholeDocument(view);
+  return view;
 }

@@ -15,6 +15,7 @@ import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type 
 import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
+import { Filler, firstBlocks, shownPart, wholeDocumentKeys } from "./mdsource/fill";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { childRange, registerSourceDoc, replaceDiff } from "./mdsource/sourceedit";
 import { SpliceHistory } from "./mdsource/undosplice";
@@ -37,12 +38,19 @@ export class WysiwygEditor implements Editor {
   private pending: { base: Node; tr: Transaction; span: Span } | null = null;
   /** The splices of the person's edits, so that undo and redo give back exact bytes. */
   private splices = new SpliceHistory();
+  /** A long document's blocks after the first screens, still being appended (mdsource/fill.ts). */
+  private filler: Filler | null = null;
+  /** What `setReview` and `setAnchors` last showed while the fill ran: shown again, whole, once it is done. */
+  private afterFill: { review?: ReviewMark[]; anchors?: CommentAnchor[] } = {};
 
   private constructor(parent: HTMLElement, text: string, private hooks: EditorHooks, readOnly: boolean) {
     this.source = new SourceDoc(text);
+    performance.mark("vmark:parsed"); // the marks of an opening: bench/profile_open.py
+    const first = firstBlocks(this.source);
     const state = EditorState.create({
-      doc: this.source.doc(),
+      doc: this.source.doc(first),
       plugins: [
+        wholeDocumentKeys(),
         ...tableEditing(() => this.source),
         history(),
         slashMenuPlugin(),
@@ -66,6 +74,23 @@ export class WysiwygEditor implements Editor {
     });
     registerSource(this.view, () => this.source);
     registerSourceDoc(this.view, () => this.source);
+    performance.mark("vmark:view");
+    requestAnimationFrame(() => performance.mark("vmark:first-frame"));
+    if (first < this.source.blockCount) this.filler = new Filler(this.view, this.source, () => this.filled());
+  }
+
+  /** `change` (children of the view's document) as far as the view shows it; null: none of it is shown yet. */
+  private shown<T extends { from: number; to: number }>(change: T, doc: Node): T | null {
+    return this.filler?.filling ? shownPart(change, doc.childCount) : change;
+  }
+
+  /** The whole document is shown: the review and the comment anchors set meanwhile are shown whole. */
+  private filled(): void {
+    performance.mark("vmark:filled");
+    const { review, anchors } = this.afterFill;
+    this.afterFill = {};
+    if (review) this.setReview(review);
+    if (anchors) this.setAnchors(anchors);
   }
 
   static async create(parent: HTMLElement, text: string, hooks: EditorHooks, readOnly: boolean): Promise<WysiwygEditor> {
@@ -81,7 +106,8 @@ export class WysiwygEditor implements Editor {
       const preferred = (tr.getMeta(SOURCE_SPLICE) as Span | undefined) ?? this.splices.preferred(tr, before.doc, state.doc, this.source);
       const change = this.source.personEdit(before.doc, state.doc, preferred);
       this.splices.record(tr, before.doc, state.doc, change && { ...change, adopted: change.adopt !== null }, length);
-      if (change?.adopt) state = state.apply(replaceChildren(state, change.adopt).setMeta("addToHistory", false));
+      const adopt = change?.adopt && this.shown(change.adopt, state.doc);
+      if (adopt) state = state.apply(replaceChildren(state, adopt).setMeta("addToHistory", false));
       this.view.updateState(state);
       if (change) this.hooks.onChange(ChangeSet.of([change.span], length));
       return;
@@ -166,7 +192,8 @@ export class WysiwygEditor implements Editor {
     const pending = this.pending;
     this.pending = null;
     if (pending && spans.length === 1 && sameSpan(spans[0], pending.span) && this.view.state.doc === pending.base && this.replay(pending)) return;
-    const change = this.source.remoteEdit(spans);
+    const edit = this.source.remoteEdit(spans);
+    const change = edit && this.shown(edit, this.view.state.doc);
     if (!change) return;
     // The smallest replacement keeps the person's undo steps even in the paragraph the change is in (a whole
     // block replaced would end them); else the blocks themselves.
@@ -188,7 +215,8 @@ export class WysiwygEditor implements Editor {
     if (!span || !sameSpan(span, pending.span)) return false; // not what was prepared after all
     const change = this.source.personEdit(state.doc, next.doc, pending.span);
     if (!change) return false;
-    this.view.updateState(change.adopt ? next.apply(replaceChildren(next, change.adopt).setMeta("addToHistory", false)) : next);
+    const adopt = change.adopt && this.shown(change.adopt, next.doc);
+    this.view.updateState(adopt ? next.apply(replaceChildren(next, adopt).setMeta("addToHistory", false)) : next);
     return true;
   }
 
@@ -197,11 +225,17 @@ export class WysiwygEditor implements Editor {
   }
 
   setAnchors(anchors: CommentAnchor[]): void {
+    if (this.filler?.filling) this.afterFill.anchors = anchors;
     const tr = anchorTransaction(this.view.state, anchors);
     if (tr) this.view.dispatch(tr);
   }
 
   setReview(marks: ReviewMark[]): void {
+    if (this.filler?.filling) {
+      this.afterFill.review = marks;
+      const end = this.filler.shownEnd();
+      marks = marks.filter((m) => m.to <= end); // the others would land at the end of what is shown
+    }
     const doc = this.view.state.doc;
     this.view.dispatch(reviewTransaction(this.view.state, marks, (offset, bias) => this.source.viewPosition(doc, offset, bias)));
   }
@@ -211,6 +245,7 @@ export class WysiwygEditor implements Editor {
   }
 
   destroy(): void {
+    this.filler?.stop();
     this.view.destroy();
   }
 }

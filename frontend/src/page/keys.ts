@@ -7,7 +7,7 @@ import { openSearchPanel } from "@codemirror/search";
 import { EditorSelection } from "@codemirror/state";
 import { el, modalAnswer, toast } from "../shared/dom";
 import { FindBar } from "../editors/findbar";
-import { live } from "../shared/live";
+import { live, wholeDocument } from "../shared/live";
 import type { PickItem } from "../shared/command";
 import { Picker, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "../dialogs/palette";
 import { TABLE_SHORTCUTS } from "../editors/tableactions";
@@ -285,6 +285,7 @@ export class Keys {
     }
     const view = live.pm;
     if (!view) return;
+    wholeDocument(view); // the match may be in the part of a long document not shown yet
     const { findMatches } = await import("../editors/mdsource/find");
     const text = (window as unknown as { vmarkPage: { editorText(): string | null } }).vmarkPage.editorText() ?? "";
     const lines = text.split("\n");

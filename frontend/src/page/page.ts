@@ -375,7 +375,9 @@ export class Page {
       }
       this.editorHost.replaceChildren();
       if (target) {
+        performance.mark("vmark:read");
         const text = await this.channel.request("ui.read", { tabId: target });
+        performance.mark("vmark:text");
         setRenderContext({ window: this.label, docPath: text.filePath });
         this.statusBar.setFacts({ lineEnding: text.lineEnding, encoding: text.encoding });
         const sync = new TabSync(this.channel, target, text);

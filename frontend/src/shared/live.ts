@@ -22,3 +22,19 @@ export function editorUpdated(): void {
     for (const listener of listeners) listener();
   });
 }
+
+/** WYSIWYG views still appending a long document's blocks after the first screen (editors/mdsource/fill.ts). */
+const filling = new WeakMap<PMView, () => void>();
+
+/** `view` shows part of its document until `finish` is called or the returned function is. */
+export function whileFilling(view: PMView, finish: () => void): () => void {
+  filling.set(view, finish);
+  return () => {
+    if (filling.get(view) === finish) filling.delete(view);
+  };
+}
+
+/** The whole document in `view` now (what reads all of it at once: find, select all, the document's end). */
+export function wholeDocument(view: PMView): void {
+  filling.get(view)?.();
+}

@@ -70,8 +70,10 @@ export class TabSync {
     const hooks = this.hooks();
     const text = this.shown();
     if (this.mode === "wysiwyg") {
+      performance.mark("vmark:mount");
       // The WYSIWYG editor loads on first use: a page in source mode starts without it.
       const { WysiwygEditor } = await import("../editors/wysiwyg");
+      performance.mark("vmark:wysiwyg-loaded");
       this.editor = await WysiwygEditor.create(parent, text.toString(), hooks, this.readOnly);
     } else {
       const lint = this.kind === "yaml-workflow" ? workflowLint(this.channel, this.tabId, () => this.flush()) : [];

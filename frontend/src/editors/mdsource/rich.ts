@@ -26,6 +26,7 @@ import "katex/dist/katex.min.css";
 import type { Node } from "prosemirror-model";
 import { type EditorState, Plugin, PluginKey, type Transaction } from "prosemirror-state";
 import { changedRanges } from "./changed";
+import { isFill } from "./fill";
 import { Decoration, DecorationSet, type NodeView } from "prosemirror-view";
 import { idleSlices } from "../../shared/idle";
 
@@ -402,7 +403,8 @@ function highlightChanged(tr: Transaction, old: Highlight): Highlight {
     waiting = [...later.later];
   }
   const touched: [Node, number][] = [];
-  for (const [from, to] of changedRanges(tr)) {
+  // Blocks the fill appends are not edited: they are highlighted in idle time like the rest (`todo` is before them).
+  for (const [from, to] of isFill(tr) ? [] : changedRanges(tr)) {
     tr.doc.nodesBetween(Math.max(0, from - 1), Math.min(size, to + 1), (node, pos) => {
       if (node.type.name !== "code_block") {
         // A code block's text joined into another block (a deletion across both) takes no highlighting along.

@@ -79,9 +79,18 @@ export class SourceDoc {
     return this.textValue.sliceString(from, to);
   }
 
-  /** The view's document: one child per block. */
-  doc(): Node {
-    return schema.nodes.doc.create(null, this.blocks.map((b) => b.node));
+  /** The view's document: one child per block (the first `count` blocks: a view that shows the rest later, mdsource/fill.ts). */
+  doc(count = this.blocks.length): Node {
+    return schema.nodes.doc.create(null, this.blocks.slice(0, count).map((b) => b.node));
+  }
+
+  get blockCount(): number {
+    return this.blocks.length;
+  }
+
+  /** Block `k`'s node (the view's child `k`). */
+  blockNode(k: number): Node {
+    return this.blocks[k].node;
   }
 
   private get start(): number {

@@ -5,6 +5,7 @@ import type { Node } from "prosemirror-model";
 import { Plugin, PluginKey } from "prosemirror-state";
 import type { Mappable } from "prosemirror-transform";
 import { Decoration, type DecorationAttrs, DecorationSet, type EditorView } from "prosemirror-view";
+import { isFill } from "../mdsource/fill";
 
 /** Adds the decorations of `node` (a top-level block at `pos`) to `out`. */
 export type DecorateBlock = (node: Node, pos: number, out: Decoration[]) => void;
@@ -47,6 +48,8 @@ export function blockDecorations(name: string, decorate: DecorateBlock, props: P
         if (!tr.docChanged) return set;
         set = set.map(tr.mapping, tr.doc);
         const doc = tr.doc;
+        // Blocks a long document's fill appends are decorated as they come near the screen, like the others.
+        if (isFill(tr) && doc.content.size >= LONG) return set;
         const [from, to] = changedRange(tr.mapping.maps as readonly StepMap[], doc.content.size);
         if (from > to) return set;
         const out: Decoration[] = [];

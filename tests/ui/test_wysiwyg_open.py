@@ -1,0 +1,119 @@
+"""Opening a long document in WYSIWYG (issue 26): the first screens show first and the rest of the blocks are
+appended after them (editors/mdsource/fill.ts, the editor `aria-busy` meanwhile). What the person types, an
+agent's change, find and the outline all see the whole document; the saved bytes are exact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.async_api import Page, expect
+
+from tests.conftest import make_client, ok
+from tests.contract.helpers import wait_until
+from tests.ui.conftest import Pages
+from tests.ui.helpers import open_folder, open_from_tree, pages_flushed, wait_doc_text
+from vmark.app.server import RunningApp
+
+PARTS = 1800
+PARAGRAPH = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon"
+LAST = "## Last part\n\nThe final word is zanzibar."
+
+
+def long_doc() -> str:
+    """About 2 MB: a heading and paragraphs per part (a list and a table now and then), a unique word at the end."""
+    parts = []
+    for k in range(PARTS):
+        body = "\n\n".join(f"{PARAGRAPH} {k} {n}." for n in range(10))
+        extra = f"\n\n- item {k}\n- another {k}" if k % 3 == 0 else ""
+        if k % 5 == 0:
+            extra += f"\n\n| a | b |\n| --- | --- |\n| {k} | x |"
+        parts.append(f"## Part {k}\n\n{body}{extra}")
+    return "# Long document\n\n" + "\n\n".join(parts) + f"\n\n{LAST}\n"
+
+
+async def open_long(pages: Pages, workspace: Path, text: str) -> tuple[Page, str]:
+    """The document opened and switched to WYSIWYG; the page records whether the editor was still being filled at
+    the person's first key (the test is about keys pressed during the fill)."""
+    (workspace / "long.md").write_text(text, "utf-8")
+    page = await pages.open()
+    await open_folder(page, workspace)
+    tab = await open_from_tree(page, "long.md")
+    await page.evaluate(
+        """() => document.addEventListener("keydown", () => {
+             window.__busyAtFirstKey ??= document.querySelector(".ProseMirror")?.getAttribute("aria-busy") ?? "none";
+           }, { capture: true })"""
+    )
+    await page.click("#mode-toggle")
+    await page.locator(".ProseMirror h1").wait_for()
+    return page, tab
+
+
+async def filled(page: Page) -> None:
+    await expect(page.locator(".ProseMirror")).not_to_have_attribute("aria-busy", "true", timeout=120_000)
+
+
+async def test_keys_and_an_agent_change_during_the_fill_land_in_the_right_bytes(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    text = long_doc()
+    assert len(text.encode()) > 2_000_000
+    page, tab = await open_long(pages, workspace, text)
+    await page.click(".ProseMirror h1")
+    await page.keyboard.press("Control+Home")
+    await page.keyboard.type("New ")
+    assert await page.evaluate("window.__busyAtFirstKey") == "true"
+    # An agent changes a heading far below the first screen, while the rest is still being added.
+    await pages_flushed(vmark)
+    async with make_client(vmark.data_dir) as agent:
+        read = await ok(agent, "document", "read", tabId=tab)
+        assert read["content"].startswith("# New Long document\n")
+        await ok(
+            agent,
+            "document",
+            "edit",
+            tabId=tab,
+            edits=[{"old": "\n## Part 700\n", "new": "\n## Part 700 by the agent\n"}],
+        )
+    await filled(page)
+    await expect(page.locator(".ProseMirror h2", has_text="Part 700 by the agent")).to_have_count(1)
+    # At the end, once everything is there.
+    await page.keyboard.press("Control+End")
+    await page.keyboard.type(" Done.")
+    await page.keyboard.press("Control+s")
+    expected = (
+        text.replace("# Long document\n", "# New Long document\n", 1)
+        .replace("\n## Part 700\n", "\n## Part 700 by the agent\n")
+        .replace("zanzibar.\n", "zanzibar. Done.\n")
+    )
+    await wait_doc_text(vmark, tab, expected)
+    await wait_until(lambda: (workspace / "long.md").read_bytes() == expected.encode(), "the saved bytes")
+    items = page.get_by_role("navigation", name="Outline").locator(".outline-item")
+    await expect(items).to_have_count(PARTS + 2)
+    await expect(items.last).to_have_text("Last part")
+
+
+async def test_find_and_the_outline_see_the_whole_document_from_the_start(pages: Pages, workspace: Path) -> None:
+    text = long_doc()
+    page, _tab = await open_long(pages, workspace, text)
+    await page.click(".ProseMirror h1")
+    await page.keyboard.press("Control+f")
+    assert await page.evaluate("window.__busyAtFirstKey") == "true"
+    await page.get_by_role("searchbox", name="Find").fill("zanzibar")
+    await expect(page.get_by_test_id("find-count")).to_have_text("1 of 1")
+    await page.keyboard.press("Enter")
+    match = page.locator(".ProseMirror > p", has_text="The final word is").locator(".md-find-match")
+    await expect(match).to_have_text("zanzibar")
+    await expect(page.locator(".ProseMirror")).not_to_have_attribute("aria-busy", "true")  # find took it all
+    items = page.get_by_role("navigation", name="Outline").locator(".outline-item")
+    await expect(items.last).to_have_text("Last part")
+    await expect(items).to_have_count(PARTS + 2)
+
+
+async def test_select_all_during_the_fill_selects_the_whole_document(pages: Pages, workspace: Path) -> None:
+    text = long_doc()
+    page, _tab = await open_long(pages, workspace, text)
+    await page.click(".ProseMirror h1")
+    await page.keyboard.press("Control+a")
+    assert await page.evaluate("window.__busyAtFirstKey") == "true"
+    selected = await page.evaluate("getSelection().toString()")
+    assert selected.startswith("Long document") and selected.rstrip().endswith("The final word is zanzibar.")
