@@ -162,6 +162,8 @@ ApprovalKind = Literal["open_workspace", "folder_access", "browser"]
 ApprovalState = Literal["pending", "allowed", "denied", "used"]
 #: a browser prompt's Allow once / Allow on this site
 BrowserDecision = Literal["once", "site"]
+#: what an approval ended as: allowed once or on the site, or denied
+ApprovalDecision = Literal["once", "site", "deny"]
 
 
 class BrowserElement(TypedDict):
@@ -193,7 +195,7 @@ class Approval(TypedDict):
     created: str
     expires: str
     detail: NotRequired[BrowserDetail]
-    decision: NotRequired[BrowserDecision | None]
+    decision: NotRequired[ApprovalDecision | None]
 
 
 class ApprovalsList(TypedDict):
