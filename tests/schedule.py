@@ -22,26 +22,33 @@ from typing import Any
 
 import pytest
 
-#: a module's seconds in a whole run of the suite on 3 workers on 2 cores (``--durations``: its tests'
-#: setup, call and teardown); only the order matters
+#: a module's seconds in a whole run of the suite on 3 workers on 2 cores (its tests' setup, call and
+#: teardown; the four slowest from CI's ``--durations``, the others a loaded run's scaled to CI's total);
+#: only the order they give matters
 SECONDS = {
-    "tests/e2e/test_wheel.py": 210,
-    "tests/ui/test_lossless_corpus.py": 290,
-    "tests/ui/test_lossless_constructs.py": 160,
-    "tests/ui/test_writing_keys.py": 150,
-    "tests/ghactions/test_actionlint_parity.py": 135,
+    "tests/e2e/test_wheel.py": 205,
+    "tests/ui/test_lossless_corpus.py": 165,
     "tests/ghactions/test_corpus.py": 120,
-    "tests/ui/test_review_ui.py": 145,
-    "tests/browser/test_browser_runs.py": 145,
-    "tests/contract/test_resources.py": 130,
-    "tests/e2e/test_cli.py": 115,
-    "tests/http/test_refusals.py": 180,
-    "tests/robustness/test_crash.py": 75,
-    "tests/e2e/test_fuzz.py": 55,
+    "tests/http/test_refusals.py": 105,
+    "tests/ui/test_lossless_constructs.py": 90,
+    "tests/ui/test_writing_keys.py": 85,
+    "tests/ui/test_review_ui.py": 82,
+    "tests/browser/test_browser_runs.py": 81,
+    "tests/ghactions/test_actionlint_parity.py": 77,
+    "tests/contract/test_resources.py": 75,
+    "tests/export/test_cli.py": 69,
+    "tests/e2e/test_cli.py": 65,
+    "tests/ui/test_agents_hear.py": 63,
+    "tests/e2e/test_fuzz.py": 51,
+    "tests/robustness/test_crash.py": 45,
+    "tests/http/test_sessions.py": 46,
+    "tests/browser/test_browser_tools.py": 45,
+    "tests/export/test_app.py": 44,
+    "tests/browser/test_recorder.py": 42,
 }
-#: a folder's usual seconds per test, for the modules :data:`SECONDS` does not name
-PER_TEST = {"ui": 1.5, "browser": 0.7, "contract": 1.5, "http": 3.0, "e2e": 5.0, "robustness": 5.0, "export": 10.0}
-PER_TEST_ELSEWHERE = 0.2
+#: a folder's usual seconds per test (the same runs), for the modules :data:`SECONDS` does not name
+PER_TEST = {"ui": 1.2, "browser": 0.55, "contract": 0.9, "http": 5.8, "e2e": 3.4, "export": 4.7, "robustness": 0.8}
+PER_TEST_ELSEWHERE = 0.1
 #: modules split into this many shards (a shard is picked by a hash of the test's id, the same in
 #: every process); each shard starts its own module fixtures (one more browser and app each)
 SHARDS = {"tests/ui/test_lossless_corpus.py": 3}

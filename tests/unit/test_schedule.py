@@ -22,13 +22,13 @@ def test_a_test_belongs_to_its_module_unless_the_module_is_sharded() -> None:
 
 def test_the_longest_groups_come_first_each_kept_together_in_its_order() -> None:
     ids = [
-        "tests/unit/test_a.py::one",  # 2 tests x 0.2 s
-        "tests/ui/test_b.py::one",  # 3 tests x 1.5 s
+        "tests/unit/test_a.py::one",  # 2 tests x PER_TEST_ELSEWHERE
+        "tests/ui/test_b.py::one",  # 3 tests x PER_TEST["ui"]
         "tests/unit/test_a.py::two",
         "tests/e2e/test_wheel.py::built",  # named: its measured seconds
         "tests/ui/test_b.py::two",
         "tests/ui/test_b.py::three",
-        "tests/text/test_c.py::one",  # 2 tests x 0.2 s, collected after test_a: stays after it
+        "tests/text/test_c.py::one",  # as long as test_a, collected after it: stays after it
         "tests/text/test_c.py::two",
     ]
     order = [ids[i] for i in schedule.longest_first(ids)]
