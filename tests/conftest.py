@@ -14,6 +14,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 from mcp import Client
 
+from tests import schedule
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
@@ -150,3 +151,22 @@ async def fail_code(client: Client, tool: str, action: str, **args: Any) -> dict
     envelope = await fail(client, tool, action, **args)
     assert isinstance(envelope, dict), envelope
     return envelope
+
+
+# --- the workers' schedule (tests/schedule.py): under --dist loadscope, the longest modules first ----------------
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    if schedule.scheduled(node.config):
+        node.workerinput[schedule.WORKER_FLAG] = True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    return schedule.make_scheduler(config, log) if schedule.scheduled(config) else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if schedule.ordered(config):
+        schedule.order_items(items)
