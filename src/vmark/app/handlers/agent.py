@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.model import Tab
 from ...core.prompt_text import TAB_ARGUMENT
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import COMPLETION_MAX_VALUES
 from ...storage.tree import list_files
 from ..resources import FILE_TEMPLATE, TAB_TEMPLATE, TEMPLATES, NotFound
@@ -29,15 +30,15 @@ def _not_found(uri: str, exc: NotFound) -> ArgumentError:
     return ArgumentError(f"Resource not found: {uri} ({exc})")
 
 
-async def resources_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_list(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     return {"resources": ctx.resources.listing()}
 
 
-async def resources_templates(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_templates(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     return {"resourceTemplates": TEMPLATES}
 
 
-async def resources_read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_read(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     uri: str = args["uri"]
     try:
         contents, tab = await ctx.resources.read(uri)
@@ -49,7 +50,7 @@ async def resources_read(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     return {"contents": [contents]}
 
 
-async def resources_check(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_check(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     """A subscription's URI: a resource the agent may read, or the refusal a read would get."""
     uri: str = args["uri"]
     try:
@@ -59,11 +60,11 @@ async def resources_check(ctx: RequestContext, args: dict[str, Any]) -> dict[str
     return {"uri": uri}
 
 
-async def prompts_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_list(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     return {"prompts": ctx.prompts.listing()}
 
 
-async def prompts_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_get(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     arguments = args.get("arguments") or {}
     if not all(isinstance(v, str) for v in arguments.values()):
         raise ArgumentError("a prompt's arguments are text: {name: value}")
@@ -75,7 +76,7 @@ async def prompts_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     return await ctx.prompts.get(args["name"], arguments, selection_of)
 
 
-async def complete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def complete(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     """``completion/complete``: values for a prompt's or a resource template's argument that start with (or, for
     tabs and files, contain) what was typed."""
     ref, argument = args["ref"], args["argument"]

@@ -27,7 +27,9 @@ from ...browser.reader import UNTRUSTED
 from ...browser.snapshot import RefError, read_snapshot
 from ...browser.style import StyleArgumentError
 from ...browser.style import style as page_style
+from ...protocol import results
 from ...protocol.errors import ArgumentError, BrowserError
+from ...protocol.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -45,20 +47,20 @@ def _page_answer(tab: Any, data: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- browser ------------------------------------------------------------------------------------
-async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def open_(ctx: RequestContext, args: JSONObject) -> results.TabOpened:
     return await ctx.browser.open(ctx.connection, args["url"], _timeout_ms(args), args.get("profile"))
 
 
-async def navigate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def navigate(ctx: RequestContext, args: JSONObject) -> results.Ticket:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return await ctx.browser.navigate(ctx.connection, tab, args["url"], _timeout_ms(args))
 
 
-async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def close(ctx: RequestContext, args: JSONObject) -> results.TabClosed:
     return await ctx.browser.close(args["tabId"])
 
 
-async def act(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def act(ctx: RequestContext, args: JSONObject) -> results.Acted:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     operation = args["operation"]
@@ -109,7 +111,7 @@ def _check_act_arguments(operation: str, args: dict[str, Any]) -> None:
         raise ArgumentError("browser.act: key needs key (e.g. Enter)")
 
 
-async def style(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def style(ctx: RequestContext, args: JSONObject) -> results.PageAnswer:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     if (args.get("ref") is None) == (args.get("selector") is None) and args.get("injectCss") is None:
@@ -132,7 +134,7 @@ async def style(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return _page_answer(tab, result)
 
 
-async def execute_js(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def execute_js(ctx: RequestContext, args: JSONObject) -> results.Evaluated:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     script = args["script"]
@@ -148,25 +150,25 @@ async def execute_js(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
     return _page_answer(tab, {"result": result})
 
 
-async def console_clear(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def console_clear(ctx: RequestContext, args: JSONObject) -> results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return _page_answer(tab, await clear_console(tab.page))
 
 
 # --- browser_read ---------------------------------------------------------------------------------
-async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def read(ctx: RequestContext, args: JSONObject) -> results.Snapshot:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     snapshot = await read_snapshot(tab.page)
     ctx.browser.remember_refs(tab, snapshot["snapshot"])
     return _page_answer(tab, snapshot)
 
 
-async def screenshot(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def screenshot(ctx: RequestContext, args: JSONObject) -> results.Screenshot:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     return await page_reads.screenshot(tab)
 
 
-async def query(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def query(ctx: RequestContext, args: JSONObject) -> results.Queried:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     try:
         result = await page_query(tab.page, args["selector"], args.get("fields"))
@@ -175,22 +177,22 @@ async def query(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return _page_answer(tab, result)
 
 
-async def extract(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def extract(ctx: RequestContext, args: JSONObject) -> results.Extracted:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     return await page_reads.extract(tab, EXTRACT_MAX_CHARS)
 
 
-async def console(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def console(ctx: RequestContext, args: JSONObject) -> results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return _page_answer(tab, await read_console(tab.page))
 
 
-async def wait(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def wait(ctx: RequestContext, args: JSONObject) -> results.Ticket:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return await ctx.browser.wait(tab, args.get("navigationId"), _timeout_ms(args))
 
 
-async def wait_for(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def wait_for(ctx: RequestContext, args: JSONObject) -> results.Matched:
     browser = ctx.browser
     conditions = [k for k in ("ref", "role", "text", "urlContains") if args.get(k) is not None]
     if len(conditions) != 1:

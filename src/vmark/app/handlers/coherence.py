@@ -12,7 +12,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...coherence.kernel import CoherenceError, EdgeNotLive, Kernel
+from ...protocol import results
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError, DomainError, VMarkError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import COHERENCE_TIMEOUT_SECONDS
 from ..coherence import CoherenceTimeout
 from ..journaling import file_entry
@@ -50,29 +53,29 @@ def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
     return ctx.coherence.kernel(args.get("workspace_root"))
 
 
-async def status(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def status(ctx: RequestContext, args: JSONObject) -> wire.CoherenceStatus:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "status", kernel.status, writes=False)
 
 
-async def edges(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+async def edges(ctx: RequestContext, args: JSONObject) -> list[dict[str, Any]]:
     kernel = _kernel(ctx, args)
     rows = await _ask(ctx, "edges", kernel.edges, writes=True)
     ctx.coherence.changed()
     return rows
 
 
-async def claims(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+async def claims(ctx: RequestContext, args: JSONObject) -> list[dict[str, Any]]:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "claims", kernel.claims, writes=False)
 
 
-async def contexts(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+async def contexts(ctx: RequestContext, args: JSONObject) -> list[dict[str, Any]]:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "contexts", kernel.contexts, writes=False)
 
 
-async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resolve(ctx: RequestContext, args: JSONObject) -> results.Resolved:
     kernel = _kernel(ctx, args)
     txf, index, resolution = args["txf"], args["input"], args["resolution"]
     reason = args.get("reason")

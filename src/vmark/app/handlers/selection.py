@@ -18,6 +18,7 @@ from ...core.document import normalize_line_endings
 from ...core.model import Document, Tab, Window
 from ...protocol import results
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
 from ..connection import Connection
 from ..editor_link import ask_editor
 from ..writes import BUSY_COMPOSING, WriteRequest, check_text
@@ -53,7 +54,7 @@ def _offsets(answer: dict[str, Any]) -> tuple[int, int]:
     return start, end
 
 
-async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def get(ctx: RequestContext, args: JSONObject) -> results.Selection:
     _window, tab, page = _focused_editor(ctx, args.get("tabId"))
     answer = await ask_editor(page, tab, {"op": "get"})
     start, end = _offsets(answer)
@@ -109,7 +110,7 @@ class _Prepared:
         return (Span(start, end, normalize_line_endings(self._content, "\n") if markdown else self._content),)
 
 
-async def set_(ctx: RequestContext, args: dict[str, Any]) -> results.SelectionSet:
+async def set_(ctx: RequestContext, args: JSONObject) -> results.SelectionSet:
     tab_id = args.get("tabId")
     window, tab, page = _focused_editor(ctx, tab_id)
     content: str = args["content"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def fault(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def fault(ctx: RequestContext, args: JSONObject) -> dict[str, Any]:
     """Set the faults and delays the next requests meet (only the ones named)."""
     hooks = ctx.hooks
     if hooks is None:  # not routed then; a direct call must not pass silently either

@@ -15,7 +15,9 @@ import stat
 from typing import TYPE_CHECKING, Any
 
 from ...core.kinds import kind_for_path
+from ...protocol import wire_types as wire
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import BROWSE_MAX_ENTRIES
 from ...storage.pathscope import PathScope, ScopeError, browsable, canonical, home_folder, readable_roots
 from .registry import PersonAction
@@ -29,7 +31,7 @@ OUTSIDE = (
 )
 
 
-async def browse(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def browse(ctx: RequestContext, args: JSONObject) -> wire.Browsed:
     """The entries of a folder (or of a file's folder, the file ``selected``), bounded, folders first."""
     window = ctx.windows.page_window(ctx.connection)
     area = browsable(ctx.settings.get("readable_roots"), ctx.folder_grants, [w.root for w in window.workspaces])
@@ -133,7 +135,7 @@ def _entry(folder: str, item: os.DirEntry[str], kind: str) -> dict[str, Any]:
     return entry
 
 
-async def places(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def places(ctx: RequestContext, args: JSONObject) -> wire.Places:
     """The folders the picker lists from (home, readable roots, granted, the window's workspaces) and the recents."""
     window = ctx.windows.page_window(ctx.connection)
     home = home_folder()
@@ -160,7 +162,7 @@ async def places(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await asyncio.to_thread(read)
 
 
-async def recent_forget(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def recent_forget(ctx: RequestContext, args: JSONObject) -> wire.RecentForgotten:
     """Take a path off the recent folders and files (a gone folder the person no longer wants offered)."""
     return {"forgotten": ctx.recents.forget(args["path"])}
 

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...coherence.kernel import PERSON, CoherenceError, Kernel
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import DELEGATION_DEFAULT_SECONDS
 from ...storage.delegations import DelegationError, parse_duration
 from ..coherence import CoherenceTimeout
@@ -54,7 +56,7 @@ async def _run(ctx: RequestContext, call: Callable[[], T], *, changes: bool = Fa
     return result
 
 
-async def overview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def overview(ctx: RequestContext, args: JSONObject) -> wire.CoherenceOverview:
     """What the panel shows: status, the open edges (grouped by the page), and whether tracking is on."""
     kernel = _kernel(ctx, args)
 
@@ -65,12 +67,12 @@ async def overview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await _run(ctx, read)
 
 
-async def init(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def init(ctx: RequestContext, args: JSONObject) -> wire.CoherenceStatus:
     kernel = _kernel(ctx, args)
     return await _run(ctx, kernel.init, changes=True)
 
 
-async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def add_identities(ctx: RequestContext, args: JSONObject) -> wire.IdentitiesAdded:
     """The person's "Add identities": each tracked document without one gets it in its front matter (saved
     like any save; documents open with unsaved changes are skipped and get it when saved)."""
     kernel = _kernel(ctx, args)
@@ -82,7 +84,7 @@ async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
         raise ArgumentError(str(exc)) from exc
 
 
-async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resolve(ctx: RequestContext, args: JSONObject) -> wire.Resolved:
     kernel = _kernel(ctx, args)
     txf, index = args["txf"], _index(args)
     resolution = args["resolution"]
@@ -97,19 +99,19 @@ async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-async def diff(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def diff(ctx: RequestContext, args: JSONObject) -> wire.EdgeTexts:
     """An edge with the upstream's pinned and current text, for "revise"."""
     kernel = _kernel(ctx, args)
     txf, index = args["txf"], _index(args)
     return await _run(ctx, lambda: kernel.edge_texts(txf, index))
 
 
-async def claims(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def claims(ctx: RequestContext, args: JSONObject) -> wire.Claims:
     kernel = _kernel(ctx, args)
     return {"claims": await _run(ctx, kernel.claims)}
 
 
-async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def claim_add(ctx: RequestContext, args: JSONObject) -> wire.ClaimPut:
     kernel = _kernel(ctx, args)
     statement = args["statement"]
     maturity = args.get("maturity", "draft")
@@ -117,7 +119,7 @@ async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return await _run(ctx, lambda: kernel.add_claim(statement, maturity, supersedes), changes=True)
 
 
-async def claim_update(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def claim_update(ctx: RequestContext, args: JSONObject) -> wire.ClaimPut:
     kernel = _kernel(ctx, args)
     claim = args["claim"]
     changes: dict[str, Any] = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
@@ -126,25 +128,25 @@ async def claim_update(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     return await _run(ctx, lambda: kernel.update_claim(claim, changes), changes=True)
 
 
-async def contexts(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def contexts(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
     kernel = _kernel(ctx, args)
     return {"contexts": await _run(ctx, kernel.contexts)}
 
 
-async def context_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def context_save(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
     kernel = _kernel(ctx, args)
     context_id = args["id"]
     data: dict[str, Any] = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
     return {"contexts": await _run(ctx, lambda: kernel.save_context(context_id, data), changes=True)}
 
 
-async def context_delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def context_delete(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
     kernel = _kernel(ctx, args)
     context_id = args["id"]
     return {"contexts": await _run(ctx, lambda: kernel.delete_context(context_id), changes=True)}
 
 
-async def delegations_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def delegations_list(ctx: RequestContext, args: JSONObject) -> wire.Delegations:
     now = time.time()
     return {
         "grants": [g.describe(now) for g in ctx.coherence.delegations.list()],
@@ -152,7 +154,7 @@ async def delegations_list(ctx: RequestContext, args: dict[str, Any]) -> dict[st
     }
 
 
-async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def delegations_grant(ctx: RequestContext, args: JSONObject) -> wire.Delegation:
     principal = args["principal"]
     scope = args.get("scope")
     if not isinstance(scope, list) or not all(isinstance(s, str) for s in scope):
@@ -170,7 +172,7 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
     return await _run(ctx, grant, changes=True)
 
 
-async def delegations_revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def delegations_revoke(ctx: RequestContext, args: JSONObject) -> wire.Delegation:
     grant_id = args["id"]
     revoked = await _run(ctx, lambda: ctx.coherence.delegations.revoke(grant_id), changes=True)
     return revoked.describe(time.time())

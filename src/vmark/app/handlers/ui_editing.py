@@ -9,7 +9,9 @@ from ...core.changes import SpanError, Spans, check_fits, parse_spans, replaced_
 from ...core.document import DocState, normalize_line_endings
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ...protocol import wire_types
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.strings import has_lone_surrogate
 from .args import tab_of
 from .registry import PersonAction
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def edit(ctx: RequestContext, args: JSONObject) -> wire_types.EditResult:
     """The person's edit: ``changes`` (spans ``[[from, to, insert], ...]``, code points of the shown text at
     ``baseRevision``, sorted and non-overlapping) or the full ``text``. With ``baseRevision`` it applies only on
     top of that revision: otherwise nothing changes and the page gets what happened since, to rebase on
@@ -79,7 +81,7 @@ def _stale(doc: Document, base: str, as_changes: bool) -> dict[str, Any]:
     return answer
 
 
-async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def composition(ctx: RequestContext, args: JSONObject) -> wire_types.CompositionResult:
     _, tab = tab_of(ctx, args)
     doc = tab.doc
     state = args["state"]
@@ -93,7 +95,7 @@ async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     return {"composing": doc.composing}
 
 
-async def selection(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def selection(ctx: RequestContext, args: JSONObject) -> wire_types.SelectionResult:
     window, tab = tab_of(ctx, args)
     start, end = args.get("from"), args.get("to")
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:

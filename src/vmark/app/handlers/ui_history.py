@@ -8,7 +8,9 @@ from ...core.changes import replaced_state
 from ...core.document import normalize_line_endings
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ..history_view import snapshot_actor
 from .args import tab_of
 from .registry import PersonAction
@@ -24,7 +26,7 @@ def _labelled(snap: dict[str, Any]) -> dict[str, Any]:
     return {**snap, "label": _LABELS.get(snap["kind"], ""), "actor": snapshot_actor(snap)}
 
 
-async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_list(ctx: RequestContext, args: JSONObject) -> wire.HistoryList:
     """The document's snapshots, oldest first (``content: false`` leaves their texts out: see ``history.get``)."""
     _, tab = tab_of(ctx, args)
     content = args.get("content", True)
@@ -44,7 +46,7 @@ async def _snapshot_arg(ctx: RequestContext, doc: Document, args: dict[str, Any]
     return snap
 
 
-async def history_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_get(ctx: RequestContext, args: JSONObject) -> wire.Snapshot:
     """One snapshot of the tab's document, with its text."""
     _, tab = tab_of(ctx, args)
     snap = await _snapshot_arg(ctx, tab.doc, args)
@@ -52,7 +54,7 @@ async def history_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     return _labelled(snap)
 
 
-async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_revert(ctx: RequestContext, args: JSONObject) -> wire.RevisionResult:
     """The document's text becomes the snapshot's, as the person's edit (not saved). The AI revisions made
     after that snapshot are undone by it, so they count as reviewed; a ``revert`` snapshot records it."""
     _, tab = tab_of(ctx, args)
@@ -70,7 +72,7 @@ async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     return {"revision": reverted.revision}
 
 
-async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_mark_reviewed(ctx: RequestContext, args: JSONObject) -> wire.ReviewedResult:
     _, tab = tab_of(ctx, args)
     revision = args.get("revision")
     return {"reviewed": await ctx.review.mark_reviewed(tab.doc, revision)}

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from vmark.protocol.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...storage.tree import list_files
 from .registry import PersonAction
 
@@ -22,8 +24,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-
-async def search(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def search(ctx: RequestContext, args: JSONObject) -> wire.SearchResults:
     query = args.get("query")
     if not isinstance(query, str) or query.strip() == "":
         raise ArgumentError("argument 'query' must be a non-empty string")

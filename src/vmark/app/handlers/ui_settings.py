@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...storage.settings import SETTINGS, SettingsError
 from .registry import PersonAction
 
@@ -13,15 +15,15 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def reply(ctx: RequestContext, args: JSONObject) -> wire.ReplyResult:
     return {"accepted": ctx.connection.reply(args["requestId"], args)}
 
 
-async def approvals_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def approvals_list(ctx: RequestContext, args: JSONObject) -> wire.ApprovalsList:
     return {"approvals": ctx.approvals.listing()}
 
 
-async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def approvals_answer(ctx: RequestContext, args: JSONObject) -> wire.AnswerResult:
     approval_id = args["id"]
     allow, decision = args["allow"], args.get("decision")
     approval = ctx.approvals.answer(approval_id, allow, decision)
@@ -32,7 +34,7 @@ async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[st
     return {"approval": approval.describe()}
 
 
-async def settings_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def settings_list(ctx: RequestContext, args: JSONObject) -> wire.SettingsList:
     """Every setting of the one table (the app's own and registered ones such as ``cjk.*``)."""
     settings = ctx.settings
     return {
@@ -43,7 +45,7 @@ async def settings_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, 
     }
 
 
-async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def settings_set(ctx: RequestContext, args: JSONObject) -> wire.SettingResult:
     """Store one setting; a refused value changes nothing (a plain argument error)."""
     key = args["key"]
     try:
@@ -53,13 +55,13 @@ async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     return {"key": key, "value": ctx.settings.get(key)}
 
 
-async def prompts_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_list(ctx: RequestContext, args: JSONObject) -> wire.PromptFiles:
     """Settings -> Prompts: every prompt file, offered to agents or malformed (and why)."""
     await ctx.prompts.check()
     return ctx.prompts.overview()
 
 
-async def prompts_new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_new(ctx: RequestContext, args: JSONObject) -> wire.PromptCreated:
     """A new prompt file to fill in (the page opens it in a tab)."""
     return {"file": await ctx.prompts.create()}
 
