@@ -133,9 +133,7 @@ def _listed(prompt: Prompt) -> dict[str, Any]:
     listed: dict[str, Any] = {
         "name": prompt.name,
         "description": prompt.description,
-        "arguments": [
-            {"name": a.name, "description": a.description, "required": a.required} for a in prompt.arguments
-        ],
+        "arguments": [{"name": a.name, "description": a.description, "required": a.required} for a in prompt.arguments],
     }
     if prompt.title:
         listed["title"] = prompt.title

@@ -16,7 +16,7 @@ from ..core.ids import new_id
 from ..core.model import Document, Mode, Tab, Window, WorkspaceInstance
 from ..core.transaction import Transaction
 from ..protocol.errors import ArgumentError, DomainError
-from ..protocol.wire_types import Kind
+from ..protocol.wire_types import Kind, WindowInfo
 from ..storage.pathscope import PathScope, ScopeError, canonical, is_within
 from .connection import Connection
 
@@ -184,7 +184,7 @@ class Session:
         return wsi
 
     # --- describing, and what the pages are told of (vmark.app.page_push) --------------------------------
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[WindowInfo]:
         return [w.describe() for w in self.windows.values()]
 
     def agent_joined(self, conn: Connection) -> None:

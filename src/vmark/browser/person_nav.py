@@ -67,4 +67,3 @@ def where(tab: BrowserTab, error: str | None) -> dict[str, Any]:
     if error is not None:
         answer["error"] = error
     return answer
-

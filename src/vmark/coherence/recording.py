@@ -159,4 +159,3 @@ class Recorder:
 def _cached_content(index: WorkspaceIndex, rel: str) -> str | None:
     entry = index.state.files.get(rel)
     return entry.content if entry is not None else None
-

@@ -39,6 +39,8 @@ class SessionState(TypedDict):
 class SessionChanges(TypedDict):
     cursor: str
     events: list[object]
+    #: more events wait beyond this answer's bound: ask again from ``cursor``
+    more: NotRequired[bool]
 
 
 # --- workspace -----------------------------------------------------------------------------------------
@@ -91,6 +93,15 @@ class Focused(TypedDict):
 
 
 # --- document, workflow, selection ----------------------------------------------------------------------
+class DocumentFields(TypedDict):
+    """What a page of a document's text says about the document (:class:`DocumentPage`)."""
+
+    revision: str
+    filePath: str | None
+    kind: Kind
+    dirty: bool
+
+
 class DocumentPage(TypedDict):
     content: str
     revision: str
@@ -148,10 +159,39 @@ class SelectionSet(TypedDict):
 
 
 # --- comments ------------------------------------------------------------------------------------------
+class PagedReply(TypedDict):
+    """A reply on a page of ``comments.list``: its body as text, or (too long for any page) as ``bodyBase64``."""
+
+    id: str
+    author: str
+    created: float
+    body: NotRequired[str]
+    bodyBase64: NotRequired[str]
+
+
+class ThreadPart(wire_types.ThreadStatus):
+    """A thread on a page of ``comments.list``, or a part of one split between replies: its first part carries
+    the thread (and ``repliesFrom`` / ``repliesTotal`` when split), a later part only ``continued: true``, where
+    its replies resume and the next replies."""
+
+    #: always there (after the thread's own keys)
+    replies: NotRequired[list[PagedReply]]
+    quote: NotRequired[str]
+    author: NotRequired[str]
+    created: NotRequired[float]
+    anchor: NotRequired[wire_types.CommentAnchor | None]
+    orphaned: NotRequired[bool]
+    body: NotRequired[str]
+    bodyBase64: NotRequired[str]
+    continued: NotRequired[bool]
+    repliesFrom: NotRequired[int]
+    repliesTotal: NotRequired[int]
+
+
 class CommentPage(TypedDict):
     doc: str
     generation: str
-    threads: list[object]
+    threads: list[ThreadPart]
     nextCursor: NotRequired[str]
 
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-def _timeout_ms(args: dict[str, Any]) -> int:
+def _timeout_ms(args: JSONObject) -> int:
     value = args.get("timeoutMs", DEFAULT_TIMEOUT_MS)
     if not MIN_TIMEOUT_MS <= value <= MAX_TIMEOUT_MS:
         raise ArgumentError(TIMEOUT_MS_RULE)
@@ -95,7 +95,7 @@ async def act(ctx: RequestContext, args: JSONObject) -> results.Acted:
     return answer
 
 
-def _check_act_arguments(operation: str, args: dict[str, Any]) -> None:
+def _check_act_arguments(operation: str, args: JSONObject) -> None:
     has_target = args.get("ref") is not None or args.get("role") is not None
     if args.get("ref") is not None and args.get("role") is not None:
         raise ArgumentError("browser.act: give either ref or role (+ name), not both")

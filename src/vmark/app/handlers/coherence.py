@@ -49,7 +49,7 @@ async def _ask(ctx: RequestContext, action: str, call: Callable[[], T], *, write
         raise ArgumentError(str(exc)) from exc
 
 
-def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
+def _kernel(ctx: RequestContext, args: JSONObject) -> Kernel:
     return ctx.coherence.kernel(args.get("workspace_root"))
 
 

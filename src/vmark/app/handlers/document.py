@@ -35,7 +35,12 @@ async def read(ctx: RequestContext, args: JSONObject) -> results.DocumentPage:
         raise DomainError("STALE", current_revision=state.revision)
     tab.basis_seq = doc.write_seq
     ctx.coherence.note_read(ctx.connection, doc)
-    fields = {"revision": state.revision, "filePath": doc.path, "kind": doc.kind, "dirty": doc.dirty}
+    fields: results.DocumentFields = {
+        "revision": state.revision,
+        "filePath": doc.path,
+        "kind": doc.kind,
+        "dirty": doc.dirty,
+    }
     return page(state.text, args.get("offset", 0), args.get("limit"), fields)
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-def _workflow_tab(ctx: RequestContext, args: dict[str, Any]) -> tuple[Any, Tab]:
+def _workflow_tab(ctx: RequestContext, args: JSONObject) -> tuple[Any, Tab]:
     window, tab = ctx.session.resolve_tab(args.get("tabId"))
     if tab.doc.kind != "yaml-workflow":
         raise DomainError("NOT_WORKFLOW", f"Tab {tab.id} is a {tab.doc.kind} document, not a YAML workflow")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ... import __version__
 from ...core.kinds import KINDS
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 MCP_PROTOCOL = "0.2.0"
 
 
-def capabilities() -> dict[str, Any]:
+def capabilities() -> results.Capabilities:
     return {"version": __version__, "supportedKinds": list(KINDS), "mcpProtocol": MCP_PROTOCOL}
 
 

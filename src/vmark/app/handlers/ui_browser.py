@@ -5,7 +5,7 @@ one, and review or revoke the site permissions granted to agents. None of this i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...browser.grants import OPERATIONS
 from ...browser.tabs import BrowserTab
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-def _tab(ctx: RequestContext, args: dict[str, Any]) -> BrowserTab:
+def _tab(ctx: RequestContext, args: JSONObject) -> BrowserTab:
     return ctx.browser_views.tab(args["tabId"])
 
 

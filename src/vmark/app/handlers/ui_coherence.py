@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
+def _kernel(ctx: RequestContext, args: JSONObject) -> Kernel:
     root = args.get("workspaceRoot")
     if root is None and ctx.connection.window is not None:
         window = ctx.session.windows.get(ctx.connection.window)
@@ -37,7 +37,7 @@ def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
     return ctx.coherence.kernel(root)
 
 
-def _index(args: dict[str, Any]) -> int:
+def _index(args: JSONObject) -> int:
     index = args.get("input")
     if not isinstance(index, int) or isinstance(index, bool):
         raise ArgumentError("argument 'input' must be an integer")

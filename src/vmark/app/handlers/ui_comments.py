@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from ...core import comments as model
-from ...core.comments import Thread, ThreadState
+from ...core.comments import Thread
 from ...core.kinds import kind_for_path
 from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError, DomainError
 from ...protocol.jsontypes import JSONObject
+from ...protocol.wire_types import ThreadState
 from ...storage.files import read_document
 from ...storage.pathscope import PathScope, ScopeError
 from ..state import canonical_or_invalid
@@ -50,13 +52,13 @@ async def _disk_text(ctx: RequestContext, real: str) -> str:
     return text
 
 
-def _body(args: dict[str, Any]) -> str:
+def _body(args: JSONObject) -> str:
     body: str = args["body"]
     model.check_body(body)
     return body
 
 
-def _thread(ctx: RequestContext, args: dict[str, Any]) -> Thread:
+def _thread(ctx: RequestContext, args: JSONObject) -> Thread:
     return ctx.comments.thread(args["commentId"])
 
 
@@ -91,7 +93,9 @@ async def person_reply(ctx: RequestContext, args: JSONObject) -> wire.CommentRep
     return {"reply": reply.id, "commentGen": thread.gen}
 
 
-def _state_action(next_state: dict[ThreadState, ThreadState], default: ThreadState | None) -> Any:
+def _state_action(
+    next_state: dict[ThreadState, ThreadState], default: ThreadState | None
+) -> Callable[[RequestContext, JSONObject], Awaitable[wire.ThreadStatus]]:
     """A person's state change: ``next_state`` from the current state (``default`` from any other)."""
 
     async def action(ctx: RequestContext, args: JSONObject) -> wire.ThreadStatus:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.changes import replaced_state
 from ...core.document import normalize_line_endings
@@ -11,6 +11,7 @@ from ...core.transaction import Transaction
 from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
 from ...protocol.jsontypes import JSONObject
+from ...storage.history import StoredSnapshot
 from ..history_view import snapshot_actor
 from .args import tab_of
 from .registry import PersonAction
@@ -22,8 +23,24 @@ if TYPE_CHECKING:
 _LABELS = {"mcp": "(mcp)"}
 
 
-def _labelled(snap: dict[str, Any]) -> dict[str, Any]:
-    return {**snap, "label": _LABELS.get(snap["kind"], ""), "actor": snapshot_actor(snap)}
+def _labelled(snap: StoredSnapshot, addressed: list[wire.Addressed]) -> wire.Snapshot:
+    labelled: wire.Snapshot = {
+        "id": snap["id"],
+        "path": snap["path"],
+        "kind": snap["kind"],
+        "revision": snap["revision"],
+        "time": snap["time"],
+        "principal": snap["principal"],
+        "addresses": snap["addresses"],
+        "tool": snap["tool"],
+        "client": snap["client"],
+        "addressed": addressed,
+        "label": _LABELS.get(snap["kind"], ""),
+        "actor": snapshot_actor(snap),
+    }
+    if "content" in snap:  # after the row's own keys, as the history keeps them
+        labelled = {**labelled, "content": snap["content"]}
+    return labelled
 
 
 async def history_list(ctx: RequestContext, args: JSONObject) -> wire.HistoryList:
@@ -31,14 +48,14 @@ async def history_list(ctx: RequestContext, args: JSONObject) -> wire.HistoryLis
     _, tab = tab_of(ctx, args)
     content = args.get("content", True)
     snaps = await ctx.history.snapshots(tab.doc.key, content)
-    await ctx.comments.annotate_history(tab.doc.key, snaps)
+    addressed = await ctx.comments.addressed_in(tab.doc.key, snaps)
     return {
-        "snapshots": [_labelled(s) for s in snaps],
+        "snapshots": [_labelled(s, a) for s, a in zip(snaps, addressed, strict=True)],
         "unreviewed": await ctx.review.unreviewed(tab.doc),
     }
 
 
-async def _snapshot_arg(ctx: RequestContext, doc: Document, args: dict[str, Any]) -> dict[str, Any]:
+async def _snapshot_arg(ctx: RequestContext, doc: Document, args: JSONObject) -> StoredSnapshot:
     snapshot_id = args["id"]
     snap = await ctx.history.snapshot_of(doc.key, snapshot_id)
     if snap is None:
@@ -50,8 +67,8 @@ async def history_get(ctx: RequestContext, args: JSONObject) -> wire.Snapshot:
     """One snapshot of the tab's document, with its text."""
     _, tab = tab_of(ctx, args)
     snap = await _snapshot_arg(ctx, tab.doc, args)
-    await ctx.comments.annotate_history(tab.doc.key, [snap])
-    return _labelled(snap)
+    [addressed] = await ctx.comments.addressed_in(tab.doc.key, [snap])
+    return _labelled(snap, addressed)
 
 
 async def history_revert(ctx: RequestContext, args: JSONObject) -> wire.RevisionResult:

@@ -9,7 +9,7 @@ text is still the one they apply to. ``accept`` / ``reject`` take exactly one of
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.actor import Actor
 from ...core.model import Tab
@@ -41,7 +41,7 @@ async def _tab(ctx: RequestContext, args: JSONObject) -> Tab:
     return tab
 
 
-def _ids(args: dict[str, Any]) -> list[str] | None:
+def _ids(args: JSONObject) -> list[str] | None:
     """The ids to judge, or None for all of them."""
     has_ids, everything = "ids" in args, args.get("all")
     if has_ids == bool(everything):

@@ -28,8 +28,8 @@ async def save_as(ctx: RequestContext, args: JSONObject) -> wire.SaveResult:
     before = tab.doc.path
     saved = await ctx.saver.save_as(ctx.connection, window, tab, args["path"])
     if tab.doc.path != before:
-        ctx.recents.opened("file", saved["filePath"])
-    return saved
+        ctx.recents.opened("file", saved.file_path)
+    return {"filePath": saved.file_path, "revision": saved.revision}
 
 
 async def resolve_divergence(ctx: RequestContext, args: JSONObject) -> wire.DivergenceResult:

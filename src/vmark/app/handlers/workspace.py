@@ -145,7 +145,11 @@ async def save(ctx: RequestContext, args: JSONObject) -> results.Saved:
 
 async def save_as(ctx: RequestContext, args: JSONObject) -> results.SavedAs:
     window, tab = ctx.session.resolve_tab(args.get("tabId"))
-    return await ctx.saver.save_as(ctx.connection, window, tab, args["filePath"])
+    saved = await ctx.saver.save_as(ctx.connection, window, tab, args["filePath"])
+    answer: results.SavedAs = {"revision": saved.revision}
+    if saved.journaled is not None:
+        answer["journaled"] = saved.journaled
+    return answer
 
 
 async def close(ctx: RequestContext, args: JSONObject) -> results.Closed:
