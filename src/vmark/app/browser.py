@@ -23,6 +23,7 @@ from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, T
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
 from ..protocol.errors import ArgumentError, BrowserError
+from ..protocol.wire_types import BrowserTabSummary
 from ..protocol.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
 from ..storage.settings import Settings
 from .approvals import Approvals
@@ -199,7 +200,7 @@ class BrowserService:
         self._refs.pop(tab.id, None)
         self._changed()
 
-    async def listing(self) -> list[dict[str, Any]]:
+    async def listing(self) -> list[BrowserTabSummary]:
         return await self.tabs.listing()
 
     # --- refs -------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..protocol.wire_types import Kind, TabInfo, WindowInfo
+from ..protocol.wire_types import Kind, LineEnding, TabInfo, WindowInfo
 from .changes import ChangeLog
 from .document import DocState, detect_line_ending
 from .kinds import title_for_path
@@ -35,7 +35,7 @@ class Document:
     path: str | None
     state: DocState
     saved_revision: str | None
-    line_ending: str = "\n"
+    line_ending: LineEnding = "\n"
     disk: DiskStamp | None = None
     read_only: bool = False
     divergent: bool = False

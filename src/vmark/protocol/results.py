@@ -32,7 +32,7 @@ class Capabilities(TypedDict):
 class SessionState(TypedDict):
     windows: list[WindowInfo]
     #: the AI-owned and attached browser tabs (URLs redacted)
-    browserTabs: list[object]
+    browserTabs: list[wire_types.BrowserTabSummary]
     capabilities: Capabilities
 
 
@@ -125,17 +125,8 @@ class Written(TypedDict):
     save_error: NotRequired[str]
 
 
-class Diagnostic(TypedDict):
-    line: int
-    col: int
-    message: str
-    severity: str
-
-
-class Validated(TypedDict):
-    ok: bool
-    diagnostics: list[Diagnostic]
-    binaryAvailable: bool
+#: ``workflow.validate``: actionlint's verdict, as the person's gutter gets it (``ui.validate``)
+Validated = wire_types.Validation
 
 
 SelectionRange = TypedDict("SelectionRange", {"from": int, "to": int})

@@ -891,8 +891,8 @@ class BrowserTabPayload(TypedDict):
     tabId: str
 
 
-class BrowserTabInfo(TypedDict):
-    """One embedded browser tab (the agents' and the person's), its URL redacted."""
+class BrowserTabSummary(TypedDict):
+    """One embedded browser tab, its URL redacted: as ``session.get_state`` lists it to agents."""
 
     tabId: str
     owner: BrowserOwner
@@ -900,6 +900,11 @@ class BrowserTabInfo(TypedDict):
     title: str
     generation: int
     posture: BrowserPosture
+
+
+class BrowserTabInfo(BrowserTabSummary):
+    """One embedded browser tab (the agents' and the person's), as the Browser panel lists it."""
+
     crashed: bool
     #: the agent that opened an AI tab, as the person sees it (``claude-code (laptop)``); None for the person's
     agent: str | None

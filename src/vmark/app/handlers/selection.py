@@ -19,6 +19,7 @@ from ...core.model import Document, Tab, Window
 from ...protocol import results
 from ...protocol.errors import DomainError
 from ...protocol.jsontypes import JSONObject
+from ...protocol.wire_types import Mode
 from ..connection import Connection
 from ..editor_link import ask_editor
 from ..writes import BUSY_COMPOSING, WriteRequest, check_text
@@ -54,6 +55,11 @@ def _offsets(answer: dict[str, Any]) -> tuple[int, int]:
     return start, end
 
 
+def _mode(said: object, tab: Tab) -> Mode:
+    """The mode the page said its editor is in (the tab's, should a page not say)."""
+    return "source" if said == "source" else "wysiwyg" if said == "wysiwyg" else tab.mode
+
+
 async def get(ctx: RequestContext, args: JSONObject) -> results.Selection:
     _window, tab, page = _focused_editor(ctx, args.get("tabId"))
     answer = await ask_editor(page, tab, {"op": "get"})
@@ -65,7 +71,7 @@ async def get(ctx: RequestContext, args: JSONObject) -> results.Selection:
         "text": text,
         "isEmpty": start == end,
         "range": {"from": start, "to": end},
-        "mode": answer.get("mode"),
+        "mode": _mode(answer.get("mode"), tab),
         "kind": tab.doc.kind,
         "tabId": tab.id,
         "revision": answer.get("revision", tab.doc.state.revision),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.changes import SpanError, Spans, check_fits, parse_spans, replaced_state, splice_state, wire
 from ...core.document import DocState, normalize_line_endings
@@ -70,9 +70,9 @@ def _fitting(spans: Spans, length: int) -> Spans:
         raise ArgumentError(str(exc)) from exc
 
 
-def _stale(doc: Document, base: str, as_changes: bool) -> dict[str, Any]:
+def _stale(doc: Document, base: str, as_changes: bool) -> wire_types.EditResult:
     """A page's base is not the current revision: what it needs to rebase its edit on."""
-    answer: dict[str, Any] = {"applied": False, "revision": doc.state.revision}
+    answer: wire_types.EditResult = {"applied": False, "revision": doc.state.revision}
     spans = doc.recent.since(base, doc.state) if as_changes else None
     if spans is None:
         answer["text"] = doc.state.text
@@ -102,7 +102,7 @@ async def selection(ctx: RequestContext, args: JSONObject) -> wire_types.Selecti
         raise ArgumentError("from and to must be integers with 0 <= from <= to")
     ctx.session.selection_rested(window, tab, start, end)
     ctx.turns.person_event(tab.doc, "selection")
-    return {"selection": [start, end]}
+    return {"selection": (start, end)}
 
 
 ACTIONS = {

@@ -136,10 +136,10 @@ def _move(source: str, target: str, is_folder: bool) -> None:
     os.unlink(source)
 
 
-def _follow(ctx: RequestContext, source: str, target: str) -> list[dict[str, str]]:
+def _follow(ctx: RequestContext, source: str, target: str) -> list[wire.Moved]:
     """Open documents at or under ``source`` now live under ``target``."""
     session = ctx.session
-    moved = []
+    moved: list[wire.Moved] = []
     for doc in list(session.docs.values()):
         if doc.path is None or not is_within(doc.path, source):
             continue

@@ -38,7 +38,7 @@ async def read(ctx: RequestContext, args: JSONObject) -> wire.TabText:
 async def files(ctx: RequestContext, args: JSONObject) -> wire.Listings:
     """The files VMark opens under each workspace instance of the page's window (paths relative, sorted)."""
     window = ctx.windows.page_window(ctx.connection)
-    listings = []
+    listings: list[wire.Listing] = []
     for wsi in window.workspaces:
         found, truncated = await asyncio.to_thread(list_files, wsi.root)
         folders = await asyncio.to_thread(list_folders, wsi.root)

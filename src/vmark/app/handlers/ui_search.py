@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from vmark.protocol.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
 
@@ -42,9 +42,9 @@ async def search(ctx: RequestContext, args: JSONObject) -> wire.SearchResults:
 
 def _search(
     roots: list[str], query: str, match_case: bool, open_texts: dict[str, str]
-) -> tuple[list[dict[str, Any]], bool]:
+) -> tuple[list[wire.SearchResult], bool]:
     needle = query if match_case else query.casefold()
-    results: list[dict[str, Any]] = []
+    results: list[wire.SearchResult] = []
     seen: set[str] = set()
     for root in roots:
         files, _ = list_files(root)
