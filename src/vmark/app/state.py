@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 from ..core.ids import new_id
@@ -214,7 +214,7 @@ class Session:
         for listener in self.state_listeners:
             listener()
 
-    async def notify(self, event: str, payload: dict[str, Any], window: str | None = None) -> None:
+    async def notify(self, event: str, payload: Mapping[str, object], window: str | None = None) -> None:
         for label, conns in list(self.pages.items()):
             if window is not None and label != window:
                 continue

@@ -282,17 +282,14 @@ class Popup(TypedDict):
     url: str
 
 
-class Acted(TypedDict):
-    """``browser.act``: what it did (:class:`ActDone`'s keys), marked as the page's; ``popup``: a window the act
-    opened."""
+class ActedOnPage(PageAnswer):
+    """An act's answer is the page's; ``popup``: a window the act opened."""
 
-    ok: NotRequired[bool]
-    reason: NotRequired[str]
-    detail: NotRequired[str]
-    url: NotRequired[str]
-    generation: NotRequired[int]
-    untrusted: NotRequired[str]
     popup: NotRequired[Popup]
+
+
+class Acted(ActDone, ActedOnPage):
+    """``browser.act``: what it did (:class:`ActDone`), marked as the page's (:class:`ActedOnPage`)."""
 
 
 class Evaluated(PageAnswer):
@@ -350,18 +347,8 @@ class RecordedWorkflow(TypedDict):
     limit: NotRequired[str]
 
 
-class Recording(TypedDict):
-    """``start``: ``{recording, tabId, url}`` (:class:`RecordingStarted`); ``stop``: ``{source, inputs,
-    eventCount}`` (:class:`RecordedWorkflow`)."""
-
-    recording: NotRequired[bool]
-    tabId: NotRequired[str]
-    url: NotRequired[str]
-    source: NotRequired[str]
-    inputs: NotRequired[object]
-    eventCount: NotRequired[int]
-    notRecorded: NotRequired[int]
-    limit: NotRequired[str]
+#: ``browser.workflow_record``: ``start`` answers :class:`RecordingStarted`, ``stop`` :class:`RecordedWorkflow`
+Recording = RecordingStarted | RecordedWorkflow
 
 
 class SessionSaved(TypedDict):
@@ -498,8 +485,8 @@ class Truncated(TypedDict):
     preview: str
 
 
-#: tool -> action -> what the action answers (its ``structuredContent``)
-RESULTS: dict[str, dict[str, type]] = {
+#: tool -> action -> what the action answers (its ``structuredContent``): a ``TypedDict``, or a union of them
+RESULTS: dict[str, dict[str, object]] = {
     "session": {"get_state": SessionState, "changes": SessionChanges},
     "workspace": {
         "new": NewTab,

@@ -193,7 +193,8 @@ class Approval(TypedDict):
     created: str
     expires: str
     detail: NotRequired[BrowserDetail]
-    decision: NotRequired[BrowserDecision | None]
+    #: what the person chose (``deny``: they denied it); null while pending
+    decision: NotRequired[BrowserDecision | Literal["deny"] | None]
 
 
 class ApprovalsList(TypedDict):

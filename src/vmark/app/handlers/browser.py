@@ -5,7 +5,7 @@ Every answer that comes from a page is page content: untrusted, marked so, never
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from vmark.protocol.limits import (
     DEFAULT_TIMEOUT_MS,
@@ -27,6 +27,7 @@ from ...browser.reader import UNTRUSTED
 from ...browser.snapshot import RefError, read_snapshot
 from ...browser.style import StyleArgumentError
 from ...browser.style import style as page_style
+from ...browser.tabs import BrowserTab
 from ...protocol import results
 from ...protocol.errors import ArgumentError, BrowserError
 from ...protocol.jsontypes import JSONObject
@@ -42,8 +43,9 @@ def _timeout_ms(args: JSONObject) -> int:
     return int(value)
 
 
-def _page_answer(tab: Any, data: dict[str, Any]) -> dict[str, Any]:
-    return {**data, "url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
+def _page(tab: BrowserTab) -> results.PageAnswer:
+    """What marks an answer as the page's (it follows the page's own keys)."""
+    return {"url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
 
 
 # --- browser ------------------------------------------------------------------------------------
@@ -86,12 +88,14 @@ async def act(ctx: RequestContext, args: JSONObject) -> results.Acted:
         raise ArgumentError(f"browser.act: {exc}") from exc
     except RefError as exc:
         raise BrowserError("STALE_COMMAND", str(exc), ref=ref, generation=tab.generation) from exc
-    answer = _page_answer(tab, result)
+    mark: results.ActedOnPage = {"url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
     if len(tab.events.popups) > popups_before:
-        answer["popup"] = {"url": tab.events.popups[-1]}
-    if not result.get("ok"):
+        mark["popup"] = {"url": tab.events.popups[-1]}
+    answer: results.Acted = {**result, **mark}
+    if not result["ok"]:
         reason = result.get("reason")
-        raise BrowserError("ACT_REJECTED", f"{operation} refused: {reason}: {result.get('detail', '')}", **answer)
+        refused: JSONObject = {**answer}
+        raise BrowserError("ACT_REJECTED", f"{operation} refused: {reason}: {result.get('detail', '')}", **refused)
     return answer
 
 
@@ -111,7 +115,7 @@ def _check_act_arguments(operation: str, args: JSONObject) -> None:
         raise ArgumentError("browser.act: key needs key (e.g. Enter)")
 
 
-async def style(ctx: RequestContext, args: JSONObject) -> results.PageAnswer:
+async def style(ctx: RequestContext, args: JSONObject) -> results.Styled:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     if (args.get("ref") is None) == (args.get("selector") is None) and args.get("injectCss") is None:
@@ -131,7 +135,7 @@ async def style(ctx: RequestContext, args: JSONObject) -> results.PageAnswer:
         raise ArgumentError(f"browser.style: {exc}") from exc
     except RefError as exc:
         raise BrowserError("STALE_COMMAND", str(exc), generation=tab.generation) from exc
-    return _page_answer(tab, result)
+    return {**result, **_page(tab)}
 
 
 async def execute_js(ctx: RequestContext, args: JSONObject) -> results.Evaluated:
@@ -147,12 +151,12 @@ async def execute_js(ctx: RequestContext, args: JSONObject) -> results.Evaluated
         raise BrowserError("EVAL_FAILED", f"The page navigated while the script ran: {exc}") from exc
     except EvalError as exc:
         raise BrowserError("EVAL_FAILED", f"The script failed: {exc}") from exc
-    return _page_answer(tab, {"result": result})
+    return {"result": result, **_page(tab)}
 
 
 async def console_clear(ctx: RequestContext, args: JSONObject) -> results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
-    return _page_answer(tab, await clear_console(tab.page))
+    return {**await clear_console(tab.page), **_page(tab)}
 
 
 # --- browser_read ---------------------------------------------------------------------------------
@@ -160,10 +164,12 @@ async def read(ctx: RequestContext, args: JSONObject) -> results.Snapshot:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     snapshot = await read_snapshot(tab.page)
     ctx.browser.remember_refs(tab, snapshot["snapshot"])
-    return _page_answer(tab, snapshot)
+    return {**snapshot, **_page(tab)}
 
 
-async def screenshot(ctx: RequestContext, args: JSONObject) -> results.Screenshot:
+async def screenshot(ctx: RequestContext, args: JSONObject) -> results.ScreenshotTaken:
+    """The image and the line naming the page; the MCP server makes them an image block and its
+    ``structuredContent`` (:class:`~vmark.protocol.results.Screenshot`)."""
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     return await page_reads.screenshot(tab)
 
@@ -174,7 +180,7 @@ async def query(ctx: RequestContext, args: JSONObject) -> results.Queried:
         result = await page_query(tab.page, args["selector"], args.get("fields"))
     except InvalidSelector as exc:
         raise ArgumentError(f"browser_read.query: {exc}") from exc
-    return _page_answer(tab, result)
+    return {**result, **_page(tab)}
 
 
 async def extract(ctx: RequestContext, args: JSONObject) -> results.Extracted:
@@ -184,7 +190,7 @@ async def extract(ctx: RequestContext, args: JSONObject) -> results.Extracted:
 
 async def console(ctx: RequestContext, args: JSONObject) -> results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
-    return _page_answer(tab, await read_console(tab.page))
+    return {**await read_console(tab.page), **_page(tab)}
 
 
 async def wait(ctx: RequestContext, args: JSONObject) -> results.Ticket:
@@ -206,7 +212,8 @@ async def wait_for(ctx: RequestContext, args: JSONObject) -> results.Matched:
             " fragment, so it cannot contain ? or #"
         )
     tab = await browser.readable(ctx.connection, args.get("tabId"), standing=True)
-    return _page_answer(tab, await page_reads.wait_for(tab, args, _timeout_ms(args), browser.remember_refs))
+    matched = await page_reads.wait_for(tab, args, _timeout_ms(args), browser.remember_refs)
+    return {**matched, **_page(tab)}
 
 
 ACTIONS = {
