@@ -21,6 +21,7 @@ from typing import Any
 from ..core.model import Tab
 from ..core.prompt_text import TAB_ARGUMENT, fill
 from ..protocol.errors import ArgumentError
+from ..protocol.wire_types import PromptFile, PromptFiles
 from ..storage.prompts import (
     Malformed,
     Prompt,
@@ -69,15 +70,15 @@ class PromptService:
                 listener()
 
     # --- the person's view ---------------------------------------------------------------------------------------
-    def overview(self) -> dict[str, Any]:
+    def overview(self) -> PromptFiles:
         """Every prompt file for Settings -> Prompts: the prompts agents are offered, and the malformed ones."""
-        files = [
+        files: list[PromptFile] = [
             {"file": p.path, "name": p.name, "title": p.title, "description": p.description, "error": None}
             for p in self._prompts
         ]
         files += [{"file": m.path, "name": None, "title": None, "description": None, "error": m.error}
                   for m in self._malformed]  # fmt: skip
-        files.sort(key=lambda f: str(f["file"]))
+        files.sort(key=lambda f: f["file"])
         return {"folder": str(self.folder), "prompts": files}
 
     async def create(self) -> str:

@@ -10,7 +10,6 @@ import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from typing import Any
 
 from ..core.ids import new_id
 from ..core.model import Document, Mode, Tab, Window, WorkspaceInstance

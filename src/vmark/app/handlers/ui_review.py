@@ -62,8 +62,9 @@ async def review_list(ctx: RequestContext, args: JSONObject) -> wire.ReviewList:
     listing = ctx.review.listing(doc)
     if "filePath" in args:
         shown = doc.state.shown
-        listing["changes"] = [{**c, "new": shown[c["from"] : c["to"]]} for c in listing["changes"]]
-        listing.update(tabId=tab.id, filePath=doc.path, dirty=doc.dirty)
+        for change in listing["changes"]:
+            change["new"] = shown[change["from"] : change["to"]]
+        listing["tabId"], listing["filePath"], listing["dirty"] = tab.id, doc.path, doc.dirty
     return listing
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
@@ -34,12 +34,16 @@ async def approvals_answer(ctx: RequestContext, args: JSONObject) -> wire.Answer
     return {"approval": approval.describe()}
 
 
+#: a setting's type as the page knows it
+_TYPE_NAMES: dict[type, Literal["bool", "int", "list", "str"]] = {bool: "bool", int: "int", list: "list", str: "str"}
+
+
 async def settings_list(ctx: RequestContext, args: JSONObject) -> wire.SettingsList:
     """Every setting of the one table (the app's own and registered ones such as ``cjk.*``)."""
     settings = ctx.settings
     return {
         "settings": [
-            {"key": key, "type": typ.__name__, "value": settings.get(key), "default": default}
+            {"key": key, "type": _TYPE_NAMES[typ], "value": settings.get(key), "default": default}
             for key, (typ, default) in SETTINGS.items()
         ]
     }
