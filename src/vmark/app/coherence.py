@@ -32,6 +32,7 @@ from ..core.model import Document
 from ..core.transaction import Transaction
 from ..protocol.errors import ArgumentError
 from ..protocol.limits import COHERENCE_TIMEOUT_SECONDS
+from ..protocol.wire_types import IdentitiesAdded
 from ..storage.datadir import installation_writer
 from ..storage.delegations import Delegations
 from ..storage.settings import SETTINGS, Settings
@@ -150,7 +151,7 @@ class CoherenceService:
             log.exception("coherence: no identity for %s", path)
             return text  # the save goes on without it: the identity lands with a later save
 
-    async def add_identities(self, kernel: Kernel) -> dict[str, Any]:
+    async def add_identities(self, kernel: Kernel) -> IdentitiesAdded:
         """The person's "Add identities": every tracked Markdown file without one gets its identity, saved
         through its file's save queue like any save; an open document with unsaved changes is skipped
         (it gets its identity when the person saves it), so no tab sees "changed on disk"."""

@@ -47,6 +47,7 @@ class Target(TypedDict, total=False):
     role: str
     name: str
 
+
 #: texts longer than this are inserted in one input event instead of typed key by key
 TYPE_KEYS_LIMIT = 1000
 _MODIFIERS = (("ctrl", "Control"), ("alt", "Alt"), ("shift", "Shift"), ("meta", "Meta"))

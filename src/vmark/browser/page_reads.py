@@ -40,9 +40,7 @@ async def extract(tab: BrowserTab, max_chars: int) -> Extracted:
     return await reader_mode(await tab.page.content(), tab.page.url, max_chars)
 
 
-async def wait_for(
-    tab: BrowserTab, condition: Mapping[str, Any], timeout_ms: int, remember: Remember
-) -> Match:
+async def wait_for(tab: BrowserTab, condition: Mapping[str, Any], timeout_ms: int, remember: Remember) -> Match:
     """Look until ``condition`` holds or ``timeout_ms`` passed: ``{matched}`` (+ the ``ref`` it found).
     ``condition``: exactly one of ``urlContains``, ``text``, ``ref``, ``role`` (+ ``name``), checked by
     the caller."""

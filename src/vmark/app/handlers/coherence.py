@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ...coherence.kernel import CoherenceError, EdgeNotLive, Kernel
 from ...protocol import results
@@ -58,19 +58,20 @@ async def status(ctx: RequestContext, args: JSONObject) -> wire.CoherenceStatus:
     return await _ask(ctx, "status", kernel.status, writes=False)
 
 
-async def edges(ctx: RequestContext, args: JSONObject) -> list[dict[str, Any]]:
+async def edges(ctx: RequestContext, args: JSONObject) -> list[wire.Edge]:
+    """The open edges (``structuredContent`` carries the list as :class:`~vmark.protocol.results.Edges`)."""
     kernel = _kernel(ctx, args)
     rows = await _ask(ctx, "edges", kernel.edges, writes=True)
     ctx.coherence.changed()
     return rows
 
 
-async def claims(ctx: RequestContext, args: JSONObject) -> list[dict[str, Any]]:
+async def claims(ctx: RequestContext, args: JSONObject) -> list[wire.Claim]:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "claims", kernel.claims, writes=False)
 
 
-async def contexts(ctx: RequestContext, args: JSONObject) -> list[dict[str, Any]]:
+async def contexts(ctx: RequestContext, args: JSONObject) -> list[wire.Context]:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "contexts", kernel.contexts, writes=False)
 
@@ -91,6 +92,8 @@ async def resolve(ctx: RequestContext, args: JSONObject) -> results.Resolved:
         )
     async with ctx.coherence.turn(kernel):
         edge = await _ask(ctx, "resolve", lambda: kernel.open_edge(txf, index), writes=True)
+        if edge["downstream_path"] is None:  # its document is gone from the workspace
+            raise DomainError("STALE", "the edge's downstream file is gone; call coherence.edges again")
         downstream = os.path.join(kernel.root, edge["downstream_path"])
         recorded = await ctx.recorder.record(file_entry("coherence_resolve", ctx.connection, downstream))
         by = ctx.connection.actor

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ...coherence.kernel import PERSON, CoherenceError, Kernel
 from ...protocol import wire_types as wire
@@ -60,7 +60,7 @@ async def overview(ctx: RequestContext, args: JSONObject) -> wire.CoherenceOverv
     """What the panel shows: status, the open edges (grouped by the page), and whether tracking is on."""
     kernel = _kernel(ctx, args)
 
-    def read() -> dict[str, Any]:
+    def read() -> wire.CoherenceOverview:
         edges = kernel.edges() if kernel.initialized else []
         return {"workspaceRoot": str(kernel.root), "status": kernel.status(), "edges": edges}
 
@@ -122,7 +122,7 @@ async def claim_add(ctx: RequestContext, args: JSONObject) -> wire.ClaimPut:
 async def claim_update(ctx: RequestContext, args: JSONObject) -> wire.ClaimPut:
     kernel = _kernel(ctx, args)
     claim = args["claim"]
-    changes: dict[str, Any] = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
+    changes: JSONObject = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
     if not changes:
         raise ArgumentError("nothing to change: give statement, maturity or invalidAt")
     return await _run(ctx, lambda: kernel.update_claim(claim, changes), changes=True)
@@ -136,7 +136,7 @@ async def contexts(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
 async def context_save(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
     kernel = _kernel(ctx, args)
     context_id = args["id"]
-    data: dict[str, Any] = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
+    data: JSONObject = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
     return {"contexts": await _run(ctx, lambda: kernel.save_context(context_id, data), changes=True)}
 
 
@@ -164,7 +164,7 @@ async def delegations_grant(ctx: RequestContext, args: JSONObject) -> wire.Deleg
     if workspace is not None and not isinstance(workspace, str):
         raise ArgumentError("argument 'workspaceRoot' must be a string")
 
-    def grant() -> dict[str, Any]:
+    def grant() -> wire.Delegation:
         seconds = DELEGATION_DEFAULT_SECONDS if expires is None else parse_duration(str(expires))
         made = ctx.coherence.delegations.grant(principal, scope, seconds=seconds, workspace=workspace)
         return made.describe(time.time())
