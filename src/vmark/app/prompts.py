@@ -16,10 +16,10 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from ..core.model import Tab
 from ..core.prompt_text import TAB_ARGUMENT, fill
+from ..protocol import surface
 from ..protocol.errors import ArgumentError
 from ..protocol.wire_types import PromptFile, PromptFiles
 from ..storage.prompts import (
@@ -86,7 +86,7 @@ class PromptService:
         return await asyncio.to_thread(new_prompt_file, self.folder)
 
     # --- agents ---------------------------------------------------------------------------------------------------
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self) -> list[surface.Prompt]:
         return [_listed(p) for p in self._prompts]
 
     def find(self, name: str) -> Prompt:
@@ -96,7 +96,7 @@ class PromptService:
             raise ArgumentError(f"no prompt named {name!r} (the prompts: {known})")
         return prompt
 
-    async def get(self, name: str, arguments: dict[str, str], selection_of: SelectionOf) -> dict[str, Any]:
+    async def get(self, name: str, arguments: dict[str, str], selection_of: SelectionOf) -> surface.PromptGot:
         prompt = self.find(name)
         declared = {a.name for a in prompt.arguments}
         unknown = sorted(set(arguments) - declared)
@@ -130,8 +130,8 @@ class PromptService:
         return values
 
 
-def _listed(prompt: Prompt) -> dict[str, Any]:
-    listed: dict[str, Any] = {
+def _listed(prompt: Prompt) -> surface.Prompt:
+    listed: surface.Prompt = {
         "name": prompt.name,
         "description": prompt.description,
         "arguments": [{"name": a.name, "description": a.description, "required": a.required} for a in prompt.arguments],
