@@ -38,6 +38,7 @@ from ..storage.delegations import Delegations
 from ..storage.settings import SETTINGS, Settings
 from .connection import Connection
 from .faults import Delay
+from .page_push import PageEvents
 from .save_queue import SaveQueue
 from .state import Session
 from .tasks import Spawn
@@ -60,8 +61,11 @@ class CoherenceService:
         data_dir: Path,
         background: Spawn,
         delay: Delay | None = None,
+        *,
+        pages: PageEvents,
     ) -> None:
         self.session = session
+        self.pages = pages
         self.saves = saves
         self.settings = settings
         self.background = background
@@ -218,7 +222,7 @@ class CoherenceService:
     def changed(self) -> None:
         """Tell the pages something in the coherence layer moved."""
         if self.session.pages:
-            self.background(self.session.notify("coherence", {}))
+            self.background(self.pages.notify("coherence", {}))
 
     @staticmethod
     def same_document(a: str, b: str) -> bool:

@@ -36,6 +36,7 @@ from ..storage.history import StoredSnapshot
 from ..storage.journal import Journal
 from .connection import Connection
 from .journaling import Recorder, tab_entry
+from .page_push import PageEvents
 from .state import Session
 from .tasks import Spawn
 from .turns import WriteTurns
@@ -56,8 +57,11 @@ class CommentService:
         recorder: Recorder,
         journal: Journal,
         background: Spawn,
+        *,
+        pages: PageEvents,
     ) -> None:
         self.session = session
+        self.pages = pages
         self.store = store
         self.turns = turns
         self.recorder = recorder
@@ -239,7 +243,7 @@ class CommentService:
         return None if key.startswith("untitled:") else key
 
     async def notify(self, key: str, path: str | None) -> None:
-        await self.session.notify("comments", {"doc": key, "filePath": path})
+        await self.pages.notify("comments", {"doc": key, "filePath": path})
 
     # --- agents' changes ------------------------------------------------------------------
     @overload

@@ -13,19 +13,41 @@ Two events follow a change, each only to the pages it concerns:
   every page lists them again (they are not part of the state).
 
 ``ui.state`` answers :meth:`PagePush.page_state`: every window with its view.
+
+Every other event (a notification, an approval's prompt, a divergence, the threads or a tree that changed, a
+crashed browser tab) goes through :class:`PageEvents`, the one thing a service that tells the pages is given
+(not the session).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from typing import Protocol
 
 from ..core.changes import wire
 from ..core.model import Document, Tab, Window
 from ..core.transaction import Origin, Transaction
 from ..protocol import wire_types
+from .connection import Connection
 from .state import Session
+
+
+class PageEvents:
+    """An event to the person's pages: to every page, or to the pages of one window."""
+
+    def __init__(self, pages: Mapping[str, list[Connection]]) -> None:
+        #: the pages attached per window label (the session's registry: read here, never changed)
+        self._pages = pages
+
+    async def notify(self, event: str, payload: Mapping[str, object], window: str | None = None) -> None:
+        for label, conns in list(self._pages.items()):
+            if window is not None and label != window:
+                continue
+            for conn in list(conns):
+                with contextlib.suppress(ConnectionError):
+                    await conn.send({"type": "event", "event": event, "payload": payload})
 
 
 class ReviewCounts(Protocol):
@@ -45,8 +67,9 @@ _SHOWN_ORIGIN: dict[Origin, wire_types.ShownOrigin] = {
 
 
 class PagePush:
-    def __init__(self, session: Session, review: ReviewCounts | None = None) -> None:
+    def __init__(self, session: Session, events: PageEvents, review: ReviewCounts | None = None) -> None:
         self.session = session
+        self.events = events
         #: the tabs' ``reviewCount`` and the ``review`` event after a document's ``doc`` event
         self.review = review
         #: per document key: the revision the pages last got, and who made the latest change (its origin as
@@ -182,9 +205,7 @@ class PagePush:
             del self._sent[gone]
         if self._browser_changed:
             self._browser_changed = False
-            for conn in list(session.person_connections()):
-                with contextlib.suppress(ConnectionError):
-                    await conn.send({"type": "event", "event": "browser_tabs", "payload": {}})
+            await self.events.notify("browser_tabs", {})
 
     async def _push_doc(self, doc: Document) -> None:
         """A ``doc`` event to every page of a window showing ``doc``, except the page that typed the change:

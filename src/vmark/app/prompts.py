@@ -31,6 +31,7 @@ from ..storage.prompts import (
     read_prompts,
     stamp,
 )
+from .page_push import PageEvents
 from .state import Session
 
 #: the selected text of a tab (the page shows it), as ``selection.get`` reads it
@@ -38,8 +39,9 @@ SelectionOf = Callable[[Tab], Awaitable[str]]
 
 
 class PromptService:
-    def __init__(self, session: Session, data_dir: Path) -> None:
+    def __init__(self, session: Session, pages: PageEvents, data_dir: Path) -> None:
         self.session = session
+        self.pages = pages
         self.folder = prompts_folder(data_dir)
         self._stamp: tuple[tuple[str, int, int], ...] | None = None
         self._prompts: list[Prompt] = []
@@ -64,7 +66,7 @@ class PromptService:
             for bad in self._malformed:
                 if before.get(bad.path) != bad.error:
                     message = f"The prompt file {os.path.basename(bad.path)} is not offered to agents: {bad.error}"
-                    await self.session.notify("notification", {"level": "warning", "message": message})
+                    await self.pages.notify("notification", {"level": "warning", "message": message})
         if [_listed(p) for p in self._prompts] != listed_before or not announce:
             for listener in self.listeners:
                 listener()

@@ -6,10 +6,9 @@ window, else the most recently used one, else ``main``.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator
 
 from ..core.ids import new_id
 from ..core.model import Document, Mode, Tab, Window, WorkspaceInstance
@@ -212,14 +211,6 @@ class Session:
         """Tell the state listeners (the pages' push among them) that the session changed."""
         for listener in self.state_listeners:
             listener()
-
-    async def notify(self, event: str, payload: Mapping[str, object], window: str | None = None) -> None:
-        for label, conns in list(self.pages.items()):
-            if window is not None and label != window:
-                continue
-            for conn in list(conns):
-                with contextlib.suppress(ConnectionError):
-                    await conn.send({"type": "event", "event": event, "payload": payload})
 
 
 def canonical_or_invalid(path: str) -> str:

@@ -23,6 +23,7 @@ from ..storage.settings import Settings
 from .coherence import CoherenceService
 from .connection import Connection
 from .journaling import Recorded, Recorder, tab_entry
+from .page_push import PageEvents
 from .prepared_save import PreparedSave
 from .save_queue import SaveQueue
 from .state import Session, canonical_or_invalid
@@ -66,8 +67,11 @@ class Saver:
         history: History,
         settings: Settings,
         background: Spawn,
+        *,
+        pages: PageEvents,
     ) -> None:
         self.session = session
+        self.pages = pages
         self.saves = saves
         self.coherence = coherence
         self.recorder = recorder
@@ -260,7 +264,7 @@ class Saver:
             if not os.path.isdir(folder):
                 raise DomainError("INVALID_PATH", f"There is no folder {folder}", filePath=real)
         if policy.needs_approval and not self.settings.get("auto_approve_save_as"):
-            await self.session.notify(
+            await self.pages.notify(
                 "notification",
                 {"level": "warning", "message": f"Blocked an AI save to a new location: {real}"},
                 window.label,
