@@ -189,7 +189,7 @@ export interface Approval {
   created: string;
   expires: string;
   detail?: BrowserDetail;
-  decision?: BrowserDecision | null;
+  decision?: BrowserDecision | "deny" | null;
 }
 
 export interface ApprovalsList {
@@ -803,7 +803,17 @@ export interface BrowserTabPayload {
   tabId: string;
 }
 
-/** One embedded browser tab (the agents' and the person's), its URL redacted. */
+/** One embedded browser tab, its URL redacted: as `session.get_state` lists it to agents. */
+export interface BrowserTabSummary {
+  tabId: string;
+  owner: BrowserOwner;
+  url: string;
+  title: string;
+  generation: number;
+  posture: BrowserPosture;
+}
+
+/** One embedded browser tab (the agents' and the person's), as the Browser panel lists it. */
 export interface BrowserTabInfo {
   tabId: string;
   owner: BrowserOwner;
