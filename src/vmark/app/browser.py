@@ -22,7 +22,7 @@ from ..browser.grants import Decision, GrantRequest, GrantStore
 from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, TargetRefused, UnknownNavigation
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
-from ..protocol import results
+from ..protocol import browser_results
 from ..protocol.errors import ArgumentError, BrowserError
 from ..protocol.jsontypes import JSONObject
 from ..protocol.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
@@ -109,7 +109,7 @@ class BrowserService:
             raise BrowserError("TAB_NOT_AI_OWNED", f"{tab.id} is the user's tab", tabId=tab.id)
         return tab
 
-    async def open(self, conn: Asker, url: str, timeout_ms: int, profile: str | None) -> results.TabOpened:
+    async def open(self, conn: Asker, url: str, timeout_ms: int, profile: str | None) -> browser_results.TabOpened:
         """A new AI-owned tab at ``url``; a named profile (a persistent login) is asked for every time."""
         self.require_enabled()
         if profile is not None:
@@ -149,7 +149,7 @@ class BrowserService:
         self._changed()
         return tab
 
-    async def navigate(self, conn: Asker, tab: BrowserTab, url: str, timeout_ms: int) -> results.Ticket:
+    async def navigate(self, conn: Asker, tab: BrowserTab, url: str, timeout_ms: int) -> browser_results.Ticket:
         self.focused = tab.id
         await self.destination(conn, tab, url)
         try:
@@ -163,7 +163,7 @@ class BrowserService:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)
 
-    async def wait(self, tab: BrowserTab, navigation_id: str | None, timeout_ms: int) -> results.Ticket:
+    async def wait(self, tab: BrowserTab, navigation_id: str | None, timeout_ms: int) -> browser_results.Ticket:
         try:
             ticket = await self.navigator.wait(tab, navigation_id, timeout_ms)
         except UnknownNavigation as exc:
@@ -177,7 +177,7 @@ class BrowserService:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)
 
-    async def close(self, tab_id: str, *, ai_only: bool = True) -> results.TabClosed:
+    async def close(self, tab_id: str, *, ai_only: bool = True) -> browser_results.TabClosed:
         """Close a tab (an agent: its own only; the person: any)."""
         tab = self.tab(tab_id, ai_only=ai_only)
         for listener in self.closed_listeners:
@@ -377,11 +377,11 @@ def _decision_of(state: str, decision: str | None) -> Decision:
     return "site" if decision == "site" else "once"
 
 
-def _ticket_result(state: str, result: results.Ticket) -> results.Ticket:
+def _ticket_result(state: str, result: browser_results.Ticket) -> browser_results.Ticket:
     if state == "superseded":
         data: JSONObject = {k: v for k, v in result.items() if k != "status"}
         raise BrowserError("NAVIGATION_SUPERSEDED", **data)
-    return results.Ticket(**result)  # a copy: the ticket keeps its own
+    return browser_results.Ticket(**result)  # a copy: the ticket keeps its own
 
 
 def _timeout(exc: NavigationTimeout) -> BrowserError:

@@ -31,9 +31,9 @@ from playwright.async_api import Page, Request
 
 from vmark.browser.isolated import EvalContextLost, EvalError, IsolatedWorld, Route, world_for
 from vmark.browser.snapshot import ref_error
+from vmark.protocol.browser_results import ActDone
 from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import FIELD_VALUE_SHOWN_CHARS, MAX_FRAME_DEPTH
-from vmark.protocol.results import ActDone
 
 Operation = Literal["click", "type", "scroll", "key"]
 #: what input reached the page (see above)

@@ -19,8 +19,8 @@ from typing import Any
 from playwright.async_api import Page
 
 from vmark.browser.isolated import page_script, world_for
+from vmark.protocol.browser_results import ConsoleEntries, ConsoleEntry
 from vmark.protocol.limits import CONSOLE_LEVEL_CHARS, CONSOLE_RING_ENTRIES, CONSOLE_TEXT_CHARS
-from vmark.protocol.results import ConsoleEntries, ConsoleEntry
 
 _BUFFERS: weakref.WeakKeyDictionary[Page, str] = weakref.WeakKeyDictionary()
 

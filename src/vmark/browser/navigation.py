@@ -29,7 +29,7 @@ from vmark.browser.gates import detect_gate
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import TargetVerdict, redact_url
 from vmark.core.ids import new_id
-from vmark.protocol import results
+from vmark.protocol import browser_results
 from vmark.protocol.limits import (
     DEFAULT_TIMEOUT_MS,
     ERROR_PAGE_TIMEOUT_MS,
@@ -86,21 +86,21 @@ class Ticket:
     #: the target, redacted
     url: str
     state: TicketState = "pending"
-    result: results.Ticket = field(default_factory=lambda: results.Ticket())
+    result: browser_results.Ticket = field(default_factory=lambda: browser_results.Ticket())
     _finished: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
     def done(self) -> bool:
         return self.state != "pending"
 
-    def _finish(self, state: TicketState, outcome: results.Ticket) -> None:
+    def _finish(self, state: TicketState, outcome: browser_results.Ticket) -> None:
         if self.done:
             return  # the first outcome stands (a superseded ticket stays superseded)
         self.state = state
         self.result = {"navigationId": self.id, "status": state, **outcome}
         self._finished.set()
 
-    def pending_result(self) -> results.Ticket:
+    def pending_result(self) -> browser_results.Ticket:
         return {"navigationId": self.id, "status": "pending", "url": self.url}
 
 
@@ -215,10 +215,10 @@ class Navigator:
             return _refusal_text(latest.url, latest.reason, latest.detail) if latest.refused else latest.detail
         return _error_text(exc)
 
-    async def _loaded(self, tab: BrowserTab, response: Response | None) -> results.Ticket:
+    async def _loaded(self, tab: BrowserTab, response: Response | None) -> browser_results.Ticket:
         page = tab.page
         title = await tab.refresh_title()
-        result: results.Ticket = {"url": tab.url, "title": title, "generation": tab.generation}
+        result: browser_results.Ticket = {"url": tab.url, "title": title, "generation": tab.generation}
         status = response.status if response is not None else None
         if status is not None:
             result["httpStatus"] = status

@@ -16,8 +16,8 @@ from vmark.browser.isolated import world_for
 from vmark.browser.reader import UNTRUSTED, reader_mode
 from vmark.browser.snapshot import RefError, read_snapshot, resolve_ref
 from vmark.browser.tabs import BrowserTab
+from vmark.protocol.browser_results import Extracted, Match, ScreenshotTaken
 from vmark.protocol.jsontypes import JSONObject
-from vmark.protocol.results import Extracted, Match, ScreenshotTaken
 
 #: how often ``wait_for`` looks again
 WAIT_FOR_POLL_SECONDS = 0.1

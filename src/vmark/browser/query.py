@@ -13,8 +13,8 @@ from typing import TypedDict
 from playwright.async_api import Page
 
 from vmark.browser.isolated import world_for
+from vmark.protocol.browser_results import QueryMatches
 from vmark.protocol.jsontypes import JSONObject
-from vmark.protocol.results import QueryMatches
 
 
 class InvalidSelector(ValueError):

@@ -39,6 +39,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from vmark.browser.isolated import EvalError, EvalTimeout, js_source, page_script, world_for
 from vmark.browser.urlpolicy import redact_url
+from vmark.protocol.browser_results import RecordedWorkflow
 from vmark.protocol.limits import (
     ACCESSIBLE_NAME_CHARS,
     RECORDER_EVAL_SECONDS,
@@ -46,7 +47,6 @@ from vmark.protocol.limits import (
     RECORDER_PAGE_EVENT_LIMIT,
     RECORDER_SESSION_EVENT_LIMIT,
 )
-from vmark.protocol.results import RecordedWorkflow
 
 POLL_SECONDS = 0.3
 DEFAULT_SITE = "recording"

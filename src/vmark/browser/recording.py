@@ -12,8 +12,8 @@ import re
 from vmark.browser.asks import Ask, Asker, Authorize
 from vmark.browser.recorder import DEFAULT_SITE, RecordingError, is_recording, start_recording, stop_recording
 from vmark.browser.tabs import BrowserTab
+from vmark.protocol.browser_results import RecordedWorkflow, RecordingStarted
 from vmark.protocol.errors import ArgumentError
-from vmark.protocol.results import RecordedWorkflow, RecordingStarted
 
 #: a site id goes into the recorded front matter: one line of printable text
 _SITE = re.compile(r"[^\x00-\x1f\x7f]{1,200}")

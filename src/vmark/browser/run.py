@@ -14,8 +14,7 @@ from typing import Literal
 
 from vmark.browser.asks import Asker
 from vmark.browser.workflow import Step, Workflow
-from vmark.protocol.limits import WORKFLOW_STEP_TEXT_SHOWN
-from vmark.protocol.results import (
+from vmark.protocol.browser_results import (
     Extracted,
     PendingApproval,
     RunProgress,
@@ -24,7 +23,8 @@ from vmark.protocol.results import (
     StepOutcome,
     WorkflowStep,
 )
-from vmark.protocol.results import RunStatus as StatusAnswer
+from vmark.protocol.browser_results import RunStatus as StatusAnswer
+from vmark.protocol.limits import WORKFLOW_STEP_TEXT_SHOWN
 
 RunStatus = Literal["running", "paused", "completed", "failed", "cancelled", "superseded"]
 StepStatus = Literal["pending", "running", "completed", "skipped", "paused", "failed", "cancelled"]

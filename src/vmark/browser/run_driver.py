@@ -22,9 +22,9 @@ from vmark.browser.run_jobs import Jobs
 from vmark.browser.tabs import BrowserTab, UnknownTab
 from vmark.browser.urlpolicy import origin_of
 from vmark.browser.workflow import APP_KINDS, Step
+from vmark.protocol.browser_results import Extracted, Ticket
 from vmark.protocol.errors import BrowserError
 from vmark.protocol.limits import APPROVAL_TTL_SECONDS, BROWSER_RUN_TIME_BUDGET_SECONDS, MAX_TIMEOUT_MS
-from vmark.protocol.results import Extracted, Ticket
 
 log = logging.getLogger(__name__)
 

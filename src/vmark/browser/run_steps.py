@@ -21,9 +21,9 @@ from vmark.browser.reader import reader_mode
 from vmark.browser.snapshot import read_snapshot
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.workflow import Step
+from vmark.protocol.browser_results import ActDone, Extracted
 from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import ACCESSIBLE_NAME_CHARS, BROWSER_RUN_EXTRACT_MAX_CHARS, BROWSER_RUN_STEP_READY_SECONDS
-from vmark.protocol.results import ActDone, Extracted
 
 #: what a page can throw at a step (a closed or navigating page, a script that failed in it)
 PAGE_ERRORS = (PlaywrightError, EvalError)

@@ -25,10 +25,10 @@ from vmark.browser.run_jobs import Jobs
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.workflow import Step, Workflow
 from vmark.core.ids import new_id
+from vmark.protocol.browser_results import RunCancelled, RunStarted
+from vmark.protocol.browser_results import RunStatus as StatusAnswer
 from vmark.protocol.errors import ArgumentError, BrowserError
 from vmark.protocol.limits import MAX_BROWSER_RUNS_KEPT
-from vmark.protocol.results import RunCancelled, RunStarted
-from vmark.protocol.results import RunStatus as StatusAnswer
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from vmark.browser.isolated import EvalError, EvalTimeout
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import origin_of
 from vmark.browser.vault import HANDLE, Vault, WriteText, capture, restore
+from vmark.protocol.browser_results import SessionLoaded, SessionSaved
 from vmark.protocol.errors import ArgumentError, BrowserError
-from vmark.protocol.results import SessionLoaded, SessionSaved
 
 #: what a page can do to a read or a write of it; never shown as text, which may name URLs or values
 _PAGE_FAILURES = (PlaywrightError, EvalError, EvalTimeout)

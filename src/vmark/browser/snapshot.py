@@ -26,9 +26,9 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from vmark.browser.isolated import EvalError, IsolatedWorld, world_for
+from vmark.protocol.browser_results import SnapshotRead
 from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import MAX_FRAME_DEPTH, SNAPSHOT_CLOSED_ROOT_CHECKS, SNAPSHOT_MAX_NODES
-from vmark.protocol.results import SnapshotRead
 
 #: the CDP object group of resolved refs (release with ``world.release_objects(REF_GROUP)``)
 REF_GROUP = "vmark-refs"

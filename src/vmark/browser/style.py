@@ -14,8 +14,8 @@ from playwright.async_api import Page
 from vmark.browser.isolated import world_for
 from vmark.browser.query import InvalidSelector
 from vmark.browser.snapshot import ref_error
+from vmark.protocol.browser_results import Restyled
 from vmark.protocol.jsontypes import JSONObject
-from vmark.protocol.results import Restyled
 
 
 class StyleArgumentError(ValueError):

@@ -28,7 +28,7 @@ from ...browser.snapshot import RefError, read_snapshot
 from ...browser.style import StyleArgumentError
 from ...browser.style import style as page_style
 from ...browser.tabs import BrowserTab
-from ...protocol import results
+from ...protocol import browser_results
 from ...protocol.errors import ArgumentError, BrowserError
 from ...protocol.jsontypes import JSONObject
 
@@ -43,26 +43,26 @@ def _timeout_ms(args: JSONObject) -> int:
     return int(value)
 
 
-def _page(tab: BrowserTab) -> results.PageAnswer:
+def _page(tab: BrowserTab) -> browser_results.PageAnswer:
     """What marks an answer as the page's (it follows the page's own keys)."""
     return {"url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
 
 
 # --- browser ------------------------------------------------------------------------------------
-async def open_(ctx: RequestContext, args: JSONObject) -> results.TabOpened:
+async def open_(ctx: RequestContext, args: JSONObject) -> browser_results.TabOpened:
     return await ctx.browser.open(ctx.connection, args["url"], _timeout_ms(args), args.get("profile"))
 
 
-async def navigate(ctx: RequestContext, args: JSONObject) -> results.Ticket:
+async def navigate(ctx: RequestContext, args: JSONObject) -> browser_results.Ticket:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return await ctx.browser.navigate(ctx.connection, tab, args["url"], _timeout_ms(args))
 
 
-async def close(ctx: RequestContext, args: JSONObject) -> results.TabClosed:
+async def close(ctx: RequestContext, args: JSONObject) -> browser_results.TabClosed:
     return await ctx.browser.close(args["tabId"])
 
 
-async def act(ctx: RequestContext, args: JSONObject) -> results.Acted:
+async def act(ctx: RequestContext, args: JSONObject) -> browser_results.Acted:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     operation = args["operation"]
@@ -88,10 +88,10 @@ async def act(ctx: RequestContext, args: JSONObject) -> results.Acted:
         raise ArgumentError(f"browser.act: {exc}") from exc
     except RefError as exc:
         raise BrowserError("STALE_COMMAND", str(exc), ref=ref, generation=tab.generation) from exc
-    mark: results.ActedOnPage = {"url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
+    mark: browser_results.ActedOnPage = {"url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
     if len(tab.events.popups) > popups_before:
         mark["popup"] = {"url": tab.events.popups[-1]}
-    answer: results.Acted = {**result, **mark}
+    answer: browser_results.Acted = {**result, **mark}
     if not result["ok"]:
         reason = result.get("reason")
         refused: JSONObject = {**answer}
@@ -115,7 +115,7 @@ def _check_act_arguments(operation: str, args: JSONObject) -> None:
         raise ArgumentError("browser.act: key needs key (e.g. Enter)")
 
 
-async def style(ctx: RequestContext, args: JSONObject) -> results.Styled:
+async def style(ctx: RequestContext, args: JSONObject) -> browser_results.Styled:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     if (args.get("ref") is None) == (args.get("selector") is None) and args.get("injectCss") is None:
@@ -138,7 +138,7 @@ async def style(ctx: RequestContext, args: JSONObject) -> results.Styled:
     return {**result, **_page(tab)}
 
 
-async def execute_js(ctx: RequestContext, args: JSONObject) -> results.Evaluated:
+async def execute_js(ctx: RequestContext, args: JSONObject) -> browser_results.Evaluated:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     script = args["script"]
@@ -154,27 +154,27 @@ async def execute_js(ctx: RequestContext, args: JSONObject) -> results.Evaluated
     return {"result": result, **_page(tab)}
 
 
-async def console_clear(ctx: RequestContext, args: JSONObject) -> results.ConsoleRead:
+async def console_clear(ctx: RequestContext, args: JSONObject) -> browser_results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return {**await clear_console(tab.page), **_page(tab)}
 
 
 # --- browser_read ---------------------------------------------------------------------------------
-async def read(ctx: RequestContext, args: JSONObject) -> results.Snapshot:
+async def read(ctx: RequestContext, args: JSONObject) -> browser_results.Snapshot:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     snapshot = await read_snapshot(tab.page)
     ctx.browser.remember_refs(tab, snapshot["snapshot"])
     return {**snapshot, **_page(tab)}
 
 
-async def screenshot(ctx: RequestContext, args: JSONObject) -> results.ScreenshotTaken:
+async def screenshot(ctx: RequestContext, args: JSONObject) -> browser_results.ScreenshotTaken:
     """The image and the line naming the page; the MCP server makes them an image block and its
-    ``structuredContent`` (:class:`~vmark.protocol.results.Screenshot`)."""
+    ``structuredContent`` (:class:`~vmark.protocol.browser_results.Screenshot`)."""
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     return await page_reads.screenshot(tab)
 
 
-async def query(ctx: RequestContext, args: JSONObject) -> results.Queried:
+async def query(ctx: RequestContext, args: JSONObject) -> browser_results.Queried:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     try:
         result = await page_query(tab.page, args["selector"], args.get("fields"))
@@ -183,22 +183,22 @@ async def query(ctx: RequestContext, args: JSONObject) -> results.Queried:
     return {**result, **_page(tab)}
 
 
-async def extract(ctx: RequestContext, args: JSONObject) -> results.Extracted:
+async def extract(ctx: RequestContext, args: JSONObject) -> browser_results.Extracted:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     return await page_reads.extract(tab, EXTRACT_MAX_CHARS)
 
 
-async def console(ctx: RequestContext, args: JSONObject) -> results.ConsoleRead:
+async def console(ctx: RequestContext, args: JSONObject) -> browser_results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return {**await read_console(tab.page), **_page(tab)}
 
 
-async def wait(ctx: RequestContext, args: JSONObject) -> results.Ticket:
+async def wait(ctx: RequestContext, args: JSONObject) -> browser_results.Ticket:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return await ctx.browser.wait(tab, args.get("navigationId"), _timeout_ms(args))
 
 
-async def wait_for(ctx: RequestContext, args: JSONObject) -> results.Matched:
+async def wait_for(ctx: RequestContext, args: JSONObject) -> browser_results.Matched:
     browser = ctx.browser
     conditions = [k for k in ("ref", "role", "text", "urlContains") if args.get(k) is not None]
     if len(conditions) != 1:
