@@ -73,6 +73,20 @@ test("source mode: ranges past the text are clamped, overlapping ones kept apart
   assert.deepEqual(marks.map((m) => m.id), ["c", "a", "b"]);
 });
 
+test("the verdict buttons go before the line breaks an inserted text ends with, mapped through unsent keys", () => {
+  const text = textOf("# Plan\n\nA new paragraph.\n\n## Later\n");
+  const [word, para] = placeChanges(text, none(text.length), [change("p", 8, 26), change("w", 2, 6)]);
+  assert.deepEqual([para.from, para.to, para.end], [8, 26, 24]); // "A new paragraph." ends at 24
+  const gap = placeChanges(text, none(text.length), [change("g", 24, 26)])[0];
+  assert.deepEqual([gap.from, gap.to, gap.end], [24, 26, 24]); // only breaks: at its start
+  assert.deepEqual([word.from, word.to, word.end], [2, 6, 6]); // no break: at its end
+  const unsent = ChangeSet.of([{ from: 0, insert: "X" }, { from: 24, insert: "!" }], text.length);
+  const [shown] = placeChanges(text, unsent, [change("p", 8, 26)]);
+  assert.deepEqual([shown.from, shown.to, shown.end], [9, 28, 25]); // typed right at the end stays after the buttons
+  const crlf = textOf("a\r\nb\r\n\r\nc");
+  assert.equal(placeChanges(crlf, none(crlf.length), [change("b", 3, 8)])[0].end, 4);
+});
+
 /** The view's text between the view positions of source range `from..to` (what the highlight covers). */
 function shownBetween(source: string, from: number, to: number): string {
   const doc = new SourceDoc(source);

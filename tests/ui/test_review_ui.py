@@ -595,3 +595,28 @@ async def test_an_added_list_line_is_highlighted_as_that_line(
     await page.click("#history-toggle")
     diff = page.get_by_test_id("history-diff")
     await expect(diff.locator(".diff-word.added")).to_have_text(["- new item\n"])
+
+
+@pytest.mark.parametrize("mode", ["source", "wysiwyg"])
+async def test_an_added_paragraph_has_its_buttons_at_its_end_not_on_the_heading_after_it(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str
+) -> None:
+    text = "# Plan\n\nThe first step.\n\n## Later\n\nMore.\n"
+    (workspace / "para.md").write_text(text, "utf-8")
+    page, tab = await _page_on(pages, workspace, "para.md", mode)
+    added = text.replace("## Later", "A new paragraph.\n\n## Later")
+    async with _agent(vmark) as agent:
+        await _write(agent, tab, added)
+    listed = await _listed(vmark, tab)
+    assert [(added[c["from"] : c["to"]], c["old"]) for c in listed["changes"]] == [("A new paragraph.\n\n", "")]
+    block = page.locator(".cm-line" if mode == "source" else "p", has_text="A new paragraph.")
+    await expect(block.get_by_role("button", name="Accept change")).to_have_count(1)
+    heading = page.locator(".cm-line" if mode == "source" else "h2", has_text="Later")
+    await expect(heading.get_by_role("button", name="Accept change")).to_have_count(0)
+    await block.get_by_role("button", name="Accept change").click()
+    await wait_until(lambda: _no_changes(vmark, tab), "the change accepted")
+    assert (workspace / "para.md").read_text("utf-8") == added
+
+
+async def _no_changes(vmark: RunningApp, tab: str) -> bool:
+    return (await _listed(vmark, tab))["changes"] == []

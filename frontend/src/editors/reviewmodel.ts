@@ -17,6 +17,9 @@ export interface ReviewMark {
   id: string;
   from: number;
   to: number;
+  /** where the verdict buttons go: `to` before the line breaks the inserted text ends with (an added
+   * paragraph's buttons end that paragraph, never start the block after it) */
+  end: number;
   old: string;
   /** the agent as the person sees it (its client's name with its principal) */
   agent: string;
@@ -41,10 +44,18 @@ export function placeChanges(synced: Text, unsent: ChangeSet, changes: readonly 
     const to = Math.max(unit(Math.max(change.to, change.from, 0)), from);
     const shownFrom = unsent.empty ? from : unsent.mapPos(from, 1);
     const shownTo = unsent.empty ? to : Math.max(unsent.mapPos(to, -1), shownFrom);
-    marks.push({ id: change.id, from: shownFrom, to: shownTo, old: shownBreaks(change.old), agent: change.agent, tool: change.tool });
+    const end = withoutTrailingBreaks(synced, from, to);
+    const shownEnd = unsent.empty ? end : Math.min(Math.max(unsent.mapPos(end, -1), shownFrom), shownTo);
+    marks.push({ id: change.id, from: shownFrom, to: shownTo, end: shownEnd, old: shownBreaks(change.old), agent: change.agent, tool: change.tool });
     floor = to;
   }
   return marks;
+}
+
+function withoutTrailingBreaks(text: Text, from: number, to: number): number {
+  let end = to;
+  while (end > from && /[\r\n]/.test(text.sliceString(end - 1, end))) end--;
+  return end;
 }
 
 function shownBreaks(text: string): string {

@@ -32,13 +32,14 @@ export function reviewTransaction(state: EditorState, marks: readonly ReviewMark
     const empty = mark.to === mark.from;
     const from = Math.min(toView(mark.from, empty ? -1 : 1), size);
     const to = empty ? from : Math.max(Math.min(toView(mark.to, -1), size), from);
+    const end = mark.end >= mark.to ? to : Math.max(Math.min(toView(mark.end, -1), size), from);
     // `key` tells the view a widget is the same; `shows` is everything its DOM is drawn from.
     const shows = JSON.stringify([mark.id, mark.old, mark.agent, mark.tool]);
     const widget = (pos: number, dom: () => HTMLElement, side: number, part: string): Decoration =>
       Decoration.widget(pos, dom, { side, key: `${mark.id}:${part}:${mark.old.length}`, shows: `${part}:${shows}`, ignoreSelection: true, stopEvent: () => true });
     if (mark.old !== "") want(widget(from, () => deletedWidget(mark), -1, "old"));
     if (to > from) want(Decoration.inline(from, to, { class: "pm-review-insert", "data-review-id": mark.id }, { shows: `insert:${mark.id}` }));
-    want(widget(to, () => verdictWidget(mark), 1, "verdicts"));
+    want(widget(end, () => verdictWidget(mark), 1, "verdicts"));
   }
   const shown = layer.shown(state);
   const stale: Decoration[] = [];

@@ -33,10 +33,8 @@ function decorations(marks: readonly ReviewMark[], doc: Text): DecorationSet {
     if (mark.to > mark.from) {
       ranges.push(Decoration.mark({ class: "cm-review-insert", attributes: { "data-review-id": mark.id } }).range(mark.from, mark.to));
     }
-    // An added line's buttons end that line, not start the next one.
-    const endsLine = mark.to > mark.from && doc.sliceString(mark.to - 1, mark.to) === "\n";
     const verdicts = Decoration.widget({ widget: new MarkWidget(mark, verdictWidget, "verdicts"), side: 1, reviewId: mark.id });
-    ranges.push(verdicts.range(endsLine ? mark.to - 1 : mark.to));
+    ranges.push(verdicts.range(Math.min(mark.end, doc.length)));
   }
   return Decoration.set(ranges, true);
 }
