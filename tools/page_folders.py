@@ -229,11 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     stray = unplaced()
     if stray:
-        print(
-            "frontend/src/ has modules the mapping does not place (add them to MOVES or STAY in "
-            "tools/page_folders.py):",
-            file=sys.stderr,
-        )
+        print("frontend/src/ has modules the mapping does not place (add them to MOVES or STAY in "
+              "tools/page_folders.py):", file=sys.stderr)
         for name in stray:
             print(f"  {name}", file=sys.stderr)
         return 1

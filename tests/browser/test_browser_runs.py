@@ -211,18 +211,12 @@ async def open_tab(agent: Client, url: str) -> str:
 
 async def test_a_run_asks_step_by_step_and_completes(agent: Client, you: Person, shop: Shop) -> None:
     tab = await open_tab(agent, f"{shop.base}/wf_done.html")
-    started = await ok(
-        agent, "browser", "workflow_run", tabId=tab, source=order_flow(shop), inputs={"email": EMAIL, "name": NAME}
-    )
+    started = await ok(agent, "browser", "workflow_run", tabId=tab, source=order_flow(shop),
+                       inputs={"email": EMAIL, "name": NAME})
     run = started["runId"]
     assert run.startswith("run-") and started["firstStep"] == 0
     assert [(s["index"], s["line"], s["kind"]) for s in started["steps"]] == [
-        (0, 6, "navigate"),
-        (1, 7, "type"),
-        (2, 8, "click"),
-        (3, 9, "type"),
-        (4, 10, "click"),
-        (5, 11, "extract"),
+        (0, 6, "navigate"), (1, 7, "type"), (2, 8, "click"), (3, 9, "type"), (4, 10, "click"), (5, 11, "extract")
     ]
     assert started["steps"][1]["text"] == 'action: type {email} into "Email" (textbox)'
     # Every act is asked for on its own, as a hand-made act is; the status names the prompt, value-free.
@@ -237,11 +231,8 @@ async def test_a_run_asks_step_by_step_and_completes(agent: Client, you: Person,
         prompt = await you.next_prompt()
         assert prompt["subject"] == f"{asked} on {shop.base}" and prompt["requester"] == "alice"
         assert status["status"] == "running"
-        assert status["pendingApproval"] == {
-            "approvalId": prompt["id"],
-            "step": step,
-            "subject": f"{shown} on {shop.base}",
-        }
+        assert status["pendingApproval"] == {"approvalId": prompt["id"], "step": step,
+                                             "subject": f"{shown} on {shop.base}"}
         assert status["completedSteps"] == step
         assert_value_free(status)
         await you.answer(prompt)
@@ -263,18 +254,11 @@ async def test_replay_with_other_inputs_runs_in_full(agent: Client, you: Person,
     tab = await open_tab(agent, f"{shop.base}/wf_login.html")
     source = order_flow(shop)
     async with you.allowing_everything():
-        first = await ok(
-            agent, "browser", "workflow_run", tabId=tab, source=source, inputs={"email": EMAIL, "name": NAME}
-        )
+        first = await ok(agent, "browser", "workflow_run", tabId=tab, source=source,
+                         inputs={"email": EMAIL, "name": NAME})
         assert (await settled(agent, first["runId"]))["status"] == "completed"
-        second = await ok(
-            agent,
-            "browser",
-            "workflow_run",
-            tabId=tab,
-            source=source,
-            inputs={"name": OTHER_NAME, "email": OTHER_EMAIL},
-        )
+        second = await ok(agent, "browser", "workflow_run", tabId=tab, source=source,
+                          inputs={"name": OTHER_NAME, "email": OTHER_EMAIL})
         status = await settled(agent, second["runId"])
     assert status["status"] == "completed" and status["skippedSteps"] == 0
     assert [p["email"] for p in shop.posted("/wf-login")] == [EMAIL, OTHER_EMAIL]
@@ -295,18 +279,13 @@ async def test_the_same_job_twice_skips_its_writes_unless_allowed_to_repeat(
         again = await ok(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=reordered)
         status = await settled(agent, again["runId"])
         assert status["status"] == "completed"
-        assert results(status) == [
-            (0, "skipped", 0),
-            (1, "skipped", 0),
-            (2, "skipped", 0),
-            (3, "skipped", 0),
-            (4, "skipped", 0),
-            (5, "completed", 1),
-        ]
+        assert results(status) == [(0, "skipped", 0), (1, "skipped", 0), (2, "skipped", 0), (3, "skipped", 0),
+                                   (4, "skipped", 0), (5, "completed", 1)]
         assert (status["completedSteps"], status["skippedSteps"]) == (1, 5)
         assert len(you.seen) == asked and len(shop.posted("/wf-submit")) == 1  # nothing asked, nothing sent
         await ok(agent, "browser", "navigate", tabId=tab, url=f"{shop.base}/wf_login.html")
-        repeated = await ok(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs, allowRepeat=True)
+        repeated = await ok(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs,
+                            allowRepeat=True)
         status = await settled(agent, repeated["runId"])
     assert status["status"] == "completed" and results(status) == [(i, "completed", 1) for i in range(6)]
     assert len(you.seen) == asked + 4 and len(shop.posted("/wf-submit")) == 2
@@ -319,40 +298,24 @@ async def test_pause_on_confirm_and_resume_submits_nothing_twice(agent: Client, 
         first = await ok(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs)
         paused = await settled(agent, first["runId"])
         assert paused["status"] == "paused" and paused["pausedAt"] == 3
-        assert results(paused) == [
-            (0, "completed", 1),
-            (1, "completed", 1),
-            (2, "completed", 1),
-            (3, "paused", 0),
-            (4, "pending", 0),
-            (5, "pending", 0),
-        ]
+        assert results(paused) == [(0, "completed", 1), (1, "completed", 1), (2, "completed", 1), (3, "paused", 0),
+                                   (4, "pending", 0), (5, "pending", 0)]
         assert len(shop.posted("/wf-login")) == 1 and shop.posted("/wf-submit") == []
         # The agent (or the person) does the paused step by hand, then resumes.
-        resumed = await ok(
-            agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs, resumeRunId=first["runId"]
-        )
+        resumed = await ok(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs,
+                           resumeRunId=first["runId"])
         assert resumed["firstStep"] == 4
         status = await settled(agent, resumed["runId"])
     assert status["status"] == "completed", (status.get("reason"), status["stepResults"])
     assert status["resumedFrom"] == first["runId"] and status["firstStep"] == 4
-    assert results(status) == [
-        (0, "completed", 1),
-        (1, "completed", 1),
-        (2, "completed", 1),
-        (3, "completed", 0),
-        (4, "completed", 1),
-        (5, "completed", 1),
-    ]
+    assert results(status) == [(0, "completed", 1), (1, "completed", 1), (2, "completed", 1), (3, "completed", 0),
+                               (4, "completed", 1), (5, "completed", 1)]
     assert status["stepResults"][3]["reason"] == f"done outside the run (paused in {first['runId']})"
     assert status["completedSteps"] == 6
     assert len(shop.posted("/wf-login")) == 1 and shop.posted("/wf-submit") == [{"name": NAME, "note": ""}]
     old = await status_of(agent, first["runId"])
-    assert (old["status"], old["reasonCode"], old["reason"]) == (
-        "superseded",
-        "resumed",
-        f"resumed by {resumed['runId']}",
-    )
+    assert (old["status"], old["reasonCode"], old["reason"]) == ("superseded", "resumed",
+                                                                 f"resumed by {resumed['runId']}")
     assert "pausedAt" not in old
 
 
@@ -364,20 +327,15 @@ async def test_the_refusals_of_resume(agent: Client, you: Person, shop: Shop, vm
         first = await ok(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs)
         assert (await settled(agent, first["runId"]))["status"] == "paused"
     run = first["runId"]
-    unknown = await token(
-        agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs, resumeRunId="run-nope"
-    )
+    unknown = await token(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs,
+                          resumeRunId="run-nope")
     assert unknown == {"error": "RUN_NOT_FOUND", "message": "No workflow run 'run-nope'", "data": {"runId": "run-nope"}}
     refusals = [
         (dict(tabId=other_tab, source=source, inputs=inputs), f"resumeRunId: {run} ran on {tab}, not on {other_tab}"),
-        (
-            dict(tabId=tab, source=source + "extract: more\n", inputs=inputs),
-            f"resumeRunId: {run} ran another source; resume it with the same source",
-        ),
-        (
-            dict(tabId=tab, source=source, inputs={"email": EMAIL, "name": OTHER_NAME}),
-            f"resumeRunId: {run} ran with other inputs; resume it with the same inputs",
-        ),
+        (dict(tabId=tab, source=source + "extract: more\n", inputs=inputs),
+         f"resumeRunId: {run} ran another source; resume it with the same source"),
+        (dict(tabId=tab, source=source, inputs={"email": EMAIL, "name": OTHER_NAME}),
+         f"resumeRunId: {run} ran with other inputs; resume it with the same inputs"),
     ]
     for args, message in refusals:
         assert await plain(agent, "browser", "workflow_run", resumeRunId=run, **args) == message
@@ -386,13 +344,13 @@ async def test_the_refusals_of_resume(agent: Client, you: Person, shop: Shop, vm
         resumed = await ok(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs, resumeRunId=run)
         assert (await settled(agent, resumed["runId"]))["status"] == "completed"
     for done, state in ((run, "superseded"), (resumed["runId"], "completed")):
-        refused = await plain(
-            agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs, resumeRunId=done
-        )
+        refused = await plain(agent, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs,
+                              resumeRunId=done)
         assert refused == f"resumeRunId: {done} is {state}, not paused; only a paused run resumes"
     # Another agent's run does not exist for this one.
     async with make_client(vmark.data_dir, client_token=vmark.app.principals.add("bob")) as bob:
-        foreign = await token(bob, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs, resumeRunId=run)
+        foreign = await token(bob, "browser", "workflow_run", tabId=tab, source=source, inputs=inputs,
+                              resumeRunId=run)
         assert foreign["error"] == "RUN_NOT_FOUND"
         assert (await token(bob, "browser_read", "workflow_status", runId=run))["error"] == "RUN_NOT_FOUND"
 
@@ -409,11 +367,8 @@ async def test_cancel_mid_approval_withdraws_the_prompt(agent: Client, you: Pers
     assert await you.pending() == []
     assert [a["id"] for a in (await you.client.call("approvals.list"))["approvals"]] == []
     status = await status_of(agent, run)
-    assert (status["status"], status["reasonCode"], status["reason"]) == (
-        "cancelled",
-        "cancelled",
-        "cancelled by the agent",
-    )
+    assert (status["status"], status["reasonCode"], status["reason"]) == ("cancelled", "cancelled",
+                                                                          "cancelled by the agent")
     assert results(status) == [(0, "cancelled", 1)] and "pendingApproval" not in status
     # the person's late answer finds nothing; nothing was clicked
     with pytest.raises(UIError) as late:
@@ -436,7 +391,9 @@ async def test_a_finished_run_is_already_terminal(agent: Client, you: Person, sh
     assert answer == {"runId": started["runId"], "status": "completed", "alreadyTerminal": True}
 
 
-async def test_the_person_taking_over_stops_the_run(agent: Client, you: Person, shop: Shop, vmark: RunningApp) -> None:
+async def test_the_person_taking_over_stops_the_run(
+    agent: Client, you: Person, shop: Shop, vmark: RunningApp
+) -> None:
     tab = await open_tab(agent, f"{shop.base}/wf_login.html")
     started = await ok(agent, "browser", "workflow_run", tabId=tab, source=click_flow())
     await waiting_for_person(agent, started["runId"])
@@ -449,11 +406,8 @@ async def test_the_person_taking_over_stops_the_run(agent: Client, you: Person, 
     await waiting_for_person(agent, again["runId"])
     vmark.app.browser_runs.tab_closed(tab)
     status = await status_of(agent, again["runId"])
-    assert (status["status"], status["reasonCode"], status["reason"]) == (
-        "cancelled",
-        "tab-closed",
-        "the tab was closed",
-    )
+    assert (status["status"], status["reasonCode"], status["reason"]) == ("cancelled", "tab-closed",
+                                                                          "the tab was closed")
     assert await you.pending() == [] and shop.posts == []
 
 
@@ -497,11 +451,8 @@ async def test_a_denied_step_fails_the_run_without_its_value(agent: Client, you:
     await you.answer(await you.next_prompt(), allow=False)
     status = await settled(agent, started["runId"])
     reason = f"NOT_GRANTED: The user denied type textbox 'Email' with '{{email}}' on {shop.base}"
-    assert (status["status"], status["reasonCode"], status["reason"]) == (
-        "failed",
-        "not-granted",
-        f"step 0 (line 5): {reason}",
-    )
+    assert (status["status"], status["reasonCode"], status["reason"]) == ("failed", "not-granted",
+                                                                          f"step 0 (line 5): {reason}")
     assert status["stepResults"] == [{"index": 0, "status": "failed", "attempts": 1, "reason": reason}]
     assert_value_free(status)
 
@@ -559,26 +510,17 @@ LIMIT_SOURCE = "---\nsite: s\ninputs: [a]\n---\n"
     ("source", "inputs", "message"),
     [
         ("---\nsite: s\n---\n" + "extract: x\n" * 26, {}, "line 29: more than 25 steps"),
-        (
-            "---\nsite: s\n---\nextract: " + "x" * MAX_WORKFLOW_SOURCE_BYTES,
-            {},
-            f"the source is {MAX_WORKFLOW_SOURCE_BYTES + 25} bytes; at most 65536 are accepted",
-        ),
-        (
-            "---\nsite: s\ninputs: [" + ", ".join(f"i{n}" for n in range(65)) + "]\n---\n",
-            {},
-            "line 3: 65 inputs declared; at most 64 are accepted",
-        ),
+        ("---\nsite: s\n---\nextract: " + "x" * MAX_WORKFLOW_SOURCE_BYTES, {},
+         f"the source is {MAX_WORKFLOW_SOURCE_BYTES + 25} bytes; at most 65536 are accepted"),
+        ("---\nsite: s\ninputs: [" + ", ".join(f"i{n}" for n in range(65)) + "]\n---\n", {},
+         "line 3: 65 inputs declared; at most 64 are accepted"),
         (LIMIT_SOURCE, {f"i{n}": "v" for n in range(65)}, "65 inputs given; at most 64 are accepted"),
         (LIMIT_SOURCE, {"a": "v" * (MAX_WORKFLOW_INPUT_BYTES + 1)}, "input a is 4097 bytes; at most 4096 are accepted"),
         (LIMIT_SOURCE, {"a": "v", "b": "w"}, "inputs not declared in the workflow's front matter: b"),
         (LIMIT_SOURCE, {}, "declared inputs not given: a"),
         (LIMIT_SOURCE, {"a": 7}, "input a must be a string"),
-        (
-            LIMIT_SOURCE + 'action: type {b} into "X" (textbox)\n',
-            {"a": "v"},
-            "line 5: {b} is not a declared input (inputs: [a])",
-        ),
+        (LIMIT_SOURCE + "action: type {b} into \"X\" (textbox)\n", {"a": "v"},
+         "line 5: {b} is not a declared input (inputs: [a])"),
     ],
     ids=["steps", "source", "declared", "given", "value", "undeclared", "missing", "not-a-string", "reference"],
 )

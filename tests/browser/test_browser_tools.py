@@ -43,11 +43,8 @@ async def plain(client: Client, tool: str, action: str, **args: Any) -> str:
 async def answer_next_prompt(person: UIClient, allow: bool, decision: str | None = None) -> dict[str, Any]:
     """Wait for the browser prompt and answer it as the person does."""
     for _ in range(200):
-        pending = [
-            a
-            for a in (await person.call("approvals.list"))["approvals"]
-            if a["kind"] == "browser" and a["state"] == "pending"
-        ]
+        pending = [a for a in (await person.call("approvals.list"))["approvals"]
+                   if a["kind"] == "browser" and a["state"] == "pending"]
         if pending:
             args: dict[str, Any] = {"id": pending[0]["id"], "allow": allow}
             if decision:
@@ -98,18 +95,15 @@ async def test_the_browser_can_be_switched_off(agent: Client, vmark: RunningApp,
 
 async def test_a_click_asks_the_person_once(agent: Client, person: UIClient, site: str) -> None:
     opened = await ok(agent, "browser", "open", url=f"{site}/act.html")
-    result, prompt = await acted_with_answer(agent, person, True, operation="click", role="button", name="Next")
+    result, prompt = await acted_with_answer(
+        agent, person, True, operation="click", role="button", name="Next"
+    )
     assert not result.is_error, result.content
     data = result.structured_content
     assert data["ok"] is True and data["input"] == "trusted"
     assert (data["matchedTotal"], data["matchedVisible"]) == (2, 1)  # the one in the closed accordion skipped
-    assert prompt["detail"] == {
-        "site": site,
-        "tabId": opened["tabId"],
-        "action": "click",
-        "element": {"role": "button", "name": "Next"},
-        "value": None,
-    }
+    assert prompt["detail"] == {"site": site, "tabId": opened["tabId"], "action": "click",
+                                "element": {"role": "button", "name": "Next"}, "value": None}
     assert prompt["subject"] == f"click button 'Next' on {site}" and prompt["requester"] == "alice"
     clicked = await ok(agent, "browser_read", "query", selector="body", fields={"attributes": True})
     assert clicked["elements"][0]["attributes"]["data-clicked"] == "next-visible"
@@ -120,7 +114,8 @@ async def test_a_click_asks_the_person_once(agent: Client, person: UIClient, sit
 
 async def test_allow_on_this_site_stands_until_navigation(agent: Client, person: UIClient, site: str) -> None:
     opened = await ok(agent, "browser", "open", url=f"{site}/act.html")
-    first, _ = await acted_with_answer(agent, person, True, "site", operation="click", role="button", name="Continue")
+    first, _ = await acted_with_answer(agent, person, True, "site", operation="click", role="button",
+                                       name="Continue")
     assert not first.is_error
     second = await ok(agent, "browser", "act", operation="click", role="button", name="Continue")
     assert second["ok"] is True
@@ -207,7 +202,9 @@ async def test_close_and_the_tab_limit(agent: Client, site: str) -> None:
     assert text == "browser.close: missing required argument 'tabId'"
 
 
-async def test_a_persons_tab_needs_an_attachment(agent: Client, person: UIClient, vmark: RunningApp, site: str) -> None:
+async def test_a_persons_tab_needs_an_attachment(
+    agent: Client, person: UIClient, vmark: RunningApp, site: str
+) -> None:
     human = await vmark.app.browser.open_human_tab()
     await human.page.goto(f"{site}/basic.html")
     read = asyncio.ensure_future(call(agent, "browser_read", "read", tabId=human.id))
@@ -258,9 +255,8 @@ async def test_the_shared_posture_asks_for_each_new_origin(
 
 async def test_style_and_navigation_tickets(agent: Client, person: UIClient, site: str) -> None:
     opened = await ok(agent, "browser", "open", url=f"{site}/act.html")
-    task = asyncio.ensure_future(
-        call(agent, "browser", "style", selector=".cmp-overlay, section", set={"outline": "2px solid red"})
-    )
+    task = asyncio.ensure_future(call(agent, "browser", "style", selector=".cmp-overlay, section",
+                                      set={"outline": "2px solid red"}))
     await answer_next_prompt(person, True)
     styled = (await task).structured_content
     assert styled["count"] >= 1 and styled["url"] == f"{site}/act.html"
@@ -281,9 +277,8 @@ async def test_style_and_navigation_tickets(agent: Client, person: UIClient, sit
 
 async def test_popups_are_blocked_and_reported(agent: Client, person: UIClient, site: str) -> None:
     await ok(agent, "browser", "open", url=f"{site}/popup.html")
-    result, _ = await acted_with_answer(
-        agent, person, True, "site", operation="click", role="button", name="Open a window"
-    )
+    result, _ = await acted_with_answer(agent, person, True, "site", operation="click", role="button",
+                                       name="Open a window")
     data = result.structured_content
     assert data["ok"] is True and data["popup"] == {"url": f"{site}/other.html"}
     assert [t["url"] for t in (await ok(agent, "session", "get_state"))["browserTabs"]] == [f"{site}/popup.html"]

@@ -31,30 +31,16 @@ async def test_a_recording_replays_with_other_inputs(
         assert await page.input_value("#user") == "replayed-user"
         await click(page, "#pass")
         await page.keyboard.type("typed by the person")
-        run = await ok(
-            agent,
-            "browser",
-            "workflow_run",
-            tabId=tab,
-            source=recorded["source"],
-            inputs=OTHER,
-            resumeRunId=run["runId"],
-        )
+        run = await ok(agent, "browser", "workflow_run", tabId=tab, source=recorded["source"], inputs=OTHER,
+                       resumeRunId=run["runId"])
         status = await settled(agent, run["runId"])
         assert (status["status"], status["pausedAt"]) == ("paused", 6)  # the verification code
         assert (await page.input_value("#subject"), await page.input_value("#body")) == (
             "replayed subject",
             "replayed body",
         )
-        run = await ok(
-            agent,
-            "browser",
-            "workflow_run",
-            tabId=tab,
-            source=recorded["source"],
-            inputs=OTHER,
-            resumeRunId=run["runId"],
-        )
+        run = await ok(agent, "browser", "workflow_run", tabId=tab, source=recorded["source"], inputs=OTHER,
+                       resumeRunId=run["runId"])
         status = await settled(agent, run["runId"])
     assert status["status"] == "completed", status
     assert status["completedSteps"] == status["stepCount"] == 11

@@ -27,94 +27,40 @@ def one_step(line: str) -> Step:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        (
-            'action: click "Sign in" (button)',
-            {"kind": "click", "role": "button", "name": "Sign in", "value": None, "input": None, "write": True},
-        ),
-        (
-            'action: click "Say \\"hi\\" \\\\ now" (link)',
-            {"kind": "click", "role": "link", "name": 'Say "hi" \\ now', "value": None, "input": None, "write": True},
-        ),
-        (
-            'action: type "hello world" into "Message" (textbox)',
-            {
-                "kind": "type",
-                "role": "textbox",
-                "name": "Message",
-                "value": "hello world",
-                "input": None,
-                "write": True,
-            },
-        ),
-        (
-            'action: type {email} into "Email" (textbox)',
-            {"kind": "type", "role": "textbox", "name": "Email", "value": "{email}", "input": "email", "write": True},
-        ),
-        (
-            'action: type "Dear {name}," into "Greeting" (textbox)',
-            {
-                "kind": "type",
-                "role": "textbox",
-                "name": "Greeting",
-                "value": "Dear {name},",
-                "input": None,
-                "write": True,
-            },
-        ),
-        (
-            'action: type "" into "Search" (searchbox)',
-            {"kind": "type", "role": "searchbox", "name": "Search", "value": "", "input": None, "write": True},
-        ),
-        (
-            "action: navigate to https://shop.example/login",
-            {
-                "kind": "navigate",
-                "role": None,
-                "name": None,
-                "value": "https://shop.example/login",
-                "input": None,
-                "write": True,
-            },
-        ),
-        (
-            "action: navigate to https://shop.example/u/{name}?lang=en",
-            {
-                "kind": "navigate",
-                "role": None,
-                "name": None,
-                "value": "https://shop.example/u/{name}?lang=en",
-                "input": None,
-                "write": True,
-            },
-        ),
-        (
-            'ACTION: Click "Next" ( button )',
-            {"kind": "click", "role": "button", "name": "Next", "value": None, "input": None, "write": True},
-        ),
-        (
-            "extract: the order total",
-            {"kind": "extract", "role": None, "name": None, "value": None, "input": None, "write": False},
-        ),
-        (
-            "goal: get to the invoices page",
-            {"kind": "goal", "role": None, "name": None, "value": None, "input": None, "write": False},
-        ),
-        (
-            "confirm: enter the one-time code",
-            {"kind": "confirm", "role": None, "name": None, "value": None, "input": None, "write": False},
-        ),
-        (
-            "api: GET /orders?limit=5",
-            {"kind": "api", "role": None, "name": None, "value": None, "input": None, "write": False},
-        ),
-        (
-            "Scroll down until the totals show",
-            {"kind": "prose", "role": None, "name": None, "value": None, "input": None, "write": False},
-        ),
-        (
-            "note: {anything} goes in prose",
-            {"kind": "prose", "role": None, "name": None, "value": None, "input": None, "write": False},
-        ),
+        ('action: click "Sign in" (button)',
+         {"kind": "click", "role": "button", "name": "Sign in", "value": None, "input": None, "write": True}),
+        ('action: click "Say \\"hi\\" \\\\ now" (link)',
+         {"kind": "click", "role": "link", "name": 'Say "hi" \\ now', "value": None, "input": None, "write": True}),
+        ('action: type "hello world" into "Message" (textbox)',
+         {"kind": "type", "role": "textbox", "name": "Message", "value": "hello world", "input": None,
+          "write": True}),
+        ('action: type {email} into "Email" (textbox)',
+         {"kind": "type", "role": "textbox", "name": "Email", "value": "{email}", "input": "email", "write": True}),
+        ('action: type "Dear {name}," into "Greeting" (textbox)',
+         {"kind": "type", "role": "textbox", "name": "Greeting", "value": "Dear {name},", "input": None,
+          "write": True}),
+        ('action: type "" into "Search" (searchbox)',
+         {"kind": "type", "role": "searchbox", "name": "Search", "value": "", "input": None, "write": True}),
+        ("action: navigate to https://shop.example/login",
+         {"kind": "navigate", "role": None, "name": None, "value": "https://shop.example/login", "input": None,
+          "write": True}),
+        ("action: navigate to https://shop.example/u/{name}?lang=en",
+         {"kind": "navigate", "role": None, "name": None, "value": "https://shop.example/u/{name}?lang=en",
+          "input": None, "write": True}),
+        ("ACTION: Click \"Next\" ( button )",
+         {"kind": "click", "role": "button", "name": "Next", "value": None, "input": None, "write": True}),
+        ("extract: the order total",
+         {"kind": "extract", "role": None, "name": None, "value": None, "input": None, "write": False}),
+        ("goal: get to the invoices page",
+         {"kind": "goal", "role": None, "name": None, "value": None, "input": None, "write": False}),
+        ("confirm: enter the one-time code",
+         {"kind": "confirm", "role": None, "name": None, "value": None, "input": None, "write": False}),
+        ("api: GET /orders?limit=5",
+         {"kind": "api", "role": None, "name": None, "value": None, "input": None, "write": False}),
+        ("Scroll down until the totals show",
+         {"kind": "prose", "role": None, "name": None, "value": None, "input": None, "write": False}),
+        ("note: {anything} goes in prose",
+         {"kind": "prose", "role": None, "name": None, "value": None, "input": None, "write": False}),
     ],
 )
 def test_every_step_form(line: str, expected: dict[str, Any]) -> None:
@@ -149,11 +95,8 @@ def test_steps_are_numbered_from_zero_and_keep_their_lines() -> None:
         "- extract: the total\n"
     )
     assert (workflow.site, workflow.inputs, workflow.trigger) == ("shop", (), "every monday")
-    assert [(s.index, s.line, s.kind) for s in workflow.steps] == [
-        (0, 8, "navigate"),
-        (1, 10, "goal"),
-        (2, 12, "extract"),
-    ]
+    assert [(s.index, s.line, s.kind) for s in workflow.steps] == [(0, 8, "navigate"), (1, 10, "goal"),
+                                                                   (2, 12, "extract")]
 
 
 @pytest.mark.parametrize(
@@ -186,27 +129,19 @@ def test_front_matter(front: str, site: str, inputs: tuple[str, ...], trigger: s
         ("---\nsite: s\ninputs: [a, 2b]\n---\n", "line 3: '2b' is not an input name (letters, digits, _)"),
         ("---\nsite: s\ninputs: [a, ]\n---\n", "line 3: '' is not an input name (letters, digits, _)"),
         ("---\nsite: s\ninputs: [a, a]\n---\n", "line 3: an input is declared twice"),
-        (
-            '---\nsite: s\n---\nextract: x\naction: press "OK" (button)\n',
-            'line 5: an action is click "<name>" (<role>), type "<text>" into "<name>" (<role>), type {input} into'
-            ' "<name>" (<role>) or navigate to <url>',
-        ),
-        ('---\nsite: s\n---\naction: click "OK"\n', None),
+        ("---\nsite: s\n---\nextract: x\naction: press \"OK\" (button)\n",
+         'line 5: an action is click "<name>" (<role>), type "<text>" into "<name>" (<role>), type {input} into'
+         ' "<name>" (<role>) or navigate to <url>'),
+        ("---\nsite: s\n---\naction: click \"OK\"\n", None),
         ("---\nsite: s\n---\naction: click OK (button)\n", None),
-        ('---\nsite: s\n---\naction: type {x y} into "A" (textbox)\n', None),
+        ("---\nsite: s\n---\naction: type {x y} into \"A\" (textbox)\n", None),
         ("---\nsite: s\n---\naction: navigate to\n", None),
-        (
-            '---\nsite: s\ninputs: [a]\n---\n\n\naction: type {b} into "A" (textbox)\n',
-            "line 7: {b} is not a declared input (inputs: [a])",
-        ),
-        (
-            '---\nsite: s\ninputs: [a]\n---\naction: type "x {b}" into "A" (textbox)\n',
-            "line 5: {b} is not a declared input (inputs: [a])",
-        ),
-        (
-            "---\nsite: s\n---\n1. action: navigate to https://x/{who}\n",
-            "line 4: {who} is not a declared input (inputs: [])",
-        ),
+        ("---\nsite: s\ninputs: [a]\n---\n\n\naction: type {b} into \"A\" (textbox)\n",
+         "line 7: {b} is not a declared input (inputs: [a])"),
+        ("---\nsite: s\ninputs: [a]\n---\naction: type \"x {b}\" into \"A\" (textbox)\n",
+         "line 5: {b} is not a declared input (inputs: [a])"),
+        ("---\nsite: s\n---\n1. action: navigate to https://x/{who}\n",
+         "line 4: {who} is not a declared input (inputs: [])"),
     ],
 )
 def test_parse_errors_name_their_line(source: str, message: str | None) -> None:
@@ -223,9 +158,9 @@ def test_binding_fills_every_reference() -> None:
     workflow = parse(
         FRONT
         + "action: navigate to https://shop.example/{name}/{name}\n"
-        + 'action: type {email} into "Email" (textbox)\n'
-        + 'action: type "{name} <{email}>" into "From" (textbox)\n'
-        + 'action: click "{name}" (button)\n'
+        + "action: type {email} into \"Email\" (textbox)\n"
+        + "action: type \"{name} <{email}>\" into \"From\" (textbox)\n"
+        + "action: click \"{name}\" (button)\n"
         + "goal: greet {name}\n"
     )
     steps = bind(workflow, {"email": "a@b.example", "name": "Ann {email}"})
@@ -245,15 +180,11 @@ def test_binding_fills_every_reference() -> None:
     [
         ({"email": "e"}, "declared inputs not given: name"),
         ({}, "declared inputs not given: email, name"),
-        (
-            {"email": "e", "name": "n", "zeta": "z", "alpha": "a"},
-            "inputs not declared in the workflow's front matter: alpha, zeta",
-        ),
+        ({"email": "e", "name": "n", "zeta": "z", "alpha": "a"},
+         "inputs not declared in the workflow's front matter: alpha, zeta"),
         ({"email": "e", "name": 5}, "input name must be a string"),
-        (
-            {"email": "e", "name": "é" * (MAX_WORKFLOW_INPUT_BYTES // 2 + 1)},
-            f"input name is {MAX_WORKFLOW_INPUT_BYTES + 2} bytes; at most {MAX_WORKFLOW_INPUT_BYTES} are accepted",
-        ),
+        ({"email": "e", "name": "é" * (MAX_WORKFLOW_INPUT_BYTES // 2 + 1)},
+         f"input name is {MAX_WORKFLOW_INPUT_BYTES + 2} bytes; at most {MAX_WORKFLOW_INPUT_BYTES} are accepted"),
     ],
 )
 def test_binding_refusals(inputs: dict[str, Any], message: str) -> None:
@@ -263,9 +194,8 @@ def test_binding_refusals(inputs: dict[str, Any], message: str) -> None:
 
 
 def test_an_input_value_at_the_limit_binds() -> None:
-    steps = bind(
-        parse(FRONT + 'action: type {name} into "N" (textbox)\n'), {"email": "", "name": "x" * MAX_WORKFLOW_INPUT_BYTES}
-    )
+    steps = bind(parse(FRONT + "action: type {name} into \"N\" (textbox)\n"),
+                 {"email": "", "name": "x" * MAX_WORKFLOW_INPUT_BYTES})
     assert steps[0].value == "x" * MAX_WORKFLOW_INPUT_BYTES
 
 

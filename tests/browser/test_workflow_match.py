@@ -9,7 +9,7 @@ import pytest
 from vmark.browser.run_steps import match
 from vmark.browser.workflow import parse
 
-SOURCE = '---\nsite: s\n---\naction: click "{name}" ({role})\n'
+SOURCE = "---\nsite: s\n---\naction: click \"{name}\" ({role})\n"
 
 
 def step(role: str, name: str) -> Any:

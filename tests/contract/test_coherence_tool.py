@@ -121,14 +121,8 @@ async def test_status_of_an_untracked_workspace_creates_nothing(mcp: Client, wor
     assert await rows(mcp, "claims", workspace) == []
     contexts = await rows(mcp, "contexts", workspace)
     assert contexts == [
-        {
-            "id": "default",
-            "name": "default",
-            "parent": None,
-            "enforcement": "greenhouse",
-            "visibleClaims": 0,
-            "errors": [],
-        }
+        {"id": "default", "name": "default", "parent": None, "enforcement": "greenhouse", "visibleClaims": 0,
+         "errors": []}
     ]
     assert not (workspace / ".vmark").exists()
 
@@ -150,9 +144,8 @@ async def test_status_after_init_counts_every_document(mcp: Client, tracked: Pat
 
 
 async def test_claims_and_contexts_are_the_persons(mcp: Client, tracked: Path, person: UIClient) -> None:
-    made = await person.call(
-        "coherence.claim_add", workspaceRoot=str(tracked), statement="Elena is tall", maturity="established"
-    )
+    made = await person.call("coherence.claim_add", workspaceRoot=str(tracked), statement="Elena is tall",
+                             maturity="established")
     await person.call("coherence.claim_add", workspaceRoot=str(tracked), statement="maybe", maturity="draft")
     claims = await rows(mcp, "claims", tracked)
     assert [(r["statement"], r["maturity"], r["visible"], r["invalidAt"]) for r in claims] == [
@@ -160,34 +153,14 @@ async def test_claims_and_contexts_are_the_persons(mcp: Client, tracked: Path, p
         ("maybe", "draft", True, None),
     ]
     assert claims[0]["claim"] == made["claim"] and claims[0]["entryId"] == made["entryId"]
-    await person.call(
-        "coherence.context_save",
-        workspaceRoot=str(tracked),
-        id="draft-room",
-        name="Draft room",
-        parent=None,
-        enforcement="enforcing",
-        include=[],
-        exclude=[made["claim"]],
-    )
+    await person.call("coherence.context_save", workspaceRoot=str(tracked), id="draft-room", name="Draft room",
+                      parent=None, enforcement="enforcing", include=[], exclude=[made["claim"]])
     contexts = await rows(mcp, "contexts", tracked)
     assert contexts == [
-        {
-            "id": "default",
-            "name": "default",
-            "parent": None,
-            "enforcement": "greenhouse",
-            "visibleClaims": 2,
-            "errors": [],
-        },
-        {
-            "id": "draft-room",
-            "name": "Draft room",
-            "parent": "default",
-            "enforcement": "enforcing",
-            "visibleClaims": 1,
-            "errors": [],
-        },
+        {"id": "default", "name": "default", "parent": None, "enforcement": "greenhouse", "visibleClaims": 2,
+         "errors": []},
+        {"id": "draft-room", "name": "Draft room", "parent": "default", "enforcement": "enforcing",
+         "visibleClaims": 1, "errors": []},
     ]
     # Over MCP there is no way to change them.
     for action in ("claim_add", "add_claim", "context_save"):
@@ -197,24 +170,17 @@ async def test_claims_and_contexts_are_the_persons(mcp: Client, tracked: Path, p
 
 # --- edges ---------------------------------------------------------------------------------------
 @pytest.mark.legacy_protocol
-async def test_a_write_pins_what_the_agent_read_and_an_outside_edit_makes_it_stale(mcp: Client, tracked: Path) -> None:
+async def test_a_write_pins_what_the_agent_read_and_an_outside_edit_makes_it_stale(
+    mcp: Client, tracked: Path
+) -> None:
     await derive(mcp, tracked)
     assert await edges(mcp, tracked) == []  # fresh edges are left out
     (tracked / "a.md").write_text((tracked / "a.md").read_text() + "\nalpha moved\n")
     found = await edges(mcp, tracked)
     assert len(found) == 1
     row = found[0]
-    assert list(row) == [
-        "txf",
-        "input",
-        "upstream",
-        "upstream_path",
-        "pinned",
-        "downstream",
-        "downstream_path",
-        "downstream_rev",
-        "state",
-    ]
+    assert list(row) == ["txf", "input", "upstream", "upstream_path", "pinned", "downstream", "downstream_path",
+                         "downstream_rev", "state"]
     assert row["input"] == 0 and row["state"] == "version-stale"
     assert (row["upstream_path"], row["downstream_path"]) == ("a.md", "b.md")
     assert UUID.match(row["txf"]) and UUID.match(row["upstream"]) and UUID.match(row["downstream"])
@@ -273,15 +239,8 @@ async def test_resolve_is_refused_without_a_delegation(mcp: Client, alice: Clien
     row = await stale_edge(mcp, tracked)
     before = ledger_records(tracked)
     for agent, who in ((mcp, "this anonymous connection (it has no client token)"), (alice, "principal 'alice'")):
-        envelope = await fail_code(
-            agent,
-            "coherence_resolve",
-            "resolve",
-            workspace_root=str(tracked),
-            txf=row["txf"],
-            input=0,
-            resolution="accept-newer",
-        )
+        envelope = await fail_code(agent, "coherence_resolve", "resolve", workspace_root=str(tracked),
+                                   txf=row["txf"], input=0, resolution="accept-newer")
         assert envelope["error"] == "APPROVAL_REQUIRED"
         assert envelope["message"].startswith(f"No live delegation lets {who} accept-newer edges in {tracked}")
         assert "vmark delegations grant --principal" in envelope["message"]
@@ -307,15 +266,8 @@ async def test_resolve_is_refused_with_a_grant_that_does_not_cover_it(
         (tmp_path / "elsewhere").mkdir()
         store.grant("alice", ["accept-newer"], workspace=str(tmp_path / "elsewhere"))
     before = ledger_records(tracked)
-    envelope = await fail_code(
-        alice,
-        "coherence_resolve",
-        "resolve",
-        workspace_root=str(tracked),
-        txf=row["txf"],
-        input=0,
-        resolution="accept-newer",
-    )
+    envelope = await fail_code(alice, "coherence_resolve", "resolve", workspace_root=str(tracked),
+                               txf=row["txf"], input=0, resolution="accept-newer")
     assert envelope["error"] == "APPROVAL_REQUIRED"
     assert ledger_records(tracked) == before
 
@@ -325,15 +277,8 @@ async def test_delegated_accept_newer_is_recorded_with_the_grant(
 ) -> None:
     row = await stale_edge(alice, tracked)
     grant = vmark.app.coherence.delegations.grant("alice", ["accept-newer"])
-    result = await ok(
-        alice,
-        "coherence_resolve",
-        "resolve",
-        workspace_root=str(tracked),
-        txf=row["txf"],
-        input=0,
-        resolution="accept-newer",
-    )
+    result = await ok(alice, "coherence_resolve", "resolve", workspace_root=str(tracked), txf=row["txf"],
+                      input=0, resolution="accept-newer")
     assert result["state"] == "ratified" and result["grant"] == grant.id and result["durable"] is True
     assert (result["txf"], result["input"], result["resolution"]) == (row["txf"], 0, "accept-newer")
     assert await edges(alice, tracked) == []
@@ -345,15 +290,8 @@ async def test_delegated_accept_newer_is_recorded_with_the_grant(
     assert [(e["principal"], e["file"]) for e in entries] == [("alice", str(tracked / "b.md"))]
     # The edge is fresh now: resolving it again is STALE, and nothing is appended.
     before = ledger_records(tracked)
-    envelope = await fail_code(
-        alice,
-        "coherence_resolve",
-        "resolve",
-        workspace_root=str(tracked),
-        txf=row["txf"],
-        input=0,
-        resolution="accept-newer",
-    )
+    envelope = await fail_code(alice, "coherence_resolve", "resolve", workspace_root=str(tracked),
+                               txf=row["txf"], input=0, resolution="accept-newer")
     assert envelope["error"] == "STALE" and envelope["state"] == "ratified"
     assert ledger_records(tracked) == before
 
@@ -361,16 +299,8 @@ async def test_delegated_accept_newer_is_recorded_with_the_grant(
 async def test_delegated_waiver_never_expires(alice: Client, vmark: RunningApp, tracked: Path) -> None:
     row = await stale_edge(alice, tracked)
     vmark.app.coherence.delegations.grant("alice", ["waive"])
-    result = await ok(
-        alice,
-        "coherence_resolve",
-        "resolve",
-        workspace_root=str(tracked),
-        txf=row["txf"],
-        input=0,
-        resolution="waive",
-        reason="the height does not matter in chapter 3",
-    )
+    result = await ok(alice, "coherence_resolve", "resolve", workspace_root=str(tracked), txf=row["txf"],
+                      input=0, resolution="waive", reason="the height does not matter in chapter 3")
     assert result["state"] == "waived"
     assert [r["state"] for r in await edges(alice, tracked)] == ["waived"]
     waiver = next(r for r in ledger_records(tracked) if r["kind"] == "waive")
@@ -381,25 +311,11 @@ async def test_delegated_waiver_never_expires(alice: Client, vmark: RunningApp, 
 async def test_unknown_edges_are_argument_errors(alice: Client, vmark: RunningApp, tracked: Path) -> None:
     row = await stale_edge(alice, tracked)
     vmark.app.coherence.delegations.grant("alice", ["accept-newer"])
-    text = await fail(
-        alice,
-        "coherence_resolve",
-        "resolve",
-        workspace_root=str(tracked),
-        txf="nope",
-        input=0,
-        resolution="accept-newer",
-    )
+    text = await fail(alice, "coherence_resolve", "resolve", workspace_root=str(tracked), txf="nope", input=0,
+                      resolution="accept-newer")
     assert text == "no transformation 'nope' in this workspace's ledger"
-    text = await fail(
-        alice,
-        "coherence_resolve",
-        "resolve",
-        workspace_root=str(tracked),
-        txf=row["txf"],
-        input=3,
-        resolution="accept-newer",
-    )
+    text = await fail(alice, "coherence_resolve", "resolve", workspace_root=str(tracked), txf=row["txf"],
+                      input=3, resolution="accept-newer")
     assert text == f"transformation {row['txf']!r} has no input 3"
 
 
@@ -407,15 +323,8 @@ async def test_resolve_waits_its_turn_then_write_busy(alice: Client, vmark: Runn
     row = await stale_edge(alice, tracked)
     vmark.app.coherence.delegations.grant("alice", ["accept-newer"])
     async with vmark.app.coherence.turn(vmark.app.coherence.kernel(str(tracked))):  # another resolution's turn
-        text = await fail(
-            alice,
-            "coherence_resolve",
-            "resolve",
-            workspace_root=str(tracked),
-            txf=row["txf"],
-            input=0,
-            resolution="accept-newer",
-        )
+        text = await fail(alice, "coherence_resolve", "resolve", workspace_root=str(tracked), txf=row["txf"],
+                          input=0, resolution="accept-newer")
     assert text == "WRITE_BUSY: waited 3 s behind another write; not executed, retry"
     assert [r["state"] for r in await edges(alice, tracked)] == ["version-stale"]
 
@@ -530,9 +439,8 @@ async def test_a_ten_second_check_stalls_no_save_and_no_write(
         async with make_client(vmark.data_dir) as writer:
             down = await open_tab(writer, tracked / "b.md")
             begun = time.monotonic()
-            written = await ok(
-                writer, "document", "write", tabId=down, content="# B\n\nwritten during a check\n", save=True
-            )
+            written = await ok(writer, "document", "write", tabId=down, content="# B\n\nwritten during a check\n",
+                               save=True)
             wrote_in = time.monotonic() - begun
         assert not checking.done() and not release.exists()  # both answered before the check ended
         assert written["saved"] is True
@@ -551,7 +459,9 @@ async def test_a_ten_second_check_stalls_no_save_and_no_write(
     assert [r["state"] for r in await edges(alice, tracked)] == ["stale-valid"]
 
 
-async def test_an_untracked_new_file_gets_an_identity_when_saved(mcp: Client, tracked: Path, vmark: RunningApp) -> None:
+async def test_an_untracked_new_file_gets_an_identity_when_saved(
+    mcp: Client, tracked: Path, vmark: RunningApp
+) -> None:
     vmark.app.settings.set("auto_approve_save_as", True)
     tab = (await ok(mcp, "workspace", "new"))["tabId"]
     await ok(mcp, "document", "write", tabId=tab, content="# New\n")

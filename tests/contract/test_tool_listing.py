@@ -279,7 +279,9 @@ async def test_a_long_document_comes_in_pages_within_the_bound(mcp: Client, open
         assert first["totalLength"] == len(content) and first["nextOffset"] == len(first["content"]) > 0
         pages, answer = [first["content"]], first
         while "nextOffset" in answer:
-            text, answer = await _read_raw(mcp, tab, offset=answer["nextOffset"], expected_revision=first["revision"])
+            text, answer = await _read_raw(
+                mcp, tab, offset=answer["nextOffset"], expected_revision=first["revision"]
+            )
             assert len(text.encode("utf-8")) <= BOUND, name
             assert answer["revision"] == first["revision"] and answer["totalLength"] == len(content)
             pages.append(answer["content"])

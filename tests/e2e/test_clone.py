@@ -43,7 +43,9 @@ pytestmark = pytest.mark.timeout(300)
 
 
 def _run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False)
+    done = subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False
+    )
     assert done.returncode == 0, f"{argv} exited {done.returncode}:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return done.stdout
 

@@ -106,10 +106,8 @@ async def test_delegations_grant_list_revoke(world: Home) -> None:
 
     for args, message in (
         (("--scope", "delete"), "scope must be one or more of ['accept-newer', 'waive']; got ['delete']"),
-        (
-            ("--scope", "waive", "--expires", "forever"),
-            "expiry 'forever' must be a number and a unit: 30m, 12h, 7d or 2w",
-        ),
+        (("--scope", "waive", "--expires", "forever"),
+         "expiry 'forever' must be a number and a unit: 30m, 12h, 7d or 2w"),
         (
             ("--scope", "waive", "--expires", "400d"),
             "a delegation lasts between a minute and a year; none lasts forever",

@@ -90,7 +90,6 @@ async def test_installed_url_config_connects_as_its_principal(
             assert result.structured_content == {"needsApproval": True, "folderPath": str(world.workspace)}
             (item,) = await pending(world.env())
             assert item["requester"] == "claude-code"
-
         # The approval belonged to that session's connection: it is gone with the session (DELETE on close).
         async def withdrawn() -> bool:
             return await pending(world.env()) == []

@@ -162,10 +162,8 @@ def _trigger_case(on: Any, pick: int) -> Case:
     else:
         events = []
     event = [*events, "pull_request"][pick % (len(events) + 1)]
-    return Case(
-        {"kind": "trigger.setFilters", "event": event, "filter": "branches", "value": ["main", "releases/**"]},
-        ("on", event, "branches"),
-    )
+    return Case({"kind": "trigger.setFilters", "event": event, "filter": "branches", "value": ["main", "releases/**"]},
+                ("on", event, "branches"))
 
 
 def _needs_cases(jobs: dict[str, Any], ids: list[str], pick: int) -> list[Case]:
@@ -175,12 +173,8 @@ def _needs_cases(jobs: dict[str, Any], ids: list[str], pick: int) -> list[Case]:
     needs = _as_list(jobs[job_id].get("needs")) if jobs[job_id].get("needs") is not None else []
     candidates = [other for other in ids if other != job_id and other not in needs]
     if candidates:
-        cases.append(
-            Case(
-                {"kind": "needs.add", "jobId": job_id, "needs": candidates[pick % len(candidates)]},
-                ("jobs", job_id, "needs"),
-            )
-        )
+        cases.append(Case({"kind": "needs.add", "jobId": job_id, "needs": candidates[pick % len(candidates)]},
+                          ("jobs", job_id, "needs")))
     with_needs = [other for other in ids if jobs[other].get("needs")]
     if with_needs:
         job_id = with_needs[pick % len(with_needs)]
@@ -195,12 +189,8 @@ def _step_cases(job_id: str, job: dict[str, Any], pick: int) -> list[Case]:
         return []
     index = pick % len(steps)
     path, value = (["name"], "Renamed step") if pick % 2 else (["if"], "${{ always() }}")
-    cases = [
-        Case(
-            {"kind": "step.set", "jobId": job_id, "stepIndex": index, "path": path, "value": value},
-            ("jobs", job_id, "steps", index, *path),
-        )
-    ]
+    cases = [Case({"kind": "step.set", "jobId": job_id, "stepIndex": index, "path": path, "value": value},
+                  ("jobs", job_id, "steps", index, *path))]
     uses = [n for n, step in enumerate(steps) if isinstance(step, dict) and "uses" in step]
     if not uses:
         return cases
@@ -209,20 +199,12 @@ def _step_cases(job_id: str, job: dict[str, Any], pick: int) -> list[Case]:
     inputs = steps[n].get("with")
     if isinstance(inputs, dict) and inputs:
         key = list(inputs)[pick % len(inputs)]
-        cases.append(
-            Case(
-                {"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": key, "value": "changed"},
-                (*where, "with", key),
-            )
-        )
+        cases.append(Case({"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": key, "value": "changed"},
+                          (*where, "with", key)))
         cases.append(Case({"kind": "with.remove", "jobId": job_id, "stepIndex": n, "key": key}, where))
     if not inputs or pick % 2:
-        cases.append(
-            Case(
-                {"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": "vmark-input", "value": "x: y"},
-                (*where, "with", "vmark-input"),
-            )
-        )
+        cases.append(Case({"kind": "with.set", "jobId": job_id, "stepIndex": n, "key": "vmark-input", "value": "x: y"},
+                          (*where, "with", "vmark-input")))
     return cases
 
 

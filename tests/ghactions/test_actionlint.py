@@ -60,22 +60,18 @@ async def test_diagnostics_come_in_line_and_column_order() -> None:
 @needs_binary
 async def test_shellcheck_findings_pass_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """actionlint runs shellcheck from PATH on run: scripts; a stand-in shellcheck proves its findings come back."""
-    comment = (
-        '{"file":"-","line":1,"endLine":1,"column":6,"endColumn":10,"level":"info","code":2086,'
-        '"message":"Double quote to prevent globbing and word splitting."}'
-    )
+    comment = ('{"file":"-","line":1,"endLine":1,"column":6,"endColumn":10,"level":"info","code":2086,'
+               '"message":"Double quote to prevent globbing and word splitting."}')
     script(tmp_path, "shellcheck", f"cat > /dev/null\necho '{{\"comments\":[{comment}]}}'\nexit 1\n")
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
     result = await validate("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo $FOO\n")
-    assert result.to_dict()["diagnostics"] == [
-        {
-            "line": 6,
-            "col": 9,
-            "message": "shellcheck reported issue in this script: SC2086:info:0:6: "
-            "Double quote to prevent globbing and word splitting [shellcheck]",
-            "severity": "error",
-        }
-    ]
+    assert result.to_dict()["diagnostics"] == [{
+        "line": 6,
+        "col": 9,
+        "message": "shellcheck reported issue in this script: SC2086:info:0:6: "
+        "Double quote to prevent globbing and word splitting [shellcheck]",
+        "severity": "error",
+    }]
 
 
 async def test_no_binary_is_not_an_error() -> None:
@@ -150,9 +146,7 @@ def test_unreadable_output(output: str, message: str) -> None:
 
 
 def test_output_mapping() -> None:
-    output = (
-        '[{"message":"b","filepath":"x","line":3,"column":1,"kind":"k"},'
-        '{"message":"a","filepath":"x","line":1,"column":9,"kind":"syntax-check"}]'
-    )
+    output = ('[{"message":"b","filepath":"x","line":3,"column":1,"kind":"k"},'
+              '{"message":"a","filepath":"x","line":1,"column":9,"kind":"syntax-check"}]')
     assert actionlint.parse_output(output) == [Diagnostic(1, 9, "a [syntax-check]"), Diagnostic(3, 1, "b [k]")]
     assert actionlint.parse_output("") == []

@@ -71,14 +71,8 @@ def _cases() -> list[Case]:
     for project in sorted(p for p in (ROOT / "projects").iterdir() if p.is_dir()):
         workflows = sorted((project / "workflows").rglob("*.y*ml"))
         inputs = tuple((path.relative_to(project).as_posix(), path) for path in workflows)
-        cases.append(
-            Case(
-                f"projects/{project.name}",
-                f"projects/{project.name}",
-                inputs,
-                _expected(ROOT / "projects" / f"{project.name}.out"),
-            )
-        )
+        cases.append(Case(f"projects/{project.name}", f"projects/{project.name}", inputs,
+                          _expected(ROOT / "projects" / f"{project.name}.out")))
     return cases
 
 
@@ -129,9 +123,8 @@ async def _ours(case: Case, projects: dict[str, Path]) -> list[str]:
     if case.name not in _OURS:
         lines = []
         for name, path in case.inputs:
-            result = await validate(
-                path.read_bytes().decode("utf-8"), filename=_in_project(case, path), cwd=projects[case.folder]
-            )
+            result = await validate(path.read_bytes().decode("utf-8"), filename=_in_project(case, path),
+                                    cwd=projects[case.folder])
             lines += [f"{name}:{d.line}:{d.col}: {d.message}" for d in result.diagnostics]
         _OURS[case.name] = lines
     return _OURS[case.name]
@@ -144,11 +137,7 @@ def _direct(case: Case, projects: dict[str, Path]) -> list[str]:
     for name, path in case.inputs:
         run = subprocess.run(
             [BINARY, "-no-color", "-format", "{{json .}}", "-stdin-filename", _in_project(case, path), "-"],
-            input=path.read_bytes(),
-            capture_output=True,
-            cwd=projects[case.folder],
-            check=False,
-            timeout=60,
+            input=path.read_bytes(), capture_output=True, cwd=projects[case.folder], check=False, timeout=60,
         )
         assert run.returncode in (0, 1), run.stderr
         lines += [f"{name}:{d.line}:{d.col}: {d.message}" for d in parse_output(run.stdout.decode("utf-8"))]
@@ -211,20 +200,13 @@ def _drift(expected: list[str], actual: list[str]) -> str:
     if len(expected) == len(actual) and all(_matches(e, a) or _both_yaml_errors(e, a) for e, a in pairs):
         return "; ".join([*reasons, "the fork's YAML parser places (and words) syntax errors differently"])
     if [_position(e) for e in expected] == [_position(a) for a in actual]:
-        return "; ".join(
-            [
-                *reasons,
-                "the same errors at the same lines and columns; the fork's messages list more "
-                "keys, scopes, activity types or formats, or word the check differently",
-            ]
-        )
+        return "; ".join([*reasons, "the same errors at the same lines and columns; the fork's messages list more "
+                          "keys, scopes, activity types or formats, or word the check differently"])
     added = _unmatched(actual, expected)
     dropped = _unmatched(expected, actual)
-    reasons.append(
-        f"the rule sets differ: the fork reports {len(added)} error(s) the upstream commit does not "
-        f"(rules {sorted({_rule(line) for line in added})}) and not {len(dropped)} it does "
-        f"(rules {sorted({_rule(line) for line in dropped})})"
-    )
+    reasons.append(f"the rule sets differ: the fork reports {len(added)} error(s) the upstream commit does not "
+                   f"(rules {sorted({_rule(line) for line in added})}) and not {len(dropped)} it does "
+                   f"(rules {sorted({_rule(line) for line in dropped})})")
     return "; ".join(reasons)
 
 
@@ -251,5 +233,6 @@ async def test_parity_summary(projects: dict[str, Path], capsys: pytest.CaptureF
         total += 1
         exact += _same(case.expected, await _ours(case, projects))
     with capsys.disabled():
-        print(f"\nactionlint parity: {exact}/{total} cases match upstream's expectations exactly ({exact / total:.0%})")
+        print(f"\nactionlint parity: {exact}/{total} cases match upstream's expectations exactly "
+              f"({exact / total:.0%})")
     assert exact / total >= 0.6

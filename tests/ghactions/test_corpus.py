@@ -96,11 +96,8 @@ def check_file(path: Path) -> list[str] | str:
 @pytest.fixture(scope="module")
 def results(request: pytest.FixtureRequest) -> dict[str, list[str] | str]:
     """Every selected file checked, in worker processes where the platform forks cheaply."""
-    wanted = {
-        item.callspec.params["path"]
-        for item in request.session.items
-        if item.originalname == "test_corpus_workflow" and hasattr(item, "callspec")
-    }
+    wanted = {item.callspec.params["path"] for item in request.session.items
+              if item.originalname == "test_corpus_workflow" and hasattr(item, "callspec")}
     paths = [path for path in FILES if path in wanted]
     workers = min(os.cpu_count() or 1, 4, len(paths))
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -123,13 +120,5 @@ def test_the_corpus_covers_every_patch_kind() -> None:
         kinds |= {case.patch["kind"] for case in generate(path.name, load(path.read_bytes().decode("utf-8")))}
         if len(kinds) == 8:
             break
-    assert kinds == {
-        "workflow.set",
-        "job.set",
-        "step.set",
-        "with.set",
-        "with.remove",
-        "needs.add",
-        "needs.remove",
-        "trigger.setFilters",
-    }
+    assert kinds == {"workflow.set", "job.set", "step.set", "with.set", "with.remove", "needs.add", "needs.remove",
+                     "trigger.setFilters"}

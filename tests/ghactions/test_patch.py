@@ -106,11 +106,8 @@ BASE_CASES: dict[str, tuple[dict[str, Any], str, str]] = {
         "env:\n  B: 2\n  C: [ 1 ]\n",
     ),
     # job.set
-    "job field": (
-        job_set("build", "runs-on", "macos-latest"),
-        "runs-on: ubuntu-latest  # the usual",
-        "runs-on: macos-latest  # the usual",
-    ),
+    "job field": (job_set("build", "runs-on", "macos-latest"), "runs-on: ubuntu-latest  # the usual",
+                  "runs-on: macos-latest  # the usual"),
     "job new field after a block scalar": (
         job_set("build", "timeout-minutes", 5),
         "          make test\n",
@@ -126,11 +123,8 @@ BASE_CASES: dict[str, tuple[dict[str, Any], str, str]] = {
         "      - run: make lint\n",
         "      - uses: a/b@v1\n        with:\n          x: 1\n      - run: |\n          echo hi\n          echo bye\n",
     ),
-    "job field through a list index": (
-        job_set("lint", "steps.0.run", "make check"),
-        "run: make lint",
-        "run: make check",
-    ),
+    "job field through a list index": (job_set("lint", "steps.0.run", "make check"), "run: make lint",
+                                       "run: make check"),
     # step.set
     "step new field": (
         step_set("build", 0, "name", "Checkout"),
@@ -166,42 +160,23 @@ BASE_CASES: dict[str, tuple[dict[str, Any], str, str]] = {
         "      - run: make lint\n",
         "      - run: make lint\n        with:\n          x: true\n",
     ),
-    "with remove": (
-        {"kind": "with.remove", "jobId": "build", "stepIndex": 0, "key": "ref"},
-        "          ref: 'v1'\n",
-        "",
-    ),
+    "with remove": ({"kind": "with.remove", "jobId": "build", "stepIndex": 0, "key": "ref"}, "          ref: 'v1'\n",
+                    ""),
     # needs
-    "needs added to a job without needs": (
-        needs("add", "lint", "build"),
-        "      - run: make lint\n",
-        "      - run: make lint\n    needs: build\n",
-    ),
+    "needs added to a job without needs": (needs("add", "lint", "build"), "      - run: make lint\n",
+                                           "      - run: make lint\n    needs: build\n"),
     "needs remove the only one": (needs("remove", "build", "lint"), "    needs: lint\n", ""),
     # trigger.setFilters
-    "filters replace a flow list": (
-        filters("push", "branches", ["main", "dev"]),
-        "branches: [ main ]   # trunk only",
-        "branches: [ main, dev ]   # trunk only",
-    ),
-    "filters on a null event": (
-        filters("pull_request", "paths", ["src/**"]),
-        "  pull_request:\n",
-        "  pull_request:\n    paths: [ src/** ]\n",
-    ),
-    "filters new kind next to a list": (
-        filters("push", "tags", ["v*"]),
-        "branches: [ main ]   # trunk only\n",
-        "branches: [ main ]   # trunk only\n    tags: [ v* ]\n",
-    ),
-    "filters new event": (
-        filters("workflow_dispatch", "types", ["x"]),
-        "  pull_request:\n",
-        "  pull_request:\n  workflow_dispatch:\n    types: [ x ]\n",
-    ),
+    "filters replace a flow list": (filters("push", "branches", ["main", "dev"]), "branches: [ main ]   # trunk only",
+                                    "branches: [ main, dev ]   # trunk only"),
+    "filters on a null event": (filters("pull_request", "paths", ["src/**"]), "  pull_request:\n",
+                                "  pull_request:\n    paths: [ src/** ]\n"),
+    "filters new kind next to a list": (filters("push", "tags", ["v*"]), "branches: [ main ]   # trunk only\n",
+                                        "branches: [ main ]   # trunk only\n    tags: [ v* ]\n"),
+    "filters new event": (filters("workflow_dispatch", "types", ["x"]), "  pull_request:\n",
+                          "  pull_request:\n  workflow_dispatch:\n    types: [ x ]\n"),
     "filters empty list": (filters("push", "branches", []), "[ main ]", "[]"),
 }
-
 
 def expect(old: str, new: str, base: str = BASE) -> str:
     assert base.count(old) == 1, f"{old!r} must occur once"
@@ -256,13 +231,10 @@ def test_a_patch_that_changes_nothing_returns_the_identical_text(patch: dict[str
 
 
 def test_with_remove_of_the_last_key_removes_with() -> None:
-    text = apply_patches(
-        BASE,
-        [
-            {"kind": "with.remove", "jobId": "build", "stepIndex": 0, "key": "ref"},
-            {"kind": "with.remove", "jobId": "build", "stepIndex": 0, "key": "fetch-depth"},
-        ],
-    )
+    text = apply_patches(BASE, [
+        {"kind": "with.remove", "jobId": "build", "stepIndex": 0, "key": "ref"},
+        {"kind": "with.remove", "jobId": "build", "stepIndex": 0, "key": "fetch-depth"},
+    ])
     assert text == expect("        with:\n          fetch-depth: 0\n          ref: 'v1'\n", "")
 
 
@@ -275,46 +247,22 @@ def test_patches_apply_in_order() -> None:
 # -- the forms GitHub accepts -----------------------------------------------------------------------------------------
 
 FORMS: dict[str, tuple[str, list[dict[str, Any]], str]] = {
-    "on scalar, same event": (
-        "on: push\njobs: {}\n",
-        [filters("push", "branches", ["main"])],
-        "on:\n  push:\n    branches: [main]\njobs: {}\n",
-    ),
-    "on scalar, other event": (
-        "on: push\njobs: {}\n",
-        [filters("pull_request", "types", ["opened"])],
-        "on:\n  push:\n  pull_request:\n    types: [opened]\njobs: {}\n",
-    ),
-    "on flow list": (
-        "on: [push, pull_request]  # both\njobs: {}\n",
-        [filters("push", "branches", ["main"])],
-        "on:  # both\n  push:\n    branches: [main]\n  pull_request:\njobs: {}\n",
-    ),
-    "on flow mapping": (
-        "on: {push: {branches: [a]}}\n",
-        [filters("push", "branches", ["a", "b"])],
-        "on: {push: {branches: [a, b]}}\n",
-    ),
-    "on flow mapping, new filter": (
-        "on: {push: {branches: [a]}}\n",
-        [filters("push", "tags", ["v1"])],
-        "on: {push: {branches: [a], tags: [v1]}}\n",
-    ),
-    "on flow mapping, new event": (
-        "on: {push: {branches: [a]}}\n",
-        [filters("release", "types", ["published"])],
-        "on: {push: {branches: [a]}, release: {types: [published]}}\n",
-    ),
-    "on flow mapping, null event": (
-        "on: {push: null, pull_request: {}}\n",
-        [filters("push", "tags", ["v*"])],
-        "on: {push: {tags: [v*]}, pull_request: {}}\n",
-    ),
-    "on flow mapping, empty event": (
-        "on: {push: {}}\n",
-        [filters("push", "tags", ["v*"])],
-        "on: {push: {tags: [v*]}}\n",
-    ),
+    "on scalar, same event": ("on: push\njobs: {}\n", [filters("push", "branches", ["main"])],
+                              "on:\n  push:\n    branches: [main]\njobs: {}\n"),
+    "on scalar, other event": ("on: push\njobs: {}\n", [filters("pull_request", "types", ["opened"])],
+                               "on:\n  push:\n  pull_request:\n    types: [opened]\njobs: {}\n"),
+    "on flow list": ("on: [push, pull_request]  # both\njobs: {}\n", [filters("push", "branches", ["main"])],
+                     "on:  # both\n  push:\n    branches: [main]\n  pull_request:\njobs: {}\n"),
+    "on flow mapping": ("on: {push: {branches: [a]}}\n", [filters("push", "branches", ["a", "b"])],
+                        "on: {push: {branches: [a, b]}}\n"),
+    "on flow mapping, new filter": ("on: {push: {branches: [a]}}\n", [filters("push", "tags", ["v1"])],
+                                    "on: {push: {branches: [a], tags: [v1]}}\n"),
+    "on flow mapping, new event": ("on: {push: {branches: [a]}}\n", [filters("release", "types", ["published"])],
+                                   "on: {push: {branches: [a]}, release: {types: [published]}}\n"),
+    "on flow mapping, null event": ("on: {push: null, pull_request: {}}\n", [filters("push", "tags", ["v*"])],
+                                    "on: {push: {tags: [v*]}, pull_request: {}}\n"),
+    "on flow mapping, empty event": ("on: {push: {}}\n", [filters("push", "tags", ["v*"])],
+                                     "on: {push: {tags: [v*]}}\n"),
     "on block list filter keeps block style": (
         "on:\n  push:\n    branches:\n      - main\n",
         [filters("push", "branches", ["main", "dev"])],
@@ -325,36 +273,18 @@ FORMS: dict[str, tuple[str, list[dict[str, Any]], str]] = {
         [filters("push", "branches", ["dev"])],
         "on:\n  push:\n    branches:\n    - dev\n",
     ),
-    "on missing": (
-        "name: x\njobs: {}\n",
-        [filters("push", "branches", ["main"])],
-        "name: x\njobs: {}\non:\n  push:\n    branches: [main]\n",
-    ),
-    "quoted on key": (
-        "'on':\n  push:\n",
-        [filters("push", "branches", ["main"])],
-        "'on':\n  push:\n    branches: [main]\n",
-    ),
-    "needs scalar to list": (
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: a\n",
-        [needs("add", "b", "c")],
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a, c]\n",
-    ),
-    "needs flow list append": (
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [ a ]\n",
-        [needs("add", "b", "c")],
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [ a, c ]\n",
-    ),
-    "needs flow list remove first": (
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a, c]\n",
-        [needs("remove", "b", "a")],
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [c]\n",
-    ),
-    "needs flow list remove last": (
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a, c]\n",
-        [needs("remove", "b", "c")],
-        "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a]\n",
-    ),
+    "on missing": ("name: x\njobs: {}\n", [filters("push", "branches", ["main"])],
+                   "name: x\njobs: {}\non:\n  push:\n    branches: [main]\n"),
+    "quoted on key": ("'on':\n  push:\n", [filters("push", "branches", ["main"])],
+                      "'on':\n  push:\n    branches: [main]\n"),
+    "needs scalar to list": ("jobs:\n  a: {}\n  c: {}\n  b:\n    needs: a\n", [needs("add", "b", "c")],
+                             "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a, c]\n"),
+    "needs flow list append": ("jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [ a ]\n", [needs("add", "b", "c")],
+                               "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [ a, c ]\n"),
+    "needs flow list remove first": ("jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a, c]\n", [needs("remove", "b", "a")],
+                                     "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [c]\n"),
+    "needs flow list remove last": ("jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a, c]\n", [needs("remove", "b", "c")],
+                                    "jobs:\n  a: {}\n  c: {}\n  b:\n    needs: [a]\n"),
     "needs block list append": (
         "jobs:\n  a: {}\n  c: {}\n  b:\n    needs:\n      - a  # first\n    runs-on: x\n",
         [needs("add", "b", "c")],
@@ -370,16 +300,10 @@ FORMS: dict[str, tuple[str, list[dict[str, Any]], str]] = {
         [needs("remove", "b", "a")],
         "jobs:\n  a: {}\n  b:\n    runs-on: x\n",
     ),
-    "needs on a flow job": (
-        "jobs:\n  a: {}\n  b: {runs-on: x}\n",
-        [needs("add", "b", "a")],
-        "jobs:\n  a: {}\n  b: {runs-on: x, needs: a}\n",
-    ),
-    "needs on an empty job": (
-        "jobs:\n  a: {}\n  b: {}\n",
-        [needs("add", "b", "a")],
-        "jobs:\n  a: {}\n  b: {needs: a}\n",
-    ),
+    "needs on a flow job": ("jobs:\n  a: {}\n  b: {runs-on: x}\n", [needs("add", "b", "a")],
+                            "jobs:\n  a: {}\n  b: {runs-on: x, needs: a}\n"),
+    "needs on an empty job": ("jobs:\n  a: {}\n  b: {}\n", [needs("add", "b", "a")],
+                              "jobs:\n  a: {}\n  b: {needs: a}\n"),
     "needs on a null job": ("jobs:\n  a: {}\n  b:\n", [needs("add", "b", "a")], "jobs:\n  a: {}\n  b:\n    needs: a\n"),
     "with on a flow step": (
         "jobs:\n  a:\n    steps:\n      - {uses: x/y@v1}\n",
@@ -443,9 +367,7 @@ FORMS: dict[str, tuple[str, list[dict[str, Any]], str]] = {
         "jobs:\n  a:\n    steps:\n      - run: |\n          echo\n    timeout-minutes: 3\n\n  b: {}\n",
     ),
     "multi-line string with a leading space": (
-        "env:\n  A: 1\n",
-        [wf_set("env.M", " lead\nx")],
-        'env:\n  A: 1\n  M: " lead\\nx"\n',
+        "env:\n  A: 1\n", [wf_set("env.M", " lead\nx")], 'env:\n  A: 1\n  M: " lead\\nx"\n'
     ),
     "multi-line string in a flow mapping": ("env: {A: 1}\n", [wf_set("env.M", "a\nb")], 'env: {A: 1, M: "a\\nb"}\n'),
     "remove the last line of a text without a final line break": (
@@ -483,11 +405,8 @@ FORMS: dict[str, tuple[str, list[dict[str, Any]], str]] = {
     ),
     "tabs and unicode in values": ("name: x\n", [wf_set("name", "déjà vu ✓")], "name: déjà vu ✓\n"),
     "flow mapping keeps its padding": ("env: { A: 1 }\n", [wf_set("env.B", 2)], "env: { A: 1, B: 2 }\n"),
-    "flow list keeps its separator": (
-        "env:\n  L: [a,b]\n",
-        [wf_set("env.L", ["a", "b", "c"])],
-        "env:\n  L: [a, b, c]\n",
-    ),
+    "flow list keeps its separator": ("env:\n  L: [a,b]\n", [wf_set("env.L", ["a", "b", "c"])],
+                                      "env:\n  L: [a, b, c]\n"),
 }
 
 
@@ -584,86 +503,54 @@ REFUSALS: dict[str, tuple[list[Any], str]] = {
     "not an object": ([wf_set("name", "x"), "name"], "patch[1]: a patch must be an object"),
     "missing field": ([{"kind": "job.set", "path": "x", "value": 1}], "patch[0]: missing field 'jobId'"),
     "missing value": ([{"kind": "workflow.set", "path": "x"}], "patch[0]: missing field 'value'"),
-    "unknown field": (
-        [{"kind": "job.set", "job": "a", "jobId": "a", "path": "x", "value": 1}],
-        "patch[0]: unknown field 'job' for kind 'job.set'",
-    ),
+    "unknown field": ([{"kind": "job.set", "job": "a", "jobId": "a", "path": "x", "value": 1}],
+                      "patch[0]: unknown field 'job' for kind 'job.set'"),
     "jobId not a string": ([job_set(1, "x", 1)], "patch[0]: field 'jobId' must be a non-empty string"),  # type: ignore[arg-type]
     "jobId empty": ([job_set("", "x", 1)], "patch[0]: field 'jobId' must be a non-empty string"),
-    "stepIndex a string": (
-        [step_set("build", "0", "x", 1)],  # type: ignore[arg-type]
-        "patch[0]: field 'stepIndex' must be an integer",
-    ),
+    "stepIndex a string": ([step_set("build", "0", "x", 1)],  # type: ignore[arg-type]
+                           "patch[0]: field 'stepIndex' must be an integer"),
     "stepIndex a boolean": ([step_set("build", True, "x", 1)], "patch[0]: field 'stepIndex' must be an integer"),
-    "path empty": (
-        [wf_set("", 1)],
-        "patch[0]: field 'path' must be a non-empty string or a non-empty list of keys and indices",
-    ),
-    "path not a string": (
-        [wf_set(5, 1)],
-        "patch[0]: field 'path' must be a non-empty string or a non-empty list of keys and indices",
-    ),
+    "path empty": ([wf_set("", 1)],
+                   "patch[0]: field 'path' must be a non-empty string or a non-empty list of keys and indices"),
+    "path not a string": ([wf_set(5, 1)],
+                          "patch[0]: field 'path' must be a non-empty string or a non-empty list of keys and indices"),
     "path empty segment": ([wf_set("env..A", 1)], "patch[0]: path 'env..A' has an empty segment"),
     "path lone backslash": ([wf_set("env\\", 1)], "patch[0]: path 'env\\' ends with a lone backslash"),
     "value not JSON": ([wf_set("name", object())], "patch[0]: field 'value' must be JSON data"),
-    "value with a non-string key": (
-        [wf_set("env", {1: "x"})],
-        "patch[0]: field 'value' must be JSON data (mapping keys are strings)",
-    ),
+    "value with a non-string key": ([wf_set("env", {1: "x"})],
+                                    "patch[0]: field 'value' must be JSON data (mapping keys are strings)"),
     "with value a list": ([with_set("k", ["a"])], "patch[0]: field 'value' must be a string, a number or a boolean"),
     "with value null": ([with_set("k", None)], "patch[0]: field 'value' must be a string, a number or a boolean"),
-    "filter value a string": (
-        [filters("push", "branches", "main")],  # type: ignore[arg-type]
-        "patch[0]: field 'value' must be a list of strings",
-    ),
-    "filter value numbers": (
-        [filters("push", "branches", [1])],  # type: ignore[list-item]
-        "patch[0]: field 'value' must be a list of strings",
-    ),
-    "needs both names": (
-        [{"kind": "needs.add", "jobId": "build", "needs": "a", "value": "b"}],
-        "patch[0]: give the job id once, as 'ref' (not as 'needs' and 'value')",
-    ),
-    "unknown job": (
-        [wf_set("name", "x"), wf_set("env.B", 1), job_set("deploy", "x", 1)],
-        "patch[2]: unknown job 'deploy'",
-    ),
+    "filter value a string": ([filters("push", "branches", "main")],  # type: ignore[arg-type]
+                              "patch[0]: field 'value' must be a list of strings"),
+    "filter value numbers": ([filters("push", "branches", [1])],  # type: ignore[list-item]
+                             "patch[0]: field 'value' must be a list of strings"),
+    "needs both names": ([{"kind": "needs.add", "jobId": "build", "needs": "a", "value": "b"}],
+                         "patch[0]: give the job id once, as 'ref' (not as 'needs' and 'value')"),
+    "unknown job": ([wf_set("name", "x"), wf_set("env.B", 1), job_set("deploy", "x", 1)],
+                    "patch[2]: unknown job 'deploy'"),
     "unknown job in needs": ([needs("add", "build", "deploy")], "patch[0]: unknown job 'deploy'"),
     "needs itself": ([needs("add", "build", "build")], "patch[0]: job 'build' cannot need itself"),
-    "step index out of range": (
-        [step_set("build", 2, "name", "x")],
-        "patch[0]: step index 2 out of range (job 'build' has 2 steps)",
-    ),
-    "negative step index": (
-        [with_set("k", 1, step=-1)],
-        "patch[0]: step index -1 out of range (job 'build' has 2 steps)",
-    ),
+    "step index out of range": ([step_set("build", 2, "name", "x")],
+                                "patch[0]: step index 2 out of range (job 'build' has 2 steps)"),
+    "negative step index": ([with_set("k", 1, step=-1)],
+                            "patch[0]: step index -1 out of range (job 'build' has 2 steps)"),
     "one step": ([step_set("lint", 1, "name", "x")], "patch[0]: step index 1 out of range (job 'lint' has 1 step)"),
     "through a scalar": ([wf_set("name.first", "x")], "patch[0]: path 'name.first' runs through a scalar at 'name'"),
-    "through a scalar in a job": (
-        [job_set("build", "runs-on.x", 1)],
-        "patch[0]: path 'runs-on.x' runs through a scalar at 'jobs.build.runs-on'",
-    ),
-    "through a list": (
-        [job_set("build", "steps.name", "x")],
-        "patch[0]: path 'steps.name' runs through a list at 'jobs.build.steps'",
-    ),
+    "through a scalar in a job": ([job_set("build", "runs-on.x", 1)],
+                                  "patch[0]: path 'runs-on.x' runs through a scalar at 'jobs.build.runs-on'"),
+    "through a list": ([job_set("build", "steps.name", "x")],
+                       "patch[0]: path 'steps.name' runs through a list at 'jobs.build.steps'"),
     "list index out of range": (
         [job_set("build", "steps.7.name", "x")],
         "patch[0]: path 'steps.7.name': index 7 is out of range at 'jobs.build.steps' (2 items)",
     ),
-    "step path through a scalar": (
-        [step_set("build", 1, "run.x", 1)],
-        "patch[0]: path 'run.x' runs through a scalar at 'jobs.build.steps[1].run'",
-    ),
-    "needs a mapping": (
-        [job_set("build", "needs", {"a": 1}), needs("add", "build", "lint")],
-        "patch[1]: 'jobs.build.needs' is not a job id or a list of job ids",
-    ),
-    "on a list of mappings": (
-        [wf_set("on", [{"push": None}]), filters("push", "branches", ["a"])],
-        "patch[1]: 'on' lists something other than event names",
-    ),
+    "step path through a scalar": ([step_set("build", 1, "run.x", 1)],
+                              "patch[0]: path 'run.x' runs through a scalar at 'jobs.build.steps[1].run'"),
+    "needs a mapping": ([job_set("build", "needs", {"a": 1}), needs("add", "build", "lint")],
+                        "patch[1]: 'jobs.build.needs' is not a job id or a list of job ids"),
+    "on a list of mappings": ([wf_set("on", [{"push": None}]), filters("push", "branches", ["a"])],
+                              "patch[1]: 'on' lists something other than event names"),
 }
 
 
@@ -747,73 +634,13 @@ def test_parse_path(path: Any, segments: tuple[Any, ...]) -> None:
 
 # -- quoting: every reader gets the string that was meant --------------------------------------------------------
 
-LOOKS_LIKE_SOMETHING_ELSE = [
-    "on",
-    "off",
-    "On",
-    "OFF",
-    "yes",
-    "no",
-    "Yes",
-    "NO",
-    "y",
-    "n",
-    "Y",
-    "N",
-    "true",
-    "false",
-    "True",
-    "FALSE",
-    "null",
-    "Null",
-    "~",
-    "",
-    "1",
-    "-1",
-    "1.5",
-    "1e3",
-    "0x1F",
-    "0o17",
-    "1_000",
-    "12:30",
-    ".inf",
-    ".NaN",
-    "2024-01-01",
-    "2024-01-01T10:00:00Z",
-    "@v1",
-    "*x",
-    "&y",
-    "!t",
-    "- a",
-    "a: b",
-    "a #b",
-    "#c",
-    "'q'",
-    '"q"',
-    "[a]",
-    "{a: 1}",
-    "|",
-    ">",
-    "%x",
-    "`x`",
-    " lead",
-    "trail ",
-    "x\ty",
-]
-PLAIN = [
-    "main",
-    "v1",
-    "ubuntu-latest",
-    "${{ matrix.os }}",
-    "actions/checkout@v4",
-    "a#b",
-    "a:b",
-    "déjà",
-    "1.2.3",
-    "release/**",
-    "yes-please",
-    "node_modules",
-]
+LOOKS_LIKE_SOMETHING_ELSE = ["on", "off", "On", "OFF", "yes", "no", "Yes", "NO", "y", "n", "Y", "N", "true", "false",
+                             "True", "FALSE", "null", "Null", "~", "", "1", "-1", "1.5", "1e3", "0x1F", "0o17", "1_000",
+                             "12:30", ".inf", ".NaN", "2024-01-01", "2024-01-01T10:00:00Z", "@v1", "*x", "&y", "!t",
+                             "- a", "a: b", "a #b", "#c", "'q'", '"q"', "[a]", "{a: 1}", "|", ">", "%x", "`x`",
+                             " lead", "trail ", "x\ty"]
+PLAIN = ["main", "v1", "ubuntu-latest", "${{ matrix.os }}", "actions/checkout@v4", "a#b", "a:b", "déjà", "1.2.3",
+         "release/**", "yes-please", "node_modules"]
 
 
 def _read_back(text: str, version: tuple[int, int]) -> Any:

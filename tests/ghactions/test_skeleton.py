@@ -53,20 +53,9 @@ def lazy_and_full(text: str) -> tuple[yt.Node | None, yt.Node | None]:
         "a: 'x\n",
         "a: [b\n---\n]\n",
     ],
-    ids=[
-        "directive",
-        "two documents",
-        "document end",
-        "tab indentation",
-        "explicit key",
-        "unclosed flow",
-        "lone CR",
-        "mapping in a plain value",
-        "indentation indicator",
-        "odd block scalar end",
-        "unclosed quote",
-        "document marker in a flow",
-    ],
+    ids=["directive", "two documents", "document end", "tab indentation", "explicit key", "unclosed flow",
+         "lone CR", "mapping in a plain value", "indentation indicator", "odd block scalar end", "unclosed quote",
+         "document marker in a flow"],
 )
 def test_the_scan_gives_up_on_unusual_text(text: str) -> None:
     assert skeleton.scan(text) is None
@@ -76,7 +65,7 @@ def test_the_scan_gives_up_on_unusual_text(text: str) -> None:
     "text",
     [
         "a: [1,\n  2]\nb: {c: 'x,\n  y', d: [e, # note\n  f]}\n",
-        "a: \"one\n  two\"\nb: 'it''s\n  here'\n",
+        'a: "one\n  two"\nb: \'it\'\'s\n  here\'\n',
         "a: |\n  # not a comment\n  'not a quote\n\n  [not a flow\nb: 1\n",
         "---\n# header\na: 1\n",
         "\ufeffa: 1\r\nb:\r\n  - x\r\n",
@@ -84,16 +73,8 @@ def test_the_scan_gives_up_on_unusual_text(text: str) -> None:
         "'quoted key': 1\n\"other\": 2\n",
         "a: &x 1\nb: !!str 3\nc: {d: &y [1], e: *y}\n",
     ],
-    ids=[
-        "multi-line flow",
-        "multi-line quoted",
-        "block scalar body",
-        "document start",
-        "bom crlf",
-        "indentless list",
-        "quoted keys",
-        "properties",
-    ],
+    ids=["multi-line flow", "multi-line quoted", "block scalar body", "document start", "bom crlf",
+         "indentless list", "quoted keys", "properties"],
 )
 def test_the_scan_agrees_with_a_full_parse(text: str) -> None:
     lines = skeleton.scan(text)

@@ -63,7 +63,9 @@ async def test_an_agent_write_shows_up_in_the_page(pages: Pages, vmark: RunningA
     await wait_doc_text(vmark, tab, "# A\n\nfrom the agent\nand the person")
 
 
-async def test_two_windows_on_one_file_see_each_others_edits(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
+async def test_two_windows_on_one_file_see_each_others_edits(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
     first = await main_page(pages, workspace)
     tab1 = await open_from_tree(first, "a.md")
     second = await pages.open()  # main has a page: this one gets a new window

@@ -65,7 +65,9 @@ async def test_the_token_becomes_an_httponly_strict_cookie_and_leaves_the_addres
     reply = await fetch(ui, f"/?token={ui.token}&window=doc-1")
     assert reply.status == 303
     assert reply.header("location") == "/?window=doc-1"
-    assert reply.header("set-cookie") == (f"{ui.cookie_name}={ui.token}; HttpOnly; Path=/; SameSite=strict")
+    assert reply.header("set-cookie") == (
+        f"{ui.cookie_name}={ui.token}; HttpOnly; Path=/; SameSite=strict"
+    )
     plain = await fetch(ui, f"/?token={ui.token}")
     assert (plain.status, plain.header("location")) == (303, "/")
 

@@ -186,7 +186,9 @@ async def test_markdown_text_is_parsed_and_kept_as_its_characters(paste: Stage) 
     await expect(s.page.locator(".ProseMirror ul li")).to_have_count(2)
     # Inline Markdown in the middle of a paragraph: the characters as pasted, shown as what they mean.
     await paste_at(s, "Before", text="**bold**, `code` and [a link](https://example.com)")
-    expected = expected.replace("Before paste.", "Before**bold**, `code` and [a link](https://example.com) paste.", 1)
+    expected = expected.replace(
+        "Before paste.", "Before**bold**, `code` and [a link](https://example.com) paste.", 1
+    )
     await shows(s, expected)
     await expect(s.page.locator(".ProseMirror strong", has_text="bold")).to_have_count(1)
     await save(s, path)
@@ -275,10 +277,7 @@ async ([files, paths, x, y]) => {
 
 
 async def drop_after(
-    page: Page,
-    anchor: str,
-    files: list[tuple[str, str, bytes]] = (),
-    data: list[tuple[str, str]] = (),  # type: ignore[assignment]
+    page: Page, anchor: str, files: list[tuple[str, str, bytes]] = (), data: list[tuple[str, str]] = ()  # type: ignore[assignment]
 ) -> None:
     """Drop ``files`` (name, type, bytes) and ``data`` (type, value) right after the visible text ``anchor``."""
     point = await page.evaluate(_CLICK_AFTER, [".ProseMirror", anchor, 0])

@@ -96,16 +96,8 @@ class Approvals:
     ) -> Approval:
         now = self._clock()
         approval = Approval(
-            new_id("apr"),
-            kind,
-            connection,
-            requester,
-            subject,
-            window,
-            now,
-            now + APPROVAL_TTL_SECONDS,
-            detail=detail,
-            agent=agent,
+            new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS,
+            detail=detail, agent=agent,
         )
         self._items[approval.id] = approval
         self._on_change(approval)

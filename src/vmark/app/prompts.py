@@ -136,7 +136,9 @@ def _listed(prompt: Prompt) -> surface.Prompt:
     listed: surface.Prompt = {
         "name": prompt.name,
         "description": prompt.description,
-        "arguments": [{"name": a.name, "description": a.description, "required": a.required} for a in prompt.arguments],
+        "arguments": [
+            {"name": a.name, "description": a.description, "required": a.required} for a in prompt.arguments
+        ],
     }
     if prompt.title:
         listed["title"] = prompt.title

@@ -170,13 +170,7 @@ class Saver:
     ) -> str:
         """An agent's save: the window's scope binds it."""
         state = await self.land(
-            window,
-            tab,
-            real_path,
-            lambda: self.session.scope(window),
-            conn.actor,
-            new_kind=kind,
-            ticket=ticket,
+            window, tab, real_path, lambda: self.session.scope(window), conn.actor, new_kind=kind, ticket=ticket,
             prepared=prepared,
         )
         return state.revision
@@ -193,14 +187,7 @@ class Saver:
         doc, by = tab.doc, conn.actor
         self.background(
             self.history.snapshot(
-                doc.key,
-                doc.path,
-                kind,
-                doc.state.revision,
-                doc.state.text,
-                by.principal,
-                addresses,
-                tool,
+                doc.key, doc.path, kind, doc.state.revision, doc.state.text, by.principal, addresses, tool,
                 client=by.client_name,
             )
         )

@@ -70,3 +70,4 @@ class WorkspaceFiles:
 
 def _answer(status: int, reason: str) -> PlainTextResponse:
     return PlainTextResponse(f"{reason}\n", status_code=status)
+

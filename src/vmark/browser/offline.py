@@ -106,7 +106,9 @@ class OfflineChromium:
             raise PageFailed(first_line(exc, None)) from exc
         return OfflinePage(page)
 
-    async def print_pdf(self, html: str, *, page_size: str, margin: str, footer: str | None, timeout_ms: int) -> bytes:
+    async def print_pdf(
+        self, html: str, *, page_size: str, margin: str, footer: str | None, timeout_ms: int
+    ) -> bytes:
         """``html`` printed with JavaScript off and every request aborted: the page size and margins given,
         an outline of its headings, tagged text, and ``footer`` (a Chromium footer template) if any."""
         context: BrowserContext = await self._started().new_context(java_script_enabled=False)

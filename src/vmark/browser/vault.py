@@ -79,7 +79,9 @@ class SavedSession:
 class Vault:
     """Saved sessions by handle: the keyring when usable, else the labelled 0600 file."""
 
-    def __init__(self, data_dir: Path, write: WriteText, backend: keyring.backend.KeyringBackend | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, write: WriteText, backend: keyring.backend.KeyringBackend | None = None
+    ) -> None:
         """``write(path, text, mode)``: the atomic write of a file (:func:`vmark.storage.atomic.write_text_atomic`)."""
         self.path = data_dir / VAULT_FILE
         self._write = write

@@ -27,12 +27,8 @@ def register(sub: Subcommands) -> None:
     co = add_command(sub, "coherence", "the coherence layer of a workspace, as the person")
     co_sub = co.add_subparsers(dest="coherence_command", required=True)
     handled(co_sub.add_parser("init", help="switch provenance tracking on for FOLDER"), _init).add_argument("folder")
-    for name, text in (
-        ("status", "kernel counters"),
-        ("edges", "the breakdown"),
-        ("claims", "canon claims"),
-        ("contexts", "contexts"),
-    ):
+    for name, text in (("status", "kernel counters"), ("edges", "the breakdown"), ("claims", "canon claims"),
+                       ("contexts", "contexts")):
         p = handled(co_sub.add_parser(name, help=text), _reading)
         p.add_argument("folder")
         p.add_argument("--json", action="store_true")

@@ -159,3 +159,4 @@ class Recorder:
 def _cached_content(index: WorkspaceIndex, rel: str) -> str | None:
     entry = index.state.files.get(rel)
     return entry.content if entry is not None else None
+

@@ -51,17 +51,10 @@ class _Lazy:
 
     def pair(self, entry: sk.Entry, split: bool) -> yt.Pair:
         key = entry.key
-        node = yt.Scalar(
-            key.start, key.end, value=key.text, style=key.style, implicit=(key.style is None, key.style is not None)
-        )
-        return yt.Pair(
-            node,
-            None,
-            key.colon,
-            load=lambda: self.value(entry, split),
-            end=self.lines[entry.last].content_end,
-            region=self.region(entry.first, entry.stop),
-        )
+        node = yt.Scalar(key.start, key.end, value=key.text, style=key.style,
+                         implicit=(key.style is None, key.style is not None))
+        return yt.Pair(node, None, key.colon, load=lambda: self.value(entry, split),
+                       end=self.lines[entry.last].content_end, region=self.region(entry.first, entry.stop))
 
     def value(self, entry: sk.Entry, split: bool) -> yt.Node:
         if split and entry.key.text in SPLIT_KEYS and self.lines[entry.first].content_end == entry.key.colon:
@@ -79,6 +72,7 @@ class _Lazy:
         if pair.key.start != entry.key.start or pair.colon != entry.key.colon:
             raise NeedsFullParse("an entry's key is not where the line scan found it")
         return pair.value
+
 
 
 def region_around(root: yt.Node | None, start: int, end: int) -> tuple[int, int] | None:

@@ -269,11 +269,8 @@ class Renderer:
     def flow(self, value: Any, like: yt.Node | None = None) -> str:
         """``value`` in flow style; a non-empty flow collection it replaces decides the padding."""
         pad = None
-        if (
-            isinstance(like, (yt.Sequence, yt.Mapping))
-            and like.flow
-            and (like.pairs if isinstance(like, yt.Mapping) else like.items)
-        ):
+        if isinstance(like, (yt.Sequence, yt.Mapping)) and like.flow and (like.pairs if isinstance(like, yt.Mapping)
+                                                                         else like.items):
             pad = self.source.text[like.start + 1 : like.start + 2] == " "
         return render_flow(value, self.style_of, pad=pad, like=like)
 
@@ -281,9 +278,8 @@ class Renderer:
         """``value`` as the value of a block mapping key at column ``key_col``."""
         if value is None:
             return Rendered()
-        return self._block(
-            value, key_col, like, lambda: key_col + self.style.indent, lambda: self._dash_col(key_col, like)
-        )
+        return self._block(value, key_col, like, lambda: key_col + self.style.indent,
+                           lambda: self._dash_col(key_col, like))
 
     def seq_item(self, value: Any, dash_col: int, like: yt.Node | None = None) -> Rendered:
         """``value`` as an item of a block sequence whose dashes are at column ``dash_col``."""

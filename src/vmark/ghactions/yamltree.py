@@ -382,7 +382,9 @@ def construct_scalar(node: Scalar) -> Any:
     return build(constructor, ScalarNode(tag, node.value))
 
 
-_COLLECTION_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("seq", "map", "omap", "pairs", "set"))
+_COLLECTION_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("seq", "map", "omap", "pairs", "set")
+)
 
 
 def _hashable(value: Any) -> Any:

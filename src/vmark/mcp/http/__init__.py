@@ -111,3 +111,4 @@ async def serve_http(
 def _print(url: str) -> None:
     sys.stdout.write(url + "\n")
     sys.stdout.flush()
+

@@ -221,3 +221,4 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()  # after the body: the disconnect, when it comes
 
     return replayed
+
