@@ -30,9 +30,8 @@ from ..core.model import Tab
 from ..core.transaction import Transaction
 from ..protocol import results, wire_types
 from ..protocol.errors import DomainError
-from ..protocol.wire_types import ThreadState
+from ..protocol.wire_types import SnapshotRecord, ThreadState
 from ..storage.comments import CommentStore
-from ..storage.history import StoredSnapshot
 from ..storage.journal import Journal
 from .connection import Connection
 from .journaling import Recorder, tab_entry
@@ -342,7 +341,7 @@ class CommentService:
         return Position(index, reply, bool(continued))
 
     # --- history -------------------------------------------------------------------------
-    async def addressed_in(self, key: str, snapshots: Sequence[StoredSnapshot]) -> list[list[wire_types.Addressed]]:
+    async def addressed_in(self, key: str, snapshots: Sequence[SnapshotRecord]) -> list[list[wire_types.Addressed]]:
         """For each snapshot, ``[{comment, quote, state}]``: the comments named by the edits that made its revision
         (journaled, not aborted) and by the save that took it."""
         linked: dict[str, list[str]] = {}

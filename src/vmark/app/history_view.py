@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.agentname import agent_label
 from ..protocol import wire_types as wire
-from ..storage.history import StoredSnapshot
+from ..protocol.wire_types import SnapshotRecord
 
 #: snapshot kind -> who made that text
 _ACTOR_KINDS: dict[str, wire.ActorKind] = {
@@ -18,7 +18,7 @@ _ACTOR_KINDS: dict[str, wire.ActorKind] = {
 }
 
 
-def snapshot_actor(snap: StoredSnapshot) -> wire.Actor:
+def snapshot_actor(snap: SnapshotRecord) -> wire.Actor:
     """``{kind, principal?, label?, tool?}``: an agent entry names its principal, how the person sees it when its
     MCP client named itself (the client's name with the principal: ``claude-code (laptop)``), and its tool when
     the history recorded one (entries from before tools were recorded have none)."""

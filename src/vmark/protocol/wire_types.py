@@ -235,11 +235,12 @@ class Actor(TypedDict):
     tool: NotRequired[str]
 
 
-class Snapshot(TypedDict):
+class SnapshotRecord(TypedDict):
+    """A snapshot as the history keeps it (``storage.history``; its text only when asked for)."""
+
     id: int
     path: str | None
     kind: SnapshotKind
-    label: str
     revision: str
     time: float
     principal: str | None
@@ -248,9 +249,15 @@ class Snapshot(TypedDict):
     tool: str | None
     #: the name the agent's MCP client gave itself (display only; None when it gave none)
     client: str | None
+    content: NotRequired[str]
+
+
+class Snapshot(SnapshotRecord):
+    """A snapshot as the History shows it: who made it, and the comments its revision answered."""
+
+    label: str
     actor: Actor
     addressed: list[Addressed]
-    content: NotRequired[str]
 
 
 class HistoryListPayload(TypedDict):

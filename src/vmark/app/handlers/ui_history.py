@@ -11,7 +11,7 @@ from ...core.transaction import Transaction
 from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
 from ...protocol.jsontypes import JSONObject
-from ...storage.history import StoredSnapshot
+from ...protocol.wire_types import SnapshotRecord
 from ..history_view import snapshot_actor
 from .args import tab_of
 from .registry import PersonAction
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 _LABELS = {"mcp": "(mcp)"}
 
 
-def _labelled(snap: StoredSnapshot, addressed: list[wire.Addressed]) -> wire.Snapshot:
+def _labelled(snap: SnapshotRecord, addressed: list[wire.Addressed]) -> wire.Snapshot:
     labelled: wire.Snapshot = {
         "id": snap["id"],
         "path": snap["path"],
@@ -55,7 +55,7 @@ async def history_list(ctx: RequestContext, args: JSONObject) -> wire.HistoryLis
     }
 
 
-async def _snapshot_arg(ctx: RequestContext, doc: Document, args: JSONObject) -> StoredSnapshot:
+async def _snapshot_arg(ctx: RequestContext, doc: Document, args: JSONObject) -> SnapshotRecord:
     snapshot_id = args["id"]
     snap = await ctx.history.snapshot_of(doc.key, snapshot_id)
     if snap is None:
