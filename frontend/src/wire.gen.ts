@@ -189,7 +189,7 @@ export interface Approval {
   created: string;
   expires: string;
   detail?: BrowserDetail;
-  decision?: BrowserDecision | "deny" | null;
+  decision?: "once" | "site" | "deny" | null;
 }
 
 export interface ApprovalsList {

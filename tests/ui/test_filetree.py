@@ -140,6 +140,41 @@ async def test_new_file_and_folder_from_the_tree(pages: Pages, vmark: RunningApp
     await pages.screenshots("filetree-light")
 
 
+async def test_a_name_being_typed_survives_the_tree_drawn_again(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    """Another program creates files while the person types a new folder's name, then a new name: the tree is
+    drawn again each time (``files_changed``) and the field keeps its text, its caret and the focus."""
+    page = await start(pages, workspace)
+    await page.get_by_role("button", name="New folder").click()
+    field = page.get_by_role("textbox", name="New folder name")
+    await expect(field).to_be_focused()
+    await page.keyboard.type("dra")
+    (workspace / "from-disk.md").write_text("x", "utf-8")
+    await expect(await tree_item(page, "from-disk.md")).to_be_visible()  # drawn again, with the field in it
+    await expect(field).to_be_focused()
+    await expect(field).to_have_value("dra")
+    await page.keyboard.type("fts")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#tree .folder-label[data-folder='drafts']")).to_be_visible()
+    assert (workspace / "drafts").is_dir()
+    await expect(field).to_have_count(0)
+    # The same for a rename.
+    await (await tree_item(page, "b.md")).focus()
+    await page.keyboard.press("F2")
+    box = page.get_by_role("textbox", name="New name for b.md")
+    await expect(box).to_be_focused()
+    await page.keyboard.type("be")
+    (workspace / "second.md").write_text("y", "utf-8")
+    await expect(await tree_item(page, "second.md")).to_be_visible()
+    await expect(box).to_be_focused()
+    await expect(box).to_have_value("be.md")
+    await expect(await tree_item(page, "b.md")).to_be_hidden()  # the field stands in its place
+    await page.keyboard.press("Enter")
+    await expect(await tree_item(page, "be.md")).to_be_visible()
+    assert (workspace / "be.md").exists() and not (workspace / "b.md").exists()
+
+
 async def test_rename_from_the_menu_and_the_tab_follows(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
     page = await start(pages, workspace)
     tab = await open_from_tree(page, "a.md")

@@ -125,6 +125,56 @@ ENTER_BACKSPACE_TAB = [
     ),
 ]
 
+#: the edges of lists and blocks: an empty first item in a quote or a nested list, a closing `$$` or fence typed,
+#: an empty middle item of a nested list, and ordered lists renumbered by Backspace, Tab and Shift+Tab
+EDGES = [
+    S("backspace-empty-first-quoted", "> - a\n> - b", "a", keys("Backspace", "Backspace", "'x"), "> x\n>\n> - b"),
+    S(
+        "backspace-empty-first-nested",
+        "- a\n\n  - b\n  - c",
+        "b",
+        keys("Backspace", "Backspace", "'x"),
+        "- a\n\n  x\n\n  - c",
+    ),
+    S("backspace-pending-nested", "- a", "a", keys("Enter", "Tab", "Backspace", "'x"), "- a\n- x"),
+    S("backspace-nested-first-item", "- a\n  - b", "b", keys("Home", "Backspace"), "- a\n\n    b"),
+    S("close-math", "", None, keys("'$$", "Enter", "'x^2", "Enter", "'$$", "'q"), "$$\nx^2\n$$\n\nq"),
+    S("close-math-enter", "", None, keys("'$$", "Enter", "'x^2", "Enter", "'$$", "Enter", "'q"), "$$\nx^2\n$$\n\nq"),
+    S("close-fence", "", None, keys("'```", "Enter", "'code", "Enter", "'```", "'q"), "```\ncode\n```\n\nq"),
+    S(
+        "letter-after-math",
+        "$$\nx\n$$\n\nnext",
+        "x",
+        keys("ArrowDown", "End", "'q"),
+        "$$\nx\n$$\n\nq\n\nnext",
+    ),
+    S(
+        "enter-empty-middle-nested",
+        "1. a\n   1. b\n   2. c\n   3. d\n2. e",
+        "c",
+        keys("Backspace", "Enter", "'x"),
+        "1. a\n   1. b\n2. x\n   1. d\n3. e",
+    ),
+    S(
+        "enter-empty-middle-nested-quote",
+        "> - a\n>   - b\n>   - c\n>   - d",
+        "c",
+        keys("Backspace", "Enter", "'x"),
+        "> - a\n>   - b\n> - x\n>   - d",
+    ),
+    S("backspace-renumbers", "1. a\n2. b\n3. c\n4. d", "b", keys("Home", "Backspace"), "1. a\n\nb\n\n2. c\n3. d"),
+    S("backspace-empty-renumbers", "1. a\n2. b\n3. c", "b", keys("Backspace", "Backspace"), "1. a\n2. c"),
+    S("backspace-ones-stay", "1. a\n1. b\n1. c", "b", keys("Backspace", "Backspace"), "1. a\n1. c"),
+    S("tab-renumbers", "1. a\n2. b\n3. c\n4. d", "b", keys("Tab"), "1. a\n   1. b\n2. c\n3. d"),
+    S(
+        "shift-tab-renumbers",
+        "1. a\n   1. b\n   2. c\n   3. d\n2. e\n3. f",
+        "b",
+        keys("Shift+Tab"),
+        "1. a\n2. b\n   1. c\n   2. d\n3. e\n4. f",
+    ),
+]
+
 BLOCK_KEYS = [
     S("ctrl-2", "Title", "Title", keys("Control+2"), "## Title"),
     S("ctrl-alt-3", "Title", "Title", keys("Control+Alt+3"), "### Title"),
@@ -155,6 +205,11 @@ async def test_input_rule(scene: Stage, session: Session) -> None:
 
 @pytest.mark.parametrize("session", ENTER_BACKSPACE_TAB, ids=lambda s: s.id)
 async def test_enter_backspace_tab(scene: Stage, session: Session) -> None:
+    await check_session(scene, session)
+
+
+@pytest.mark.parametrize("session", EDGES, ids=lambda s: s.id)
+async def test_list_and_block_edges(scene: Stage, session: Session) -> None:
     await check_session(scene, session)
 
 

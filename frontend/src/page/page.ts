@@ -470,13 +470,7 @@ export class Page {
   // --- the file tree -------------------------------------------------------------------------------
   /** The tree listed again; while the person types a name in it (new file, rename), once they are done. */
   private treeChanged(): void {
-    const typing = document.activeElement;
-    if (!(typing instanceof HTMLInputElement && byId("tree").contains(typing))) {
-      void act(() => this.loadTree());
-    } else if (!typing.dataset.treeChanged) {
-      typing.dataset.treeChanged = "true"; // one listing when it is done, however many changes came meanwhile
-      typing.addEventListener("blur", () => void act(() => this.loadTree()), { once: true });
-    }
+    void act(() => this.loadTree()); // a name being typed in the tree is put back into the tree drawn (FileTree)
   }
 
   /** The tree listed again, after the listings asked for before (so the last drawn is the latest). */
@@ -491,6 +485,7 @@ export class Page {
     // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
     const shown = workspaces.filter((w) => w.active);
     tree.replaceChildren(...(shown.length ? shown : workspaces).map((w) => this.renderWorkspace(w)));
+    this.fileTree.drawn();
     tree.dataset.loaded = String(workspaces.length);
     this.renderRail(workspaces);
     await this.bus.emit("files", null);

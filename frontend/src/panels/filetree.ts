@@ -14,10 +14,23 @@ export interface TreeHost {
 
 type Target = { kind: "file" | "folder"; path: string; root: string };
 
+/**
+ * A name field the person is typing in (new file, new folder, rename). The tree is drawn again whenever a
+ * listing comes (a file changed on disk, another window's operation), so the field is put back, with its text
+ * and caret, into the tree drawn next: `attach` puts it in a freshly drawn section (false: its place is gone).
+ */
+interface NameField {
+  root: string;
+  input: HTMLInputElement;
+  attach(section: HTMLElement): boolean;
+  cancel(): void;
+}
+
 export class FileTree {
   /** Folders the person folded (absolute paths): they stay folded across reloads. */
   private folded = new Set<string>();
   private menu: HTMLElement | null = null;
+  private naming: NameField | null = null;
 
   constructor(
     private channel: Channel,
@@ -105,7 +118,14 @@ export class FileTree {
       section.append(el("p", { class: "hint tree-empty" }, "This folder has no Markdown files yet: create one with + (New file)."));
     }
     if (listing.truncated) section.append(el("p", { class: "hint" }, "(more files not listed)"));
+    if (this.naming?.root === listing.root && !this.naming.attach(section)) this.naming.cancel();
     return section;
+  }
+
+  /** After the tree was drawn again: the name field being typed in keeps the focus it had. */
+  drawn(): void {
+    if (this.naming?.input.isConnected) this.naming.input.focus();
+    else this.naming?.cancel();
   }
 
   /** Show the active tab's file in the tree: its folders unfolded, it scrolled to and focused. */
@@ -233,29 +253,35 @@ export class FileTree {
 
   // --- rename, create, delete ---------------------------------------------------------------------------
   private startRename(drawn: HTMLElement, target: Target): void {
-    const item = drawn.isConnected ? drawn : shownItem(target);
+    let item = drawn.isConnected ? drawn : shownItem(target);
     if (!item) return;
     const name = target.path.slice(target.path.lastIndexOf("/") + 1);
     const folder = target.path.slice(0, target.path.lastIndexOf("/"));
     const input = el("input", { type: "text", class: "tree-input", "aria-label": `New name for ${name}`, spellcheck: "false" });
     input.value = name;
-    item.hidden = true;
-    item.after(input);
+    const place = (at: HTMLElement): void => {
+      item = at;
+      at.hidden = true;
+      at.after(input);
+    };
+    place(item);
     input.focus();
     const dot = name.lastIndexOf(".");
     input.setSelectionRange(0, target.kind === "file" && dot > 0 ? dot : name.length);
-    let done = false;
-    const finish = (): void => {
-      done = true;
+    const finish = this.nameField(target.root, input, (section) => {
+      const at = itemIn(section, target);
+      if (at) place(at);
+      return at !== null;
+    }, () => {
       input.remove();
-      item.hidden = false;
-    };
+      if (item) item.hidden = false;
+    });
     input.addEventListener("keydown", (event) => {
       if (event.key === "Escape") {
         event.preventDefault();
         event.stopPropagation();
         finish();
-        item.focus();
+        item?.focus();
       } else if (event.key === "Enter") {
         event.preventDefault();
         const fresh = input.value.trim();
@@ -275,9 +301,6 @@ export class FileTree {
           });
       }
     });
-    input.addEventListener("blur", () => {
-      if (!done) window.setTimeout(() => !done && document.activeElement !== input && finish(), 0);
-    });
   }
 
   private startCreate(shown: HTMLElement, folder: string, kind: "file" | "folder"): void {
@@ -286,21 +309,21 @@ export class FileTree {
     const section = shown.isConnected ? shown : shownSection(root);
     if (!section) return;
     const relative = folder === root ? "" : folder.slice(root.length + 1);
-    const list = relative
-      ? section.querySelector<HTMLElement>(`li.folder[data-folder="${CSS.escape(relative)}"] > ul`)
-      : section.querySelector<HTMLElement>(":scope > ul.files");
-    if (!list) return;
-    list.hidden = false;
     const label = kind === "file" ? "New file name" : "New folder name";
     const input = el("input", { type: "text", class: "tree-input", "aria-label": label, placeholder: kind === "file" ? "name.md" : "folder name", spellcheck: "false" });
     const row = el("li", { class: "tree-new" }, input);
-    list.prepend(row);
-    input.focus();
-    let done = false;
-    const finish = (): void => {
-      done = true;
-      row.remove();
+    const place = (into: HTMLElement): boolean => {
+      const list = relative
+        ? into.querySelector<HTMLElement>(`li.folder[data-folder="${CSS.escape(relative)}"] > ul`)
+        : into.querySelector<HTMLElement>(":scope > ul.files");
+      if (!list) return false;
+      list.hidden = false;
+      list.prepend(row);
+      return true;
     };
+    if (!place(section)) return;
+    input.focus();
+    const finish = this.nameField(root, input, place, () => row.remove());
     input.addEventListener("keydown", (event) => {
       if (event.key === "Escape") {
         event.preventDefault();
@@ -323,9 +346,27 @@ export class FileTree {
           });
       }
     });
+  }
+
+  /**
+   * `input` becomes the name field being typed in (one at a time): put back by `attach` when the tree is drawn
+   * again, and ended (`remove`) by the returned function, by another name field, or when the person leaves it.
+   */
+  private nameField(root: string, input: HTMLInputElement, attach: (section: HTMLElement) => boolean, remove: () => void): () => void {
+    this.naming?.cancel();
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      if (this.naming?.input === input) this.naming = null;
+      remove();
+    };
+    this.naming = { root, input, attach, cancel: finish };
     input.addEventListener("blur", () => {
+      // A redraw moves the field (which blurs it) and focuses it again at once (`drawn`): only a real leave ends it.
       if (!done) window.setTimeout(() => !done && document.activeElement !== input && finish(), 0);
     });
+    return finish;
   }
 
   private async remove(target: Target): Promise<void> {
@@ -371,7 +412,13 @@ function shownSection(root: string): HTMLElement | null {
 
 /** The tree item of `target` as the tree shows it now. */
 function shownItem(target: Target): HTMLElement | null {
+  const section = shownSection(target.root);
+  return section ? itemIn(section, target) : null;
+}
+
+/** The tree item of `target` in a drawn workspace section. */
+function itemIn(section: HTMLElement, target: Target): HTMLElement | null {
   const relative = CSS.escape(target.path.slice(target.root.length + 1));
   const selector = target.kind === "file" ? `button.file[data-path="${relative}"]` : `button.folder-label[data-folder="${relative}"]`;
-  return shownSection(target.root)?.querySelector<HTMLElement>(selector) ?? null;
+  return section.querySelector<HTMLElement>(selector);
 }

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal
 
 from ..core.ids import new_id
 from ..protocol import wire_types as wire
@@ -41,7 +40,7 @@ class Approval:
     agent: str = ""
     #: what a browser prompt shows (site, action, element, value) and what the person chose
     detail: BrowserDetail | None = None
-    decision: wire.BrowserDecision | Literal["deny"] | None = None
+    decision: wire.ApprovalDecision | None = None
 
     def describe(self) -> wire.Approval:
         described: wire.Approval = {

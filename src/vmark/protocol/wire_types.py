@@ -162,6 +162,8 @@ ApprovalKind = Literal["open_workspace", "folder_access", "browser"]
 ApprovalState = Literal["pending", "allowed", "denied", "used"]
 #: a browser prompt's Allow once / Allow on this site
 BrowserDecision = Literal["once", "site"]
+#: what an approval ended as: allowed once or on the site, or denied
+ApprovalDecision = Literal["once", "site", "deny"]
 
 
 class BrowserElement(TypedDict):
@@ -193,8 +195,7 @@ class Approval(TypedDict):
     created: str
     expires: str
     detail: NotRequired[BrowserDetail]
-    #: what the person chose (``deny``: they denied it); null while pending
-    decision: NotRequired[BrowserDecision | Literal["deny"] | None]
+    decision: NotRequired[ApprovalDecision | None]
 
 
 class ApprovalsList(TypedDict):

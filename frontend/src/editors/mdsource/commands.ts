@@ -23,7 +23,8 @@ import {
   spacesAt,
 } from "./lines";
 import { schema } from "./schema";
-import { applySourceEdit, sourceDocOf } from "./sourceedit";
+import { segmentsOf } from "./build";
+import { applySourceEdit, sourceDocOf, sourceTransaction } from "./sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
@@ -99,9 +100,9 @@ export const enterInList: Command = (state, _dispatch, view) => {
   const blank = loose ? `\n${blankLine(item.marker.outer)}` : "";
   const insert = `${blank}\n${outer}${marker}${spacing}${task}`;
   const at = afterItem(h, depth, item) ?? h.cursor;
-  const after = list.type.name === "ordered_list" && marker !== item.marker.marker ? renumbered(h, depth, marker, at) : null;
-  if (after) return edit(h, { from: at, to: after.to, insert: insert + after.text }, { cursor: at + insert.length });
-  return edit(h, { from: at, to: at, insert });
+  const n = numberOf(marker);
+  const numbers = n !== null && marker !== item.marker.marker ? renumbering(h, list, index, h.$pos.after(depth), n, n + 1) : [];
+  return edit(h, withNumbers(h, { from: at, to: at, insert }, numbers), { cursor: at + insert.length });
 };
 
 /**
@@ -118,38 +119,66 @@ function afterItem(h: Here, depth: number, item: ItemSource): number | null {
   return h.source.line(item.last)?.to ?? null;
 }
 
+/** The number of an ordered marker (`3.` is 3), or null for a bullet. */
+function numberOf(marker: string): number | null {
+  const m = /^(\d+)[.)]$/.exec(marker);
+  return m ? Number(m[1]) : null;
+}
+
+/** One number of an ordered item to write anew: `length` characters at text offset `at` become `text`. */
+interface Renumber {
+  at: number;
+  length: number;
+  text: string;
+}
+
 /**
- * The items after a new ordered item `marker` (`3.`) that count on from it as written (`3.`, `4.`, ...): each number
- * one more, as Typora writes them. Only those numbers change; the first item that does not count on (or of more than
- * one line whose number would take another digit, moving its content) and every one after it keep theirs, as
- * CommonMark allows (it reads only a list's first number). Answers the text from the cursor to the last number changed, or null if none.
+ * The one renumbering rule (Enter, Backspace, Tab, Shift+Tab): the items of `list` after its child `index` (which
+ * ends at view position `pos`) that count on from `expect` as written (`expect`, `expect + 1`, ...) get `to`,
+ * `to + 1`, ... as Typora writes them. Only those numbers change; the first item that does not count on (or of more
+ * than one line whose number would take another digit or lose one, moving its content) and every one after it keep
+ * theirs, as CommonMark allows (it reads only a list's first number). A list numbered `1.` `1.` stays so.
  */
-function renumbered(h: Here, depth: number, marker: string, from: number): { to: number; text: string } | null {
-  const list = h.$pos.node(depth - 1);
-  let expect = Number(/^\d+/.exec(marker)?.[0] ?? Number.NaN);
-  let pos = h.$pos.after(depth);
-  const numbers: { at: number; length: number; text: string }[] = [];
-  for (let k = h.$pos.index(depth - 1) + 1; k < list.childCount && !Number.isNaN(expect); k++) {
+function renumbering(h: Here, list: Node, index: number, pos: number, expect: number, to: number): Renumber[] {
+  const numbers: Renumber[] = [];
+  if (list.type.name !== "ordered_list" || expect === to) return numbers;
+  for (let k = index + 1; k < list.childCount; k++) {
     const item = list.child(k);
     const src = itemAt(h.source, h.state.doc, item, pos, list, k);
     const written = src ? /^(\d+)[.)]$/.exec(src.marker.marker)?.[1] : undefined;
-    const next = String(expect + 1);
+    const next = String(to);
     const line = src ? h.source.line(src.first) : null;
     // Another digit moves the item's content one column: only an item of one line may take it.
     const fits = written !== undefined && (next.length === written.length || (src?.first === src?.last && item.childCount === 1));
     if (!src || !line || written === undefined || Number(written) !== expect || !fits) break;
     numbers.push({ at: line.from + src.markerCol, length: written.length, text: next });
     expect++;
+    to++;
     pos += item.nodeSize;
   }
-  if (numbers.length === 0) return null;
-  let text = "";
-  let at = from;
+  return numbers;
+}
+
+/** `span` with the numbers after it written anew (each at or after `span.to`, in order). */
+function withNumbers(h: Here, span: Span, numbers: Renumber[]): Span {
+  let insert = span.insert;
+  let at = span.to;
   for (const n of numbers) {
-    text += h.source.slice(at, n.at) + n.text;
+    if (n.at < at) continue;
+    insert += h.source.slice(at, n.at) + n.text;
     at = n.at + n.length;
   }
-  return { to: at, text };
+  return { from: span.from, to: at, insert };
+}
+
+/**
+ * The numbers of the items after the cursor's item (at `depth`) once it leaves its list (Backspace, Tab, Shift+Tab):
+ * the items that counted on from it count on from the item before it (from 1 where it was the first).
+ */
+function numbersAfterRemoved(h: Here, depth: number, item: ItemSource, to?: number): Renumber[] {
+  const n = numberOf(item.marker.marker);
+  if (n === null) return [];
+  return renumbering(h, h.$pos.node(depth - 1), h.$pos.index(depth - 1), h.$pos.after(depth), n + 1, to ?? n);
 }
 
 /** An empty last item: its line goes, and the cursor to a new paragraph after the list (or its top-level block). */
@@ -297,6 +326,11 @@ export const hardBreak: Command = (state, _dispatch, view) => {
 export const backspaceAtStart: Command = (state, _dispatch, view) => {
   const h = here(state, view);
   if (!h) return false;
+  // An empty item Tab showed nested (not written yet): Backspace takes the nesting back, as a lift does.
+  if (pendingKey.getState(state) === h.$pos.pos) {
+    h.view.dispatch(state.tr.setMeta(pendingKey, null));
+    return true;
+  }
   const offset = h.$pos.parentOffset;
   const depth = h.$pos.depth - 1;
   const parent = h.$pos.node(depth);
@@ -317,12 +351,16 @@ export const backspaceAtStart: Command = (state, _dispatch, view) => {
       const end = lastTextblock(h.$pos.node(depth - 1).child(h.$pos.index(depth - 1) - 1), previous);
       const range = end ? h.source.textblockRange(state.doc, end.pos) : null;
       const line = h.source.line(item.last);
-      if (range && line) return edit(h, { from: range[1], to: line.to, insert: "" }, { cursor: range[1] });
+      if (range && line) return edit(h, withNumbers(h, { from: range[1], to: line.to, insert: "" }, numbersAfterRemoved(h, depth, item)), { cursor: range[1] });
     }
     // An empty first item of a top-level list: as Enter there (its line goes, an empty paragraph before the rest).
     // Unwrapped, its empty line would stay in the text as a blank one.
     if (parent.childCount === 1 && h.textblock.content.size === 0 && depth === 2) {
       return h.$pos.node(depth - 1).childCount === 1 ? endList(h, depth, item) : splitList(h, depth, item);
+    }
+    // In a quote or an item: an empty paragraph of it before the rest of the list.
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth > 2 && h.$pos.node(depth - 1).childCount > 1) {
+      return paragraphBeforeList(h, depth, item);
     }
     return unwrapItem(h, depth, item);
   }
@@ -396,22 +434,53 @@ function unquoteTextblock(h: Here, _depth: number): boolean {
  * items before and after it.
  */
 function unwrapItem(h: Here, depth: number, item: ItemSource): boolean {
+  const done = unwrapSpan(h, depth, item);
+  return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+}
+
+function unwrapSpan(h: Here, depth: number, item: ItemSource): { span: Span; cursor: number } | null {
   const list = h.$pos.node(depth - 1);
   const index = h.$pos.index(depth - 1);
   const nested = depth > 1 && h.$pos.node(depth - 2).type.name === "list_item";
   const width = item.contentCol - item.markerCol;
+  // Nested, the marker's columns stay as spaces, so that the item's lines keep their places; an empty item has none
+  // to keep: what is typed goes at the parent item's content column, as a person would write it.
+  const empty = item.first === item.last && h.$pos.node(depth).childCount === 1 && h.$pos.node(depth).firstChild?.content.size === 0;
   const markerEdit = (text: string, n: number): LineEdit | null => {
-    if (n === item.first) return { at: item.markerCol, remove: width, insert: nested ? " ".repeat(width) : "" };
+    if (n === item.first) return { at: item.markerCol, remove: width, insert: nested && !empty ? " ".repeat(width) : "" };
     if (nested || !spacesAt(text, item.markerCol, width)) return null;
     return { at: item.markerCol, remove: width, insert: "" };
   };
   const blank = blankLine(item.marker.outer);
   const prevBlank = isBlank(h.source.line(item.first - 1)?.text ?? "");
   const nextBlank = isBlank(h.source.line(item.last + 1)?.text ?? "");
-  const before = index > 0 && !prevBlank ? [blank] : [];
+  // The line before may be text (a parent item's paragraph, a paragraph before the list): the item's text would
+  // continue it.
+  const before = item.first > 1 && !prevBlank ? [blank] : [];
   const after = index < list.childCount - 1 && !nextBlank ? [blank] : [];
   const done = editLines(h.source, item.first, item.last, markerEdit, h.cursor, before, after);
-  return done ? edit(h, done.span, { cursor: done.cursor }) : false;
+  return done ? { span: withNumbers(h, done.span, numbersAfterRemoved(h, depth, item)), cursor: done.cursor } : null;
+}
+
+/**
+ * An empty first item of a list in a quote (or of a nested list) becomes an empty paragraph of the quote (the parent
+ * item) before the rest of the list: its line keeps the containers' prefix (`> `, where what is typed goes), a blank
+ * line parts it from the list (`> x\n>\n> - b` once typed). The parse has no paragraph there until it has text: the
+ * view holds it, as it holds a quote's new line.
+ */
+function paragraphBeforeList(h: Here, depth: number, item: ItemSource): boolean {
+  const done = unwrapSpan(h, depth, item);
+  if (!done) return false;
+  const tr = sourceTransaction(h.state, h.source, done.span, { cursor: done.cursor });
+  const top = h.source.blockRange(h.$pos.index(0));
+  if (!tr || !top) return false;
+  const at = h.$pos.before(depth - 1);
+  if (!/_list$/.test(tr.doc.resolve(at).nodeAfter?.type.name ?? "")) return false;
+  const paragraph = schema.nodes.paragraph.create();
+  tr.insert(at, paragraph);
+  segmentsOf.set(paragraph, [{ pm: 0, pmEnd: 0, src: done.cursor - top[0], srcEnd: done.cursor - top[0], verbatim: false, marks: [] }]);
+  h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, at + 1)));
+  return true;
 }
 
 // --- Tab / Shift+Tab ---------------------------------------------------------------------------------------------
@@ -460,7 +529,8 @@ function sinkSpan(h: Here, depth: number): { span: Span; cursor: number } | null
     if (text.length <= item.markerCol) return null;
     return { at: item.markerCol, remove: 0, insert: " ".repeat(pad + marker.length - item.marker.marker.length) };
   };
-  return editLines(h.source, item.first, item.last, lineEdit, h.cursor);
+  const done = editLines(h.source, item.first, item.last, lineEdit, h.cursor);
+  return done ? { span: withNumbers(h, done.span, numbersAfterRemoved(h, depth, item)), cursor: done.cursor } : null;
 }
 
 /** Where an empty item waits to be nested (the view position of its paragraph's content), or null. */
@@ -544,7 +614,13 @@ function liftItem(h: Here, depth: number, item: ItemSource): boolean {
     return spacesAt(text, parent.markerCol, shift) ? { at: parent.markerCol, remove: shift, insert: "" } : null;
   };
   const done = editLines(h.source, item.first, item.last, lineEdit, h.cursor);
-  return done ? edit(h, done.span, { cursor: done.cursor }) : true;
+  if (!done) return true;
+  // The items after it in its list now start a list of their own in it (from 1); the parent list's items after
+  // it count on from its new number.
+  const n = numberOf(marker);
+  const parentNumbers = n === null ? [] : renumbering(h, parentList, h.$pos.index(outerDepth - 1), h.$pos.after(outerDepth), n, n + 1);
+  const numbers = [...numbersAfterRemoved(h, depth, item, 1), ...parentNumbers];
+  return edit(h, withNumbers(h, done.span, numbers), { cursor: done.cursor });
 }
 
 // --- leaving a block at the end of the document ---------------------------------------------------------------
@@ -584,14 +660,18 @@ export const enterAfterMath: Command = (state, dispatch) => {
   const { $head, empty } = state.selection;
   if (!empty || $head.depth !== 1) return false;
   const block = $head.parent;
-  if (block.type.name !== "raw_block" || block.attrs.kind !== "math" || $head.parentOffset !== block.content.size) return false;
-  const text = block.textContent;
-  const lastLine = text.slice(text.lastIndexOf("\n") + 1).trimEnd();
-  const closed = text.includes("\n") ? lastLine.endsWith("$$") : lastLine.length >= 4 && lastLine.endsWith("$$");
-  if (!closed) return false;
+  if (!isClosedMath(block) || $head.parentOffset !== block.content.size) return false;
   if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
   return true;
 };
+
+/** A math block whose last line is its closing `$$` (not one left open, taking in what follows). */
+export function isClosedMath(block: Node): boolean {
+  if (block.type.name !== "raw_block" || block.attrs.kind !== "math") return false;
+  const text = block.textContent;
+  const lastLine = text.slice(text.lastIndexOf("\n") + 1).trimEnd();
+  return text.includes("\n") ? lastLine.endsWith("$$") : lastLine.length >= 4 && lastLine.endsWith("$$");
+}
 
 /** An empty paragraph at `after` (the view's: the text gets it when the person types), the caret in it. */
 function paragraphAfter(state: EditorState, dispatch: (tr: Transaction) => void, after: number): void {

@@ -7,9 +7,11 @@
 // in place of their escaped form, and the view shows what that parses to. Ctrl+Z or Backspace right after a
 // conversion gives the literal characters back.
 import type { Node } from "prosemirror-model";
-import { type Command, type EditorState, Plugin, PluginKey } from "prosemirror-state";
+import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { isClosedMath } from "./commands";
 import { continuation } from "./lines";
+import { schema } from "./schema";
 import { sourceDocOf, sourceTransaction } from "./sourceedit";
 import type { Span } from "./sourcedoc";
 
@@ -64,11 +66,11 @@ export function inputRulesPlugin(): Plugin {
         if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing || view.composing || event.key.length !== 1) return false;
         const { from, to } = view.state.selection;
         if (from !== to) return false;
-        return inlineRule(view, from, event.key) || blockStartRule(view, from, event.key);
+        return closeRule(view, from, event.key) || inlineRule(view, from, event.key) || blockStartRule(view, from, event.key);
       },
       handleTextInput(view, from, to, text) {
         if (from !== to || view.composing) return false;
-        return inlineRule(view, from, text) || blockStartRule(view, from, text);
+        return closeRule(view, from, text) || inlineRule(view, from, text) || blockStartRule(view, from, text);
       },
     },
   });
@@ -128,6 +130,53 @@ function inlineRule(view: EditorView, pos: number, text: string): boolean {
     if (convert(view, { from, to, insert: match[0] }, text, match[0])) return true;
   }
   return false;
+}
+
+/**
+ * A block's closing line typed where the block ends: `$$` on a math block's last line, a fence on a code block's
+ * (top level). The block closes there, as a person typing it in source mode means: the closing line Enter wrote
+ * after the opening goes (it would be left over, opening a block that takes in what follows). After a code block's
+ * fence the caret goes to a paragraph after it; after a math block's `$$` it stays on the `$$`, where a character
+ * typed starts a paragraph after the block (on the `$$` line it would leave the block unclosed).
+ */
+function closeRule(view: EditorView, pos: number, text: string): boolean {
+  const { state } = view;
+  const $pos = state.doc.resolve(pos);
+  const block = $pos.parent;
+  const source = sourceDocOf(view);
+  if (!source || $pos.depth !== 1 || text.length !== 1) return false;
+  const atEnd = $pos.parentOffset === block.content.size;
+  if (atEnd && isClosedMath(block)) {
+    if (/\s/.test(text)) return false;
+    const tr = state.tr.insert($pos.after(), schema.nodes.paragraph.create(null, schema.text(text)));
+    view.dispatch(tr.setSelection(TextSelection.create(tr.doc, $pos.after() + 1 + text.length)).scrollIntoView());
+    return true;
+  }
+  const before = block.textContent.slice(0, $pos.parentOffset);
+  const line = before.slice(before.lastIndexOf("\n") + 1) + text;
+  const cursor = source.offsetAt(state.doc, pos, -1);
+  const end = source.blockRange($pos.index(0))?.[1];
+  if (cursor == null || end === undefined) return false;
+  const next = source.line(source.lineAt(cursor).number + 1);
+  if (block.type.name === "raw_block" && block.attrs.kind === "math" && before.includes("\n") && line === "$$") {
+    // The closer Enter wrote after `$$`: the block's last line, right after this one.
+    if (!/^\n\$\$[ \t]*$/.test(block.textContent.slice($pos.parentOffset)) || !next || next.to !== end) return false;
+    return edit(view, { from: cursor, to: end, insert: text }, { cursor: cursor + 1 });
+  }
+  const fence = String(block.attrs.fence ?? "");
+  if (!atEnd || block.type.name !== "code_block" || fence === "") return false;
+  const closing = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \t]*$`);
+  if (!closing.test(line)) return false;
+  const closed = next !== null && closing.test(next.text) && next.to <= end;
+  return edit(view, { from: cursor, to: closed ? next.to : cursor, insert: text }, { cursor: cursor + 1, paragraphAfter: true });
+}
+
+function edit(view: EditorView, span: Span, options: { cursor: number; paragraphAfter?: boolean }): boolean {
+  const source = sourceDocOf(view);
+  const tr = source ? sourceTransaction(view.state, source, span, options) : null;
+  if (!tr) return false;
+  view.dispatch(tr);
+  return true;
 }
 
 /** Enter after a fence, a thematic break or `$$` alone in a paragraph: a code block, a rule, a math block. */
