@@ -221,20 +221,35 @@ export interface Actor {
   tool?: string;
 }
 
-export interface Snapshot {
+/** A snapshot as the history keeps it (`storage.history`; its text only when asked for). */
+export interface SnapshotRecord {
   id: number;
   path: string | null;
   kind: SnapshotKind;
-  label: string;
   revision: string;
   time: number;
   principal: string | null;
   addresses: string[];
   tool: string | null;
   client: string | null;
+  content?: string;
+}
+
+/** A snapshot as the History shows it: who made it, and the comments its revision answered. */
+export interface Snapshot {
+  id: number;
+  path: string | null;
+  kind: SnapshotKind;
+  revision: string;
+  time: number;
+  principal: string | null;
+  addresses: string[];
+  tool: string | null;
+  client: string | null;
+  content?: string;
+  label: string;
   actor: Actor;
   addressed: Addressed[];
-  content?: string;
 }
 
 export interface HistoryListPayload {
@@ -803,7 +818,17 @@ export interface BrowserTabPayload {
   tabId: string;
 }
 
-/** One embedded browser tab (the agents' and the person's), its URL redacted. */
+/** One embedded browser tab, its URL redacted: as `session.get_state` lists it to agents. */
+export interface BrowserTabSummary {
+  tabId: string;
+  owner: BrowserOwner;
+  url: string;
+  title: string;
+  generation: number;
+  posture: BrowserPosture;
+}
+
+/** One embedded browser tab (the agents' and the person's), as the Browser panel lists it. */
 export interface BrowserTabInfo {
   tabId: string;
   owner: BrowserOwner;

@@ -106,9 +106,9 @@ async def test_a_crlf_file_gets_the_spans_at_its_own_offsets_and_keeps_its_line_
         doc = doc_of(vmark, tab)
         assert doc.state.text == "# Doc\r\n\r\nalpha one\r\ntwo\r\nBETA\r\n"
         assert doc.state.change is not None and wire(doc.state.change.spans or ()) == [
-            [2, 3, "Doc"],
-            [12, 12, " one\r\ntwo"],
-            [14, 18, "BETA"],
+            (2, 3, "Doc"),
+            (12, 12, " one\r\ntwo"),
+            (14, 18, "BETA"),
         ]
         event = await wait_event(other, "doc", lambda p: p["revision"] == answer["revision"])
         assert event["changes"] == {"base": read["revision"], "spans": spans}  # offsets of the shown text

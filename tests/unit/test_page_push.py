@@ -10,7 +10,7 @@ import asyncio
 from typing import Any
 
 from vmark.app.connection import Connection
-from vmark.app.page_push import PagePush
+from vmark.app.page_push import PageEvents, PagePush
 from vmark.app.state import Session
 from vmark.core.actor import Actor
 from vmark.core.changes import splice_state
@@ -62,7 +62,7 @@ class _World:
     def __init__(self) -> None:
         self.session = session = Session()
         self.review = _Review()
-        self.push = PagePush(session, self.review)
+        self.push = PagePush(session, PageEvents(session.pages), self.review)
         self.push.follow()
         self.main = session.windows["main"]
         self.one, self.two = session.new_window(), session.new_window()
@@ -123,7 +123,7 @@ async def test_an_agent_write_reaches_the_pages_of_its_window_only() -> None:
         "revision": after.revision,
         "origin": "agent",
         "dirty": True,
-        "changes": {"base": before, "spans": [[4, 9, "omega"]]},
+        "changes": {"base": before, "spans": [(4, 9, "omega")]},  # JSON arrays on the wire
     }
     assert world.review.after == [world.a.key]  # told after the doc event
     [state] = world.page.named("state")
@@ -148,7 +148,7 @@ async def test_a_page_does_not_get_its_own_keystrokes_back_and_a_revert_shows_as
     assert (doc["tabIds"], doc["origin"], doc["changes"]) == (
         [tab_in_two.id],
         "person",
-        {"base": base, "spans": [[0, 0, "x"]]},
+        {"base": base, "spans": [(0, 0, "x")]},
     )
     await world.session.apply(Transaction(world.a, DocState("restored\n"), "revert", world.page.conn.actor))
     sent = await world.pushed()

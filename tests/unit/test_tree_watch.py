@@ -44,7 +44,7 @@ async def test_rounds(tmp_path: Path) -> None:
         },
         pages={"main": [object()], "two": [object()]},  # no page shows "idle"
     )
-    watcher = TreeWatcher(session)  # type: ignore[arg-type]
+    watcher = TreeWatcher(session, session)  # type: ignore[arg-type]  # it tells the pages and reads the windows
 
     await watcher.check()  # both roots newly shown: each told once, to its window
     assert sorted(session.told, key=str) == sorted(

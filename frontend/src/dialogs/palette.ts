@@ -5,6 +5,7 @@ import type { PickItem } from "../shared/command";
 import { el, toast } from "../shared/dom";
 import { fuzzyScore } from "../shared/fuzzy";
 import { type Channel, errorText } from "../shared/protocol";
+import type { Shortcut } from "../shared/shortcuts";
 import type { SearchResult } from "../wire.gen";
 
 /** A modal list with a filter field: Up/Down move, Enter runs, Escape closes. */
@@ -122,14 +123,6 @@ export class Picker {
 }
 
 // --- the shortcuts sheet -----------------------------------------------------------------------------
-export interface Shortcut {
-  keys: string;
-  action: string;
-  /** Where a browser keeps the key for itself: what to press instead. */
-  note?: string;
-  group: string;
-}
-
 export class ShortcutsSheet {
   readonly dialog: HTMLDialogElement;
 

@@ -42,7 +42,7 @@ for (const spec of BLOCK_COMMANDS) {
   if (spec.id === "leave" || spec.id === "paragraph" || spec.id === "heading4" || spec.id === "heading5" || spec.id === "heading6") continue;
   registerSlashItem({
     id: spec.id,
-    label: spec.label.replace(" (horizontal rule)", ""),
+    label: spec.action.replace(" (horizontal rule)", ""),
     keywords: WORDS[spec.id],
     run: (view) => BLOCK[spec.id](view.state, view.dispatch, view),
   });

@@ -1,5 +1,6 @@
 // The table commands of WYSIWYG by name: what the context menu, the command palette, the keys and the shortcuts
 // sheet show. One table, no ProseMirror (the page's first bundle carries it; the commands load with the editor).
+import { type Shortcut, shortcutGroup } from "../shared/shortcuts";
 
 export type TableAction =
   | "rowAbove"
@@ -44,13 +45,13 @@ export const TABLE_ACTIONS: readonly TableActionSpec[] = [
 export const INSERT_TABLE = { label: "Insert table", keys: "Alt+Shift+T", key: "Alt-Shift-t" } as const;
 
 /** The lines of the shortcuts sheet for tables. */
-export const TABLE_SHORTCUTS: { group: string; keys: string; action: string; note?: string }[] = [
-  { group: "Tables (WYSIWYG)", keys: "Tab / Shift+Tab", action: "Next / previous cell (selects its text); Tab in the last cell adds a row" },
-  { group: "Tables (WYSIWYG)", keys: "Enter", action: "The cell below (in the last row: a new row)" },
-  { group: "Tables (WYSIWYG)", keys: "Shift+F10 / ContextMenu", action: "The table menu (or right-click a cell)" },
-  { group: "Tables (WYSIWYG)", keys: INSERT_TABLE.keys, action: "Insert a 3×3 table" },
-  ...TABLE_ACTIONS.filter((a) => a.keys !== "").map((a) => ({ group: "Tables (WYSIWYG)", keys: a.keys, action: a.label })),
-];
+export const TABLE_SHORTCUTS: Shortcut[] = shortcutGroup("Tables (WYSIWYG)", [
+  ["Tab / Shift+Tab", "Next / previous cell (selects its text); Tab in the last cell adds a row"],
+  ["Enter", "The cell below (in the last row: a new row)"],
+  ["Shift+F10 / ContextMenu", "The table menu (or right-click a cell)"],
+  [INSERT_TABLE.keys, "Insert a 3×3 table"],
+  ...TABLE_ACTIONS.filter((a) => a.keys !== "").map((a) => [a.keys, a.label] as const),
+]);
 
 /** The command palette's table commands (they load the editor's table module when run). */
 export function tablePaletteItems(): { label: string; hint?: string; detail?: string; run: () => Promise<void> }[] {

@@ -1,12 +1,6 @@
 // The WYSIWYG block commands by name and key: one table for the editor's keymap, the shortcuts sheet and the
 // command palette (kept free of ProseMirror: the page's first bundle carries it).
-
-export interface BlockCommandSpec {
-  id: BlockCommandId;
-  label: string;
-  /** As the sheet shows them; the first is the one the palette names. */
-  keys: string;
-}
+import { type KeyedCommand, keyedCommands } from "../shared/shortcuts";
 
 export type BlockCommandId =
   | "paragraph"
@@ -25,21 +19,24 @@ export type BlockCommandId =
   | "rule"
   | "leave";
 
-const headings: BlockCommandSpec[] = [1, 2, 3, 4, 5, 6].map((n) => ({
-  id: `heading${n}` as BlockCommandId,
-  label: `Heading ${n}`,
-  keys: `Ctrl+${n} / Ctrl+Alt+${n}`,
-}));
+/** A block command: its ``action`` names it in the sheet, the palette and the slash menu. */
+export type BlockCommandSpec = KeyedCommand<BlockCommandId>;
 
-export const BLOCK_COMMANDS: BlockCommandSpec[] = [
-  { id: "paragraph", label: "Paragraph", keys: "Ctrl+0 / Ctrl+Alt+0" },
+const CTRL_DIGIT = "A browser window keeps Ctrl+digit for its tabs; use Ctrl+Alt+digit there.";
+
+const headings = ([1, 2, 3, 4, 5, 6] as const).map(
+  (n) => [`heading${n}`, `Ctrl+${n} / Ctrl+Alt+${n}`, `Heading ${n}`, CTRL_DIGIT] as const,
+);
+
+export const BLOCK_COMMANDS: BlockCommandSpec[] = keyedCommands<BlockCommandId>("Blocks (WYSIWYG)", [
+  ["paragraph", "Ctrl+0 / Ctrl+Alt+0", "Paragraph", CTRL_DIGIT],
   ...headings,
-  { id: "bullet", label: "Bullet list", keys: "Ctrl+Shift+8" },
-  { id: "ordered", label: "Numbered list", keys: "Ctrl+Shift+7" },
-  { id: "task", label: "Task list", keys: "Ctrl+Shift+9" },
-  { id: "quote", label: "Quote", keys: "Ctrl+Alt+Q" },
-  { id: "code", label: "Code block", keys: "Ctrl+Alt+C" },
-  { id: "math", label: "Math block", keys: "Ctrl+Alt+M" },
-  { id: "rule", label: "Thematic break (horizontal rule)", keys: "Ctrl+Alt+H" },
-  { id: "leave", label: "Leave the block (a paragraph after it)", keys: "Ctrl+Enter" },
-];
+  ["bullet", "Ctrl+Shift+8", "Bullet list"],
+  ["ordered", "Ctrl+Shift+7", "Numbered list"],
+  ["task", "Ctrl+Shift+9", "Task list"],
+  ["quote", "Ctrl+Alt+Q", "Quote"],
+  ["code", "Ctrl+Alt+C", "Code block"],
+  ["math", "Ctrl+Alt+M", "Math block"],
+  ["rule", "Ctrl+Alt+H", "Thematic break (horizontal rule)"],
+  ["leave", "Ctrl+Enter", "Leave the block (a paragraph after it)"],
+]);

@@ -9,7 +9,8 @@ import { el, modalAnswer, toast } from "../shared/dom";
 import { FindBar } from "../editors/findbar";
 import { live, wholeDocument } from "../shared/live";
 import type { PickItem } from "../shared/command";
-import { Picker, type Shortcut, ShortcutsSheet, WorkspaceSearch } from "../dialogs/palette";
+import { Picker, ShortcutsSheet, WorkspaceSearch } from "../dialogs/palette";
+import { paletteKeys, type Shortcut, shortcutGroup } from "../shared/shortcuts";
 import { TABLE_SHORTCUTS } from "../editors/tableactions";
 import type { SearchResult } from "../wire.gen";
 import type { Channel } from "../shared/protocol";
@@ -37,38 +38,50 @@ export interface AppCommands {
 const BROWSER_KEEPS = "A browser window keeps this key for itself; use";
 
 export const SHORTCUTS: Shortcut[] = [
-  { group: "Files and tabs", keys: "Ctrl+P / Ctrl+O", action: "Quick open a file of the workspace" },
-  { group: "Files and tabs", keys: "Ctrl+Shift+P", action: "Command palette: every action by name" },
-  { group: "Files and tabs", keys: "Ctrl+N / Alt+N", action: "New document", note: `${BROWSER_KEEPS} Alt+N there.` },
-  { group: "Files and tabs", keys: "Ctrl+S", action: "Save (an untitled document asks where: Save as)" },
-  { group: "Files and tabs", keys: "Ctrl+W / Alt+W", action: "Close the tab (asks when it has unsaved changes)", note: `${BROWSER_KEEPS} Alt+W there.` },
-  { group: "Files and tabs", keys: "Ctrl+Tab / Alt+PageDown", action: "Next tab", note: `${BROWSER_KEEPS} Alt+PageDown there.` },
-  { group: "Files and tabs", keys: "Ctrl+Shift+Tab / Alt+PageUp", action: "Previous tab", note: `${BROWSER_KEEPS} Alt+PageUp there.` },
-  { group: "Find", keys: "Ctrl+F", action: "Find in the document" },
-  { group: "Find", keys: "Ctrl+H", action: "Find and replace in the document" },
-  { group: "Find", keys: "Ctrl+Shift+F", action: "Search across the workspace" },
-  { group: "Writing", keys: "Ctrl+B", action: "Bold (**…**)" },
-  { group: "Writing", keys: "Ctrl+I", action: "Italic (*…*)" },
-  { group: "Writing", keys: "Ctrl+E", action: "Inline code (`…`)" },
-  { group: "Writing", keys: "Ctrl+K", action: "Link ([…](address))" },
-  { group: "Writing", keys: "Ctrl+click", action: "Follow a link or a wikilink (Cmd+click on a Mac)" },
-  { group: "Writing", keys: "[[", action: "Wikilink: the workspace's file names to choose from (Enter or Tab takes one)" },
-  { group: "Writing", keys: "Tab / Shift+Tab", action: "Indent / outdent lines and list items (source mode); nest / un-nest a list item (WYSIWYG)", note: "Press Escape first to move focus out of the editor with Tab." },
-  { group: "Writing", keys: "Shift+Enter", action: "Line break inside a paragraph (WYSIWYG: a hard break, as the file writes them)" },
-  { group: "Writing", keys: "/", action: "Block menu, at the start of an empty paragraph (WYSIWYG)" },
-  { group: "Writing", keys: "Ctrl+Shift+V", action: "Paste as plain text: the text literally, no formatting (WYSIWYG)" },
-  ...BLOCK_COMMANDS.map((c) => ({
-    group: "Blocks (WYSIWYG)",
-    keys: c.keys,
-    action: c.label,
-    note: /^Ctrl\+\d/.test(c.keys) ? "A browser window keeps Ctrl+digit for its tabs; use Ctrl+Alt+digit there." : undefined,
-  })),
-  { group: "Writing", keys: "Ctrl+Z / Ctrl+Shift+Z", action: "Undo / redo" },
-  { group: "Writing", keys: "F8", action: "Focus mode on / off: the paragraph you are in stands out, the rest is dimmed" },
-  { group: "Writing", keys: "F9", action: "Typewriter mode on / off: the line you type on stays in the middle of the editor" },
+  ...shortcutGroup("Files and tabs", [
+    ["Ctrl+P / Ctrl+O", "Quick open a file of the workspace"],
+    ["Ctrl+Shift+P", "Command palette: every action by name"],
+    ["Ctrl+N / Alt+N", "New document", `${BROWSER_KEEPS} Alt+N there.`],
+    ["Ctrl+S", "Save (an untitled document asks where: Save as)"],
+    ["Ctrl+W / Alt+W", "Close the tab (asks when it has unsaved changes)", `${BROWSER_KEEPS} Alt+W there.`],
+    ["Ctrl+Tab / Alt+PageDown", "Next tab", `${BROWSER_KEEPS} Alt+PageDown there.`],
+    ["Ctrl+Shift+Tab / Alt+PageUp", "Previous tab", `${BROWSER_KEEPS} Alt+PageUp there.`],
+  ]),
+  ...shortcutGroup("Find", [
+    ["Ctrl+F", "Find in the document"],
+    ["Ctrl+H", "Find and replace in the document"],
+    ["Ctrl+Shift+F", "Search across the workspace"],
+  ]),
+  ...shortcutGroup("Writing", [
+    ["Ctrl+B", "Bold (**…**)"],
+    ["Ctrl+I", "Italic (*…*)"],
+    ["Ctrl+E", "Inline code (`…`)"],
+    ["Ctrl+K", "Link ([…](address))"],
+    ["Ctrl+click", "Follow a link or a wikilink (Cmd+click on a Mac)"],
+    ["[[", "Wikilink: the workspace's file names to choose from (Enter or Tab takes one)"],
+    [
+      "Tab / Shift+Tab",
+      "Indent / outdent lines and list items (source mode); nest / un-nest a list item (WYSIWYG)",
+      "Press Escape first to move focus out of the editor with Tab.",
+    ],
+    ["Shift+Enter", "Line break inside a paragraph (WYSIWYG: a hard break, as the file writes them)"],
+    ["/", "Block menu, at the start of an empty paragraph (WYSIWYG)"],
+    ["Ctrl+Shift+V", "Paste as plain text: the text literally, no formatting (WYSIWYG)"],
+  ]),
+  ...BLOCK_COMMANDS,
+  ...shortcutGroup("Writing", [
+    ["Ctrl+Z / Ctrl+Shift+Z", "Undo / redo"],
+    ["F8", "Focus mode on / off: the paragraph you are in stands out, the rest is dimmed"],
+    ["F9", "Typewriter mode on / off: the line you type on stays in the middle of the editor"],
+  ]),
   ...TABLE_SHORTCUTS,
-  { group: "Review", keys: "F7 / Shift+F7", action: "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)" },
-  { group: "Help", keys: "Ctrl+/ / ?", action: "This sheet (? when not typing)" },
+  ...shortcutGroup("Review", [
+    [
+      "F7 / Shift+F7",
+      "Next / previous agent change (its Accept button gets the focus: Enter accepts, Tab then Enter rejects, Escape goes back to the text)",
+    ],
+  ]),
+  ...shortcutGroup("Help", [["Ctrl+/ / ?", "This sheet (? when not typing)"]]),
 ];
 
 export class Keys {
@@ -235,13 +248,13 @@ export class Keys {
   /** The WYSIWYG block commands, run on the editor's cursor (the palette takes the focus back to it). */
   private blockCommands(): PickItem[] {
     return BLOCK_COMMANDS.map((c) => ({
-      label: c.label,
-      hint: c.keys.split(" / ")[0],
+      label: c.action,
+      hint: paletteKeys(c.keys),
       run: async () => {
         const view = live.pm;
         if (!view) return;
         const { runBlockCommand } = await import("../editors/mdsource/writing");
-        if (!runBlockCommand(view, c.id)) toast(`${c.label} does not apply where the cursor is`, "warning");
+        if (!runBlockCommand(view, c.id)) toast(`${c.action} does not apply where the cursor is`, "warning");
       },
     }));
   }

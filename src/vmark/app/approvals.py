@@ -11,15 +11,13 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
 
 from ..core.ids import new_id
+from ..protocol import wire_types as wire
 from ..protocol.limits import APPROVAL_TTL_SECONDS
-
-ApprovalKind = Literal["open_workspace", "folder_access", "browser"]
-ApprovalState = Literal["pending", "allowed", "denied", "used"]
+from ..protocol.wire_types import ApprovalKind, ApprovalState, BrowserDetail
 
 
 def _iso(t: float) -> str:
@@ -41,13 +39,11 @@ class Approval:
     #: approval is the connection's, ``requester`` is who it is
     agent: str = ""
     #: what a browser prompt shows (site, action, element, value) and what the person chose
-    detail: dict[str, Any] = field(default_factory=dict)
-    decision: str | None = None
+    detail: BrowserDetail | None = None
+    decision: wire.ApprovalDecision | None = None
 
-    def describe(self) -> dict[str, Any]:
-        extra: dict[str, Any] = {"detail": self.detail, "decision": self.decision} if self.kind == "browser" else {}
-        return {
-            **extra,
+    def describe(self) -> wire.Approval:
+        described: wire.Approval = {
             "id": self.id,
             "kind": self.kind,
             "requester": self.requester,
@@ -58,6 +54,9 @@ class Approval:
             "created": _iso(self.created),
             "expires": _iso(self.expires),
         }
+        if self.kind == "browser" and self.detail is not None:
+            described["detail"], described["decision"] = self.detail, self.decision
+        return described
 
 
 class Approvals:
@@ -91,13 +90,13 @@ class Approvals:
         requester: str,
         subject: str,
         window: str,
-        detail: dict[str, Any] | None = None,
+        detail: BrowserDetail | None = None,
         agent: str = "",
     ) -> Approval:
         now = self._clock()
         approval = Approval(
             new_id("apr"), kind, connection, requester, subject, window, now, now + APPROVAL_TTL_SECONDS,
-            detail=detail or {}, agent=agent,
+            detail=detail, agent=agent,
         )
         self._items[approval.id] = approval
         self._on_change(approval)
@@ -106,14 +105,14 @@ class Approvals:
     def get(self, approval_id: str) -> Approval | None:
         return next((a for a in self._live() if a.id == approval_id), None)
 
-    def answer(self, approval_id: str, allow: bool, decision: str | None = None) -> Approval | None:
+    def answer(self, approval_id: str, allow: bool, decision: object = None) -> Approval | None:
         """The person's answer; a browser prompt's ``decision`` is ``once`` (default) or ``site``."""
         approval = self.get(approval_id)
         if approval is None:
             return None
         approval.state = "allowed" if allow else "denied"
         if approval.kind == "browser":
-            approval.decision = (decision if decision in ("once", "site") else "once") if allow else "deny"
+            approval.decision = ("site" if decision == "site" else "once") if allow else "deny"
         if allow:
             approval.expires = self._clock() + APPROVAL_TTL_SECONDS
         self._on_change(approval)
@@ -142,5 +141,5 @@ class Approvals:
                 a.state = "used"
                 self._on_change(a)
 
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self) -> list[wire.Approval]:
         return [a.describe() for a in self._live()]

@@ -13,13 +13,13 @@ import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
 from ..core.agentname import CLIENT_FRAME, clean_client_name
 from ..core.jsonfast import encode_frame
+from ..protocol.jsontypes import JSONObject
 from ..protocol.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
 from ..storage.principals import Principals
 from .approvals import Approvals
@@ -29,7 +29,7 @@ from .progress_frames import progress_of
 from .state import Session
 
 #: how a request is answered (App.dispatch): ``(connection, kind, payload) -> {success, data | error}``
-Dispatch = Callable[[Connection, str, dict[str, Any]], Awaitable[dict[str, Any]]]
+Dispatch = Callable[[Connection, str, JSONObject], Awaitable[JSONObject]]
 
 log = logging.getLogger(__name__)
 
@@ -150,22 +150,22 @@ class Bridge:
             for task in tasks:
                 task.cancel()
 
-    async def _answer(self, conn: Connection, frame: dict[str, Any]) -> None:
+    async def _answer(self, conn: Connection, frame: JSONObject) -> None:
         kind = frame.get("type")
         payload = frame.get("payload", {})
         if not isinstance(kind, str):
-            response: dict[str, Any] = {"success": False, "error": "frame type must be a string"}
+            response: JSONObject = {"success": False, "error": "frame type must be a string"}
         else:
             async with progress_of(conn, frame):
                 response = await self.dispatch(conn, kind, payload)
         with contextlib.suppress(ConnectionError):
             await conn.send({"type": "response", "id": frame.get("id"), **response})
 
-    async def _rename(self, conn: Connection, frame: dict[str, Any]) -> None:
+    async def _rename(self, conn: Connection, frame: JSONObject) -> None:
         """An agent's MCP client named itself after the connection was made (or a new client shares it)."""
         payload = frame.get("payload")
         if conn.role != "agent" or not isinstance(payload, dict):
-            response: dict[str, Any] = {"success": False, "error": "a client frame is an agent's {name}"}
+            response: JSONObject = {"success": False, "error": "a client frame is an agent's {name}"}
         else:
             name = clean_client_name(payload.get("name"))
             if name != conn.client_name:
@@ -191,7 +191,7 @@ class Bridge:
 
 
 def sender(ws: WebSocket) -> SendFn:
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: JSONObject) -> None:
         try:
             await ws.send_text(encode_frame(message).decode("utf-8"))
         except (RuntimeError, WebSocketDisconnect) as exc:
@@ -200,7 +200,7 @@ def sender(ws: WebSocket) -> SendFn:
     return send
 
 
-def _parse(raw: str | bytes) -> dict[str, Any] | None:
+def _parse(raw: str | bytes) -> JSONObject | None:
     try:
         frame = json.loads(raw)
     except (ValueError, UnicodeDecodeError):

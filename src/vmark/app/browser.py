@@ -22,8 +22,11 @@ from ..browser.grants import Decision, GrantRequest, GrantStore
 from ..browser.navigation import InvalidTimeout, NavigationTimeout, Navigator, TargetRefused, UnknownNavigation
 from ..browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from ..browser.urlpolicy import TargetVerdict, check_target, origin_of
+from ..protocol import browser_results
 from ..protocol.errors import ArgumentError, BrowserError
+from ..protocol.jsontypes import JSONObject
 from ..protocol.limits import BROWSER_PROMPT_WAIT_SECONDS, MAX_BROWSER_PROMPTS, TIMEOUT_MS_RULE
+from ..protocol.wire_types import BrowserDetail, BrowserTabSummary
 from ..storage.settings import Settings
 from .approvals import Approvals
 from .state import Session
@@ -106,7 +109,7 @@ class BrowserService:
             raise BrowserError("TAB_NOT_AI_OWNED", f"{tab.id} is the user's tab", tabId=tab.id)
         return tab
 
-    async def open(self, conn: Asker, url: str, timeout_ms: int, profile: str | None) -> dict[str, Any]:
+    async def open(self, conn: Asker, url: str, timeout_ms: int, profile: str | None) -> browser_results.TabOpened:
         """A new AI-owned tab at ``url``; a named profile (a persistent login) is asked for every time."""
         self.require_enabled()
         if profile is not None:
@@ -136,7 +139,7 @@ class BrowserService:
             else:
                 exc.extra.setdefault("tabId", tab.id)
             raise
-        return {"tabId": tab.id, **ticket}
+        return {"tabId": tab.id, **ticket}  # the tab, then its navigation's ticket
 
     async def open_human_tab(self) -> BrowserTab:
         """A tab of the person's (their own profile); agents reach it only through an attachment."""
@@ -146,7 +149,7 @@ class BrowserService:
         self._changed()
         return tab
 
-    async def navigate(self, conn: Asker, tab: BrowserTab, url: str, timeout_ms: int) -> dict[str, Any]:
+    async def navigate(self, conn: Asker, tab: BrowserTab, url: str, timeout_ms: int) -> browser_results.Ticket:
         self.focused = tab.id
         await self.destination(conn, tab, url)
         try:
@@ -160,7 +163,7 @@ class BrowserService:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)
 
-    async def wait(self, tab: BrowserTab, navigation_id: str | None, timeout_ms: int) -> dict[str, Any]:
+    async def wait(self, tab: BrowserTab, navigation_id: str | None, timeout_ms: int) -> browser_results.Ticket:
         try:
             ticket = await self.navigator.wait(tab, navigation_id, timeout_ms)
         except UnknownNavigation as exc:
@@ -174,7 +177,7 @@ class BrowserService:
             raise _timeout(exc) from exc
         return _ticket_result(ticket.state, ticket.result)
 
-    async def close(self, tab_id: str, *, ai_only: bool = True) -> dict[str, Any]:
+    async def close(self, tab_id: str, *, ai_only: bool = True) -> browser_results.TabClosed:
         """Close a tab (an agent: its own only; the person: any)."""
         tab = self.tab(tab_id, ai_only=ai_only)
         for listener in self.closed_listeners:
@@ -199,11 +202,11 @@ class BrowserService:
         self._refs.pop(tab.id, None)
         self._changed()
 
-    async def listing(self) -> list[dict[str, Any]]:
+    async def listing(self) -> list[BrowserTabSummary]:
         return await self.tabs.listing()
 
     # --- refs -------------------------------------------------------------------------------------
-    def remember_refs(self, tab: BrowserTab, snapshot: list[dict[str, Any]]) -> None:
+    def remember_refs(self, tab: BrowserTab, snapshot: list[JSONObject]) -> None:
         known = self._refs.setdefault(tab.id, {})
         for node in snapshot:
             known[str(node["ref"])] = (str(node.get("role", "")), str(node.get("name", "")))
@@ -305,7 +308,7 @@ class BrowserService:
         site: str,
         *,
         wait: bool = True,
-        retry: dict[str, Any] | None = None,
+        retry: JSONObject | None = None,
     ) -> Decision:
         approvals = self.approvals
         subject = ask.describe(site)
@@ -317,7 +320,7 @@ class BrowserService:
         if approval is None:
             if len(approvals.pending_of_kind("browser")) >= MAX_BROWSER_PROMPTS:
                 raise BrowserError("NOT_GRANTED", "Too many prompts are waiting for the user; try again later")
-            detail: dict[str, Any] = {
+            detail: BrowserDetail = {
                 "site": site,
                 "tabId": tab.id if tab else None,
                 "action": ask.operation,
@@ -325,7 +328,7 @@ class BrowserService:
                 "value": ask.value,
             }
             if ask.role:
-                detail["element"] = {"role": ask.role, "name": ask.name}
+                detail["element"] = {"role": ask.role, "name": ask.name or ""}
             approval = approvals.request(
                 "browser", conn.id, conn.requester, subject, "main", detail=detail, agent=conn.label
             )
@@ -374,10 +377,11 @@ def _decision_of(state: str, decision: str | None) -> Decision:
     return "site" if decision == "site" else "once"
 
 
-def _ticket_result(state: str, result: dict[str, Any]) -> dict[str, Any]:
+def _ticket_result(state: str, result: browser_results.Ticket) -> browser_results.Ticket:
     if state == "superseded":
-        raise BrowserError("NAVIGATION_SUPERSEDED", **{k: v for k, v in result.items() if k != "status"})
-    return dict(result)
+        data: JSONObject = {k: v for k, v in result.items() if k != "status"}
+        raise BrowserError("NAVIGATION_SUPERSEDED", **data)
+    return browser_results.Ticket(**result)  # a copy: the ticket keeps its own
 
 
 def _timeout(exc: NavigationTimeout) -> BrowserError:

@@ -38,6 +38,7 @@ from ..core.model import Document, Tab, Window
 from ..core.review import Change, Judgement
 from ..core.text_pages import compact_json
 from ..core.transaction import Transaction
+from ..protocol import results
 from ..protocol.errors import ArgumentError, DomainError
 from ..protocol.limits import CHANGES_LOG_EVENTS, CHANGES_PAGE_BYTES, CHANGES_TEXT_CHARS
 from ..protocol.tools import CHANGE_KINDS
@@ -146,7 +147,7 @@ class ChangesLog:
         tab_id: str | None,
         kinds: Sequence[str] | None,
         wait_ms: int,
-    ) -> dict[str, Any]:
+    ) -> results.SessionChanges:
         if kinds is not None:
             unknown = [k for k in kinds if k not in KINDS]
             if unknown:
@@ -194,9 +195,9 @@ class ChangesLog:
         start = max(0, after - self._events[0].seq + 1)  # events are numbered without gaps
         return list(self._events)[start:]
 
-    def _answer(self, last: int, events: list[Event], more: bool) -> dict[str, Any]:
+    def _answer(self, last: int, events: list[Event], more: bool) -> results.SessionChanges:
         self._seen = max(self._seen, last)
-        answer: dict[str, Any] = {"cursor": self.cursor(last), "events": [e.wire() for e in events]}
+        answer: results.SessionChanges = {"cursor": self.cursor(last), "events": [e.wire() for e in events]}
         if more:
             answer["more"] = True
         return answer

@@ -32,11 +32,13 @@ from ..core.model import Document
 from ..core.transaction import Transaction
 from ..protocol.errors import ArgumentError
 from ..protocol.limits import COHERENCE_TIMEOUT_SECONDS
+from ..protocol.wire_types import IdentitiesAdded
 from ..storage.datadir import installation_writer
 from ..storage.delegations import Delegations
 from ..storage.settings import SETTINGS, Settings
 from .connection import Connection
 from .faults import Delay
+from .page_push import PageEvents
 from .save_queue import SaveQueue
 from .state import Session
 from .tasks import Spawn
@@ -59,8 +61,11 @@ class CoherenceService:
         data_dir: Path,
         background: Spawn,
         delay: Delay | None = None,
+        *,
+        pages: PageEvents,
     ) -> None:
         self.session = session
+        self.pages = pages
         self.saves = saves
         self.settings = settings
         self.background = background
@@ -150,7 +155,7 @@ class CoherenceService:
             log.exception("coherence: no identity for %s", path)
             return text  # the save goes on without it: the identity lands with a later save
 
-    async def add_identities(self, kernel: Kernel) -> dict[str, Any]:
+    async def add_identities(self, kernel: Kernel) -> IdentitiesAdded:
         """The person's "Add identities": every tracked Markdown file without one gets its identity, saved
         through its file's save queue like any save; an open document with unsaved changes is skipped
         (it gets its identity when the person saves it), so no tab sees "changed on disk"."""
@@ -217,7 +222,7 @@ class CoherenceService:
     def changed(self) -> None:
         """Tell the pages something in the coherence layer moved."""
         if self.session.pages:
-            self.background(self.session.notify("coherence", {}))
+            self.background(self.pages.notify("coherence", {}))
 
     @staticmethod
     def same_document(a: str, b: str) -> bool:

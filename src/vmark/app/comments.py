@@ -18,21 +18,24 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Literal, overload
 
 from ..core import comments as model
-from ..core.comment_pages import Pager, Position
-from ..core.comments import AgentOp, Change, Reply, Thread, ThreadState
+from ..core.comment_pages import PageHeader, Pager, Position
+from ..core.comments import AgentAnswer, AgentOp, Change, Reply, Thread
 from ..core.document import DocState, Splice
 from ..core.ids import new_id
 from ..core.model import Tab
 from ..core.transaction import Transaction
+from ..protocol import results, wire_types
 from ..protocol.errors import DomainError
+from ..protocol.wire_types import SnapshotRecord, ThreadState
 from ..storage.comments import CommentStore
 from ..storage.journal import Journal
 from .connection import Connection
 from .journaling import Recorder, tab_entry
+from .page_push import PageEvents
 from .state import Session
 from .tasks import Spawn
 from .turns import WriteTurns
@@ -53,8 +56,11 @@ class CommentService:
         recorder: Recorder,
         journal: Journal,
         background: Spawn,
+        *,
+        pages: PageEvents,
     ) -> None:
         self.session = session
+        self.pages = pages
         self.store = store
         self.turns = turns
         self.recorder = recorder
@@ -236,12 +242,22 @@ class CommentService:
         return None if key.startswith("untitled:") else key
 
     async def notify(self, key: str, path: str | None) -> None:
-        await self.session.notify("comments", {"doc": key, "filePath": path})
+        await self.pages.notify("comments", {"doc": key, "filePath": path})
 
     # --- agents' changes ------------------------------------------------------------------
+    @overload
+    async def agent_change(
+        self, conn: Connection, tab: Tab, comment_id: str, op: Literal["reply"], expected_gen: str, body: str
+    ) -> results.Replied: ...
+
+    @overload
+    async def agent_change(
+        self, conn: Connection, tab: Tab, comment_id: str, op: Literal["mark_addressed"], expected_gen: str
+    ) -> results.Addressed: ...
+
     async def agent_change(
         self, conn: Connection, tab: Tab, comment_id: str, op: AgentOp, expected_gen: str, body: str = ""
-    ) -> dict[str, Any]:
+    ) -> AgentAnswer:
         """``reply`` / ``mark_addressed``: checked, journaled in the document's write turn, then applied.
         Any refusal changes nothing; the identical call repeated answers the first result."""
         doc = tab.doc
@@ -251,8 +267,8 @@ class CommentService:
         earlier = model.check_agent_change(thread, op, expected_gen, body)
         if earlier is not None:
             return earlier
-        if op == "mark_addressed" and thread.state == "addressed":
-            return thread.status()  # already so: nothing to change or record
+        if op == "mark_addressed" and thread.state == "addressed":  # already so: nothing to change or record
+            return {"comment": thread.id, "state": thread.state, "commentGen": thread.gen}
         async with self.turns.turn(doc, tab):
             earlier = model.check_agent_change(thread, op, expected_gen, body)  # it may have changed meanwhile
             if earlier is not None:
@@ -270,27 +286,28 @@ class CommentService:
 
     async def _apply(
         self, conn: Connection, thread: Thread, op: AgentOp, basis: str, body: str, durable: bool
-    ) -> dict[str, Any]:
+    ) -> AgentAnswer:
         reply = None
+        result: AgentAnswer
         if op == "reply":
             reply = Reply(new_id("r"), conn.label, body, time.time())
             model.add_reply(thread, reply)
             result = {"reply": reply.id, "commentGen": thread.gen, "durable": durable}
         else:
             model.set_state(thread, "addressed")
-            result = {**thread.status(), "durable": durable}
+            result = {"comment": thread.id, "state": thread.state, "commentGen": thread.gen, "durable": durable}
         model.remember(thread, basis, op, body, result)
         await self._saved(thread, reply, basis)
         return result
 
     # --- listing ------------------------------------------------------------------------
-    def page(self, key: str, cursor: str | None) -> dict[str, Any]:
+    def page(self, key: str, cursor: str | None) -> results.CommentPage:
         """One page of ``comments.list`` from ``cursor`` (None: the first page)."""
         threads = self.live(key)
-        header = {"doc": key, "generation": self.generation(key)}
+        header: PageHeader = {"doc": key, "generation": self.generation(key)}
         at = Position(0) if cursor is None else self._decode(key, threads, cursor)
         items, following = Pager(header).page(threads, at)
-        result: dict[str, Any] = {**header, "threads": items}
+        result: results.CommentPage = {"doc": header["doc"], "generation": header["generation"], "threads": items}
         if following is not None:
             result["nextCursor"] = self._encode(key, threads[following.thread].id, following)
         return result
@@ -324,19 +341,21 @@ class CommentService:
         return Position(index, reply, bool(continued))
 
     # --- history -------------------------------------------------------------------------
-    async def annotate_history(self, key: str, snapshots: list[dict[str, Any]]) -> None:
-        """Each snapshot gains ``addressed: [{comment, quote, state}]``: the comments named by the edits that
-        made its revision (journaled, not aborted) and by the save that took it."""
+    async def addressed_in(self, key: str, snapshots: Sequence[SnapshotRecord]) -> list[list[wire_types.Addressed]]:
+        """For each snapshot, ``[{comment, quote, state}]``: the comments named by the edits that made its revision
+        (journaled, not aborted) and by the save that took it."""
         linked: dict[str, list[str]] = {}
         for tool, state, rev_after, addresses in await self.journal.links(key):
             if tool.startswith("comments.") or state == "aborted" or rev_after is None:
                 continue
             linked.setdefault(rev_after, []).extend(json.loads(addresses))
+        found = []
         for snap in snapshots:
-            ids = dict.fromkeys([*linked.get(snap["revision"], []), *snap.get("addresses", [])])
-            snap["addressed"] = [self._addressed(comment_id) for comment_id in ids]
+            ids = dict.fromkeys([*linked.get(snap["revision"], []), *snap["addresses"]])
+            found.append([self._addressed(comment_id) for comment_id in ids])
+        return found
 
-    def _addressed(self, comment_id: str) -> dict[str, Any]:
+    def _addressed(self, comment_id: str) -> wire_types.Addressed:
         thread = self._threads.get(comment_id)
         if thread is None:  # gone from the store: it can only have been deleted
             return {"comment": comment_id, "quote": "", "state": "deleted"}

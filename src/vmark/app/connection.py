@@ -6,13 +6,14 @@ import asyncio
 import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from ..core.actor import Actor
 from ..core.ids import new_id
+from ..protocol.jsontypes import JSONObject
 
 Role = Literal["agent", "person"]
-SendFn = Callable[[dict[str, Any]], Awaitable[None]]
+SendFn = Callable[[JSONObject], Awaitable[None]]
 
 
 @dataclass
@@ -26,7 +27,7 @@ class Connection:
     window: str | None = None
     #: the name the agent's MCP client gave itself, cleaned (display only: never who the connection is)
     client_name: str | None = None
-    _replies: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    _replies: dict[str, asyncio.Future[JSONObject]] = field(default_factory=dict)
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     @property
@@ -44,10 +45,10 @@ class Connection:
         """How the person sees the agent: ``claude-code (laptop)`` (see :attr:`Actor.label`)."""
         return self.actor.label
 
-    async def ask(self, event: str, payload: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+    async def ask(self, event: str, payload: JSONObject, timeout: float) -> JSONObject | None:
         """Send an event that wants a ``ui.reply``; ``None`` if none came in time."""
         request_id = f"q{next(self._counter)}"
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[JSONObject] = asyncio.get_running_loop().create_future()
         self._replies[request_id] = future
         try:
             await self.send({"type": "event", "event": event, "requestId": request_id, "payload": payload})
@@ -57,7 +58,7 @@ class Connection:
         finally:
             self._replies.pop(request_id, None)
 
-    def reply(self, request_id: str, payload: dict[str, Any]) -> bool:
+    def reply(self, request_id: str, payload: JSONObject) -> bool:
         future = self._replies.get(request_id)
         if future is None or future.done():
             return False

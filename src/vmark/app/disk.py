@@ -12,13 +12,17 @@ from ..core.model import DiskStamp, Document
 from ..core.transaction import Transaction
 from ..storage.files import disk_stamp, read_document
 from ..storage.pathscope import PathScope, ScopeError
+from .page_push import PageEvents
 from .save_queue import SaveQueue
 from .state import Session
 
 
 class DiskWatcher:
-    def __init__(self, session: Session, saves: SaveQueue, same_document: Callable[[str, str], bool]) -> None:
+    def __init__(
+        self, session: Session, pages: PageEvents, saves: SaveQueue, same_document: Callable[[str, str], bool]
+    ) -> None:
         self.session = session
+        self.pages = pages
         self.saves = saves
         #: two texts that differ only in what VMark adds on save (identity front matter) are one document
         self.same_document = same_document
@@ -63,7 +67,7 @@ class DiskWatcher:
                 doc.divergent, doc.divergence_kept = True, False  # a new outside change asks again
                 for listener in self.diverged_listeners:
                     listener(doc)
-                await self.session.notify("divergent", {"filePath": doc.path})
+                await self.pages.notify("divergent", {"filePath": doc.path})
                 self.session.changed()
             else:
                 state = DocState(text)

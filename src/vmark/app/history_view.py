@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.agentname import agent_label
+from ..protocol import wire_types as wire
+from ..protocol.wire_types import SnapshotRecord
 
 #: snapshot kind -> who made that text
-_ACTOR_KINDS = {
+_ACTOR_KINDS: dict[str, wire.ActorKind] = {
     "manual": "person",
     "auto": "person",
     "edit": "person",
@@ -18,16 +18,18 @@ _ACTOR_KINDS = {
 }
 
 
-def snapshot_actor(snap: dict[str, Any]) -> dict[str, Any]:
+def snapshot_actor(snap: SnapshotRecord) -> wire.Actor:
     """``{kind, principal?, label?, tool?}``: an agent entry names its principal, how the person sees it when its
     MCP client named itself (the client's name with the principal: ``claude-code (laptop)``), and its tool when
     the history recorded one (entries from before tools were recorded have none)."""
     kind = _ACTOR_KINDS.get(snap["kind"], "person")
-    actor: dict[str, Any] = {"kind": kind}
+    actor: wire.Actor = {"kind": kind}
     if kind == "agent":
         actor["principal"] = snap.get("principal") or "anonymous"
-        if snap.get("client"):
-            actor["label"] = agent_label(snap["client"], snap.get("principal"))
-    if snap.get("tool"):
-        actor["tool"] = snap["tool"]
+        client = snap["client"]
+        if client:
+            actor["label"] = agent_label(client, snap["principal"])
+    tool = snap["tool"]
+    if tool:
+        actor["tool"] = tool
     return actor

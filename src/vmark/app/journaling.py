@@ -10,6 +10,7 @@ from ..core.document import DocState
 from ..core.model import Tab
 from ..protocol.errors import DomainError
 from ..protocol.limits import JOURNAL_ANSWER_SECONDS
+from ..protocol.results import Journaled
 from ..storage.journal import BeforePatch, Journal, JournalEntry, JournalRejected, JournalTransient, JournalUnavailable
 from .connection import Connection
 
@@ -19,7 +20,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Recorded:
     durable: bool
-    journaled: str  # "yes" | "pending" | "no"
+    journaled: Journaled
     entry_id: int | None
 
 
@@ -99,7 +100,7 @@ class Recorder:
             log.warning("journal rejected an entry for %s (unrecorded): %s", entry.file or entry.doc, exc)
             return Recorded(False, "no", None)
 
-    async def record_quietly(self, entry: JournalEntry) -> str:
+    async def record_quietly(self, entry: JournalEntry) -> Journaled:
         """Record a save: ``yes`` / ``pending`` / ``no``; a save is never an error because of the journal."""
         try:
             await self.journal.record(entry, JOURNAL_ANSWER_SECONDS)

@@ -13,18 +13,41 @@ Two events follow a change, each only to the pages it concerns:
   every page lists them again (they are not part of the state).
 
 ``ui.state`` answers :meth:`PagePush.page_state`: every window with its view.
+
+Every other event (a notification, an approval's prompt, a divergence, the threads or a tree that changed, a
+crashed browser tab) goes through :class:`PageEvents`, the one thing a service that tells the pages is given
+(not the session).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
 from ..core.changes import wire
 from ..core.model import Document, Tab, Window
-from ..core.transaction import Transaction
+from ..core.transaction import Origin, Transaction
+from ..protocol import wire_types
+from .connection import Connection
 from .state import Session
+
+
+class PageEvents:
+    """An event to the person's pages: to every page, or to the pages of one window."""
+
+    def __init__(self, pages: Mapping[str, list[Connection]]) -> None:
+        #: the pages attached per window label (the session's registry: read here, never changed)
+        self._pages = pages
+
+    async def notify(self, event: str, payload: Mapping[str, object], window: str | None = None) -> None:
+        for label, conns in list(self._pages.items()):
+            if window is not None and label != window:
+                continue
+            for conn in list(conns):
+                with contextlib.suppress(ConnectionError):
+                    await conn.send({"type": "event", "event": event, "payload": payload})
 
 
 class ReviewCounts(Protocol):
@@ -35,20 +58,26 @@ class ReviewCounts(Protocol):
 
 
 #: who made a change, as the pages' ``doc`` events say it: a revert is the person's edit
-_SHOWN_ORIGIN = {"revert": "person"}
+_SHOWN_ORIGIN: dict[Origin, wire_types.ShownOrigin] = {
+    "agent": "agent",
+    "person": "person",
+    "disk": "disk",
+    "revert": "person",
+}
 
 
 class PagePush:
-    def __init__(self, session: Session, review: ReviewCounts | None = None) -> None:
+    def __init__(self, session: Session, events: PageEvents, review: ReviewCounts | None = None) -> None:
         self.session = session
+        self.events = events
         #: the tabs' ``reviewCount`` and the ``review`` event after a document's ``doc`` event
         self.review = review
         #: per document key: the revision the pages last got, and who made the latest change (its origin as
         #: pages see it, and the page that typed it: that page does not get its own change back)
         self._pushed: dict[str, str] = {}
-        self._latest: dict[str, tuple[str, str | None]] = {}
+        self._latest: dict[str, tuple[wire_types.ShownOrigin, str | None]] = {}
         #: per page (its connection's id): the ``state`` it got last
-        self._sent: dict[str, dict[str, Any]] = {}
+        self._sent: dict[str, wire_types.PageState] = {}
         self._browser_changed = False
         self._scheduled = False
 
@@ -65,7 +94,7 @@ class PagePush:
     def observe(self, tx: Transaction) -> None:
         """A change of text (``Session.apply``, before anything else runs): who made it, for its ``doc`` event."""
         typed_by = tx.actor.connection if tx.origin == "person" else None
-        self._latest[tx.doc.key] = (_SHOWN_ORIGIN.get(tx.origin, tx.origin), typed_by)
+        self._latest[tx.doc.key] = (_SHOWN_ORIGIN[tx.origin], typed_by)
 
     def opened(self, doc: Document) -> None:
         """A tab shows ``doc``: its page reads the text as it is now."""
@@ -96,7 +125,7 @@ class PagePush:
         self.changed()
 
     # --- what the pages render ----------------------------------------------------------------------------
-    def page_state(self) -> dict[str, Any]:
+    def page_state(self) -> wire_types.PageState:
         """Every window with its view details, and the connected agents (``ui.state``)."""
         windows = self.session.windows
         return {
@@ -105,7 +134,7 @@ class PagePush:
             "agents": self._agents(),
         }
 
-    def window_state(self, label: str) -> dict[str, Any]:
+    def window_state(self, label: str) -> wire_types.PageState:
         """What the pages of window ``label`` render (the ``state`` event): the window with its view, the
         other windows' workspaces only, and the connected agents."""
         windows = self.session.windows
@@ -118,14 +147,13 @@ class PagePush:
             "agents": self._agents(),
         }
 
-    def _window_info(self, window: Window) -> dict[str, Any]:
+    def _window_info(self, window: Window) -> wire_types.WindowInfo:
         described = window.describe()
-        tabs = [
-            {**info, "reviewCount": self._count(tab)} for info, tab in zip(described["tabs"], window.tabs, strict=True)
-        ]
-        return {**described, "tabs": tabs}
+        for info, tab in zip(described["tabs"], window.tabs, strict=True):
+            info["reviewCount"] = self._count(tab)
+        return described
 
-    def _view(self, window: Window) -> dict[str, Any]:
+    def _view(self, window: Window) -> wire_types.WindowView:
         return {
             "workspaces": _workspaces(window),
             "tabs": {
@@ -147,7 +175,7 @@ class PagePush:
         """How many agent changes wait for the person in the tab's document (pages only: not in MCP state)."""
         return 0 if self.review is None else self.review.count(tab.doc)
 
-    def _agents(self) -> list[dict[str, Any]]:
+    def _agents(self) -> list[wire_types.AgentInfo]:
         return [
             {"connectionId": c.id, "principal": c.principal, "name": c.client_name, "label": c.label}
             for c in self.session.agents.values()
@@ -177,9 +205,7 @@ class PagePush:
             del self._sent[gone]
         if self._browser_changed:
             self._browser_changed = False
-            for conn in list(session.person_connections()):
-                with contextlib.suppress(ConnectionError):
-                    await conn.send({"type": "event", "event": "browser_tabs", "payload": {}})
+            await self.events.notify("browser_tabs", {})
 
     async def _push_doc(self, doc: Document) -> None:
         """A ``doc`` event to every page of a window showing ``doc``, except the page that typed the change:
@@ -188,21 +214,29 @@ class PagePush:
         base = self._pushed.get(doc.key)
         spans = doc.recent.since(base, doc.state) if base is not None else None
         self._pushed[doc.key] = doc.state.revision
-        payload: dict[str, Any] = {"revision": doc.state.revision, "origin": origin, "dirty": doc.dirty}
-        if spans is None:
-            payload["text"] = doc.state.text
-        else:
-            payload["changes"] = {"base": base, "spans": wire(spans)}
+        changes: wire_types.DocChanges | None = None
+        if spans is not None and base is not None:
+            changes = {"base": base, "spans": wire(spans)}
         for label, conns in list(self.session.pages.items()):
             window = self.session.windows.get(label)
             tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
             if not tab_ids:
                 continue
-            event = {"type": "event", "event": "doc", "payload": {"tabIds": tab_ids, **payload}}
+            payload: wire_types.DocEvent = {
+                "tabIds": tab_ids,
+                "revision": doc.state.revision,
+                "origin": origin,
+                "dirty": doc.dirty,
+            }
+            if changes is None:
+                payload["text"] = doc.state.text
+            else:
+                payload["changes"] = changes
+            event = {"type": "event", "event": "doc", "payload": payload}
             for conn in [c for c in conns if c.id != source]:
                 with contextlib.suppress(ConnectionError):
                     await conn.send(event)
 
 
-def _workspaces(window: Window) -> list[dict[str, str]]:
+def _workspaces(window: Window) -> list[wire_types.WorkspaceRef]:
     return [{"id": w.id, "root": w.root} for w in window.workspaces]

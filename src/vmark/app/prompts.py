@@ -16,11 +16,12 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from ..core.model import Tab
 from ..core.prompt_text import TAB_ARGUMENT, fill
+from ..protocol import surface
 from ..protocol.errors import ArgumentError
+from ..protocol.wire_types import PromptFile, PromptFiles
 from ..storage.prompts import (
     Malformed,
     Prompt,
@@ -30,6 +31,7 @@ from ..storage.prompts import (
     read_prompts,
     stamp,
 )
+from .page_push import PageEvents
 from .state import Session
 
 #: the selected text of a tab (the page shows it), as ``selection.get`` reads it
@@ -37,8 +39,9 @@ SelectionOf = Callable[[Tab], Awaitable[str]]
 
 
 class PromptService:
-    def __init__(self, session: Session, data_dir: Path) -> None:
+    def __init__(self, session: Session, pages: PageEvents, data_dir: Path) -> None:
         self.session = session
+        self.pages = pages
         self.folder = prompts_folder(data_dir)
         self._stamp: tuple[tuple[str, int, int], ...] | None = None
         self._prompts: list[Prompt] = []
@@ -63,21 +66,21 @@ class PromptService:
             for bad in self._malformed:
                 if before.get(bad.path) != bad.error:
                     message = f"The prompt file {os.path.basename(bad.path)} is not offered to agents: {bad.error}"
-                    await self.session.notify("notification", {"level": "warning", "message": message})
+                    await self.pages.notify("notification", {"level": "warning", "message": message})
         if [_listed(p) for p in self._prompts] != listed_before or not announce:
             for listener in self.listeners:
                 listener()
 
     # --- the person's view ---------------------------------------------------------------------------------------
-    def overview(self) -> dict[str, Any]:
+    def overview(self) -> PromptFiles:
         """Every prompt file for Settings -> Prompts: the prompts agents are offered, and the malformed ones."""
-        files = [
+        files: list[PromptFile] = [
             {"file": p.path, "name": p.name, "title": p.title, "description": p.description, "error": None}
             for p in self._prompts
         ]
         files += [{"file": m.path, "name": None, "title": None, "description": None, "error": m.error}
                   for m in self._malformed]  # fmt: skip
-        files.sort(key=lambda f: str(f["file"]))
+        files.sort(key=lambda f: f["file"])
         return {"folder": str(self.folder), "prompts": files}
 
     async def create(self) -> str:
@@ -85,7 +88,7 @@ class PromptService:
         return await asyncio.to_thread(new_prompt_file, self.folder)
 
     # --- agents ---------------------------------------------------------------------------------------------------
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self) -> list[surface.Prompt]:
         return [_listed(p) for p in self._prompts]
 
     def find(self, name: str) -> Prompt:
@@ -95,7 +98,7 @@ class PromptService:
             raise ArgumentError(f"no prompt named {name!r} (the prompts: {known})")
         return prompt
 
-    async def get(self, name: str, arguments: dict[str, str], selection_of: SelectionOf) -> dict[str, Any]:
+    async def get(self, name: str, arguments: dict[str, str], selection_of: SelectionOf) -> surface.PromptGot:
         prompt = self.find(name)
         declared = {a.name for a in prompt.arguments}
         unknown = sorted(set(arguments) - declared)
@@ -129,8 +132,8 @@ class PromptService:
         return values
 
 
-def _listed(prompt: Prompt) -> dict[str, Any]:
-    listed: dict[str, Any] = {
+def _listed(prompt: Prompt) -> surface.Prompt:
+    listed: surface.Prompt = {
         "name": prompt.name,
         "description": prompt.description,
         "arguments": [

@@ -12,11 +12,11 @@ Completion offers tab ids (with their titles matched too) and the workspaces' Ma
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from ..core.kinds import kind_for_path
 from ..core.model import Document, Tab, Window
+from ..protocol import surface
 from ..protocol.errors import DomainError
 from ..protocol.wire_types import Kind
 from ..storage.files import read_document
@@ -28,7 +28,7 @@ TAB_TEMPLATE = "vmark://tabs/{tabId}"
 FILE_TEMPLATE = "file://{+path}"
 MIME: dict[Kind, str] = {"markdown": "text/markdown", "yaml-workflow": "application/yaml"}
 
-TEMPLATES = [
+TEMPLATES: list[surface.ResourceTemplate] = [
     {
         "uriTemplate": TAB_TEMPLATE,
         "name": "tab",
@@ -66,10 +66,10 @@ class Resources:
         dirs = [root for window in self.session.windows.values() for root in self.session.scope(window).roots]
         return PathScope.of(dirs)
 
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self) -> list[surface.Resource]:
         return [_describe(window, tab) for window, tab in self.session.tabs()]
 
-    async def read(self, uri: str) -> tuple[dict[str, Any], Tab | None]:
+    async def read(self, uri: str) -> tuple[surface.ResourceContents, Tab | None]:
         """The resource's contents, and the tab read (a read of a document, like ``document.read``)."""
         if uri.startswith(TAB_SCHEME):
             _window, tab = self._tab(uri)
@@ -85,7 +85,7 @@ class Resources:
             text, _stamp, _read_only = await asyncio.to_thread(read_document, real, self.scope())
         except ScopeError as exc:
             raise exc.refusal(real) from exc
-        meta: dict[str, Any] = {"tabIds": [], "filePath": real, "dirty": False}  # no revision: no document has it
+        meta: surface.ResourceMeta = {"tabIds": [], "filePath": real, "dirty": False}  # no revision: no document has it
         return {"uri": uri, "mimeType": MIME[kind], "text": text, "_meta": meta}, None
 
     def check(self, uri: str) -> None:
@@ -128,7 +128,7 @@ class Resources:
         ]
 
 
-def _describe(window: Window, tab: Tab) -> dict[str, Any]:
+def _describe(window: Window, tab: Tab) -> surface.Resource:
     doc = tab.doc
     where = doc.path or f"an untitled tab in window {window.label}"
     return {
@@ -141,12 +141,12 @@ def _describe(window: Window, tab: Tab) -> dict[str, Any]:
     }
 
 
-def _meta(doc: Document, tab_ids: list[str]) -> dict[str, Any]:
-    meta: dict[str, Any] = {"revision": doc.state.revision, "tabIds": tab_ids, "dirty": doc.dirty}
+def _meta(doc: Document, tab_ids: list[str]) -> surface.ResourceMeta:
+    meta: surface.ResourceMeta = {"revision": doc.state.revision, "tabIds": tab_ids, "dirty": doc.dirty}
     if doc.path is not None:  # an untitled tab has no file
         meta["filePath"] = doc.path
     return meta
 
 
-def _contents(uri: str, doc: Document, tab_ids: list[str]) -> dict[str, Any]:
+def _contents(uri: str, doc: Document, tab_ids: list[str]) -> surface.ResourceContents:
     return {"uri": uri, "mimeType": MIME[doc.kind], "text": doc.state.text, "_meta": _meta(doc, tab_ids)}

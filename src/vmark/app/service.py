@@ -61,7 +61,7 @@ from .handlers import (
 from .handlers.registry import check_person_request
 from .journaling import Recorder
 from .modes import EditorModes
-from .page_push import PagePush
+from .page_push import PageEvents, PagePush
 from .prompts import PromptService
 from .resources import Resources
 from .review import Review
@@ -109,6 +109,8 @@ class App:
         self.tasks = Background()
         spawn = self.tasks.spawn
         self.session = session = Session()
+        #: what the services that tell the person's pages something are given (not the session)
+        self.page_events = pages = PageEvents(session.pages)
         self.journal = Journal(data_dir / "journal.db", None if hooks is None else hooks.journal)
         self.history = History(data_dir / "history.db")
         self.settings = settings = Settings(data_dir / "settings.json")
@@ -118,16 +120,24 @@ class App:
         self.recorder = Recorder(self.journal)
         self.turns = WriteTurns()
         self.coherence = CoherenceService(
-            session, self.saves, settings, data_dir, spawn, None if hooks is None else hooks.coherence_delay
+            session,
+            self.saves,
+            settings,
+            data_dir,
+            spawn,
+            None if hooks is None else hooks.coherence_delay,
+            pages=pages,
         )
-        self.saver = Saver(session, self.saves, self.coherence, self.recorder, self.history, settings, spawn)
+        self.saver = Saver(
+            session, self.saves, self.coherence, self.recorder, self.history, settings, spawn, pages=pages
+        )
         self.comments = CommentService(
-            session, CommentStore(data_dir / "comments.db"), self.turns, self.recorder, self.journal, spawn
+            session, CommentStore(data_dir / "comments.db"), self.turns, self.recorder, self.journal, spawn, pages=pages
         )
         self.review = Review(self.history, ReviewStore(data_dir / "reviews.db"), session, spawn)
         # The pages follow the session (each change, pushed once per loop turn); a document a tab opens is
         # told to them first, then to the review (it takes back the changes still pending in it).
-        self.page_push = PagePush(session, self.review)
+        self.page_push = PagePush(session, pages, self.review)
         self.page_push.follow()
         session.open_listeners.append(self.review.opened)
         session.rekey_listeners.append(self.review.rekey)
@@ -145,8 +155,8 @@ class App:
         self.modes = EditorModes(settings, ModeMemory(data_dir / "modes.json"))
         session.initial_mode = self.modes.initial
         session.rekey_listeners.append(self.modes.moved)
-        self.disk = DiskWatcher(session, self.saves, self.coherence.same_document)
-        self.tree_watch = TreeWatcher(session)
+        self.disk = DiskWatcher(session, pages, self.saves, self.coherence.same_document)
+        self.tree_watch = TreeWatcher(session, pages)
         self.browser = browser = BrowserService(
             session,
             settings,
@@ -173,7 +183,7 @@ class App:
             close_tab=lambda tab_id: browser.close(tab_id, ai_only=False),
             opener=browser.openers.get,
             attached=lambda viewer: any(conn is viewer for conn in session.person_connections()),
-            notify=session.notify,
+            notify=pages.notify,
             spawn=spawn,
         )
         self.browser_views = BrowserViews(browser.tabs, runs, panel)
@@ -194,7 +204,7 @@ class App:
         self.disk.diverged_listeners.append(changes.diverged)
         # What agents' MCP clients are notified of: documents as resources, the person's prompts.
         self.resources = Resources(session)
-        self.prompts = PromptService(session, data_dir)
+        self.prompts = PromptService(session, pages, data_dir)
         self.feed = feed = AgentFeed(session)
         session.observers.append(feed.observe)
         session.state_listeners.append(feed.session_changed)
@@ -345,7 +355,7 @@ class App:
         self.changes.approval(approval)
         if approval.state == "pending" and self.session.pages:
             event = {"open_workspace": "prompt", "folder_access": "folder_picker"}.get(approval.kind, "browser_prompt")
-            task = asyncio.ensure_future(self.session.notify(event, approval.describe(), approval.window))
+            task = asyncio.ensure_future(self.page_events.notify(event, approval.describe(), approval.window))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
 

@@ -6,17 +6,15 @@ window, else the most recently used one, else ``main``.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
 
 from ..core.ids import new_id
 from ..core.model import Document, Mode, Tab, Window, WorkspaceInstance
 from ..core.transaction import Transaction
 from ..protocol.errors import ArgumentError, DomainError
-from ..protocol.wire_types import Kind
+from ..protocol.wire_types import Kind, WindowInfo
 from ..storage.pathscope import PathScope, ScopeError, canonical, is_within
 from .connection import Connection
 
@@ -184,7 +182,7 @@ class Session:
         return wsi
 
     # --- describing, and what the pages are told of (vmark.app.page_push) --------------------------------
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[WindowInfo]:
         return [w.describe() for w in self.windows.values()]
 
     def agent_joined(self, conn: Connection) -> None:
@@ -213,14 +211,6 @@ class Session:
         """Tell the state listeners (the pages' push among them) that the session changed."""
         for listener in self.state_listeners:
             listener()
-
-    async def notify(self, event: str, payload: dict[str, Any], window: str | None = None) -> None:
-        for label, conns in list(self.pages.items()):
-            if window is not None and label != window:
-                continue
-            for conn in list(conns):
-                with contextlib.suppress(ConnectionError):
-                    await conn.send({"type": "event", "event": event, "payload": payload})
 
 
 def canonical_or_invalid(path: str) -> str:

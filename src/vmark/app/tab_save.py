@@ -7,13 +7,14 @@ import asyncio
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ..core.actor import PERSON, Actor
 from ..core.document import DocState
 from ..core.kinds import MARKDOWN_SUFFIXES, WORKFLOW_SUFFIXES, kind_for_path
 from ..core.model import Tab, Window
+from ..protocol import results, wire_types
 from ..protocol.errors import DomainError
+from ..protocol.results import Journaled
 from ..protocol.wire_types import Kind
 from ..storage.files import SaveError, save_new, save_replace
 from ..storage.history import History, SnapshotKind
@@ -22,10 +23,30 @@ from ..storage.settings import Settings
 from .coherence import CoherenceService
 from .connection import Connection
 from .journaling import Recorded, Recorder, tab_entry
+from .page_push import PageEvents
 from .prepared_save import PreparedSave
 from .save_queue import SaveQueue
 from .state import Session, canonical_or_invalid
 from .tasks import Spawn
+
+
+@dataclass(frozen=True)
+class SavedTo:
+    """Where :meth:`Saver.save_as` saved and at which revision; ``journaled`` for an agent's save (``None`` for
+    the person's, which is never journaled)."""
+
+    file_path: str
+    revision: str
+    journaled: Journaled | None
+
+
+@dataclass(frozen=True)
+class AfterWrite:
+    """The save that follows an agent's write: done, or why not (the write itself stands either way)."""
+
+    saved: bool
+    journaled: Journaled | None = None
+    error: str | None = None
 
 
 def already_exists(real: str) -> DomainError:
@@ -46,8 +67,11 @@ class Saver:
         history: History,
         settings: Settings,
         background: Spawn,
+        *,
+        pages: PageEvents,
     ) -> None:
         self.session = session
+        self.pages = pages
         self.saves = saves
         self.coherence = coherence
         self.recorder = recorder
@@ -119,7 +143,9 @@ class Saver:
             listener(tab, saved, by)
         return saved
 
-    async def person_save(self, window: Window, tab: Tab, real: str, new_kind: Kind | None = None) -> dict[str, Any]:
+    async def person_save(
+        self, window: Window, tab: Tab, real: str, new_kind: Kind | None = None
+    ) -> wire_types.SaveResult:
         """The person's save (or Save as, with ``new_kind``), then its ``manual`` snapshot. The person may
         save anywhere, so the scope is the target's own folder."""
         doc = tab.doc
@@ -174,21 +200,21 @@ class Saver:
         recorded: Recorded,
         addresses: tuple[str, ...],
         prepared: PreparedSave | None = None,
-    ) -> dict[str, Any]:
+    ) -> AfterWrite:
         assert tab.doc.path is not None
         try:
             await self._land(conn, window, tab, tab.doc.path, self.saves.ticket(), prepared=prepared)
         except SaveError as exc:
-            return {"saved": False, "save_error": str(exc)}
+            return AfterWrite(False, error=str(exc))
         except DomainError as exc:
-            return {"saved": False, "save_error": exc.message}
+            return AfterWrite(False, error=exc.message)
         await self._snapshot(conn, tab, "mcp", addresses)
-        return {"saved": True, "journaled": recorded.journaled}
+        return AfterWrite(True, recorded.journaled)
 
-    async def _journal_save(self, conn: Connection, tab: Tab, tool: str) -> str:
+    async def _journal_save(self, conn: Connection, tab: Tab, tool: str) -> Journaled:
         return await self.recorder.record_quietly(tab_entry(tool, conn, tab))
 
-    async def save(self, conn: Connection, window: Window, tab: Tab) -> dict[str, Any]:
+    async def save(self, conn: Connection, window: Window, tab: Tab) -> results.Saved:
         doc = tab.doc
         if doc.path is None:
             raise DomainError("INVALID_PATH", "The tab is untitled and has no path yet; use save_as", tabId=tab.id)
@@ -203,7 +229,7 @@ class Saver:
         await self._snapshot(conn, tab, "mcp", (), "workspace.save")
         return {"filePath": doc.path, "revision": revision, "journaled": journaled}
 
-    async def save_as(self, conn: Connection, window: Window, tab: Tab, file_path: str) -> dict[str, Any]:
+    async def save_as(self, conn: Connection, window: Window, tab: Tab, file_path: str) -> SavedTo:
         """Save as, the person's (``ui.save_as``) and an agent's (``workspace.save_as``): one path, one set of
         refusals in one order; the actor's :class:`SaveAsPolicy` decides where the target may be, what a new
         location needs, and what the save leaves behind. It never replaces a file; onto the document's own
@@ -215,8 +241,8 @@ class Saver:
         if real == doc.path:
             if policy.journaled:
                 result = await self.save(conn, window, tab)
-                return {"revision": result["revision"], "journaled": result["journaled"]}
-            return await self.person_save(window, tab, real)
+                return SavedTo(real, result["revision"], result.get("journaled"))
+            return self._person_saved(await self.person_save(window, tab, real))
         kind = kind_for_path(real)
         if kind is None:
             raise DomainError("INVALID_PATH", _UNSUPPORTED.format(path=real), filePath=real)
@@ -225,7 +251,7 @@ class Saver:
             if not os.path.isdir(folder):
                 raise DomainError("INVALID_PATH", f"There is no folder {folder}", filePath=real)
         if policy.needs_approval and not self.settings.get("auto_approve_save_as"):
-            await self.session.notify(
+            await self.pages.notify(
                 "notification",
                 {"level": "warning", "message": f"Blocked an AI save to a new location: {real}"},
                 window.label,
@@ -240,14 +266,18 @@ class Saver:
         if self.session.doc_by_path(real) is not None:  # open, though its file is gone from the disk
             raise DomainError("INVALID_PATH", f"{real} is open in another tab; close it first", filePath=real)
         if not policy.journaled:
-            return await self.person_save(window, tab, real, new_kind=kind)
+            return self._person_saved(await self.person_save(window, tab, real, new_kind=kind))
         try:
             revision = await self._land(conn, window, tab, real, self.saves.ticket(), kind)
         except SaveError as exc:
             raise DomainError("INTERNAL", f"Saving failed: {exc}", filePath=real) from exc
         journaled = await self._journal_save(conn, tab, "workspace.save_as")
         await self._snapshot(conn, tab, "mcp", (), "workspace.save_as")
-        return {"revision": revision, "journaled": journaled}
+        return SavedTo(real, revision, journaled)
+
+    @staticmethod
+    def _person_saved(saved: wire_types.SaveResult) -> SavedTo:
+        return SavedTo(saved["filePath"], saved["revision"], None)
 
     def _in_scope(self, window: Window, file_path: str) -> str:
         try:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..protocol.limits import MAX_TREE_FILES
 from ..storage.tree import list_files, list_folders
+from .page_push import PageEvents
 from .state import Session
 
 #: longer than any file system's mtime granularity (ext4 and tmpfs: a clock tick; FAT: two seconds)
@@ -40,8 +41,9 @@ class _Root:
 
 
 class TreeWatcher:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, pages: PageEvents) -> None:
         self.session = session
+        self.pages = pages
         self._roots: dict[str, _Root] = {}
 
     def shown_roots(self) -> dict[str, list[str]]:
@@ -73,7 +75,7 @@ class TreeWatcher:
                 if watched.listing == before:
                     continue
             for label in windows:
-                await self.session.notify("files_changed", {"root": root}, window=label)
+                await self.pages.notify("files_changed", {"root": root}, window=label)
 
 
 def _moved(stamps: dict[str, int]) -> bool:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ..core.changes import Spans, replaced_state, splice_state
 from ..core.document import DocState, normalize_line_endings
 from ..core.model import Document, Tab, Window
 from ..core.transaction import Transaction
+from ..protocol import results
 from ..protocol.errors import DomainError
 from ..protocol.limits import MAX_ADDRESSES
 from ..protocol.strings import has_lone_surrogate
@@ -113,7 +113,7 @@ class Writer:
         self.faults = faults
 
     # --- document.write and friends ------------------------------------------------------
-    async def write(self, conn: Connection, window: Window, tab: Tab, request: WriteRequest) -> dict[str, Any]:
+    async def write(self, conn: Connection, window: Window, tab: Tab, request: WriteRequest) -> results.Written:
         doc = tab.doc
         linked = check_addresses(list(request.addresses), self.comments.addressable(doc.key))
         if doc.read_only:
@@ -147,7 +147,7 @@ class Writer:
 
     async def _write_locked(
         self, conn: Connection, window: Window, tab: Tab, request: WriteRequest, addresses: tuple[str, ...]
-    ) -> dict[str, Any]:
+    ) -> results.Written:
         doc = tab.doc
         if request.prepare is not None:
             await request.prepare()
@@ -173,7 +173,7 @@ class Writer:
         addresses: tuple[str, ...],
         after: DocState,
         prepared: PreparedSave | None,
-    ) -> dict[str, Any]:
+    ) -> results.Written:
         doc = tab.doc
         flight = Inflight(tab, window.label, request.implicit_tab)
         self.turns.recording(doc, flight)
@@ -191,15 +191,20 @@ class Writer:
         await self._apply(doc, tab, window, Transaction(doc, after, "agent", actor, request.tool))
         if self.faults is not None:
             await self.faults.after_apply(self.session, doc, recorded, actor)
-        result: dict[str, Any] = {"revision": after.revision, "applied": True, "durable": recorded.durable}
+        result: results.Written = {"revision": after.revision, "applied": True, "durable": recorded.durable}
         if request.save is None:
             return result
         if not request.save:
-            result.update(saved=False, save_skipped="opt_out")
+            result["saved"], result["save_skipped"] = False, "opt_out"
         elif doc.path is None:
-            result.update(saved=False, save_skipped="untitled")
+            result["saved"], result["save_skipped"] = False, "untitled"
         else:
-            result.update(await self.saver.save_after_write(conn, window, tab, recorded, addresses, prepared))
+            saved = await self.saver.save_after_write(conn, window, tab, recorded, addresses, prepared)
+            result["saved"] = saved.saved
+            if saved.journaled is not None:
+                result["journaled"] = saved.journaled
+            if saved.error is not None:
+                result["save_error"] = saved.error
         return result
 
     @staticmethod

@@ -25,15 +25,29 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from playwright.async_api import Page, Request
 
 from vmark.browser.isolated import EvalContextLost, EvalError, IsolatedWorld, Route, world_for
 from vmark.browser.snapshot import ref_error
+from vmark.protocol.browser_results import ActDone
+from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import FIELD_VALUE_SHOWN_CHARS, MAX_FRAME_DEPTH
 
 Operation = Literal["click", "type", "scroll", "key"]
+#: what input reached the page (see above)
+Input = Literal["trusted", "synthetic", "none"]
+
+
+class Target(TypedDict, total=False):
+    """An act's target: a ref, or a role and an exact accessible name."""
+
+    ref: str
+    role: str
+    name: str
+
+
 #: texts longer than this are inserted in one input event instead of typed key by key
 TYPE_KEYS_LIMIT = 1000
 _MODIFIERS = (("ctrl", "Control"), ("alt", "Alt"), ("shift", "Shift"), ("meta", "Meta"))
@@ -54,7 +68,7 @@ async def act(
     dy: float | None = None,
     key: str | None = None,
     modifiers: dict[str, bool] | None = None,
-) -> dict[str, Any]:
+) -> ActDone:
     """Perform one verified act; see the module docstring for the answer."""
     target = _target(ref, role, name)
     world = world_for(page)
@@ -73,7 +87,7 @@ async def act(
     raise ActArgumentError(f"unknown operation {operation!r}")
 
 
-def _target(ref: str | None, role: str | None, name: str | None) -> dict[str, Any] | None:
+def _target(ref: str | None, role: str | None, name: str | None) -> Target | None:
     if ref is not None and role is not None:
         raise ActArgumentError("give either ref or role + name, not both")
     if ref is not None:
@@ -85,15 +99,15 @@ def _target(ref: str | None, role: str | None, name: str | None) -> dict[str, An
     return None
 
 
-def _required(target: dict[str, Any] | None, operation: str) -> dict[str, Any]:
+def _required(target: Target | None, operation: str) -> Target:
     if target is None:
         raise ActArgumentError(f"{operation} needs a ref or a role + name")
     return target
 
 
-async def _locate(world: IsolatedWorld, target: dict[str, Any], operation: str) -> tuple[dict[str, Any], Route | None]:
-    """Find and verify the target: (the verification with top-level x/y, the target's route;
-    None when no single element was chosen)."""
+async def _locate(world: IsolatedWorld, target: Target, operation: str) -> tuple[JSONObject, Route | None]:
+    """Find and verify the target: (the verification with top-level x/y, as the page's script answered it; the
+    target's route, None when no single element was chosen)."""
     if "ref" in target:
         route = await world.route(str(target["ref"]))
         return await _prepare(route, str(target["ref"]), operation), route
@@ -136,10 +150,10 @@ async def _find(
     return total, visible, first
 
 
-async def _prepare(route: Route, ref: str, operation: str) -> dict[str, Any]:
+async def _prepare(route: Route, ref: str, operation: str) -> JSONObject:
     """Verify the element of a ref in its own world, then its frames' part in their parents'."""
     try:
-        prepared: dict[str, Any] = await route.world.call("actPrepare", route.ref, operation)
+        prepared: JSONObject = await route.world.call("actPrepare", route.ref, operation)
     except EvalError:
         raise ref_error(ref, "gone") from None
     reason = str(prepared.get("reason", ""))
@@ -158,33 +172,41 @@ async def _prepare(route: Route, ref: str, operation: str) -> dict[str, Any]:
     return {**prepared, "x": x, "y": y}
 
 
-def _answer(prepared: dict[str, Any], input_kind: str, **extra: Any) -> dict[str, Any]:
-    answer: dict[str, Any] = {"ok": bool(prepared["ok"])}
-    for field in ("reason", "detail", "candidates"):
-        if prepared.get(field) is not None:
-            answer[field] = prepared[field]
-    answer["matchedTotal"] = prepared["matchedTotal"]
-    answer["matchedVisible"] = prepared["matchedVisible"]
+def _answer(prepared: JSONObject, input_kind: Input, default_action: str | None = None) -> ActDone:
+    answer: ActDone = {
+        "ok": bool(prepared["ok"]),
+        "matchedTotal": prepared["matchedTotal"],
+        "matchedVisible": prepared["matchedVisible"],
+        "input": input_kind if prepared["ok"] else "none",
+    }
+    if prepared.get("reason") is not None:
+        answer["reason"] = prepared["reason"]
+    if prepared.get("detail") is not None:
+        answer["detail"] = prepared["detail"]
+    if prepared.get("candidates") is not None:
+        answer["candidates"] = prepared["candidates"]
     if prepared.get("ref"):
         answer["ref"] = prepared["ref"]
-    answer["input"] = input_kind if prepared["ok"] else "none"
-    answer.update(extra)
+    if default_action is not None:
+        answer["defaultAction"] = default_action
     return answer
 
 
-def _refuse(prepared: dict[str, Any], reason: str, detail: str, input_kind: str) -> dict[str, Any]:
+def _refuse(prepared: JSONObject, reason: str, detail: str, input_kind: Input) -> ActDone:
     """A refusal after the checks passed (``input_kind``: what was already sent)."""
-    return {**_answer({**prepared, "ok": False, "reason": reason, "detail": detail}, "none"), "input": input_kind}
+    answer = _answer({**prepared, "ok": False, "reason": reason, "detail": detail}, "none")
+    answer["input"] = input_kind
+    return answer
 
 
-async def _click(page: Page, world: IsolatedWorld, target: dict[str, Any]) -> dict[str, Any]:
+async def _click(page: Page, world: IsolatedWorld, target: Target) -> ActDone:
     prepared, _route = await _locate(world, target, "click")
     if prepared["ok"]:
         await page.mouse.click(prepared["x"], prepared["y"])
     return _answer(prepared, "trusted")
 
 
-async def _type(page: Page, world: IsolatedWorld, target: dict[str, Any], text: str) -> dict[str, Any]:
+async def _type(page: Page, world: IsolatedWorld, target: Target, text: str) -> ActDone:
     prepared, route = await _locate(world, target, "type")
     if not prepared["ok"] or route is None:
         return _answer(prepared, "none")
@@ -221,7 +243,7 @@ def _field_text(value: Any, kind: str) -> str:
     return text
 
 
-async def _scroll(page: Page, world: IsolatedWorld, target: dict[str, Any] | None, dy: float | None) -> dict[str, Any]:
+async def _scroll(page: Page, world: IsolatedWorld, target: Target | None, dy: float | None) -> ActDone:
     if target is not None:
         if dy is not None:
             raise ActArgumentError("scroll takes either a target or dy")
@@ -241,9 +263,9 @@ def _chord(key: str, modifiers: dict[str, bool]) -> str:
 
 
 async def _key(
-    page: Page, world: IsolatedWorld, target: dict[str, Any] | None, key: str, modifiers: dict[str, bool]
-) -> dict[str, Any]:
-    prepared: dict[str, Any] = {"ok": True, "matchedTotal": 0, "matchedVisible": 0}
+    page: Page, world: IsolatedWorld, target: Target | None, key: str, modifiers: dict[str, bool]
+) -> ActDone:
+    prepared: JSONObject = {"ok": True, "matchedTotal": 0, "matchedVisible": 0}
     focused = world
     if target is not None:
         prepared, route = await _locate(world, target, "key")
@@ -278,14 +300,14 @@ async def _key(
             await asyncio.sleep(0.05)
     finally:
         page.remove_listener("request", on_request)
-    return _answer(prepared, "trusted", defaultAction=_default_action(key, armed, after, navigated))
+    return _answer(prepared, "trusted", _default_action(key, armed, after, navigated))
 
 
 #: how long a key act watches for the form submission an Enter may cause
 KEY_SETTLE_SECONDS = 0.5
 
 
-def _default_action(key: str, armed: dict[str, Any], after: dict[str, Any], navigated: bool) -> str:
+def _default_action(key: str, armed: JSONObject, after: JSONObject, navigated: bool) -> str:
     if after["submitted"] or (navigated and key == "Enter" and armed["inForm"]):
         return "submit"
     if navigated:

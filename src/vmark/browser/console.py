@@ -19,6 +19,7 @@ from typing import Any
 from playwright.async_api import Page
 
 from vmark.browser.isolated import page_script, world_for
+from vmark.protocol.browser_results import ConsoleEntries, ConsoleEntry
 from vmark.protocol.limits import CONSOLE_LEVEL_CHARS, CONSOLE_RING_ENTRIES, CONSOLE_TEXT_CHARS
 
 _BUFFERS: weakref.WeakKeyDictionary[Page, str] = weakref.WeakKeyDictionary()
@@ -48,17 +49,17 @@ _CLEAR = """(id) => {
 }"""
 
 
-async def read_console(page: Page) -> dict[str, Any]:
+async def read_console(page: Page) -> ConsoleEntries:
     """``{entries: [{level, text}]}`` captured in the current document (oldest first)."""
     return await _entries(page, _READ)
 
 
-async def clear_console(page: Page) -> dict[str, Any]:
+async def clear_console(page: Page) -> ConsoleEntries:
     """Like :func:`read_console`, and empties the buffer so the next read sees only new output."""
     return await _entries(page, _CLEAR)
 
 
-async def _entries(page: Page, script: str) -> dict[str, Any]:
+async def _entries(page: Page, script: str) -> ConsoleEntries:
     buffer_id = _BUFFERS.get(page)
     if buffer_id is None:
         return {"entries": []}
@@ -66,13 +67,13 @@ async def _entries(page: Page, script: str) -> dict[str, Any]:
     return {"entries": _parse(text)}
 
 
-def _parse(text: Any) -> list[dict[str, str]]:
+def _parse(text: Any) -> list[ConsoleEntry]:
     """The buffer's entries, shape-checked: the page can write anything there."""
     try:
         raw = json.loads(text) if isinstance(text, str) else []
     except ValueError:
         return []
-    entries: list[dict[str, str]] = []
+    entries: list[ConsoleEntry] = []
     for item in raw[-CONSOLE_RING_ENTRIES:] if isinstance(raw, list) else []:
         if isinstance(item, dict) and isinstance(item.get("level"), str) and isinstance(item.get("text"), str):
             entries.append({"level": item["level"][:CONSOLE_LEVEL_CHARS], "text": item["text"][:CONSOLE_TEXT_CHARS]})

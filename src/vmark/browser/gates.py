@@ -27,6 +27,7 @@ from html.parser import HTMLParser
 from typing import Literal
 from urllib.parse import urlsplit
 
+from vmark.protocol import browser_results
 from vmark.protocol.limits import GATE_MAX_HTML_CHARS
 
 GateKind = Literal["login", "consent", "challenge", "rate-limit"]
@@ -54,7 +55,7 @@ class Gate:
     #: the evidence, as ``channel:what`` (e.g. ``status:429``), for logs and tests
     signals: tuple[str, ...]
 
-    def as_data(self) -> dict[str, str]:
+    def as_data(self) -> browser_results.Gate:
         """What an agent is shown: ``{kind, hint}``."""
         return {"kind": self.kind, "hint": self.hint}
 

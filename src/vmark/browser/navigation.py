@@ -19,7 +19,7 @@ import contextlib
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Response
@@ -29,6 +29,7 @@ from vmark.browser.gates import detect_gate
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import TargetVerdict, redact_url
 from vmark.core.ids import new_id
+from vmark.protocol import browser_results
 from vmark.protocol.limits import (
     DEFAULT_TIMEOUT_MS,
     ERROR_PAGE_TIMEOUT_MS,
@@ -85,21 +86,21 @@ class Ticket:
     #: the target, redacted
     url: str
     state: TicketState = "pending"
-    result: dict[str, Any] = field(default_factory=dict)
+    result: browser_results.Ticket = field(default_factory=lambda: browser_results.Ticket())
     _finished: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
     def done(self) -> bool:
         return self.state != "pending"
 
-    def _finish(self, state: TicketState, **result: Any) -> None:
+    def _finish(self, state: TicketState, outcome: browser_results.Ticket) -> None:
         if self.done:
             return  # the first outcome stands (a superseded ticket stays superseded)
         self.state = state
-        self.result = {"navigationId": self.id, "status": state, **result}
+        self.result = {"navigationId": self.id, "status": state, **outcome}
         self._finished.set()
 
-    def pending_result(self) -> dict[str, Any]:
+    def pending_result(self) -> browser_results.Ticket:
         return {"navigationId": self.id, "status": "pending", "url": self.url}
 
 
@@ -163,7 +164,7 @@ class Navigator:
 
     def forget_tab(self, tab_id: str) -> None:
         for ticket in self._tickets.pop(tab_id, []):
-            ticket._finish("failed", url=ticket.url, error="the tab was closed")
+            ticket._finish("failed", {"url": ticket.url, "error": "the tab was closed"})
 
     async def aclose(self) -> None:
         """Stop every running navigation (before the driver stops)."""
@@ -176,7 +177,7 @@ class Navigator:
         tickets = self._tickets.setdefault(tab.id, [])
         ticket = Ticket(new_id("nav"), tab.id, redact_url(url))
         for older in tickets:
-            older._finish("superseded", url=older.url, supersededBy=ticket.id)
+            older._finish("superseded", {"url": older.url, "supersededBy": ticket.id})
         tickets.append(ticket)
         del tickets[:-TICKETS_PER_TAB]
         task = asyncio.create_task(self._run(tab, ticket, url))
@@ -192,14 +193,14 @@ class Navigator:
         except PlaywrightError as exc:
             error = self._failure(tab, exc, started)
             await _settle_error_page(tab.page, exc)
-            ticket._finish("failed", url=ticket.url, error=error)
+            ticket._finish("failed", {"url": ticket.url, "error": error})
             return
         except asyncio.CancelledError:
-            ticket._finish("failed", url=ticket.url, error="the browser stopped")
+            ticket._finish("failed", {"url": ticket.url, "error": "the browser stopped"})
             raise
         if ticket.done:
             return
-        ticket._finish("loaded", **await self._loaded(tab, response))
+        ticket._finish("loaded", await self._loaded(tab, response))
 
     def _failure(self, tab: BrowserTab, exc: PlaywrightError, started: float) -> str:
         """Why the load failed: a refusal of the page's document by the guards when there is one.
@@ -214,10 +215,10 @@ class Navigator:
             return _refusal_text(latest.url, latest.reason, latest.detail) if latest.refused else latest.detail
         return _error_text(exc)
 
-    async def _loaded(self, tab: BrowserTab, response: Response | None) -> dict[str, Any]:
+    async def _loaded(self, tab: BrowserTab, response: Response | None) -> browser_results.Ticket:
         page = tab.page
         title = await tab.refresh_title()
-        result: dict[str, Any] = {"url": tab.url, "title": title, "generation": tab.generation}
+        result: browser_results.Ticket = {"url": tab.url, "title": title, "generation": tab.generation}
         status = response.status if response is not None else None
         if status is not None:
             result["httpStatus"] = status

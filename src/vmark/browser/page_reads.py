@@ -16,14 +16,16 @@ from vmark.browser.isolated import world_for
 from vmark.browser.reader import UNTRUSTED, reader_mode
 from vmark.browser.snapshot import RefError, read_snapshot, resolve_ref
 from vmark.browser.tabs import BrowserTab
+from vmark.protocol.browser_results import Extracted, Match, ScreenshotTaken
+from vmark.protocol.jsontypes import JSONObject
 
 #: how often ``wait_for`` looks again
 WAIT_FOR_POLL_SECONDS = 0.1
 #: told the snapshot nodes a read handed out (their refs may be named by a later act)
-Remember = Callable[[BrowserTab, list[dict[str, Any]]], None]
+Remember = Callable[[BrowserTab, list[JSONObject]], None]
 
 
-async def screenshot(tab: BrowserTab) -> dict[str, Any]:
+async def screenshot(tab: BrowserTab) -> ScreenshotTaken:
     """The viewport as a JPEG, with a line naming the page (its title, its redacted URL)."""
     image = await tab.page.screenshot(type="jpeg", quality=60)
     title = await tab.refresh_title()
@@ -33,14 +35,12 @@ async def screenshot(tab: BrowserTab) -> dict[str, Any]:
     }
 
 
-async def extract(tab: BrowserTab, max_chars: int) -> dict[str, Any]:
+async def extract(tab: BrowserTab, max_chars: int) -> Extracted:
     """The page as it is now, as reader-mode Markdown of at most ``max_chars`` characters."""
     return await reader_mode(await tab.page.content(), tab.page.url, max_chars)
 
 
-async def wait_for(
-    tab: BrowserTab, condition: Mapping[str, Any], timeout_ms: int, remember: Remember
-) -> dict[str, Any]:
+async def wait_for(tab: BrowserTab, condition: Mapping[str, Any], timeout_ms: int, remember: Remember) -> Match:
     """Look until ``condition`` holds or ``timeout_ms`` passed: ``{matched}`` (+ the ``ref`` it found).
     ``condition``: exactly one of ``urlContains``, ``text``, ``ref``, ``role`` (+ ``name``), checked by
     the caller."""
@@ -48,7 +48,7 @@ async def wait_for(
     while True:
         found = await _condition(tab, condition, remember)
         if found is not None or time.monotonic() >= deadline:
-            answer: dict[str, Any] = {"matched": found is not None}
+            answer: Match = {"matched": found is not None}
             if isinstance(found, str):
                 answer["ref"] = found
             return answer

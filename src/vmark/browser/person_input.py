@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from vmark.browser.failures import first_line
 from vmark.protocol.errors import ArgumentError
+from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import VIEW_MAX_TEXT_CHARS, VIEW_MAX_WHEEL_PX
 
 MOUSE_BUTTONS = ("left", "middle", "right")
@@ -28,7 +28,7 @@ KEY_NAME = re.compile(r"[A-Za-z0-9]{1,24}|[^\sA-Za-z0-9]")
 Size = tuple[float, float]
 
 
-async def replay(page: Page, args: dict[str, Any], shown: Callable[[], Size | None]) -> None:
+async def replay(page: Page, args: JSONObject, shown: Callable[[], Size | None]) -> None:
     """One input event (``kind``: mouse, wheel, key or text) on ``page``; ``shown``: the viewport the
     person's view shows now, if known (the latest frame's), else the page's own is asked."""
     kind = args.get("kind")
@@ -49,7 +49,7 @@ async def replay(page: Page, args: dict[str, Any], shown: Callable[[], Size | No
         raise ArgumentError(f"the input did not reach the page: {first_line(exc)}") from exc
 
 
-async def _click(page: Page, args: dict[str, Any], shown: Callable[[], Size | None]) -> None:
+async def _click(page: Page, args: JSONObject, shown: Callable[[], Size | None]) -> None:
     x, y = await _point(page, args, shown)
     button = args.get("button", "left")
     if button not in MOUSE_BUTTONS:
@@ -60,14 +60,14 @@ async def _click(page: Page, args: dict[str, Any], shown: Callable[[], Size | No
     await page.mouse.click(x, y, button=button, click_count=count)
 
 
-async def _wheel(page: Page, args: dict[str, Any], shown: Callable[[], Size | None]) -> None:
+async def _wheel(page: Page, args: JSONObject, shown: Callable[[], Size | None]) -> None:
     x, y = await _point(page, args, shown)
     dx, dy = (_number(args, name, -VIEW_MAX_WHEEL_PX, VIEW_MAX_WHEEL_PX, 0.0) for name in ("dx", "dy"))
     await page.mouse.move(x, y)
     await page.mouse.wheel(dx, dy)
 
 
-async def _point(page: Page, args: dict[str, Any], shown: Callable[[], Size | None]) -> Size:
+async def _point(page: Page, args: JSONObject, shown: Callable[[], Size | None]) -> Size:
     """``x, y`` in a view of ``width`` x ``height`` (what the person clicked), in viewport pixels."""
     width = _number(args, "width", 1.0, 100_000.0)
     height = _number(args, "height", 1.0, 100_000.0)
@@ -84,14 +84,14 @@ async def _viewport(page: Page) -> Size:
     return float(inner[0]), float(inner[1])
 
 
-def _number(args: dict[str, Any], name: str, low: float, high: float, default: float | None = None) -> float:
+def _number(args: JSONObject, name: str, low: float, high: float, default: float | None = None) -> float:
     value = args.get(name, default)
     if not isinstance(value, int | float) or isinstance(value, bool) or not low <= value <= high:
         raise ArgumentError(f"argument {name!r} must be a number from {low:g} to {high:g}")
     return float(value)
 
 
-def _chord(args: dict[str, Any]) -> str:
+def _chord(args: JSONObject) -> str:
     key = args.get("key")
     if not isinstance(key, str) or not KEY_NAME.fullmatch(key):
         raise ArgumentError("argument 'key' must be a key name such as 'Enter', 'ArrowLeft' or 'a'")
@@ -102,7 +102,7 @@ def _chord(args: dict[str, Any]) -> str:
     return "+".join([*held, key])
 
 
-def _text(args: dict[str, Any]) -> str:
+def _text(args: JSONObject) -> str:
     text = args.get("text")
     if not isinstance(text, str) or not 0 < len(text) <= VIEW_MAX_TEXT_CHARS:
         raise ArgumentError(f"argument 'text' must be a string of 1 to {VIEW_MAX_TEXT_CHARS} characters")

@@ -8,7 +8,6 @@ navigation goes through the app's gates instead (``browser.navigate``).
 from __future__ import annotations
 
 import re
-from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
@@ -17,6 +16,7 @@ from vmark.browser.failures import first_line
 from vmark.browser.tabs import BrowserTab
 from vmark.protocol.errors import ArgumentError
 from vmark.protocol.limits import VIEW_NAVIGATION_TIMEOUT_MS
+from vmark.protocol.wire_types import BrowserWhere
 
 #: something that starts with a scheme (``localhost:8000`` and ``host:80/x`` do not)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(?!\d)")
@@ -34,7 +34,7 @@ def person_url(raw: str) -> str:
     return url
 
 
-async def move(tab: BrowserTab, op: Any, url: Any) -> dict[str, Any]:
+async def move(tab: BrowserTab, op: object, url: object) -> BrowserWhere:
     """``op``: ``go`` (to ``url``), ``back``, ``forward`` or ``reload``: ``{tabId, url}`` (+ ``error``)."""
     if op == "go":
         if not isinstance(url, str) or not url.strip():
@@ -52,7 +52,7 @@ async def move(tab: BrowserTab, op: Any, url: Any) -> dict[str, Any]:
     return where(tab, error)
 
 
-async def goto(tab: BrowserTab, url: str) -> dict[str, Any]:
+async def goto(tab: BrowserTab, url: str) -> BrowserWhere:
     """Load ``url`` (checked by :func:`person_url`) in the tab: ``{tabId, url}`` (+ ``error``)."""
     error = None
     try:
@@ -62,9 +62,8 @@ async def goto(tab: BrowserTab, url: str) -> dict[str, Any]:
     return where(tab, error)
 
 
-def where(tab: BrowserTab, error: str | None) -> dict[str, Any]:
-    answer: dict[str, Any] = {"tabId": tab.id, "url": tab.url}
+def where(tab: BrowserTab, error: str | None) -> BrowserWhere:
+    answer: BrowserWhere = {"tabId": tab.id, "url": tab.url}
     if error is not None:
         answer["error"] = error
     return answer
-

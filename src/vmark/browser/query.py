@@ -8,11 +8,13 @@ ref across reads and queries. ``box`` is the border box in viewport CSS pixels, 
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from playwright.async_api import Page
 
 from vmark.browser.isolated import world_for
+from vmark.protocol.browser_results import QueryMatches
+from vmark.protocol.jsontypes import JSONObject
 
 
 class InvalidSelector(ValueError):
@@ -25,9 +27,12 @@ class QueryFields(TypedDict, total=False):
     styles: list[str]
 
 
-async def query(page: Page, selector: str, fields: QueryFields | None = None) -> dict[str, Any]:
+async def query(page: Page, selector: str, fields: QueryFields | None = None) -> QueryMatches:
     """Elements of the page's top document matching ``selector``."""
-    answer: dict[str, Any] = await world_for(page).call("query", selector, dict(fields or {}))
+    answer: JSONObject = await world_for(page).call("query", selector, dict(fields or {}))
     if "error" in answer:
         raise InvalidSelector(f"invalid selector {selector!r}: {answer['message']}")
-    return answer
+    matches: QueryMatches = {"count": answer["count"], "elements": answer["elements"]}
+    if "truncated" in answer:
+        matches["truncated"] = answer["truncated"]
+    return matches

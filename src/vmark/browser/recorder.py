@@ -39,6 +39,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from vmark.browser.isolated import EvalError, EvalTimeout, js_source, page_script, world_for
 from vmark.browser.urlpolicy import redact_url
+from vmark.protocol.browser_results import RecordedWorkflow
 from vmark.protocol.limits import (
     ACCESSIBLE_NAME_CHARS,
     RECORDER_EVAL_SECONDS,
@@ -168,7 +169,7 @@ async def start_recording(page: Page, site: str = DEFAULT_SITE) -> None:
     recording.poller = asyncio.ensure_future(_poll(recording))
 
 
-async def stop_recording(page: Page, site: str | None = None) -> dict[str, Any]:
+async def stop_recording(page: Page, site: str | None = None) -> RecordedWorkflow:
     """End the recording: ``{source, inputs, eventCount}`` (+ ``notRecorded``, ``limit`` past a bound)."""
     recording = _RECORDINGS.get(page)
     if recording is None:
@@ -291,7 +292,7 @@ async def _teardown(recording: _Recording) -> None:
 # --- the workflow text ------------------------------------------------------------------------
 def build(
     events: list[Captured], site: str, session_dropped: int = 0, page_dropped: dict[str, int] | None = None
-) -> dict[str, Any]:
+) -> RecordedWorkflow:
     """The workflow text of a recording: one input per distinct field (named after it), a
     ``confirm:`` for a secret field, ``navigate to`` for a navigation the page did not ask for."""
     inputs: dict[tuple[str, str], str] = {}
@@ -303,7 +304,8 @@ def build(
         lines.append(line)
     names = list(inputs.values())
     front = ["---", f"site: {site}", f"inputs: [{', '.join(names)}]", "---"]
-    answer: dict[str, Any] = {"source": "\n".join([*front, *lines]) + "\n", "inputs": names, "eventCount": len(events)}
+    source = "\n".join([*front, *lines]) + "\n"
+    answer: RecordedWorkflow = {"source": source, "inputs": names, "eventCount": len(events)}
     left_out = session_dropped + sum((page_dropped or {}).values())
     if left_out:
         bounds = []

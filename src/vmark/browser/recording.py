@@ -8,11 +8,11 @@ side: the shim, the events, the source built from them).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from vmark.browser.asks import Ask, Asker, Authorize
 from vmark.browser.recorder import DEFAULT_SITE, RecordingError, is_recording, start_recording, stop_recording
 from vmark.browser.tabs import BrowserTab
+from vmark.protocol.browser_results import RecordedWorkflow, RecordingStarted
 from vmark.protocol.errors import ArgumentError
 
 #: a site id goes into the recorded front matter: one line of printable text
@@ -23,7 +23,7 @@ class Recordings:
     def __init__(self, authorize: Authorize) -> None:
         self._authorize = authorize
 
-    async def start(self, asker: Asker, tab: BrowserTab, site: Any) -> dict[str, Any]:
+    async def start(self, asker: Asker, tab: BrowserTab, site: object) -> RecordingStarted:
         """Ask the person, then record ``tab``: ``{recording, tabId, url}``."""
         named = _site(site)
         if is_recording(tab.page):
@@ -35,7 +35,7 @@ class Recordings:
             raise ArgumentError(f"browser.workflow_record: {exc}") from exc
         return {"recording": True, "tabId": tab.id, "url": tab.url}
 
-    async def stop(self, tab: BrowserTab, site: Any) -> dict[str, Any]:
+    async def stop(self, tab: BrowserTab, site: object) -> RecordedWorkflow:
         """End the recording of ``tab``: ``{source, inputs, eventCount}`` (``site`` names the workflow's site)."""
         named = _site(site)
         try:
@@ -44,7 +44,7 @@ class Recordings:
             raise ArgumentError(f"browser.workflow_record: {exc}") from exc
 
 
-def _site(value: Any) -> str | None:
+def _site(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not _SITE.fullmatch(value) or not value.strip() or value.strip() == "---":

@@ -10,10 +10,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from vmark.browser.asks import Asker
 from vmark.browser.workflow import Step, Workflow
+from vmark.protocol.browser_results import (
+    Extracted,
+    PendingApproval,
+    RunProgress,
+    RunStarted,
+    RunSummary,
+    StepOutcome,
+    WorkflowStep,
+)
+from vmark.protocol.browser_results import RunStatus as StatusAnswer
 from vmark.protocol.limits import WORKFLOW_STEP_TEXT_SHOWN
 
 RunStatus = Literal["running", "paused", "completed", "failed", "cancelled", "superseded"]
@@ -50,10 +60,10 @@ class StepResult:
     status: StepStatus = "pending"
     attempts: int = 0
     reason: str | None = None
-    data: dict[str, Any] | None = None
+    data: Extracted | None = None
 
-    def describe(self) -> dict[str, Any]:
-        answer: dict[str, Any] = {"index": self.index, "status": self.status, "attempts": self.attempts}
+    def describe(self) -> StepOutcome:
+        answer: StepOutcome = {"index": self.index, "status": self.status, "attempts": self.attempts}
         if self.reason is not None:
             answer["reason"] = self.reason
         if self.data is not None:
@@ -69,7 +79,7 @@ class Waiting:
     step: int
     subject: str
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> PendingApproval:
         return {"approvalId": self.prompt_id, "step": self.step, "subject": self.subject}
 
 
@@ -119,17 +129,17 @@ class Run:
         self.status, self.reason_code, self.reason = status, code, reason
         self.clock.stop()
 
-    def started(self) -> dict[str, Any]:
+    def started(self) -> RunStarted:
         """What ``workflow_run`` answers: ``{runId, steps, firstStep}``, the steps as written."""
-        shown = [
+        shown: list[WorkflowStep] = [
             {"index": s.index, "line": s.line, "kind": s.kind, "text": s.text[:WORKFLOW_STEP_TEXT_SHOWN]}
             for s in self.workflow.steps
         ]
         return {"runId": self.id, "steps": shown, "firstStep": self.first_step}
 
-    def describe(self, prompt_pending: bool) -> dict[str, Any]:
+    def describe(self, prompt_pending: bool) -> StatusAnswer:
         """What ``workflow_status`` answers; ``prompt_pending``: the prompt it waits on is still unanswered."""
-        answer: dict[str, Any] = {
+        summary: RunSummary = {
             "runId": self.id,
             "status": self.status,
             "completedSteps": sum(r.status == "completed" for r in self.results),
@@ -137,12 +147,16 @@ class Run:
             "stepCount": len(self.results),
             "firstStep": self.first_step,
         }
+        progress: RunProgress = {}
         if self.status == "paused" and self.paused_at is not None:
-            answer["pausedAt"] = self.paused_at
+            progress["pausedAt"] = self.paused_at
         waiting = self.waiting
         if waiting is not None and prompt_pending:
-            answer["pendingApproval"] = waiting.describe()
-        optional = {"reasonCode": self.reason_code, "reason": self.reason, "resumedFrom": self.resumed_from}
-        answer.update((key, value) for key, value in optional.items() if value is not None)
-        answer["stepResults"] = [r.describe() for r in self.results]
-        return answer
+            progress["pendingApproval"] = waiting.describe()
+        if self.reason_code is not None:
+            progress["reasonCode"] = self.reason_code
+        if self.reason is not None:
+            progress["reason"] = self.reason
+        if self.resumed_from is not None:
+            progress["resumedFrom"] = self.resumed_from
+        return {**summary, **progress, "stepResults": [r.describe() for r in self.results]}

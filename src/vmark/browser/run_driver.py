@@ -22,6 +22,7 @@ from vmark.browser.run_jobs import Jobs
 from vmark.browser.tabs import BrowserTab, UnknownTab
 from vmark.browser.urlpolicy import origin_of
 from vmark.browser.workflow import APP_KINDS, Step
+from vmark.protocol.browser_results import Extracted, Ticket
 from vmark.protocol.errors import BrowserError
 from vmark.protocol.limits import APPROVAL_TTL_SECONDS, BROWSER_RUN_TIME_BUDGET_SECONDS, MAX_TIMEOUT_MS
 
@@ -34,7 +35,7 @@ WATCH_SECONDS = 0.05
 _T = TypeVar("_T")
 
 #: an agent's navigation of the tab, as ``browser.navigate`` does it (the destination's prompt, the ticket)
-Navigate = Callable[[Asker, BrowserTab, str, int], Awaitable[dict[str, Any]]]
+Navigate = Callable[[Asker, BrowserTab, str, int], Awaitable[Ticket]]
 
 
 class OpenTabs(Protocol):
@@ -106,7 +107,7 @@ class RunDriver:
             self._jobs.remember(run.job, step.index)
         return True
 
-    async def _attempt(self, run: Run, step: Step) -> dict[str, Any] | None:
+    async def _attempt(self, run: Run, step: Step) -> Extracted | None:
         """Perform the step; a failure is written on its result (without an input value) and raised."""
         result = run.results[step.index]
         try:
@@ -137,15 +138,14 @@ class RunDriver:
             return False
         return True
 
-    async def _perform(self, run: Run, step: Step) -> dict[str, Any] | None:
+    async def _perform(self, run: Run, step: Step) -> Extracted | None:
         try:
             tab = self._tabs.get(run.tab_id)
         except UnknownTab:
             raise _StepFailed("tab-closed", "the tab was closed") from None
         if step.kind == "extract":
             extracted = await self._timed(run, run_steps.extract(tab))
-            # a page may echo what was typed into it (or a URL carry it): the values stay out of the status
-            return {key: run.scrub(value) if isinstance(value, str) else value for key, value in extracted.items()}
+            return _scrubbed(run, extracted)
         if step.kind == "navigate":
             await self._navigate_step(run, step, tab)
         else:
@@ -237,3 +237,17 @@ class RunDriver:
 def _finish(run: Run, status: RunStatus, code: str | None = None, reason: str | None = None) -> None:
     run.end(status, code, reason)
     log.info("workflow %s %s%s", run.id, status, f" ({code})" if code else "")
+
+
+def _scrubbed(run: Run, extracted: Extracted) -> Extracted:
+    """A page may echo what was typed into it (or a URL carry it): the values stay out of the status."""
+    title, byline = extracted["title"], extracted["byline"]
+    return {
+        "title": None if title is None else run.scrub(title),
+        "byline": None if byline is None else run.scrub(byline),
+        "url": run.scrub(extracted["url"]),
+        "markdown": run.scrub(extracted["markdown"]),
+        "textLength": extracted["textLength"],
+        "truncated": extracted["truncated"],
+        "untrusted": run.scrub(extracted["untrusted"]),
+    }

@@ -11,7 +11,6 @@ import contextlib
 import re
 import time
 from dataclasses import replace
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
@@ -22,6 +21,8 @@ from vmark.browser.reader import reader_mode
 from vmark.browser.snapshot import read_snapshot
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.workflow import Step
+from vmark.protocol.browser_results import ActDone, Extracted
+from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import ACCESSIBLE_NAME_CHARS, BROWSER_RUN_EXTRACT_MAX_CHARS, BROWSER_RUN_STEP_READY_SECONDS
 
 #: what a page can throw at a step (a closed or navigating page, a script that failed in it)
@@ -48,7 +49,7 @@ async def ready(tab: BrowserTab, step: Step) -> Step:
     return step
 
 
-def match(nodes: list[dict[str, Any]], step: Step) -> tuple[str, str] | None:
+def match(nodes: list[JSONObject], step: Step) -> tuple[str, str] | None:
     """The element a step means: its exact role and name; else (a recording replayed on a page that changed
     a little) one element of the same role family whose name matches ignoring case and spacing, or starts
     with a name the snapshot cut at 200 characters, or the only element of the role when the name is empty.
@@ -75,14 +76,14 @@ def _normalized(name: str) -> str:
     return re.sub(r"[\s\u00a0]+", " ", name).strip()
 
 
-async def act(tab: BrowserTab, step: Step) -> dict[str, Any]:
+async def act(tab: BrowserTab, step: Step) -> ActDone:
     """A click or a type step on the element it names (see :func:`ready`): the act's answer."""
     if step.kind == "click":
         return await _click(tab.page, step)
     return await page_act(tab.page, "type", role=step.role, name=step.name, text=step.value)
 
 
-async def _click(page: Page, step: Step) -> dict[str, Any]:
+async def _click(page: Page, step: Step) -> ActDone:
     """Click, and when the click started a navigation (a form sent), wait for the new page to load, so the
     next step meets the page the click led to."""
     started, loaded = asyncio.Event(), asyncio.Event()
@@ -111,7 +112,7 @@ async def _click(page: Page, step: Step) -> dict[str, Any]:
         page.remove_listener("load", on_load)
 
 
-async def extract(tab: BrowserTab) -> dict[str, Any]:
+async def extract(tab: BrowserTab) -> Extracted:
     """The page as reader-mode Markdown, as ``browser_read.extract`` reads it, kept short."""
     return await reader_mode(await _content(tab.page), tab.page.url, BROWSER_RUN_EXTRACT_MAX_CHARS)
 

@@ -17,7 +17,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
-from typing import Any
 
 from vmark.browser.asks import Asker, Authorize, Prompts
 from vmark.browser.run import TERMINAL, Clock, Run, RunClock, RunStatus, StepResult
@@ -26,6 +25,8 @@ from vmark.browser.run_jobs import Jobs
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.workflow import Step, Workflow
 from vmark.core.ids import new_id
+from vmark.protocol.browser_results import RunCancelled, RunStarted
+from vmark.protocol.browser_results import RunStatus as StatusAnswer
 from vmark.protocol.errors import ArgumentError, BrowserError
 from vmark.protocol.limits import MAX_BROWSER_RUNS_KEPT
 
@@ -61,7 +62,7 @@ class Runs:
         inputs: Mapping[str, str],
         allow_repeat: bool,
         resume_run_id: str | None,
-    ) -> dict[str, Any]:
+    ) -> RunStarted:
         """Start a run on ``tab`` and answer at once: ``{runId, steps, firstStep}``."""
         active = next((r for r in self._runs.values() if r.tab_id == tab.id and r.status == "running"), None)
         if active is not None:
@@ -87,12 +88,12 @@ class Runs:
         log.info("workflow %s started on %s (%d steps, from step %d)", run.id, tab.id, len(steps), run.first_step)
         return run.started()
 
-    def status(self, run_id: str, requester: str, tab_id: str | None = None) -> dict[str, Any]:
+    def status(self, run_id: str, requester: str, tab_id: str | None = None) -> StatusAnswer:
         run = self._get(run_id, requester, tab_id)
         waiting = run.waiting
         return run.describe(waiting is not None and self._prompts.is_pending(waiting.prompt_id))
 
-    async def cancel(self, run_id: str, requester: str, tab_id: str | None = None) -> dict[str, Any]:
+    async def cancel(self, run_id: str, requester: str, tab_id: str | None = None) -> RunCancelled:
         """Stop a run (never asks anyone); a finished run stays as it is (``alreadyTerminal``)."""
         run = self._get(run_id, requester, tab_id)
         if run.status in TERMINAL:

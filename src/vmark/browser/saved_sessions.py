@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -20,6 +19,7 @@ from vmark.browser.isolated import EvalError, EvalTimeout
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import origin_of
 from vmark.browser.vault import HANDLE, Vault, WriteText, capture, restore
+from vmark.protocol.browser_results import SessionLoaded, SessionSaved
 from vmark.protocol.errors import ArgumentError, BrowserError
 
 #: what a page can do to a read or a write of it; never shown as text, which may name URLs or values
@@ -38,7 +38,7 @@ class SavedSessions:
         # made per call: the keyring is looked for each time (one unlocked or set up since is used)
         return Vault(self._data_dir, self._write)
 
-    async def save(self, asker: Asker, tab: BrowserTab, handle: Any) -> dict[str, Any]:
+    async def save(self, asker: Asker, tab: BrowserTab, handle: object) -> SessionSaved:
         """Ask the person, then keep the tab's cookies and localStorage under ``handle``: counts, and where."""
         name = _handle(handle)
         origin = _origin(tab)
@@ -60,7 +60,7 @@ class SavedSessions:
             "store": store,
         }
 
-    async def load(self, asker: Asker, tab: BrowserTab, handle: Any) -> dict[str, Any]:
+    async def load(self, asker: Asker, tab: BrowserTab, handle: object) -> SessionLoaded:
         """Ask the person, then put the session saved under ``handle`` back into the tab (on its origin)."""
         name = _handle(handle)
         saved = await asyncio.to_thread(lambda: self._vault().load(name))
@@ -78,7 +78,7 @@ class SavedSessions:
         return {"loaded": True, "handle": name}
 
 
-def _handle(value: Any) -> str:
+def _handle(value: object) -> str:
     if not isinstance(value, str) or not HANDLE.fullmatch(value):
         shown = value[:70] if isinstance(value, str) else value
         raise ArgumentError(f"argument 'handle' must be 1-128 characters of A-Z a-z 0-9 . _ -, not {shown!r}")

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from vmark.browser.isolated import EvalError, IsolatedWorld, world_for
+from vmark.protocol.browser_results import SnapshotRead
+from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import MAX_FRAME_DEPTH, SNAPSHOT_CLOSED_ROOT_CHECKS, SNAPSHOT_MAX_NODES
 
 #: the CDP object group of resolved refs (release with ``world.release_objects(REF_GROUP)``)
@@ -64,13 +65,13 @@ def ref_error(ref: str, code: str) -> RefError:
     return kind(ref, code, template.format(ref=ref))
 
 
-async def read_snapshot(page: Page) -> dict[str, Any]:
+async def read_snapshot(page: Page) -> SnapshotRead:
     """``{snapshot: [...], truncated?: True, unreachable?: n}`` for the page's current document."""
     nodes, truncated, unreachable = await _read_world(world_for(page), "", 0)
     if len(nodes) > SNAPSHOT_MAX_NODES:
         nodes = nodes[:SNAPSHOT_MAX_NODES]
         truncated = True
-    result: dict[str, Any] = {"snapshot": nodes}
+    result: SnapshotRead = {"snapshot": nodes}
     if truncated:
         result["truncated"] = True
     if unreachable:
@@ -78,11 +79,11 @@ async def read_snapshot(page: Page) -> dict[str, Any]:
     return result
 
 
-async def _read_world(world: IsolatedWorld, prefix: str, depth: int) -> tuple[list[dict[str, Any]], bool, int]:
+async def _read_world(world: IsolatedWorld, prefix: str, depth: int) -> tuple[list[JSONObject], bool, int]:
     """One world's nodes (refs prefixed) with its cross-origin frames' nodes stitched in where
     their frame element stands: (nodes, truncated, unreachable)."""
     walked = await world.call("snapshot")
-    nodes: list[dict[str, Any]] = walked["snapshot"]
+    nodes: list[JSONObject] = walked["snapshot"]
     if prefix:
         for node in nodes:
             node["ref"] = prefix + node["ref"]

@@ -9,13 +9,13 @@ Content-Security-Policy does not block the way it blocks ``style`` attributes an
 
 from __future__ import annotations
 
-from typing import Any
-
 from playwright.async_api import Page
 
 from vmark.browser.isolated import world_for
 from vmark.browser.query import InvalidSelector
 from vmark.browser.snapshot import ref_error
+from vmark.protocol.browser_results import Restyled
+from vmark.protocol.jsontypes import JSONObject
 
 
 class StyleArgumentError(ValueError):
@@ -31,7 +31,7 @@ async def style(
     add_classes: list[str] | None = None,
     remove_classes: list[str] | None = None,
     inject_css: str | None = None,
-) -> dict[str, Any]:
+) -> Restyled:
     """Apply one style operation; ``{count}`` = elements changed (``{count: 0, injected: True}``
     for ``inject_css``)."""
     operations = {"set": set, "addClasses": add_classes, "removeClasses": remove_classes, "injectCss": inject_css}
@@ -49,10 +49,13 @@ async def style(
         world, target = route.world, {"ref": route.ref}
     else:
         target = {"selector": selector}
-    answer: dict[str, Any] = await world.call("restyle", target, chosen)
+    answer: JSONObject = await world.call("restyle", target, chosen)
     error = answer.get("error")
     if error == "invalid-selector":
         raise InvalidSelector(f"invalid selector {selector!r}: {answer['message']}")
     if isinstance(error, str) and error.startswith("ref-"):
         raise ref_error(str(ref), error.removeprefix("ref-"))
-    return answer
+    restyled: Restyled = {"count": answer["count"]}
+    if "injected" in answer:
+        restyled["injected"] = answer["injected"]
+    return restyled

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
@@ -21,6 +21,7 @@ from vmark.browser.driver import BrowserDriver, PageEvents, Posture
 from vmark.browser.urlpolicy import redact_url
 from vmark.core.ids import new_id
 from vmark.protocol.limits import TAB_LIMIT, TAB_TITLE_SECONDS
+from vmark.protocol.wire_types import BrowserTabSummary
 
 Owner = Literal["ai", "human"]
 #: attempts to confirm a closed page, and the pause between them
@@ -92,7 +93,7 @@ class BrowserTab:
             self.title = await asyncio.wait_for(self.page.title(), TAB_TITLE_SECONDS)
         return self.title
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> BrowserTabSummary:
         return {
             "tabId": self.id,
             "owner": self.owner,
@@ -181,7 +182,7 @@ class TabRegistry:
                 await asyncio.sleep(CLOSE_RETRY_SECONDS)
         return False
 
-    async def listing(self) -> list[dict[str, Any]]:
+    async def listing(self) -> list[BrowserTabSummary]:
         """Every tab for ``session.get_state``: ``{tabId, owner, url, title, generation, posture}``."""
         tabs = self.tabs()
         await asyncio.gather(*(tab.refresh_title() for tab in tabs))

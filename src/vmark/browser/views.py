@@ -29,7 +29,9 @@ from vmark.browser.person_input import Size, replay
 from vmark.browser.runs import Runs
 from vmark.browser.screencast import Screencast, Spawn, Viewer
 from vmark.browser.tabs import BrowserTab, TabRegistry, UnknownTab
+from vmark.protocol import wire_types as wire
 from vmark.protocol.errors import ArgumentError, BrowserError
+from vmark.protocol.jsontypes import JSONObject
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class BrowserViews:
         self._watch(tab)
         return tab
 
-    async def listing(self) -> list[dict[str, Any]]:
+    async def listing(self) -> list[wire.BrowserTabInfo]:
         for tab in self._tabs.tabs():
             self._watch(tab)
         return [
@@ -86,18 +88,21 @@ class BrowserViews:
             for entry in await self._tabs.listing()
         ]
 
-    async def open_human(self, url: str | None) -> dict[str, Any]:
+    async def open_human(self, url: str | None) -> wire.BrowserOpened:
         self._hooks.require_enabled()
         target = person_nav.person_url(url) if url else None
         tab = await self._hooks.open_tab()
         self._watch(tab)
         await self._tabs_changed()
-        answer: dict[str, Any] = {"tabId": tab.id}
+        answer: wire.BrowserOpened = {"tabId": tab.id}
         if target is not None:
-            answer.update(await person_nav.goto(tab, target))
+            went = await person_nav.goto(tab, target)
+            answer["url"] = went["url"]
+            if "error" in went:
+                answer["error"] = went["error"]
         return answer
 
-    async def close(self, tab: BrowserTab) -> dict[str, Any]:
+    async def close(self, tab: BrowserTab) -> wire.BrowserClosed:
         """The person may close any tab, theirs or an agent's."""
         self._stop_tab(tab.id)
         with contextlib.suppress(BrowserError):  # a view not confirmed closed is gone from the list all the same
@@ -106,7 +111,7 @@ class BrowserViews:
         await self._tabs_changed()
         return {"tabId": tab.id, "closed": True}
 
-    async def nav(self, tab: BrowserTab, op: Any, url: Any) -> dict[str, Any]:
+    async def nav(self, tab: BrowserTab, op: object, url: object) -> wire.BrowserWhere:
         self._runs.person_took_over(tab.id)  # the person drives now: a run on the tab stops
         return await person_nav.move(tab, op, url)
 
@@ -135,7 +140,7 @@ class BrowserViews:
         self._stop_tab(tab.id)
         self._forget(tab.id)
 
-    async def reload_crashed(self, tab: BrowserTab) -> dict[str, Any]:
+    async def reload_crashed(self, tab: BrowserTab) -> wire.BrowserWhere:
         if tab.id not in self._crashed:
             raise ArgumentError(f"{tab.id} has not crashed")
         url = tab.page.url
@@ -155,9 +160,10 @@ class BrowserViews:
         return answer
 
     # --- views ----------------------------------------------------------------------------------------
-    async def view(self, viewer: Viewer, tab: BrowserTab) -> dict[str, Any]:
+    async def view(self, viewer: Viewer, tab: BrowserTab) -> wire.BrowserViewed:
         self._stop((viewer.id, tab.id))
-        answer = {"tabId": tab.id, "url": tab.url, "title": tab.title, "crashed": tab.id in self._crashed}
+        crashed = tab.id in self._crashed
+        answer: wire.BrowserViewed = {"tabId": tab.id, "url": tab.url, "title": tab.title, "crashed": crashed}
         if tab.id in self._crashed:  # nothing to show but the overlay until the person reloads it
             self._overlaid.setdefault(tab.id, {})[viewer.id] = viewer
             return answer
@@ -169,11 +175,11 @@ class BrowserViews:
         await cast.start()
         return answer
 
-    def unview(self, viewer: Viewer, tab_id: str) -> dict[str, Any]:
+    def unview(self, viewer: Viewer, tab_id: str) -> wire.BrowserUnviewed:
         overlaid = self._overlaid.get(tab_id, {}).pop(viewer.id, None) is not None
         return {"tabId": tab_id, "stopped": self._stop((viewer.id, tab_id)) or overlaid}
 
-    def frame_ack(self, viewer: Viewer, tab_id: str) -> dict[str, Any]:
+    def frame_ack(self, viewer: Viewer, tab_id: str) -> wire.BrowserTabPayload:
         """The viewer drew the frame it was sent (see :meth:`Screencast.drawn`)."""
         cast = self._views.get((viewer.id, tab_id))
         if cast is not None:
@@ -201,14 +207,14 @@ class BrowserViews:
         self._input_locks.pop(tab_id, None)
 
     # --- input ----------------------------------------------------------------------------------------
-    async def input(self, viewer: Viewer, tab: BrowserTab, args: dict[str, Any]) -> dict[str, Any]:
+    async def input(self, viewer: Viewer, tab: BrowserTab, args: JSONObject) -> wire.BrowserInputResult:
         self._runs.person_took_over(tab.id)
         if tab.id in self._crashed:
             raise BrowserError("NO_BROWSER_TAB", f"{tab.id} crashed: reload it first", tabId=tab.id)
         lock = self._input_locks.setdefault(tab.id, asyncio.Lock())
         async with lock:
             await replay(tab.page, args, lambda: self._shown(viewer, tab))
-        return {"tabId": tab.id, "kind": args.get("kind")}
+        return {"tabId": tab.id, "kind": args["kind"]}  # one of the four: replay refused any other
 
     def _shown(self, viewer: Viewer, tab: BrowserTab) -> Size | None:
         cast = self._views.get((viewer.id, tab.id))

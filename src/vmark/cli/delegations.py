@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
 
+from ..protocol.wire_types import Delegation
 from ..storage.delegations import parse_duration
 from . import stores
 from .commands import Subcommands, add_command, handled
@@ -48,7 +48,7 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _row(row: dict[str, Any]) -> tuple[object, ...]:
+def _row(row: Delegation) -> tuple[object, ...]:
     until = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["expires"]))
     where = row["workspace"] or "every workspace"
     return row["id"], row["principal"], ",".join(row["scope"]), f"{row['state']} (until {until})", where

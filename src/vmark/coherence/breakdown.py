@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core.progress import report
 from ..protocol.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
+from ..protocol.wire_types import Edge
 from . import claims as _claims
 from .checker import Checker, CheckRequest
 from .errors import CoherenceError, EdgeNotLive
@@ -30,7 +31,7 @@ class _Projection:
     key: tuple[Any, ...]
     edges: list[EdgeView]
     valid_until: float
-    open_rows: list[dict[str, Any]] | None = None
+    open_rows: list[Edge] | None = None
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,13 @@ class Breakdown:
         self._projection = _Projection(key, edges, _next_expiry(st.records, now))
         return edges
 
-    def open_rows(self) -> list[dict[str, Any]]:
+    def open_rows(self) -> list[Edge]:
         """The rows of the open edges of the last projection (copies: callers may change them)."""
         projection = self._projection
         assert projection is not None
         if projection.open_rows is None:
             projection.open_rows = [e.as_row() for e in projection.edges if e.open]
-        return [dict(row) for row in projection.open_rows]
+        return [Edge(**row) for row in projection.open_rows]
 
     def live_edge(self, txf: str, input_index: int) -> EdgeView | None:
         st = self.index.state

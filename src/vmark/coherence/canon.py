@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ..protocol import wire_types
+from ..protocol.jsontypes import JSONObject
 from ..storage.atomic import write_atomic
 from . import claims as _claims
 from .contexts import load_contexts, validate_context
@@ -25,19 +27,19 @@ class Canon:
         self.index = index
         self._clock = clock
 
-    def claims(self) -> list[dict[str, Any]]:
+    def claims(self) -> list[wire_types.Claim]:
         return _claims.claim_rows(_claims.current_claims(self.index.state.records, self._clock()))
 
-    def contexts(self) -> list[dict[str, Any]]:
+    def contexts(self) -> list[wire_types.Context]:
         current = _claims.current_claims(self.index.state.records, self._clock())
         return load_contexts(self.index.vmark / "contexts", current)
 
-    def add_claim(self, statement: str, maturity: str, supersedes: str | None = None) -> dict[str, Any]:
+    def add_claim(self, statement: str, maturity: str, supersedes: str | None = None) -> wire_types.ClaimPut:
         if supersedes is not None:
             self._claim(supersedes)
         return self._put_claim(uuid7(), statement, maturity, None, supersedes)
 
-    def update_claim(self, claim: str, changes: dict[str, Any]) -> dict[str, Any]:
+    def update_claim(self, claim: str, changes: JSONObject) -> wire_types.ClaimPut:
         """A new version of a claim; ``changes`` may hold statement, maturity and invalidAt (or None)."""
         old = self._claim(claim)
         invalid_at = changes.get("invalidAt", old.invalid_at)
@@ -51,7 +53,7 @@ class Canon:
             old.supersedes,
         )
 
-    def save_context(self, context_id: str, data: dict[str, Any]) -> None:
+    def save_context(self, context_id: str, data: JSONObject) -> None:
         _check_context_id(context_id)
         problems = validate_context(data)
         if problems:
@@ -74,7 +76,7 @@ class Canon:
 
     def _put_claim(
         self, claim: str, statement: Any, maturity: Any, invalid_at: str | None, supersedes: str | None
-    ) -> dict[str, Any]:
+    ) -> wire_types.ClaimPut:
         if not isinstance(statement, str) or not statement.strip():
             raise CoherenceError("a claim needs a statement")
         if maturity not in MATURITIES:

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol import wire_types
+from ..protocol.wire_types import Maturity
 from .records import MalformedRecord, Record, parse_time
 
 
@@ -19,7 +21,7 @@ class Claim:
     claim: str
     entry_id: str
     statement: str
-    maturity: str
+    maturity: Maturity
     invalid_at: str | None
     supersedes: str | None
     # invalid_at is absent or still in the future
@@ -59,7 +61,7 @@ def current_claims(records: Iterable[Record], now: float) -> list[Claim]:
                 claim=claim_id,
                 entry_id=newest[claim_id].id,
                 statement=str(body.get("statement", "")),
-                maturity=str(body.get("maturity", "")),
+                maturity="established" if body.get("maturity") == "established" else "draft",
                 invalid_at=invalid_at if isinstance(invalid_at, str) else None,
                 supersedes=supersedes[claim_id],
                 valid=_valid(invalid_at, now),
@@ -84,7 +86,7 @@ def claims_digest(claims: Iterable[Claim]) -> str:
     return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
 
 
-def claim_rows(claims: Iterable[Claim]) -> list[dict[str, Any]]:
+def claim_rows(claims: Iterable[Claim]) -> list[wire_types.Claim]:
     """The ``coherence`` -> ``claims`` rows."""
     return [
         {

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vmark.protocol import wire_types
 from vmark.protocol.limits import MAX_CONTEXT_FILE_BYTES
 
 from .claims import Claim, default_visible
@@ -60,7 +61,7 @@ class _Context:
     errors: list[str]
 
 
-def load_contexts(contexts_dir: Path, claims: Iterable[Claim]) -> list[dict[str, Any]]:
+def load_contexts(contexts_dir: Path, claims: Iterable[Claim]) -> list[wire_types.Context]:
     """The ``coherence`` -> ``contexts`` rows: ``default`` first, then the files by id."""
     claims = list(claims)
     base = default_visible(claims)
@@ -85,7 +86,7 @@ def load_contexts(contexts_dir: Path, claims: Iterable[Claim]) -> list[dict[str,
 
 def _row(
     context_id: str, name: str, parent: str | None, enforcement: str, seen: set[str], errors: list[str]
-) -> dict[str, Any]:
+) -> wire_types.Context:
     return {
         "id": context_id,
         "name": name,

@@ -21,10 +21,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from ..core.actor import PERSON, UNKNOWN, Actor
 from ..core.model import DiskStamp
+from ..protocol import wire_types as wire
+from ..protocol.jsontypes import JSONObject
 from ..protocol.limits import CHECK_BUDGET_SECONDS, MAX_CHECKS_PER_CALL
 from .actors import ReadPin
 from .breakdown import Breakdown, run_checks
@@ -33,6 +34,7 @@ from .checker import Checker
 from .errors import CoherenceError, EdgeNotLive
 from .index import WorkspaceIndex
 from .layout import init_layout, is_initialized
+from .projection import EdgeView
 from .recording import MissingIdentity, Recorder
 from .records import Record
 from .scan import Scanner
@@ -92,7 +94,7 @@ class Kernel:
             self.scanner.close()
 
     # --- reading ----------------------------------------------------------------------------
-    def status(self) -> dict[str, Any]:
+    def status(self) -> wire.CoherenceStatus:
         """Counters; reads and derives, never appends (no scan) and never writes a document."""
         with self._lock:
             if not self.initialized:
@@ -115,7 +117,7 @@ class Kernel:
                 "duplicates": [{"object": o, "paths": sorted(p)} for o, p in sorted(st.duplicates.items())],
             }
 
-    def edges(self, *, include_fresh: bool = False) -> list[dict[str, Any]]:
+    def edges(self, *, include_fresh: bool = False) -> list[wire.Edge]:
         """The breakdown: scan-reconcile (may append provenance, never writes a document), run due
         checks (outside the lock), project. An untracked workspace has none (and gets no ``.vmark/``)."""
         with self._lock:
@@ -141,22 +143,22 @@ class Kernel:
         finally:
             self._checking.release()
 
-    def _rows(self, views: list[Any], include_fresh: bool) -> list[dict[str, Any]]:
+    def _rows(self, views: list[EdgeView], include_fresh: bool) -> list[wire.Edge]:
         if include_fresh:
             return [e.as_row() for e in views]
         return self.breakdown.open_rows()
 
-    def claims(self) -> list[dict[str, Any]]:
+    def claims(self) -> list[wire.Claim]:
         with self._lock:
             self.index.load()
             return self.canon.claims()
 
-    def contexts(self) -> list[dict[str, Any]]:
+    def contexts(self) -> list[wire.Context]:
         with self._lock:
             self.index.load()
             return self.canon.contexts()
 
-    def edge_texts(self, txf: str, input_index: int) -> dict[str, Any]:
+    def edge_texts(self, txf: str, input_index: int) -> wire.EdgeTexts:
         """What moved upstream since the pin (for "revise"): the pinned and the current upstream text."""
         with self._lock:
             self._require_initialized()
@@ -172,7 +174,7 @@ class Kernel:
             }
 
     # --- the person's switch and canon -----------------------------------------------------
-    def init(self) -> dict[str, Any]:
+    def init(self) -> wire.CoherenceStatus:
         """Switch tracking on: create ``.vmark/`` and capture every tracked file (none is written)."""
         with self._lock:
             init_layout(self.root)
@@ -181,26 +183,26 @@ class Kernel:
             self.scanner.reconcile()
             return self.status()
 
-    def add_claim(self, statement: str, maturity: str, supersedes: str | None = None) -> dict[str, Any]:
+    def add_claim(self, statement: str, maturity: str, supersedes: str | None = None) -> wire.ClaimPut:
         with self._lock:
             self._require_initialized()
             self.index.load()
             return self.canon.add_claim(statement, maturity, supersedes)
 
-    def update_claim(self, claim: str, changes: dict[str, Any]) -> dict[str, Any]:
+    def update_claim(self, claim: str, changes: JSONObject) -> wire.ClaimPut:
         """A new version of a claim; ``changes`` may hold statement, maturity and invalidAt (or None)."""
         with self._lock:
             self._require_initialized()
             self.index.load()
             return self.canon.update_claim(claim, changes)
 
-    def save_context(self, context_id: str, data: dict[str, Any]) -> list[dict[str, Any]]:
+    def save_context(self, context_id: str, data: JSONObject) -> list[wire.Context]:
         with self._lock:
             self._require_initialized()
             self.canon.save_context(context_id, data)
         return self.contexts()
 
-    def delete_context(self, context_id: str) -> list[dict[str, Any]]:
+    def delete_context(self, context_id: str) -> list[wire.Context]:
         with self._lock:
             self._require_initialized()
             self.canon.delete_context(context_id)
@@ -217,7 +219,7 @@ class Kernel:
         reason: str | None = None,
         grant: str | None = None,
         expires: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> wire.Resolved:
         """Accept the newer upstream or waive the edge; appended with who did it (and under which grant)."""
         if resolution not in ("accept-newer", "waive"):
             raise CoherenceError("resolution must be 'accept-newer' or 'waive'")
@@ -233,7 +235,7 @@ class Kernel:
             upstream_rev = self.index.state.current.get(edge.upstream)
             if upstream_rev is None:
                 raise EdgeNotLive("the upstream file is missing: revise the downstream instead", "unpinnable")
-            body: dict[str, Any] = {
+            body: JSONObject = {
                 "txf": txf,
                 "input": input_index,
                 "upstream_rev": upstream_rev,
@@ -248,12 +250,12 @@ class Kernel:
             return {
                 "txf": txf,
                 "input": input_index,
-                "resolution": resolution,
+                "resolution": "accept-newer" if resolution == "accept-newer" else "waive",
                 "state": after.state if after else None,
                 "entry": record.id,
             }
 
-    def open_edge(self, txf: str, input_index: int) -> dict[str, Any]:
+    def open_edge(self, txf: str, input_index: int) -> wire.Edge:
         """The row of an edge that is live and open now (after a scan); refuses like :meth:`resolve`."""
         with self._lock:
             self._require_initialized()

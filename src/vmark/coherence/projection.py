@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, get_args
 
-from ..protocol.wire_types import AttentionState, CoherentState
+from ..protocol.wire_types import AttentionState, CoherentState, Edge, EdgeState
 from .graph import RevisionGraph, paused_gc
 from .records import VERDICTS, MalformedRecord, Record, parse_time
 
@@ -44,13 +44,13 @@ class EdgeView(NamedTuple):
     downstream: str
     downstream_path: str | None
     downstream_rev: str
-    state: str
+    state: EdgeState
 
     @property
     def open(self) -> bool:
         return self.state not in FRESH_STATES
 
-    def as_row(self) -> dict[str, Any]:
+    def as_row(self) -> Edge:
         """The ``coherence`` -> ``edges`` row, keys in the contract's order."""
         return {
             "txf": self.txf,
@@ -287,7 +287,7 @@ class _Projector:
             )
         return views
 
-    def _state(self, txf_id: str, item: _Input, cu: str | None, cd: str) -> tuple[str, str]:
+    def _state(self, txf_id: str, item: _Input, cu: str | None, cd: str) -> tuple[str, EdgeState]:
         """(the effective pin, the state) of one live edge; the contract's precedence, step by step."""
         graph, index = self.graph, self.index
         upstream, pin = item.object, item.rev
@@ -315,8 +315,16 @@ class _Projector:
         if self.claims_digest is not None:
             check = index.checks.get((txf_id, item.slot, cu, cd, self.claims_digest))
             if check is not None:
-                return effective, "stale-" + check[1]
+                return effective, _STALE[check[1]]
         return effective, "version-stale"
+
+
+#: a check's verdict (one of ``VERDICTS``: others are not read) -> the state it gives a moved edge
+_STALE: dict[str, AttentionState] = {
+    "valid": "stale-valid",
+    "contradicted": "stale-contradicted",
+    "unknown": "stale-unknown",
+}
 
 
 def _parse_txf(record: Record) -> _Txf | None:

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from ..protocol.limits import CHANGE_LOG_CHARS, CHANGE_LOG_ENTRIES
 from ..protocol.strings import has_lone_surrogate
+from ..protocol.wire_types import WireSpan
 from .document import DocState, Splice, normalize_line_endings
 from .ids import new_revision
 from .spans import Span as Span  # the value types live in .spans (a document's state names them too)
@@ -26,9 +27,9 @@ class SpanError(ValueError):
     """A change set that does not fit the text (or is no change set at all); the caller words the refusal."""
 
 
-def wire(spans: Spans) -> list[list[int | str]]:
+def wire(spans: Spans) -> list[WireSpan]:
     """The spans as the UI protocol carries them: ``[[from, to, insert], ...]``."""
-    return [[span.start, span.end, span.insert] for span in spans]
+    return [(span.start, span.end, span.insert) for span in spans]
 
 
 def parse_spans(raw: object) -> Spans:

@@ -15,9 +15,10 @@ import base64
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from ..protocol.limits import COMMENT_CURSOR_ROOM, COMMENT_PAGE_BYTES
+from ..protocol.results import PagedReply, ThreadPart
 from .comments import Reply, Thread
 
 
@@ -31,27 +32,34 @@ class Position:
     continued: bool = False
 
 
-def size(value: Any) -> int:
+def size(value: object) -> int:
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
-def _body(item: dict[str, Any], body: str, fits: bool) -> None:
+def _body(item: ThreadPart | PagedReply, body: str, fits: bool) -> None:
     if fits:
         item["body"] = body
     else:
         item["bodyBase64"] = base64.b64encode(body.encode("utf-8")).decode("ascii")
 
 
+class PageHeader(TypedDict):
+    """What a page of ``comments.list`` says before its threads."""
+
+    doc: str
+    generation: str
+
+
 class Pager:
-    def __init__(self, header: dict[str, Any], budget: int = COMMENT_PAGE_BYTES) -> None:
+    def __init__(self, header: PageHeader, budget: int = COMMENT_PAGE_BYTES) -> None:
         self.header = header
         self.budget = budget
         #: the page with no thread yet (and room for a cursor)
         self.base = size({**header, "threads": [], "nextCursor": "x" * COMMENT_CURSOR_ROOM})
 
     # --- items ---------------------------------------------------------------------------
-    def first_part(self, thread: Thread, split: bool, replies: Sequence[Reply] = ()) -> dict[str, Any]:
-        item: dict[str, Any] = {
+    def first_part(self, thread: Thread, split: bool, replies: Sequence[Reply] = ()) -> ThreadPart:
+        item: ThreadPart = {
             "comment": thread.id,
             "state": thread.state,
             "commentGen": thread.gen,
@@ -64,29 +72,31 @@ class Pager:
         probe = {**item, "body": thread.body, "replies": [], "repliesFrom": 0, "repliesTotal": len(thread.replies)}
         _body(item, thread.body, self.base + size(probe) <= self.budget)
         if split:
-            item.update(repliesFrom=0, repliesTotal=len(thread.replies))
+            item["repliesFrom"], item["repliesTotal"] = 0, len(thread.replies)
         item["replies"] = [self.reply(thread, r) for r in replies]
         return item
 
-    def later_part(self, thread: Thread, start: int) -> dict[str, Any]:
+    def later_part(self, thread: Thread, start: int) -> ThreadPart:
         return {
-            **thread.status(),
+            "comment": thread.id,
+            "state": thread.state,
+            "commentGen": thread.gen,
             "continued": True,
             "repliesFrom": start,
             "repliesTotal": len(thread.replies),
             "replies": [],
         }
 
-    def reply(self, thread: Thread, reply: Reply) -> dict[str, Any]:
-        item: dict[str, Any] = {"id": reply.id, "author": reply.author, "created": reply.created}
+    def reply(self, thread: Thread, reply: Reply) -> PagedReply:
+        item: PagedReply = {"id": reply.id, "author": reply.author, "created": reply.created}
         probe = {**self.later_part(thread, len(thread.replies)), "replies": [{**item, "body": reply.body}]}
         _body(item, reply.body, self.base + size(probe) <= self.budget)
         return item
 
     # --- packing -------------------------------------------------------------------------
-    def page(self, threads: Sequence[Thread], at: Position) -> tuple[list[dict[str, Any]], Position | None]:
+    def page(self, threads: Sequence[Thread], at: Position) -> tuple[list[ThreadPart], Position | None]:
         """The threads of one page from ``at``, and where the next page starts (None: this is the last)."""
-        items: list[dict[str, Any]] = []
+        items: list[ThreadPart] = []
         used = self.base
         index, start, continued = at.thread, at.reply, at.continued
         while index < len(threads):
@@ -117,7 +127,7 @@ class Pager:
             index, start, continued = index + 1, 0, False
         return items, None
 
-    def _fill(self, part: dict[str, Any], thread: Thread, start: int, room: int) -> int:
+    def _fill(self, part: ThreadPart, thread: Thread, start: int, room: int) -> int:
         """Put as many replies from ``start`` into ``part`` as ``room`` bytes hold; return how many."""
         taken = 0
         for reply in thread.replies[start:]:

@@ -16,15 +16,17 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any, Literal
+from typing import Literal
 
+from ..protocol import wire_types
 from ..protocol.errors import DomainError
 from ..protocol.limits import FUZZY_BUDGET, MAX_COMMENT_BODY_BYTES, MAX_QUOTE_BYTES, MAX_REPLIES, MAX_THREAD_CHANGES
+from ..protocol.results import Addressed, Replied
 from ..protocol.strings import has_lone_surrogate
+from ..protocol.wire_types import ThreadState
 from .changes import Spans, diff
 from .ids import new_id
 
-ThreadState = Literal["open", "addressed", "resolved", "reopened", "deleted"]
 AgentOp = Literal["reply", "mark_addressed"]
 
 COMMENT_ID = re.compile(r"c-[0-9A-Za-z]{10}")
@@ -70,8 +72,12 @@ class Reply:
     body: str
     created: float
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> wire_types.CommentReply:
         return {"id": self.id, "author": self.author, "body": self.body, "created": self.created}
+
+
+#: what an agent's change of a thread answers (``comments.reply``, ``comments.mark_addressed``)
+AgentAnswer = Replied | Addressed
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ class Done:
 
     op: AgentOp
     body: str
-    result: dict[str, Any]
+    result: AgentAnswer
 
 
 @dataclass
@@ -114,10 +120,10 @@ class Thread:
         self.gen = new_comment_gen()
         self.changes += 1
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> wire_types.ThreadStatus:
         return {"comment": self.id, "state": self.state, "commentGen": self.gen}
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> wire_types.Thread:
         """The thread as the person's side sees it (``comments.threads``)."""
         return {
             **self.status(),
@@ -132,7 +138,7 @@ class Thread:
 
 
 # --- changes -----------------------------------------------------------------------------
-def check_agent_change(thread: Thread, op: AgentOp, expected_gen: str, body: str = "") -> dict[str, Any] | None:
+def check_agent_change(thread: Thread, op: AgentOp, expected_gen: str, body: str = "") -> AgentAnswer | None:
     """Refuse an agent's change, or return the result of the identical call that already made it (None:
     go ahead). Nothing changes here."""
     if thread.deleted:
@@ -170,7 +176,7 @@ def set_state(thread: Thread, state: ThreadState) -> bool:
     return True
 
 
-def remember(thread: Thread, basis: str, op: AgentOp, body: str, result: dict[str, Any]) -> None:
+def remember(thread: Thread, basis: str, op: AgentOp, body: str, result: AgentAnswer) -> None:
     """Keep an agent's change under the ``commentGen`` it consumed: the same call again gets ``result``."""
     thread.done[basis] = Done(op, body, result)
 

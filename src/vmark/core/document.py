@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..protocol.wire_types import LineEnding
 from .ids import new_revision
 from .spans import Spans
 
@@ -55,9 +56,12 @@ def content_hash(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def detect_line_ending(text: str) -> str:
+def detect_line_ending(text: str) -> LineEnding:
     match = _LINE_BREAK.search(text)
-    return match.group(0) if match else "\n"
+    return "\n" if match is None else _ENDINGS[match.group(0)]
+
+
+_ENDINGS: dict[str, LineEnding] = {"\n": "\n", "\r\n": "\r\n", "\r": "\r"}
 
 
 def normalize_line_endings(text: str, ending: str) -> str:

@@ -7,9 +7,9 @@ These are the app's live records. The text of a document is always a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from ..protocol.wire_types import Kind
+from ..protocol.wire_types import Kind, LineEnding, TabInfo, WindowInfo
 from .changes import ChangeLog
 from .document import DocState, detect_line_ending
 from .kinds import title_for_path
@@ -35,7 +35,7 @@ class Document:
     path: str | None
     state: DocState
     saved_revision: str | None
-    line_ending: str = "\n"
+    line_ending: LineEnding = "\n"
     disk: DiskStamp | None = None
     read_only: bool = False
     divergent: bool = False
@@ -119,7 +119,7 @@ class Window:
             return True
         return tab.workspace_instance in (None, self.active_workspace)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> WindowInfo:
         """The window as ``session.get_state`` reports it."""
         return {
             "label": self.label,
@@ -129,7 +129,7 @@ class Window:
         }
 
 
-def describe_tab(window: Window, tab: Tab) -> dict[str, Any]:
+def describe_tab(window: Window, tab: Tab) -> TabInfo:
     return {
         "id": tab.id,
         "filePath": tab.doc.path,

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from itertools import accumulate
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
+from ..protocol.wire_types import ReviewChange
 from .linediff import changed_lines
 from .seqmatch import changed_runs
 from .spans import Span, Spans
@@ -66,7 +67,7 @@ class Change:
     def revision(self) -> str:
         return self.revisions[-1]
 
-    def wire(self) -> dict[str, Any]:
+    def wire(self) -> ReviewChange:
         """The ``ReviewChange`` of the protocol."""
         return {
             "id": self.id,

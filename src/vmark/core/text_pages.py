@@ -8,9 +8,8 @@ so the pages joined are the text.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..protocol.limits import OUTPUT_BOUND_BYTES
+from ..protocol.results import DocumentFields, DocumentPage
 from .jsonfast import compact_json as compact_json  # the JSON text of a tool result, as the MCP server sends it
 from .jsonfast import compact_size
 from .progress import report
@@ -21,7 +20,7 @@ def _escaped_size(text: str) -> int:
     return compact_size(text) - 2
 
 
-def page(text: str, offset: int, limit: int | None, fields: dict[str, Any]) -> dict[str, Any]:
+def page(text: str, offset: int, limit: int | None, fields: DocumentFields) -> DocumentPage:
     """``{content, **fields, totalLength, nextOffset?}`` for the page of ``text`` starting at ``offset``."""
     total = len(text)
     start = min(offset, total)
@@ -29,7 +28,14 @@ def page(text: str, offset: int, limit: int | None, fields: dict[str, Any]) -> d
     room = OUTPUT_BOUND_BYTES - compact_size(shell)
     most = total - start if limit is None else min(limit, total - start)
     count = _fitting(text, start, most, max(room, 0))
-    answer = {"content": text[start : start + count], **fields, "totalLength": total}
+    answer: DocumentPage = {
+        "content": text[start : start + count],
+        "revision": fields["revision"],
+        "filePath": fields["filePath"],
+        "kind": fields["kind"],
+        "dirty": fields["dirty"],
+        "totalLength": total,
+    }
     if start + count < total:
         answer["nextOffset"] = start + count
     if start > 0 or start + count < total:  # a paged read: how far through the text this page reaches

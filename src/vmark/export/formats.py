@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..protocol.errors import ArgumentError
+from ..protocol.wire_types import ExportFormat
 
 
 @dataclass(frozen=True)
 class Format:
     #: the name the command line and the page use (``--to html``)
-    name: str
+    name: ExportFormat
     suffix: str
     #: what a person calls it
     label: str

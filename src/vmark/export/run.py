@@ -19,6 +19,7 @@ from pathlib import Path
 from ..browser.launch import CHROMIUM
 from ..core.progress import report
 from ..protocol.limits import EXPORT_TIMEOUT_SECONDS
+from ..protocol.wire_types import Exported, ExportFormat
 from ..storage.pathscope import PathScope
 from .browser import DIST, ExportBrowser
 from .errors import failed
@@ -49,12 +50,12 @@ class ExportJob:
 @dataclass(frozen=True)
 class ExportResult:
     path: str
-    format: str
+    format: ExportFormat
     bytes: int
     #: what the export left out or changed, in words (an image it could not read, a diagram it could not draw)
     warnings: list[str] = field(default_factory=list)
 
-    def wire(self) -> dict[str, object]:
+    def wire(self) -> Exported:
         return {"path": self.path, "format": self.format, "bytes": self.bytes, "warnings": self.warnings}
 
 

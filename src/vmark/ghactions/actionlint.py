@@ -24,6 +24,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from ..protocol.wire_types import Finding, Validation
+
 #: the longest a validation may take; actionlint itself takes milliseconds
 DEFAULT_TIMEOUT: Final = 20.0
 #: the name actionlint gives the text in its own messages (it has no file)
@@ -51,7 +53,7 @@ class Diagnostic:
     message: str
     severity: str = "error"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Finding:
         return {"line": self.line, "col": self.col, "message": self.message, "severity": self.severity}
 
 
@@ -61,7 +63,7 @@ class ValidationResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     binary_available: bool = True
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Validation:
         return {
             "ok": self.ok,
             "diagnostics": [diagnostic.to_dict() for diagnostic in self.diagnostics],

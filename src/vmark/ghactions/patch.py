@@ -63,6 +63,8 @@ from vmark.ghactions import yamltree as yt
 from vmark.ghactions.edit import Edit, Editor, Refusal, Slot, nested, scalar_values
 from vmark.ghactions.render import Renderer
 
+from ..protocol.jsontypes import JSONObject
+
 Segment = str | int
 Path = tuple[Segment, ...]
 
@@ -84,7 +86,7 @@ class _Op:
     """A validated patch: ``apply`` turns a document into one edit (None: nothing to change)."""
 
     kind: str
-    fields: dict[str, Any]
+    fields: JSONObject
 
 
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -215,7 +217,7 @@ def _validate(raw: Any) -> _Op:
 _REF_ALIASES = ("needs", "value")
 
 
-def _alias_ref(given: dict[str, Any]) -> None:
+def _alias_ref(given: JSONObject) -> None:
     named = [name for name in ("ref", *_REF_ALIASES) if name in given]
     if len(named) > 1:
         raise Refusal(f"give the job id once, as 'ref' (not as {' and '.join(repr(n) for n in named)})")
@@ -387,25 +389,25 @@ def _show_path(value: Any) -> str:
 # -- the patch kinds -------------------------------------------------------------------------------------------------
 
 
-def _workflow_set(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _workflow_set(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     return doc.set(f["path"], f["value"], _show_path(raw["path"]))
 
 
-def _job_set(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _job_set(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     return doc.set((*doc.job_path(f["jobId"]), *f["path"]), f["value"], _show_path(raw["path"]))
 
 
-def _step_set(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _step_set(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     step = doc.step_path(f["jobId"], f["stepIndex"])
     return doc.set((*step, *f["path"]), f["value"], _show_path(raw["path"]))
 
 
-def _with_set(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _with_set(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     step = doc.step_path(f["jobId"], f["stepIndex"])
     return doc.set((*step, "with", f["key"]), f["value"], _show_path(["with", f["key"]]))
 
 
-def _with_remove(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _with_remove(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     path = (*doc.step_path(f["jobId"], f["stepIndex"]), "with", f["key"])
     shown = _show_path(["with", f["key"]])
     chain = doc.locate(path, shown)
@@ -418,7 +420,7 @@ def _with_remove(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit
     return doc.remove_key(chain)
 
 
-def _needs_add(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _needs_add(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     job_id, need = f["jobId"], f["ref"]
     path = (*doc.job_path(job_id), "needs")
     if need == job_id:
@@ -436,7 +438,7 @@ def _needs_add(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit |
     return None if need in values else doc.editor.append_item(current, need)
 
 
-def _needs_remove(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _needs_remove(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     job_id, need = f["jobId"], f["ref"]
     path = (*doc.job_path(job_id), "needs")
     chain = doc.locate(path, "needs")
@@ -472,7 +474,7 @@ def _needs_node(doc: _Document, chain: list[_Loc], path: Path) -> yt.Scalar | yt
     raise Refusal(f"'{loc.where}' is not a job id or a list of job ids")
 
 
-def _trigger_filters(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> Edit | None:
+def _trigger_filters(doc: _Document, f: JSONObject, raw: JSONObject) -> Edit | None:
     event, name, values = f["event"], f["filter"], f["value"]
     shown = _show_path(["on", event, name])
     chain = doc.locate(("on",), shown)
@@ -482,7 +484,7 @@ def _trigger_filters(doc: _Document, f: dict[str, Any], raw: dict[str, Any]) -> 
     events = _event_names(node) if node is not None and not _is_null(node) else None
     if events is None:  # the mapping form (or no `on:` yet)
         return doc.set(("on", event, name), values, shown)
-    mapping: dict[str, Any] = dict.fromkeys(events)
+    mapping: JSONObject = dict.fromkeys(events)
     mapping[event] = {name: values}
     return doc.set(("on",), mapping, shown)
 
@@ -499,7 +501,7 @@ def _event_names(node: yt.Node) -> list[str] | None:
     return None
 
 
-_KINDS: dict[str, Callable[[_Document, dict[str, Any], dict[str, Any]], Edit | None]] = {
+_KINDS: dict[str, Callable[[_Document, JSONObject, JSONObject], Edit | None]] = {
     "workflow.set": _workflow_set,
     "job.set": _job_set,
     "step.set": _step_set,
@@ -556,7 +558,7 @@ def _verify(doc: _Document, edit: Edit, new_text: str, index: int) -> None:
 
 
 def _apply(
-    doc: _Document, op: _Op, raw: dict[str, Any], index: int, produced_by: int | None
+    doc: _Document, op: _Op, raw: JSONObject, index: int, produced_by: int | None
 ) -> tuple[_Document, Edit | None]:
     """The edit of one patch, and the document it was made on: an entry that cannot be parsed alone
     means parsing everything, once."""
@@ -570,7 +572,7 @@ def _apply(
         raise PatchError(index, str(exc)) from exc
 
 
-def apply_patches(text: str, patches: list[dict[str, Any]]) -> str:
+def apply_patches(text: str, patches: list[JSONObject]) -> str:
     """Apply ``patches`` (IRPatch objects) to the workflow ``text`` and return the new text.
 
     Only the text of the nodes that change is rewritten; every other byte stays as it was. Raises

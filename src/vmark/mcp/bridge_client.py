@@ -17,7 +17,6 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -25,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from ..core.agentname import CLIENT_FRAME, clean_client_name
 from ..core.jsonfast import encode_frame
 from ..protocol.bridgefile import BridgeInfo
+from ..protocol.jsontypes import JSONObject
 from ..protocol.limits import APP_START_TIMEOUT_SECONDS
 from .discovery import read_bridge, read_bridge_file
 
@@ -37,8 +37,8 @@ class BridgeUnavailable(Exception):
 
 
 async def _answer_with_progress(
-    answer: asyncio.Future[dict[str, Any]], reports: asyncio.Queue[dict[str, Any]], progress: OnProgress
-) -> dict[str, Any]:
+    answer: asyncio.Future[JSONObject], reports: asyncio.Queue[JSONObject], progress: OnProgress
+) -> JSONObject:
     """The answer; meanwhile each report, in order, to ``progress`` (one awaited at a time).
 
     The reader queues a report before it sets the answer (frames are read in order), so every report
@@ -56,7 +56,7 @@ async def _answer_with_progress(
             report.cancel()
 
 
-async def _forward(report: dict[str, Any], progress: OnProgress) -> None:
+async def _forward(report: JSONObject, progress: OnProgress) -> None:
     done, total, message = report.get("progress"), report.get("total"), report.get("message")
     if isinstance(done, int | float):
         total = total if isinstance(total, int | float) else None
@@ -82,7 +82,7 @@ def start_app_detached(data_dir: Path) -> None:
     log.close()
 
 
-def _frame(message: dict[str, Any]) -> bytes:
+def _frame(message: JSONObject) -> bytes:
     """A UTF-8 text frame (:func:`vmark.core.jsonfast.encode_frame`)."""
     return encode_frame(message)
 
@@ -97,11 +97,11 @@ class BridgeClient:
         self.autostart = autostart
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._progress: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self._pending: dict[str, asyncio.Future[JSONObject]] = {}
+        self._progress: dict[str, asyncio.Queue[JSONObject]] = {}
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
-        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.events: asyncio.Queue[JSONObject] = asyncio.Queue()
         self.connection_id: str | None = None
         #: the name the MCP client gave itself (``clientInfo.name``), cleaned: the app shows the agent by it
         self.client_name: str | None = None
@@ -145,7 +145,7 @@ class BridgeClient:
                 ws = await connect(info.url, max_size=None, compression=None, open_timeout=5)
             except OSError as exc:
                 raise BridgeUnavailable(f"cannot reach the VMark app: {exc}") from exc
-            auth: dict[str, Any] = {"token": info.token, "role": self.role}
+            auth: JSONObject = {"token": info.token, "role": self.role}
             if self.client_token:
                 auth["clientToken"] = self.client_token
             name = self.client_name
@@ -208,7 +208,7 @@ class BridgeClient:
         with contextlib.suppress(ConnectionClosed):
             await ws.send(_frame(frame), text=True)
 
-    async def request(self, kind: str, payload: dict[str, Any], progress: OnProgress | None = None) -> dict[str, Any]:
+    async def request(self, kind: str, payload: JSONObject, progress: OnProgress | None = None) -> JSONObject:
         """``{success, data}`` or ``{success: False, error}``; reconnects once if the app went away.
 
         With ``progress``, the app reports the request's progress, and ``progress`` gets each report in
@@ -219,9 +219,9 @@ class BridgeClient:
             ws = self._ws
             assert ws is not None
             request_id = str(next(self._ids))
-            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            future: asyncio.Future[JSONObject] = asyncio.get_running_loop().create_future()
             self._pending[request_id] = future
-            frame: dict[str, Any] = {"id": request_id, "type": kind, "payload": payload}
+            frame: JSONObject = {"id": request_id, "type": kind, "payload": payload}
             if progress is not None:
                 frame["progress"] = True
                 self._progress[request_id] = asyncio.Queue()

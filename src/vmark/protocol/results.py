@@ -15,6 +15,26 @@ grow a field without breaking a client that validates against an older listing.
 from typing import Literal, NotRequired, TypedDict
 
 from . import wire_types
+from .browser_results import (
+    Acted,
+    ConsoleRead,
+    Evaluated,
+    Extracted,
+    Matched,
+    Queried,
+    Recording,
+    RunCancelled,
+    RunStarted,
+    RunStatus,
+    Screenshot,
+    SessionLoaded,
+    SessionSaved,
+    Snapshot,
+    Styled,
+    TabClosed,
+    TabOpened,
+    Ticket,
+)
 from .errors import ERROR_CODES, ErrorShape
 from .schema import json_schema
 from .wire_types import Claim, CoherenceStatus, Context, Edge, Kind, Mode, WindowInfo
@@ -32,13 +52,15 @@ class Capabilities(TypedDict):
 class SessionState(TypedDict):
     windows: list[WindowInfo]
     #: the AI-owned and attached browser tabs (URLs redacted)
-    browserTabs: list[object]
+    browserTabs: list[wire_types.BrowserTabSummary]
     capabilities: Capabilities
 
 
 class SessionChanges(TypedDict):
     cursor: str
     events: list[object]
+    #: more events wait beyond this answer's bound: ask again from ``cursor``
+    more: NotRequired[bool]
 
 
 # --- workspace -----------------------------------------------------------------------------------------
@@ -91,6 +113,15 @@ class Focused(TypedDict):
 
 
 # --- document, workflow, selection ----------------------------------------------------------------------
+class DocumentFields(TypedDict):
+    """What a page of a document's text says about the document (:class:`DocumentPage`)."""
+
+    revision: str
+    filePath: str | None
+    kind: Kind
+    dirty: bool
+
+
 class DocumentPage(TypedDict):
     content: str
     revision: str
@@ -114,17 +145,8 @@ class Written(TypedDict):
     save_error: NotRequired[str]
 
 
-class Diagnostic(TypedDict):
-    line: int
-    col: int
-    message: str
-    severity: str
-
-
-class Validated(TypedDict):
-    ok: bool
-    diagnostics: list[Diagnostic]
-    binaryAvailable: bool
+#: ``workflow.validate``: actionlint's verdict, as the person's gutter gets it (``ui.validate``)
+Validated = wire_types.Validation
 
 
 SelectionRange = TypedDict("SelectionRange", {"from": int, "to": int})
@@ -148,10 +170,39 @@ class SelectionSet(TypedDict):
 
 
 # --- comments ------------------------------------------------------------------------------------------
+class PagedReply(TypedDict):
+    """A reply on a page of ``comments.list``: its body as text, or (too long for any page) as ``bodyBase64``."""
+
+    id: str
+    author: str
+    created: float
+    body: NotRequired[str]
+    bodyBase64: NotRequired[str]
+
+
+class ThreadPart(wire_types.ThreadStatus):
+    """A thread on a page of ``comments.list``, or a part of one split between replies: its first part carries
+    the thread (and ``repliesFrom`` / ``repliesTotal`` when split), a later part only ``continued: true``, where
+    its replies resume and the next replies."""
+
+    #: always there (after the thread's own keys)
+    replies: NotRequired[list[PagedReply]]
+    quote: NotRequired[str]
+    author: NotRequired[str]
+    created: NotRequired[float]
+    anchor: NotRequired[wire_types.CommentAnchor | None]
+    orphaned: NotRequired[bool]
+    body: NotRequired[str]
+    bodyBase64: NotRequired[str]
+    continued: NotRequired[bool]
+    repliesFrom: NotRequired[int]
+    repliesTotal: NotRequired[int]
+
+
 class CommentPage(TypedDict):
     doc: str
     generation: str
-    threads: list[object]
+    threads: list[ThreadPart]
     nextCursor: NotRequired[str]
 
 
@@ -188,130 +239,6 @@ class Resolved(wire_types.Resolved):
     durable: bool
 
 
-# --- browser -------------------------------------------------------------------------------------------
-class Ticket(TypedDict):
-    """A navigation's ticket: its id, where it stands, the (redacted) URL."""
-
-    navigationId: NotRequired[str]
-    status: NotRequired[str]
-    url: NotRequired[str]
-
-
-class TabOpened(Ticket):
-    tabId: str
-
-
-class TabClosed(TypedDict):
-    tabId: str
-    closed: bool
-    destroyed: NotRequired[bool]
-
-
-class Acted(TypedDict):
-    ok: NotRequired[bool]
-    reason: NotRequired[str]
-    detail: NotRequired[str]
-
-
-class PageAnswer(TypedDict):
-    """What the page said, marked as the page's: untrusted data, not instructions."""
-
-    url: str
-    generation: int
-    untrusted: str
-
-
-class Evaluated(PageAnswer):
-    result: object
-
-
-class ConsoleEntry(TypedDict):
-    level: str
-    text: str
-
-
-class ConsoleRead(PageAnswer):
-    entries: list[ConsoleEntry]
-
-
-class RunStarted(TypedDict):
-    runId: str
-    steps: object
-    firstStep: object
-
-
-class RunCancelled(TypedDict):
-    runId: str
-    status: str
-    alreadyTerminal: NotRequired[bool]
-
-
-class Recording(TypedDict):
-    """``start``: ``{recording, tabId, url}``; ``stop``: ``{source, inputs, eventCount}``."""
-
-    recording: NotRequired[bool]
-    tabId: NotRequired[str]
-    url: NotRequired[str]
-    source: NotRequired[str]
-    inputs: NotRequired[object]
-    eventCount: NotRequired[int]
-
-
-class SessionSaved(TypedDict):
-    handle: str
-    origin: str
-    cookies: int
-    localStorage: int
-    store: object
-
-
-class SessionLoaded(TypedDict):
-    loaded: bool
-    handle: str
-
-
-class Snapshot(PageAnswer):
-    snapshot: list[object]
-    truncated: NotRequired[bool]
-    unreachable: NotRequired[int]
-
-
-class Screenshot(TypedDict):
-    """The image travels as an image block; ``structuredContent`` names it and the page."""
-
-    mimeType: str
-    text: str
-
-
-class Queried(PageAnswer):
-    count: int
-    elements: list[object]
-    truncated: NotRequired[bool]
-
-
-class Extracted(TypedDict):
-    title: str | None
-    byline: str | None
-    url: str
-    markdown: str
-    textLength: int
-    truncated: bool
-
-
-class Matched(PageAnswer):
-    matched: bool
-    ref: NotRequired[str]
-
-
-class RunStatus(TypedDict):
-    status: Literal["running", "paused", "completed", "failed", "cancelled", "superseded"]
-    completedSteps: object
-    skippedSteps: object
-    stepCount: int
-    firstStep: object
-    stepResults: list[object]
-
-
 class Truncated(TypedDict):
     """Any result over the output bound (75,000 UTF-8 bytes) becomes this note and a preview of its JSON."""
 
@@ -322,8 +249,8 @@ class Truncated(TypedDict):
     preview: str
 
 
-#: tool -> action -> what the action answers (its ``structuredContent``)
-RESULTS: dict[str, dict[str, type]] = {
+#: tool -> action -> what the action answers (its ``structuredContent``): a ``TypedDict``, or a union of them
+RESULTS: dict[str, dict[str, object]] = {
     "session": {"get_state": SessionState, "changes": SessionChanges},
     "workspace": {
         "new": NewTab,
@@ -344,7 +271,7 @@ RESULTS: dict[str, dict[str, type]] = {
         "open": TabOpened,
         "navigate": Ticket,
         "close": TabClosed,
-        "style": PageAnswer,
+        "style": Styled,
         "execute_js": Evaluated,
         "console_clear": ConsoleRead,
         "workflow_run": RunStarted,

@@ -1,5 +1,6 @@
 """JSON Schema (2020-12) from the protocol's typed definitions: ``TypedDict``, ``Literal``, ``list[X]``,
-``tuple[X, Y]``, ``dict[str, X]``, unions and ``X | None``, the JSON scalars and ``object`` (any JSON value).
+``tuple[X, Y]``, ``dict[str, X]``, unions and ``X | None``, the JSON scalars and ``object`` (any JSON value; so is
+``Any``, the values of a :data:`~vmark.protocol.jsontypes.JSONObject`).
 
 The same vocabulary as :mod:`vmark.protocol.wirecheck`; anything else is refused loudly (:class:`TypeError`), so a
 definition never turns into a schema that quietly accepts everything. A ``TypedDict`` becomes an object with its
@@ -16,7 +17,7 @@ from typing import Any
 
 def json_schema(tp: Any) -> dict[str, Any]:
     """The JSON Schema of the values of ``tp``."""
-    if tp is object:
+    if tp is object or tp is Any:  # any JSON value (``Any`` only as a :data:`~.jsontypes.JSONObject`'s values)
         return {}
     if tp is None or tp is type(None):
         return {"type": "null"}

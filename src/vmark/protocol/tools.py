@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ArgumentError
+from .jsontypes import JSONObject
 from .limits import (
     CHANGES_MAX_WAIT_MS,
     DEFAULT_TIMEOUT_MS,
@@ -23,7 +24,7 @@ from .limits import (
 )
 from .strings import has_lone_surrogate
 
-_JSON_TYPES: dict[str, dict[str, Any]] = {
+_JSON_TYPES: dict[str, JSONObject] = {
     "string": {"type": "string"},
     "boolean": {"type": "boolean"},
     "integer": {"type": "integer"},
@@ -65,7 +66,7 @@ class FieldSpec:
     #: object[]: the JSON schema of an item, when ``item_strings`` does not say it
     item_schema: Mapping[str, Any] | None = None
 
-    def json_schema(self) -> dict[str, Any]:
+    def json_schema(self) -> JSONObject:
         schema = dict(_JSON_TYPES[self.type])
         schema["description"] = self.description
         if self.enum:
@@ -197,8 +198,8 @@ class ToolSpec:
     actions: Mapping[str, ActionSpec]
     fields: Mapping[str, FieldSpec] = field(default_factory=dict)
 
-    def input_schema(self) -> dict[str, Any]:
-        properties: dict[str, Any] = {
+    def input_schema(self) -> JSONObject:
+        properties: JSONObject = {
             "action": {"type": "string", "enum": list(self.actions), "description": self._action_help()}
         }
         properties.update({name: f.json_schema() for name, f in self.fields.items()})
@@ -207,7 +208,7 @@ class ToolSpec:
     def _action_help(self) -> str:
         return "; ".join(f"{name}: {a.description}" for name, a in self.actions.items())
 
-    def check(self, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    def check(self, args: Mapping[str, Any]) -> tuple[str, JSONObject]:
         """``(action, arguments)`` when ``args`` fit the action, else :class:`ArgumentError`."""
         known = ", ".join(self.actions)
         action = args.get("action")
@@ -217,7 +218,7 @@ class ToolSpec:
             raise ArgumentError(f"{self.name}: unknown action {action!r}; expected one of: {known}")
         spec = self.actions[action]
         allowed = set(spec.required) | set(spec.optional)
-        out: dict[str, Any] = {}
+        out: JSONObject = {}
         for name, value in args.items():
             if name == "action":
                 continue
@@ -415,7 +416,7 @@ _PATCH_KINDS = (
     "trigger.setFilters",
 )
 #: an IRPatch item, for clients that show the schema (the patch module checks each kind's fields)
-_PATCH: dict[str, Any] = {
+_PATCH: JSONObject = {
     "type": "object",
     "required": ["kind"],
     "properties": {
@@ -750,7 +751,7 @@ TOOLS: dict[str, ToolSpec] = {
 }
 
 
-def check_request(tool: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def check_request(tool: str, args: Mapping[str, Any]) -> tuple[str, JSONObject]:
     spec = TOOLS.get(tool)
     if spec is None:
         raise ArgumentError(f"unknown tool {tool!r}; expected one of: {', '.join(TOOLS)}")

@@ -236,11 +236,12 @@ class Actor(TypedDict):
     tool: NotRequired[str]
 
 
-class Snapshot(TypedDict):
+class SnapshotRecord(TypedDict):
+    """A snapshot as the history keeps it (``storage.history``; its text only when asked for)."""
+
     id: int
     path: str | None
     kind: SnapshotKind
-    label: str
     revision: str
     time: float
     principal: str | None
@@ -249,9 +250,15 @@ class Snapshot(TypedDict):
     tool: str | None
     #: the name the agent's MCP client gave itself (display only; None when it gave none)
     client: str | None
+    content: NotRequired[str]
+
+
+class Snapshot(SnapshotRecord):
+    """A snapshot as the History shows it: who made it, and the comments its revision answered."""
+
+    label: str
     actor: Actor
     addressed: list[Addressed]
-    content: NotRequired[str]
 
 
 class HistoryListPayload(TypedDict):
@@ -893,8 +900,8 @@ class BrowserTabPayload(TypedDict):
     tabId: str
 
 
-class BrowserTabInfo(TypedDict):
-    """One embedded browser tab (the agents' and the person's), its URL redacted."""
+class BrowserTabSummary(TypedDict):
+    """One embedded browser tab, its URL redacted: as ``session.get_state`` lists it to agents."""
 
     tabId: str
     owner: BrowserOwner
@@ -902,6 +909,11 @@ class BrowserTabInfo(TypedDict):
     title: str
     generation: int
     posture: BrowserPosture
+
+
+class BrowserTabInfo(BrowserTabSummary):
+    """One embedded browser tab (the agents' and the person's), as the Browser panel lists it."""
+
     crashed: bool
     #: the agent that opened an AI tab, as the person sees it (``claude-code (laptop)``); None for the person's
     agent: str | None

@@ -1,7 +1,8 @@
 """A strict check of values against the person protocol's TypedDicts (``vmark.protocol.wire_types``).
 
 What it knows: ``TypedDict`` (required and ``NotRequired`` keys; an unknown key is an error), ``Literal``,
-``list[X]``, ``tuple[X, Y]`` (a JSON array of that length), ``dict[str, X]``, unions and ``X | None``, the JSON
+``list[X]``, ``tuple[X, Y]`` (a JSON array of that length: a list, or a tuple as the app builds its answers before
+they are sent), ``dict[str, X]``, unions and ``X | None``, the JSON
 scalars (``bool`` is not an ``int``; an ``int`` is a ``float``) and ``object`` (any JSON value). Anything else
 is refused loudly (:class:`UnsupportedType`), so a shape never passes because the checker skipped it.
 """
@@ -76,7 +77,7 @@ def _generic(value: Any, tp: Any, where: str) -> list[str]:
             return [f"{where}: {value!r} is not a list"]
         return [p for i, item in enumerate(value) for p in problems(item, args[0], f"{where}[{i}]")]
     if origin is tuple and args and args[-1] is not Ellipsis:
-        if not isinstance(value, list) or len(value) != len(args):
+        if not isinstance(value, list | tuple) or len(value) != len(args):
             return [f"{where}: {value!r} is not an array of {len(args)}"]
         return [
             p

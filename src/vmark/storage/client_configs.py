@@ -12,8 +12,8 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
+from ..protocol.jsontypes import JSONObject
 from .atomic import write_text_atomic
 
 CLIENTS = ("claude-code", "claude-desktop", "cursor", "print")
@@ -27,12 +27,12 @@ def vmark_command() -> list[str]:
     return [sys.executable, "-m", "vmark", "mcp"]
 
 
-def server_entry(client: str, token: str) -> dict[str, Any]:
+def server_entry(client: str, token: str) -> JSONObject:
     command = vmark_command()
     env = {"VMARK_MCP_TOKEN": token}
     if os.environ.get("VMARK_HOME"):
         env["VMARK_HOME"] = os.environ["VMARK_HOME"]
-    entry: dict[str, Any] = {"command": command[0], "args": command[1:], "env": env}
+    entry: JSONObject = {"command": command[0], "args": command[1:], "env": env}
     if client == "claude-code":
         entry = {"type": "stdio", **entry}
     return entry
@@ -51,8 +51,8 @@ def default_config_path(client: str) -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME", home / ".config")) / "Claude" / "claude_desktop_config.json"
 
 
-def merged_config(path: Path | None, entry: dict[str, Any], name: str = "vmark") -> dict[str, Any]:
-    config: dict[str, Any] = {}
+def merged_config(path: Path | None, entry: JSONObject, name: str = "vmark") -> JSONObject:
+    config: JSONObject = {}
     if path is not None and path.exists():
         try:
             loaded = json.loads(path.read_text("utf-8") or "{}")
@@ -68,7 +68,7 @@ def merged_config(path: Path | None, entry: dict[str, Any], name: str = "vmark")
     return config
 
 
-def write_config(path: Path, config: dict[str, Any]) -> None:
+def write_config(path: Path, config: JSONObject) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(path, json.dumps(config, indent=2) + "\n", 0o600)  # it holds a client token
 
@@ -90,9 +90,9 @@ def check_url_client(client: str) -> None:
         )
 
 
-def http_server_entry(client: str, token: str, url: str) -> dict[str, Any]:
+def http_server_entry(client: str, token: str, url: str) -> JSONObject:
     """The config entry for ``client`` (see :func:`check_url_client`)."""
     check_url_client(client)
     kind = URL_CLIENTS[client]
-    entry: dict[str, Any] = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}
+    entry: JSONObject = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}
     return {"type": kind, **entry} if kind is not None else entry

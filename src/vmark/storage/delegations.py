@@ -12,14 +12,15 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from vmark.protocol import wire_types
 from vmark.protocol.limits import DELEGATION_DEFAULT_SECONDS, DELEGATION_MAX_SECONDS
 
 from ..core.ids import new_id
 from .atomic_json import read_json, update_json
 
-SCOPES = ("accept-newer", "waive")
+SCOPES: tuple[wire_types.Resolution, ...] = ("accept-newer", "waive")
 _DURATION = re.compile(r"^(\d{1,5})([mhdw])$")
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
@@ -43,7 +44,7 @@ def parse_duration(text: str) -> int:
 class Grant:
     id: str
     principal: str
-    scope: tuple[str, ...]
+    scope: tuple[wire_types.Resolution, ...]
     workspace: str | None
     created: float
     expires: float
@@ -60,8 +61,10 @@ class Grant:
             and (self.workspace is None or self.workspace == workspace)
         )
 
-    def describe(self, now: float) -> dict[str, Any]:
-        state = "revoked" if self.revoked is not None else ("live" if self.live(now) else "expired")
+    def describe(self, now: float) -> wire_types.Delegation:
+        state: Literal["live", "expired", "revoked"] = (
+            "revoked" if self.revoked is not None else ("live" if self.live(now) else "expired")
+        )
         return {
             "id": self.id,
             "principal": self.principal,

@@ -14,11 +14,11 @@ import sqlite3
 import time
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from ..protocol.wire_types import SnapshotKind as SnapshotKind  # the history's kinds are the wire's
+from ..protocol.wire_types import SnapshotRecord
 from .sqlite_worker import SqliteWorker
-
-SnapshotKind = Literal["manual", "auto", "mcp", "revert", "reject", "disk", "edit"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -106,11 +106,11 @@ class History:
 
         return self._db.run(insert)
 
-    async def snapshots(self, doc: str, content: bool = True) -> list[dict[str, Any]]:
+    async def snapshots(self, doc: str, content: bool = True) -> list[SnapshotRecord]:
         """The document's snapshots, oldest first; without ``content`` the texts are left out (a listing)."""
         columns = _COLUMNS if content else _LISTING_COLUMNS
 
-        def query(c: sqlite3.Connection) -> list[dict[str, Any]]:
+        def query(c: sqlite3.Connection) -> list[SnapshotRecord]:
             rows = c.execute(f"SELECT {columns} FROM snapshots WHERE doc=? ORDER BY id", (doc,)).fetchall()
             return [_snapshot(r, content) for r in rows]
 
@@ -131,10 +131,10 @@ class History:
             self._last.setdefault(doc, revision)  # unless a snapshot was asked for meanwhile (it is later)
         return self._last.get(doc, revision)
 
-    async def snapshot_of(self, doc: str, snapshot_id: int) -> dict[str, Any] | None:
+    async def snapshot_of(self, doc: str, snapshot_id: int) -> SnapshotRecord | None:
         """One snapshot of ``doc`` with its text, or None (another document's id is not this one's)."""
 
-        def query(c: sqlite3.Connection) -> dict[str, Any] | None:
+        def query(c: sqlite3.Connection) -> SnapshotRecord | None:
             row = c.execute(f"SELECT {_COLUMNS} FROM snapshots WHERE doc=? AND id=?", (doc, snapshot_id)).fetchone()
             return None if row is None else _snapshot(row, True)
 
@@ -204,8 +204,8 @@ def _add_columns(c: sqlite3.Connection) -> None:
             c.execute(f"ALTER TABLE snapshots ADD COLUMN {column} TEXT")
 
 
-def _snapshot(row: tuple[Any, ...], content: bool) -> dict[str, Any]:
-    snap: dict[str, Any] = {
+def _snapshot(row: tuple[Any, ...], content: bool) -> SnapshotRecord:
+    snap: SnapshotRecord = {
         "id": row[0],
         "path": row[1],
         "kind": row[2],

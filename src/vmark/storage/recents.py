@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..protocol.limits import MAX_RECENT_FILES, MAX_RECENT_FOLDERS
+from ..protocol.wire_types import RecentEntry
 from .atomic_json import read_json, write_json
 
 RecentKind = Literal["folder", "file"]
@@ -80,7 +81,7 @@ class Recents:
         return found
 
     # --- reading --------------------------------------------------------------------------------------------
-    def listing(self, kind: RecentKind) -> list[dict[str, Any]]:
+    def listing(self, kind: RecentKind) -> list[RecentEntry]:
         """The list of ``kind``, most recent first, each entry saying whether it is gone (this stats each path)."""
         key, _ = _KEYS[kind]
         with self._lock:

@@ -10,13 +10,14 @@ import os
 
 from ..core.kinds import kind_for_path
 from ..protocol.limits import MAX_TREE_FILES
+from ..protocol.wire_types import TreeFile
 
 #: folders never walked (dot folders are skipped too, except ``.github`` for workflows)
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
 
 
-def list_files(root: str, limit: int = MAX_TREE_FILES) -> tuple[list[dict[str, str]], bool]:
-    found: list[dict[str, str]] = []
+def list_files(root: str, limit: int = MAX_TREE_FILES) -> tuple[list[TreeFile], bool]:
+    found: list[TreeFile] = []
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if _walked(d))
         for name in sorted(names):

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..mcp.bridge_client import BridgeClient
 from ..protocol.errors import parse_wire_error
+from ..protocol.jsontypes import JSONObject
 
 
 class UIError(Exception):
@@ -35,14 +36,14 @@ class UIClient:
         #: a switch is in progress meanwhile); ``switching`` is set once the page got one
         self.switch_gate: asyncio.Event | None = None
         self.switching = asyncio.Event()
-        self.events: list[dict[str, Any]] = []
+        self.events: list[JSONObject] = []
         #: the source-mode selection per tab (code points of the text with ``\n`` line breaks)
         self.selections: dict[str, tuple[int, int]] = {}
         #: answer ``editor`` requests with "no editor" (False) or not at all (None)
         self.shows_editor: bool | None = True
         self.composing = False
         #: per tab: act as a WYSIWYG editor whose ``prepare`` makes these spans (code points of the text)
-        self.wysiwyg_changes: dict[str, Any] = {}
+        self.wysiwyg_changes: JSONObject = {}
         self._pump: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> UIClient:
@@ -71,7 +72,7 @@ class UIClient:
             if request_id is None:
                 continue
             name = event.get("event")
-            reply: dict[str, Any] = {"requestId": request_id, "ok": True}
+            reply: JSONObject = {"requestId": request_id, "ok": True}
             if name == "flush":
                 await self._flush()
             elif name == "editor":
@@ -93,7 +94,7 @@ class UIClient:
             await self.call("ui.edit", tabId=tab_id, text=text)
         self.held.clear()
 
-    async def _selection(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _selection(self, request: JSONObject) -> JSONObject:
         tab_id = request["tabId"]
         if not self.shows_editor:
             return {"ok": False, "reason": "no editor in this test page"}
@@ -133,11 +134,11 @@ class UIClient:
         """Type without passing it on yet: the app sees it only when it asks us to flush."""
         self.held[tab_id] = text
 
-    async def approvals(self) -> list[dict[str, Any]]:
+    async def approvals(self) -> list[JSONObject]:
         return list((await self.call("approvals.list"))["approvals"])
 
-    async def answer(self, approval_id: str, allow: bool) -> dict[str, Any]:
+    async def answer(self, approval_id: str, allow: bool) -> JSONObject:
         return dict((await self.call("approvals.answer", id=approval_id, allow=allow))["approval"])
 
-    def events_named(self, name: str) -> list[dict[str, Any]]:
+    def events_named(self, name: str) -> list[JSONObject]:
         return [e for e in self.events if e.get("event") == name]

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.model import Tab
 from ...core.prompt_text import TAB_ARGUMENT
+from ...protocol import surface
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import COMPLETION_MAX_VALUES
 from ...storage.tree import list_files
 from ..resources import FILE_TEMPLATE, TAB_TEMPLATE, TEMPLATES, NotFound
@@ -29,15 +31,15 @@ def _not_found(uri: str, exc: NotFound) -> ArgumentError:
     return ArgumentError(f"Resource not found: {uri} ({exc})")
 
 
-async def resources_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_list(ctx: RequestContext, args: JSONObject) -> surface.Resources:
     return {"resources": ctx.resources.listing()}
 
 
-async def resources_templates(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_templates(ctx: RequestContext, args: JSONObject) -> surface.ResourceTemplates:
     return {"resourceTemplates": TEMPLATES}
 
 
-async def resources_read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_read(ctx: RequestContext, args: JSONObject) -> surface.ResourceRead:
     uri: str = args["uri"]
     try:
         contents, tab = await ctx.resources.read(uri)
@@ -49,7 +51,7 @@ async def resources_read(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     return {"contents": [contents]}
 
 
-async def resources_check(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resources_check(ctx: RequestContext, args: JSONObject) -> surface.ResourceChecked:
     """A subscription's URI: a resource the agent may read, or the refusal a read would get."""
     uri: str = args["uri"]
     try:
@@ -59,11 +61,11 @@ async def resources_check(ctx: RequestContext, args: dict[str, Any]) -> dict[str
     return {"uri": uri}
 
 
-async def prompts_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_list(ctx: RequestContext, args: JSONObject) -> surface.Prompts:
     return {"prompts": ctx.prompts.listing()}
 
 
-async def prompts_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_get(ctx: RequestContext, args: JSONObject) -> surface.PromptGot:
     arguments = args.get("arguments") or {}
     if not all(isinstance(v, str) for v in arguments.values()):
         raise ArgumentError("a prompt's arguments are text: {name: value}")
@@ -75,7 +77,7 @@ async def prompts_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     return await ctx.prompts.get(args["name"], arguments, selection_of)
 
 
-async def complete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def complete(ctx: RequestContext, args: JSONObject) -> surface.Completion:
     """``completion/complete``: values for a prompt's or a resource template's argument that start with (or, for
     tabs and files, contain) what was typed."""
     ref, argument = args["ref"], args["argument"]

@@ -5,7 +5,7 @@ Every answer that comes from a page is page content: untrusted, marked so, never
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from vmark.protocol.limits import (
     DEFAULT_TIMEOUT_MS,
@@ -27,38 +27,42 @@ from ...browser.reader import UNTRUSTED
 from ...browser.snapshot import RefError, read_snapshot
 from ...browser.style import StyleArgumentError
 from ...browser.style import style as page_style
+from ...browser.tabs import BrowserTab
+from ...protocol import browser_results
 from ...protocol.errors import ArgumentError, BrowserError
+from ...protocol.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-def _timeout_ms(args: dict[str, Any]) -> int:
+def _timeout_ms(args: JSONObject) -> int:
     value = args.get("timeoutMs", DEFAULT_TIMEOUT_MS)
     if not MIN_TIMEOUT_MS <= value <= MAX_TIMEOUT_MS:
         raise ArgumentError(TIMEOUT_MS_RULE)
     return int(value)
 
 
-def _page_answer(tab: Any, data: dict[str, Any]) -> dict[str, Any]:
-    return {**data, "url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
+def _page(tab: BrowserTab) -> browser_results.PageAnswer:
+    """What marks an answer as the page's (it follows the page's own keys)."""
+    return {"url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
 
 
 # --- browser ------------------------------------------------------------------------------------
-async def open_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def open_(ctx: RequestContext, args: JSONObject) -> browser_results.TabOpened:
     return await ctx.browser.open(ctx.connection, args["url"], _timeout_ms(args), args.get("profile"))
 
 
-async def navigate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def navigate(ctx: RequestContext, args: JSONObject) -> browser_results.Ticket:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return await ctx.browser.navigate(ctx.connection, tab, args["url"], _timeout_ms(args))
 
 
-async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def close(ctx: RequestContext, args: JSONObject) -> browser_results.TabClosed:
     return await ctx.browser.close(args["tabId"])
 
 
-async def act(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def act(ctx: RequestContext, args: JSONObject) -> browser_results.Acted:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     operation = args["operation"]
@@ -84,16 +88,18 @@ async def act(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise ArgumentError(f"browser.act: {exc}") from exc
     except RefError as exc:
         raise BrowserError("STALE_COMMAND", str(exc), ref=ref, generation=tab.generation) from exc
-    answer = _page_answer(tab, result)
+    mark: browser_results.ActedOnPage = {"url": tab.url, "generation": tab.generation, "untrusted": UNTRUSTED}
     if len(tab.events.popups) > popups_before:
-        answer["popup"] = {"url": tab.events.popups[-1]}
-    if not result.get("ok"):
+        mark["popup"] = {"url": tab.events.popups[-1]}
+    answer: browser_results.Acted = {**result, **mark}
+    if not result["ok"]:
         reason = result.get("reason")
-        raise BrowserError("ACT_REJECTED", f"{operation} refused: {reason}: {result.get('detail', '')}", **answer)
+        refused: JSONObject = {**answer}
+        raise BrowserError("ACT_REJECTED", f"{operation} refused: {reason}: {result.get('detail', '')}", **refused)
     return answer
 
 
-def _check_act_arguments(operation: str, args: dict[str, Any]) -> None:
+def _check_act_arguments(operation: str, args: JSONObject) -> None:
     has_target = args.get("ref") is not None or args.get("role") is not None
     if args.get("ref") is not None and args.get("role") is not None:
         raise ArgumentError("browser.act: give either ref or role (+ name), not both")
@@ -109,7 +115,7 @@ def _check_act_arguments(operation: str, args: dict[str, Any]) -> None:
         raise ArgumentError("browser.act: key needs key (e.g. Enter)")
 
 
-async def style(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def style(ctx: RequestContext, args: JSONObject) -> browser_results.Styled:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     if (args.get("ref") is None) == (args.get("selector") is None) and args.get("injectCss") is None:
@@ -129,10 +135,10 @@ async def style(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise ArgumentError(f"browser.style: {exc}") from exc
     except RefError as exc:
         raise BrowserError("STALE_COMMAND", str(exc), generation=tab.generation) from exc
-    return _page_answer(tab, result)
+    return {**result, **_page(tab)}
 
 
-async def execute_js(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def execute_js(ctx: RequestContext, args: JSONObject) -> browser_results.Evaluated:
     browser = ctx.browser
     tab = await browser.readable(ctx.connection, args.get("tabId"))
     script = args["script"]
@@ -145,52 +151,54 @@ async def execute_js(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any
         raise BrowserError("EVAL_FAILED", f"The page navigated while the script ran: {exc}") from exc
     except EvalError as exc:
         raise BrowserError("EVAL_FAILED", f"The script failed: {exc}") from exc
-    return _page_answer(tab, {"result": result})
+    return {"result": result, **_page(tab)}
 
 
-async def console_clear(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def console_clear(ctx: RequestContext, args: JSONObject) -> browser_results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
-    return _page_answer(tab, await clear_console(tab.page))
+    return {**await clear_console(tab.page), **_page(tab)}
 
 
 # --- browser_read ---------------------------------------------------------------------------------
-async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def read(ctx: RequestContext, args: JSONObject) -> browser_results.Snapshot:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     snapshot = await read_snapshot(tab.page)
     ctx.browser.remember_refs(tab, snapshot["snapshot"])
-    return _page_answer(tab, snapshot)
+    return {**snapshot, **_page(tab)}
 
 
-async def screenshot(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def screenshot(ctx: RequestContext, args: JSONObject) -> browser_results.ScreenshotTaken:
+    """The image and the line naming the page; the MCP server makes them an image block and its
+    ``structuredContent`` (:class:`~vmark.protocol.browser_results.Screenshot`)."""
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     return await page_reads.screenshot(tab)
 
 
-async def query(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def query(ctx: RequestContext, args: JSONObject) -> browser_results.Queried:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     try:
         result = await page_query(tab.page, args["selector"], args.get("fields"))
     except InvalidSelector as exc:
         raise ArgumentError(f"browser_read.query: {exc}") from exc
-    return _page_answer(tab, result)
+    return {**result, **_page(tab)}
 
 
-async def extract(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def extract(ctx: RequestContext, args: JSONObject) -> browser_results.Extracted:
     tab = await ctx.browser.readable(ctx.connection, args.get("tabId"))
     return await page_reads.extract(tab, EXTRACT_MAX_CHARS)
 
 
-async def console(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def console(ctx: RequestContext, args: JSONObject) -> browser_results.ConsoleRead:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
-    return _page_answer(tab, await read_console(tab.page))
+    return {**await read_console(tab.page), **_page(tab)}
 
 
-async def wait(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def wait(ctx: RequestContext, args: JSONObject) -> browser_results.Ticket:
     tab = ctx.browser.tab(args.get("tabId"), ai_only=True)
     return await ctx.browser.wait(tab, args.get("navigationId"), _timeout_ms(args))
 
 
-async def wait_for(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def wait_for(ctx: RequestContext, args: JSONObject) -> browser_results.Matched:
     browser = ctx.browser
     conditions = [k for k in ("ref", "role", "text", "urlContains") if args.get(k) is not None]
     if len(conditions) != 1:
@@ -204,7 +212,8 @@ async def wait_for(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
             " fragment, so it cannot contain ? or #"
         )
     tab = await browser.readable(ctx.connection, args.get("tabId"), standing=True)
-    return _page_answer(tab, await page_reads.wait_for(tab, args, _timeout_ms(args), browser.remember_refs))
+    matched = await page_reads.wait_for(tab, args, _timeout_ms(args), browser.remember_refs)
+    return {**matched, **_page(tab)}
 
 
 ACTIONS = {

@@ -3,16 +3,18 @@ the workflow grammar (:mod:`vmark.browser.workflow`) and the run registry (:mod:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...browser.workflow import WorkflowError, bind, parse
+from ...protocol import browser_results
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def workflow_run(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def workflow_run(ctx: RequestContext, args: JSONObject) -> browser_results.RunStarted:
     inputs = args.get("inputs") or {}
     try:
         workflow = parse(args["source"])
@@ -25,12 +27,12 @@ async def workflow_run(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     )
 
 
-async def workflow_cancel(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def workflow_cancel(ctx: RequestContext, args: JSONObject) -> browser_results.RunCancelled:
     ctx.browser.require_enabled()
     return await ctx.browser_runs.cancel(args["runId"], ctx.connection.requester, args.get("tabId"))
 
 
-async def workflow_status(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def workflow_status(ctx: RequestContext, args: JSONObject) -> browser_results.RunStatus:
     ctx.browser.require_enabled()
     return ctx.browser_runs.status(args["runId"], ctx.connection.requester, args.get("tabId"))
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ...coherence.kernel import CoherenceError, EdgeNotLive, Kernel
+from ...protocol import results
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError, DomainError, VMarkError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import COHERENCE_TIMEOUT_SECONDS
 from ..coherence import CoherenceTimeout
 from ..journaling import file_entry
@@ -46,33 +49,34 @@ async def _ask(ctx: RequestContext, action: str, call: Callable[[], T], *, write
         raise ArgumentError(str(exc)) from exc
 
 
-def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
+def _kernel(ctx: RequestContext, args: JSONObject) -> Kernel:
     return ctx.coherence.kernel(args.get("workspace_root"))
 
 
-async def status(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def status(ctx: RequestContext, args: JSONObject) -> wire.CoherenceStatus:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "status", kernel.status, writes=False)
 
 
-async def edges(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+async def edges(ctx: RequestContext, args: JSONObject) -> list[wire.Edge]:
+    """The open edges (``structuredContent`` carries the list as :class:`~vmark.protocol.results.Edges`)."""
     kernel = _kernel(ctx, args)
     rows = await _ask(ctx, "edges", kernel.edges, writes=True)
     ctx.coherence.changed()
     return rows
 
 
-async def claims(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+async def claims(ctx: RequestContext, args: JSONObject) -> list[wire.Claim]:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "claims", kernel.claims, writes=False)
 
 
-async def contexts(ctx: RequestContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+async def contexts(ctx: RequestContext, args: JSONObject) -> list[wire.Context]:
     kernel = _kernel(ctx, args)
     return await _ask(ctx, "contexts", kernel.contexts, writes=False)
 
 
-async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resolve(ctx: RequestContext, args: JSONObject) -> results.Resolved:
     kernel = _kernel(ctx, args)
     txf, index, resolution = args["txf"], args["input"], args["resolution"]
     reason = args.get("reason")
@@ -88,6 +92,8 @@ async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         )
     async with ctx.coherence.turn(kernel):
         edge = await _ask(ctx, "resolve", lambda: kernel.open_edge(txf, index), writes=True)
+        if edge["downstream_path"] is None:  # its document is gone from the workspace
+            raise DomainError("STALE", "the edge's downstream file is gone; call coherence.edges again")
         downstream = os.path.join(kernel.root, edge["downstream_path"])
         recorded = await ctx.recorder.record(file_entry("coherence_resolve", ctx.connection, downstream))
         by = ctx.connection.actor

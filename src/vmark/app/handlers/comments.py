@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ...protocol import results
+from ...protocol.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def list_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def list_(ctx: RequestContext, args: JSONObject) -> results.CommentPage:
     _, tab = ctx.session.resolve_tab(args.get("tabId"))
     ctx.comments.sync(tab.doc.key, tab.doc.path, tab.doc.state)
     return ctx.comments.page(tab.doc.key, args.get("cursor"))
 
 
-async def reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def reply(ctx: RequestContext, args: JSONObject) -> results.Replied:
     _, tab = ctx.session.resolve_tab(args.get("tabId"))
     return await ctx.comments.agent_change(
         ctx.connection, tab, args["commentId"], "reply", args["expectedCommentGen"], args["body"]
     )
 
 
-async def mark_addressed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def mark_addressed(ctx: RequestContext, args: JSONObject) -> results.Addressed:
     _, tab = ctx.session.resolve_tab(args.get("tabId"))
     return await ctx.comments.agent_change(
         ctx.connection, tab, args["commentId"], "mark_addressed", args["expectedCommentGen"]

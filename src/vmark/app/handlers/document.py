@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.edits import Edit, apply_edits, parse_edits
 from ...core.text_pages import page
+from ...protocol import results
 from ...protocol.errors import ArgumentError, DomainError
+from ...protocol.jsontypes import JSONObject
 from ...text import SETTING_KEYS, CjkRules
 from ...text import transform as cjk_transform
 from ..writes import WriteRequest, check_text
@@ -20,7 +22,7 @@ def user_cjk_rules(ctx: RequestContext) -> CjkRules:
     return CjkRules.from_settings({key: ctx.settings.get(key) for key in SETTING_KEYS})
 
 
-async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def read(ctx: RequestContext, args: JSONObject) -> results.DocumentPage:
     """The content, or the page of it from ``offset`` that fits one answer (``nextOffset`` while more remains).
 
     A later page names the first page's revision as ``expected_revision``, so all pages are of one text.
@@ -33,11 +35,16 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         raise DomainError("STALE", current_revision=state.revision)
     tab.basis_seq = doc.write_seq
     ctx.coherence.note_read(ctx.connection, doc)
-    fields = {"revision": state.revision, "filePath": doc.path, "kind": doc.kind, "dirty": doc.dirty}
+    fields: results.DocumentFields = {
+        "revision": state.revision,
+        "filePath": doc.path,
+        "kind": doc.kind,
+        "dirty": doc.dirty,
+    }
     return page(state.text, args.get("offset", 0), args.get("limit"), fields)
 
 
-async def write(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def write(ctx: RequestContext, args: JSONObject) -> results.Written:
     tab_id = args.get("tabId")
     window, tab = ctx.session.resolve_tab(tab_id)
     content: str = args["content"]
@@ -66,7 +73,7 @@ class _EditPlan:
         return apply_edits(current, self._edits).text
 
 
-async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def edit(ctx: RequestContext, args: JSONObject) -> results.Written:
     """Exact-match edits as one revision: journaled, checked, saved and answered like ``write``.
 
     The text is computed from the document's text in its write turn; a page shows the result (in
@@ -90,7 +97,7 @@ async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ctx.writer.write(ctx.connection, window, tab, request)
 
 
-async def transform(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def transform(ctx: RequestContext, args: JSONObject) -> results.Written:
     tab_id = args.get("tabId")
     window, tab = ctx.session.resolve_tab(tab_id)
     if tab.doc.kind != "markdown":

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 from ...core.model import Tab
 from ...ghactions.actionlint import validate as actionlint
 from ...ghactions.patch import PatchError, apply_patches
+from ...protocol import results
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.tools import holds_lone_surrogate
 from ..writes import WriteRequest
 
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-def _workflow_tab(ctx: RequestContext, args: dict[str, Any]) -> tuple[Any, Tab]:
+def _workflow_tab(ctx: RequestContext, args: JSONObject) -> tuple[Any, Tab]:
     window, tab = ctx.session.resolve_tab(args.get("tabId"))
     if tab.doc.kind != "yaml-workflow":
         raise DomainError("NOT_WORKFLOW", f"Tab {tab.id} is a {tab.doc.kind} document, not a YAML workflow")
@@ -40,7 +42,7 @@ def _check_patch_text(patches: list[Any]) -> None:
             raise DomainError("INVALID_TEXT", f"patch[{index}] contains a lone UTF-16 surrogate", index=index)
 
 
-async def apply_patch(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def apply_patch(ctx: RequestContext, args: JSONObject) -> results.Written:
     window, tab = _workflow_tab(ctx, args)
     _check_patch_text(args["patches"])
     request = WriteRequest(
@@ -54,7 +56,7 @@ async def apply_patch(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     return await ctx.writer.write(ctx.connection, window, tab, request)
 
 
-async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def validate(ctx: RequestContext, args: JSONObject) -> results.Validated:
     window, tab = _workflow_tab(ctx, args)
     path = tab.doc.path
     if path is None:

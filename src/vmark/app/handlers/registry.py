@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.requests import payload_keys, payload_problem, request_fields
 from ...protocol.tools import FieldSpec
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
-Handler = Callable[["RequestContext", dict[str, Any]], Awaitable[Any]]
+Handler = Callable[["RequestContext", JSONObject], Awaitable[Mapping[str, object]]]
 
 STR = FieldSpec("string", "")
 OBJECT = FieldSpec("object", "")
@@ -42,7 +43,7 @@ class Action:
     #: of that payload's keys, those whose values the handler checks itself, with its own words
     own: frozenset[str] = frozenset()
 
-    def check(self, args: dict[str, Any]) -> dict[str, Any]:
+    def check(self, args: JSONObject) -> JSONObject:
         for name, spec in self.required.items():
             if spec is None:
                 if name not in args:
@@ -94,9 +95,7 @@ def _check(name: str, spec: FieldSpec, value: Any) -> None:
         raise ArgumentError(f"argument {name!r} {problem}")
 
 
-def check_person_request(
-    actions: Mapping[str, Action], kind: str, args: dict[str, Any]
-) -> tuple[Handler, dict[str, Any]]:
+def check_person_request(actions: Mapping[str, Action], kind: str, args: JSONObject) -> tuple[Handler, JSONObject]:
     """The handler of ``kind`` and its checked arguments, else :class:`ArgumentError`."""
     action = actions.get(kind)
     if action is None:

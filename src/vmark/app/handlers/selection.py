@@ -18,6 +18,8 @@ from ...core.document import normalize_line_endings
 from ...core.model import Document, Tab, Window
 from ...protocol import results
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
+from ...protocol.wire_types import Mode
 from ..connection import Connection
 from ..editor_link import ask_editor
 from ..writes import BUSY_COMPOSING, WriteRequest, check_text
@@ -53,7 +55,12 @@ def _offsets(answer: dict[str, Any]) -> tuple[int, int]:
     return start, end
 
 
-async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+def _mode(said: object, tab: Tab) -> Mode:
+    """The mode the page said its editor is in (the tab's, should a page not say)."""
+    return "source" if said == "source" else "wysiwyg" if said == "wysiwyg" else tab.mode
+
+
+async def get(ctx: RequestContext, args: JSONObject) -> results.Selection:
     _window, tab, page = _focused_editor(ctx, args.get("tabId"))
     answer = await ask_editor(page, tab, {"op": "get"})
     start, end = _offsets(answer)
@@ -64,7 +71,7 @@ async def get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
         "text": text,
         "isEmpty": start == end,
         "range": {"from": start, "to": end},
-        "mode": answer.get("mode"),
+        "mode": _mode(answer.get("mode"), tab),
         "kind": tab.doc.kind,
         "tabId": tab.id,
         "revision": answer.get("revision", tab.doc.state.revision),
@@ -109,7 +116,7 @@ class _Prepared:
         return (Span(start, end, normalize_line_endings(self._content, "\n") if markdown else self._content),)
 
 
-async def set_(ctx: RequestContext, args: dict[str, Any]) -> results.SelectionSet:
+async def set_(ctx: RequestContext, args: JSONObject) -> results.SelectionSet:
     tab_id = args.get("tabId")
     window, tab, page = _focused_editor(ctx, tab_id)
     content: str = args["content"]

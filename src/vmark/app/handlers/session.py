@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ... import __version__
 from ...core.kinds import KINDS
+from ...protocol import results
+from ...protocol.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -13,11 +15,11 @@ if TYPE_CHECKING:
 MCP_PROTOCOL = "0.2.0"
 
 
-def capabilities() -> dict[str, Any]:
+def capabilities() -> results.Capabilities:
     return {"version": __version__, "supportedKinds": list(KINDS), "mcpProtocol": MCP_PROTOCOL}
 
 
-async def get_state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def get_state(ctx: RequestContext, args: JSONObject) -> results.SessionState:
     return {
         "windows": ctx.session.describe(),
         "browserTabs": await ctx.browser.listing(),  # URLs redacted: no query string or fragment
@@ -25,7 +27,7 @@ async def get_state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-async def changes(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def changes(ctx: RequestContext, args: JSONObject) -> results.SessionChanges:
     """The events since ``since`` (oldest first) that this agent may see, with the cursor to ask from next."""
     session = ctx.session
     scopes = [session.scope(window) for window in session.windows.values()]

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def fault(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+class Faulted(TypedDict):
+    ok: bool
+
+
+async def fault(ctx: RequestContext, args: JSONObject) -> Faulted:
     """Set the faults and delays the next requests meet (only the ones named)."""
     hooks = ctx.hooks
     if hooks is None:  # not routed then; a direct call must not pass silently either

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.kinds import kind_for_path
+from ...protocol import wire_types as wire
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import BROWSE_MAX_ENTRIES
 from ...storage.pathscope import PathScope, ScopeError, browsable, canonical, home_folder, readable_roots
 from .registry import PersonAction
@@ -29,7 +31,7 @@ OUTSIDE = (
 )
 
 
-async def browse(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def browse(ctx: RequestContext, args: JSONObject) -> wire.Browsed:
     """The entries of a folder (or of a file's folder, the file ``selected``), bounded, folders first."""
     window = ctx.windows.page_window(ctx.connection)
     area = browsable(ctx.settings.get("readable_roots"), ctx.folder_grants, [w.root for w in window.workspaces])
@@ -45,7 +47,7 @@ def _expand(path: str) -> str:
     return path
 
 
-def _listing(area: PathScope, path: str, hidden: bool, needle: str) -> dict[str, Any]:
+def _listing(area: PathScope, path: str, hidden: bool, needle: str) -> wire.Browsed:
     folder, selected = _folder(area, path)
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
@@ -102,7 +104,7 @@ def _folder(area: PathScope, path: str) -> tuple[str, str | None]:
     return folder, os.path.basename(real)
 
 
-def _kind(folder: str, item: os.DirEntry[str], area: PathScope) -> str:
+def _kind(folder: str, item: os.DirEntry[str], area: PathScope) -> wire.EntryKind:
     if item.is_symlink() and not area.contains(os.path.realpath(os.path.join(folder, item.name))):
         return "outside"
     try:
@@ -115,10 +117,16 @@ def _kind(folder: str, item: os.DirEntry[str], area: PathScope) -> str:
     return "other"  # a device, a socket, a broken link
 
 
-def _entry(folder: str, item: os.DirEntry[str], kind: str) -> dict[str, Any]:
+def _entry(folder: str, item: os.DirEntry[str], kind: wire.EntryKind) -> wire.BrowseEntry:
     link = item.is_symlink()
-    entry: dict[str, Any] = {"name": item.name, "kind": kind, "link": link}
-    entry.update(size=None, modified=None, opens=None)
+    entry: wire.BrowseEntry = {
+        "name": item.name,
+        "kind": kind,
+        "link": link,
+        "size": None,
+        "modified": None,
+        "opens": None,
+    }
     if kind == "outside":
         return entry
     try:
@@ -133,19 +141,19 @@ def _entry(folder: str, item: os.DirEntry[str], kind: str) -> dict[str, Any]:
     return entry
 
 
-async def places(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def places(ctx: RequestContext, args: JSONObject) -> wire.Places:
     """The folders the picker lists from (home, readable roots, granted, the window's workspaces) and the recents."""
     window = ctx.windows.page_window(ctx.connection)
     home = home_folder()
-    found = [(home, "home")]
+    found: list[tuple[str, wire.PlaceKind]] = [(home, "home")]
     found += [(root, "readable") for root in readable_roots(ctx.settings.get("readable_roots"))[1:]]
     found += [(granted, "granted") for granted in sorted(ctx.folder_grants)]
     found += [(w.root, "workspace") for w in window.workspaces]
     recents = ctx.recents
 
-    def read() -> dict[str, Any]:
+    def read() -> wire.Places:
         seen: set[str] = set()
-        shown = []
+        shown: list[wire.Place] = []
         for path, kind in found:
             if path not in seen and os.path.isdir(path):
                 seen.add(path)
@@ -160,7 +168,7 @@ async def places(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await asyncio.to_thread(read)
 
 
-async def recent_forget(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def recent_forget(ctx: RequestContext, args: JSONObject) -> wire.RecentForgotten:
     """Take a path off the recent folders and files (a gone folder the person no longer wants offered)."""
     return {"forgotten": ctx.recents.forget(args["path"])}
 

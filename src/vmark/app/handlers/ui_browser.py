@@ -5,63 +5,65 @@ one, and review or revoke the site permissions granted to agents. None of this i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...browser.grants import OPERATIONS
 from ...browser.tabs import BrowserTab
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-def _tab(ctx: RequestContext, args: dict[str, Any]) -> BrowserTab:
+def _tab(ctx: RequestContext, args: JSONObject) -> BrowserTab:
     return ctx.browser_views.tab(args["tabId"])
 
 
-async def tabs(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def tabs(ctx: RequestContext, args: JSONObject) -> wire.BrowserTabs:
     """Every browser tab, the agents' and the person's, with redacted URLs."""
     return {"tabs": await ctx.browser_views.listing()}
 
 
-async def human_open(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def human_open(ctx: RequestContext, args: JSONObject) -> wire.BrowserOpened:
     url = args.get("url")
     return await ctx.browser_views.open_human(url or None)
 
 
-async def view(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def view(ctx: RequestContext, args: JSONObject) -> wire.BrowserViewed:
     """Start a screencast of the tab for this page: ``browser_frame`` events, each to be acknowledged."""
     tab = _tab(ctx, args)
     ctx.windows.page_window(ctx.connection)  # a page that is not attached to a window views nothing
     return await ctx.browser_views.view(ctx.connection, tab)
 
 
-async def unview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def unview(ctx: RequestContext, args: JSONObject) -> wire.BrowserUnviewed:
     return ctx.browser_views.unview(ctx.connection, args["tabId"])
 
 
-async def frame_ack(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def frame_ack(ctx: RequestContext, args: JSONObject) -> wire.BrowserTabPayload:
     return ctx.browser_views.frame_ack(ctx.connection, args["tabId"])
 
 
-async def input_(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def input_(ctx: RequestContext, args: JSONObject) -> wire.BrowserInputResult:
     return await ctx.browser_views.input(ctx.connection, _tab(ctx, args), args)
 
 
-async def nav(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def nav(ctx: RequestContext, args: JSONObject) -> wire.BrowserWhere:
     return await ctx.browser_views.nav(_tab(ctx, args), args.get("op"), args.get("url"))
 
 
-async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def close(ctx: RequestContext, args: JSONObject) -> wire.BrowserClosed:
     return await ctx.browser_views.close(_tab(ctx, args))
 
 
-async def reload_crashed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def reload_crashed(ctx: RequestContext, args: JSONObject) -> wire.BrowserWhere:
     return await ctx.browser_views.reload_crashed(_tab(ctx, args))
 
 
-async def permissions(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def permissions(ctx: RequestContext, args: JSONObject) -> wire.SitePermissions:
     """The standing grants ("Allow on this site"), one row per tab, site, operation and what it binds."""
     return {
         "permissions": [
@@ -78,7 +80,7 @@ async def permissions(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     }
 
 
-async def revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def revoke(ctx: RequestContext, args: JSONObject) -> wire.Revoked:
     origin = args["origin"]
     operation = args["operation"]
     if operation not in OPERATIONS:

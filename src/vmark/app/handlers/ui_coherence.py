@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ...coherence.kernel import PERSON, CoherenceError, Kernel
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import DELEGATION_DEFAULT_SECONDS
 from ...storage.delegations import DelegationError, parse_duration
 from ..coherence import CoherenceTimeout
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
+def _kernel(ctx: RequestContext, args: JSONObject) -> Kernel:
     root = args.get("workspaceRoot")
     if root is None and ctx.connection.window is not None:
         window = ctx.session.windows.get(ctx.connection.window)
@@ -35,7 +37,7 @@ def _kernel(ctx: RequestContext, args: dict[str, Any]) -> Kernel:
     return ctx.coherence.kernel(root)
 
 
-def _index(args: dict[str, Any]) -> int:
+def _index(args: JSONObject) -> int:
     index = args.get("input")
     if not isinstance(index, int) or isinstance(index, bool):
         raise ArgumentError("argument 'input' must be an integer")
@@ -54,23 +56,23 @@ async def _run(ctx: RequestContext, call: Callable[[], T], *, changes: bool = Fa
     return result
 
 
-async def overview(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def overview(ctx: RequestContext, args: JSONObject) -> wire.CoherenceOverview:
     """What the panel shows: status, the open edges (grouped by the page), and whether tracking is on."""
     kernel = _kernel(ctx, args)
 
-    def read() -> dict[str, Any]:
+    def read() -> wire.CoherenceOverview:
         edges = kernel.edges() if kernel.initialized else []
         return {"workspaceRoot": str(kernel.root), "status": kernel.status(), "edges": edges}
 
     return await _run(ctx, read)
 
 
-async def init(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def init(ctx: RequestContext, args: JSONObject) -> wire.CoherenceStatus:
     kernel = _kernel(ctx, args)
     return await _run(ctx, kernel.init, changes=True)
 
 
-async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def add_identities(ctx: RequestContext, args: JSONObject) -> wire.IdentitiesAdded:
     """The person's "Add identities": each tracked document without one gets it in its front matter (saved
     like any save; documents open with unsaved changes are skipped and get it when saved)."""
     kernel = _kernel(ctx, args)
@@ -82,7 +84,7 @@ async def add_identities(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
         raise ArgumentError(str(exc)) from exc
 
 
-async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def resolve(ctx: RequestContext, args: JSONObject) -> wire.Resolved:
     kernel = _kernel(ctx, args)
     txf, index = args["txf"], _index(args)
     resolution = args["resolution"]
@@ -97,19 +99,19 @@ async def resolve(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-async def diff(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def diff(ctx: RequestContext, args: JSONObject) -> wire.EdgeTexts:
     """An edge with the upstream's pinned and current text, for "revise"."""
     kernel = _kernel(ctx, args)
     txf, index = args["txf"], _index(args)
     return await _run(ctx, lambda: kernel.edge_texts(txf, index))
 
 
-async def claims(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def claims(ctx: RequestContext, args: JSONObject) -> wire.Claims:
     kernel = _kernel(ctx, args)
     return {"claims": await _run(ctx, kernel.claims)}
 
 
-async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def claim_add(ctx: RequestContext, args: JSONObject) -> wire.ClaimPut:
     kernel = _kernel(ctx, args)
     statement = args["statement"]
     maturity = args.get("maturity", "draft")
@@ -117,34 +119,34 @@ async def claim_add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return await _run(ctx, lambda: kernel.add_claim(statement, maturity, supersedes), changes=True)
 
 
-async def claim_update(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def claim_update(ctx: RequestContext, args: JSONObject) -> wire.ClaimPut:
     kernel = _kernel(ctx, args)
     claim = args["claim"]
-    changes: dict[str, Any] = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
+    changes: JSONObject = {k: args[k] for k in ("statement", "maturity", "invalidAt") if k in args}
     if not changes:
         raise ArgumentError("nothing to change: give statement, maturity or invalidAt")
     return await _run(ctx, lambda: kernel.update_claim(claim, changes), changes=True)
 
 
-async def contexts(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def contexts(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
     kernel = _kernel(ctx, args)
     return {"contexts": await _run(ctx, kernel.contexts)}
 
 
-async def context_save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def context_save(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
     kernel = _kernel(ctx, args)
     context_id = args["id"]
-    data: dict[str, Any] = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
+    data: JSONObject = {k: args[k] for k in ("name", "parent", "enforcement", "include", "exclude") if k in args}
     return {"contexts": await _run(ctx, lambda: kernel.save_context(context_id, data), changes=True)}
 
 
-async def context_delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def context_delete(ctx: RequestContext, args: JSONObject) -> wire.Contexts:
     kernel = _kernel(ctx, args)
     context_id = args["id"]
     return {"contexts": await _run(ctx, lambda: kernel.delete_context(context_id), changes=True)}
 
 
-async def delegations_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def delegations_list(ctx: RequestContext, args: JSONObject) -> wire.Delegations:
     now = time.time()
     return {
         "grants": [g.describe(now) for g in ctx.coherence.delegations.list()],
@@ -152,7 +154,7 @@ async def delegations_list(ctx: RequestContext, args: dict[str, Any]) -> dict[st
     }
 
 
-async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def delegations_grant(ctx: RequestContext, args: JSONObject) -> wire.Delegation:
     principal = args["principal"]
     scope = args.get("scope")
     if not isinstance(scope, list) or not all(isinstance(s, str) for s in scope):
@@ -162,7 +164,7 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
     if workspace is not None and not isinstance(workspace, str):
         raise ArgumentError("argument 'workspaceRoot' must be a string")
 
-    def grant() -> dict[str, Any]:
+    def grant() -> wire.Delegation:
         seconds = DELEGATION_DEFAULT_SECONDS if expires is None else parse_duration(str(expires))
         made = ctx.coherence.delegations.grant(principal, scope, seconds=seconds, workspace=workspace)
         return made.describe(time.time())
@@ -170,7 +172,7 @@ async def delegations_grant(ctx: RequestContext, args: dict[str, Any]) -> dict[s
     return await _run(ctx, grant, changes=True)
 
 
-async def delegations_revoke(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def delegations_revoke(ctx: RequestContext, args: JSONObject) -> wire.Delegation:
     grant_id = args["id"]
     revoked = await _run(ctx, lambda: ctx.coherence.delegations.revoke(grant_id), changes=True)
     return revoked.describe(time.time())

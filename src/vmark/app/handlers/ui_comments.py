@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from ...core import comments as model
-from ...core.comments import Thread, ThreadState
+from ...core.comments import Thread
 from ...core.kinds import kind_for_path
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError, DomainError
+from ...protocol.jsontypes import JSONObject
+from ...protocol.wire_types import ThreadState
 from ...storage.files import read_document
 from ...storage.pathscope import PathScope, ScopeError
 from ..state import canonical_or_invalid
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def _document(ctx: RequestContext, args: dict[str, Any]) -> tuple[str, str | None, str]:
+async def _document(ctx: RequestContext, args: JSONObject) -> tuple[str, str | None, str]:
     """``(key, filePath, text)`` of the document named, its anchors brought up to that text."""
     if args.get("tabId") is not None:
         doc = ctx.session.find_tab(args["tabId"])[1].doc
@@ -48,17 +52,17 @@ async def _disk_text(ctx: RequestContext, real: str) -> str:
     return text
 
 
-def _body(args: dict[str, Any]) -> str:
+def _body(args: JSONObject) -> str:
     body: str = args["body"]
     model.check_body(body)
     return body
 
 
-def _thread(ctx: RequestContext, args: dict[str, Any]) -> Thread:
+def _thread(ctx: RequestContext, args: JSONObject) -> Thread:
     return ctx.comments.thread(args["commentId"])
 
 
-async def add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def add(ctx: RequestContext, args: JSONObject) -> wire.CommentAdded:
     """A new thread on ``quote``, anchored at its occurrence nearest ``at`` (code points)."""
     quote = args["quote"]
     problem = model.quote_problem(quote)
@@ -77,22 +81,24 @@ async def add(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"comment": thread.id, "commentGen": thread.gen}
 
 
-async def threads(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def threads(ctx: RequestContext, args: JSONObject) -> wire.Threads:
     """Every live thread of the document, oldest first, with anchors in its current text."""
     key, _, _ = await _document(ctx, args)
     return {"doc": key, "threads": [t.describe() for t in ctx.comments.live(key)]}
 
 
-async def person_reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def person_reply(ctx: RequestContext, args: JSONObject) -> wire.CommentReplied:
     thread = _thread(ctx, args)
     reply = await ctx.comments.person_reply(thread, _body(args))
     return {"reply": reply.id, "commentGen": thread.gen}
 
 
-def _state_action(next_state: dict[ThreadState, ThreadState], default: ThreadState | None) -> Any:
+def _state_action(
+    next_state: dict[ThreadState, ThreadState], default: ThreadState | None
+) -> Callable[[RequestContext, JSONObject], Awaitable[wire.ThreadStatus]]:
     """A person's state change: ``next_state`` from the current state (``default`` from any other)."""
 
-    async def action(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+    async def action(ctx: RequestContext, args: JSONObject) -> wire.ThreadStatus:
         thread = _thread(ctx, args)
         await ctx.comments.set_state(thread, next_state.get(thread.state, default or thread.state))
         return thread.status()

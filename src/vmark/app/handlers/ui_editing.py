@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.changes import SpanError, Spans, check_fits, parse_spans, replaced_state, splice_state, wire
 from ...core.document import DocState, normalize_line_endings
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ...protocol import wire_types
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.strings import has_lone_surrogate
 from .args import tab_of
 from .registry import PersonAction
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def edit(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def edit(ctx: RequestContext, args: JSONObject) -> wire_types.EditResult:
     """The person's edit: ``changes`` (spans ``[[from, to, insert], ...]``, code points of the shown text at
     ``baseRevision``, sorted and non-overlapping) or the full ``text``. With ``baseRevision`` it applies only on
     top of that revision: otherwise nothing changes and the page gets what happened since, to rebase on
@@ -68,9 +70,9 @@ def _fitting(spans: Spans, length: int) -> Spans:
         raise ArgumentError(str(exc)) from exc
 
 
-def _stale(doc: Document, base: str, as_changes: bool) -> dict[str, Any]:
+def _stale(doc: Document, base: str, as_changes: bool) -> wire_types.EditResult:
     """A page's base is not the current revision: what it needs to rebase its edit on."""
-    answer: dict[str, Any] = {"applied": False, "revision": doc.state.revision}
+    answer: wire_types.EditResult = {"applied": False, "revision": doc.state.revision}
     spans = doc.recent.since(base, doc.state) if as_changes else None
     if spans is None:
         answer["text"] = doc.state.text
@@ -79,7 +81,7 @@ def _stale(doc: Document, base: str, as_changes: bool) -> dict[str, Any]:
     return answer
 
 
-async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def composition(ctx: RequestContext, args: JSONObject) -> wire_types.CompositionResult:
     _, tab = tab_of(ctx, args)
     doc = tab.doc
     state = args["state"]
@@ -93,14 +95,14 @@ async def composition(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     return {"composing": doc.composing}
 
 
-async def selection(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def selection(ctx: RequestContext, args: JSONObject) -> wire_types.SelectionResult:
     window, tab = tab_of(ctx, args)
     start, end = args.get("from"), args.get("to")
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:
         raise ArgumentError("from and to must be integers with 0 <= from <= to")
     ctx.session.selection_rested(window, tab, start, end)
     ctx.turns.person_event(tab.doc, "selection")
-    return {"selection": [start, end]}
+    return {"selection": (start, end)}
 
 
 ACTIONS = {

@@ -10,11 +10,13 @@ Save as); a refusal or a failure (``EXPORT_FAILED`` with its ``reason``) writes 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...export.formats import format_named
 from ...export.run import ExportJob
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError, DomainError
+from ...protocol.jsontypes import JSONObject
 from ..state import canonical_or_invalid
 from .args import tab_of
 from .registry import PersonAction
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def export(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def export(ctx: RequestContext, args: JSONObject) -> wire.Exported:
     window, tab = tab_of(ctx, args)
     doc = tab.doc
     if doc.kind != "markdown":

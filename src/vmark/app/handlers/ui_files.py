@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.kinds import kind_for_path
+from ...protocol import wire_types as wire
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
 from ...storage.pathscope import PathScope, ScopeError, is_within
 from .registry import PersonAction
 
@@ -50,7 +52,7 @@ def _check_name(real: str) -> None:
         raise DomainError("INVALID_PATH", f"{name!r} is not a file name", filePath=real)
 
 
-async def create(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def create(ctx: RequestContext, args: JSONObject) -> wire.FileCreated:
     """A new empty file (``type: "file"``, a Markdown name unless it says otherwise) or folder."""
     _, scope = _scope(ctx)
     what = args.get("type", "file")
@@ -84,7 +86,7 @@ def _create_file(real: str) -> None:
     os.close(fd)
 
 
-async def rename(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def rename(ctx: RequestContext, args: JSONObject) -> wire.FileRenamed:
     """Rename or move ``from`` to ``to`` (both in the scope); the open documents under it follow."""
     window, scope = _scope(ctx)
     source = _resolve(scope, args["from"])
@@ -134,10 +136,10 @@ def _move(source: str, target: str, is_folder: bool) -> None:
     os.unlink(source)
 
 
-def _follow(ctx: RequestContext, source: str, target: str) -> list[dict[str, str]]:
+def _follow(ctx: RequestContext, source: str, target: str) -> list[wire.Moved]:
     """Open documents at or under ``source`` now live under ``target``."""
     session = ctx.session
-    moved = []
+    moved: list[wire.Moved] = []
     for doc in list(session.docs.values()):
         if doc.path is None or not is_within(doc.path, source):
             continue
@@ -148,7 +150,7 @@ def _follow(ctx: RequestContext, source: str, target: str) -> list[dict[str, str
     return moved
 
 
-async def delete(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def delete(ctx: RequestContext, args: JSONObject) -> wire.FileDeleted:
     """Move a file or folder to the OS trash (``send2trash``); the clean tabs of what it held close."""
     window, scope = _scope(ctx)
     real = _resolve(scope, args["path"])

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.changes import replaced_state
 from ...core.document import normalize_line_endings
 from ...core.model import Document
 from ...core.transaction import Transaction
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
+from ...protocol.wire_types import SnapshotRecord
 from ..history_view import snapshot_actor
 from .args import tab_of
 from .registry import PersonAction
@@ -20,23 +23,39 @@ if TYPE_CHECKING:
 _LABELS = {"mcp": "(mcp)"}
 
 
-def _labelled(snap: dict[str, Any]) -> dict[str, Any]:
-    return {**snap, "label": _LABELS.get(snap["kind"], ""), "actor": snapshot_actor(snap)}
+def _labelled(snap: SnapshotRecord, addressed: list[wire.Addressed]) -> wire.Snapshot:
+    labelled: wire.Snapshot = {
+        "id": snap["id"],
+        "path": snap["path"],
+        "kind": snap["kind"],
+        "revision": snap["revision"],
+        "time": snap["time"],
+        "principal": snap["principal"],
+        "addresses": snap["addresses"],
+        "tool": snap["tool"],
+        "client": snap["client"],
+        "addressed": addressed,
+        "label": _LABELS.get(snap["kind"], ""),
+        "actor": snapshot_actor(snap),
+    }
+    if "content" in snap:  # after the row's own keys, as the history keeps them
+        labelled = {**labelled, "content": snap["content"]}
+    return labelled
 
 
-async def history_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_list(ctx: RequestContext, args: JSONObject) -> wire.HistoryList:
     """The document's snapshots, oldest first (``content: false`` leaves their texts out: see ``history.get``)."""
     _, tab = tab_of(ctx, args)
     content = args.get("content", True)
     snaps = await ctx.history.snapshots(tab.doc.key, content)
-    await ctx.comments.annotate_history(tab.doc.key, snaps)
+    addressed = await ctx.comments.addressed_in(tab.doc.key, snaps)
     return {
-        "snapshots": [_labelled(s) for s in snaps],
+        "snapshots": [_labelled(s, a) for s, a in zip(snaps, addressed, strict=True)],
         "unreviewed": await ctx.review.unreviewed(tab.doc),
     }
 
 
-async def _snapshot_arg(ctx: RequestContext, doc: Document, args: dict[str, Any]) -> dict[str, Any]:
+async def _snapshot_arg(ctx: RequestContext, doc: Document, args: JSONObject) -> SnapshotRecord:
     snapshot_id = args["id"]
     snap = await ctx.history.snapshot_of(doc.key, snapshot_id)
     if snap is None:
@@ -44,15 +63,15 @@ async def _snapshot_arg(ctx: RequestContext, doc: Document, args: dict[str, Any]
     return snap
 
 
-async def history_get(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_get(ctx: RequestContext, args: JSONObject) -> wire.Snapshot:
     """One snapshot of the tab's document, with its text."""
     _, tab = tab_of(ctx, args)
     snap = await _snapshot_arg(ctx, tab.doc, args)
-    await ctx.comments.annotate_history(tab.doc.key, [snap])
-    return _labelled(snap)
+    [addressed] = await ctx.comments.addressed_in(tab.doc.key, [snap])
+    return _labelled(snap, addressed)
 
 
-async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_revert(ctx: RequestContext, args: JSONObject) -> wire.RevisionResult:
     """The document's text becomes the snapshot's, as the person's edit (not saved). The AI revisions made
     after that snapshot are undone by it, so they count as reviewed; a ``revert`` snapshot records it."""
     _, tab = tab_of(ctx, args)
@@ -70,7 +89,7 @@ async def history_revert(ctx: RequestContext, args: dict[str, Any]) -> dict[str,
     return {"revision": reverted.revision}
 
 
-async def history_mark_reviewed(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def history_mark_reviewed(ctx: RequestContext, args: JSONObject) -> wire.ReviewedResult:
     _, tab = tab_of(ctx, args)
     revision = args.get("revision")
     return {"reviewed": await ctx.review.mark_reviewed(tab.doc, revision)}

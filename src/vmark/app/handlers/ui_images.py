@@ -24,9 +24,11 @@ import binascii
 import os
 import posixpath
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError, DomainError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import MAX_PASTED_IMAGE_BYTES
 from ...storage.files import SaveError, save_new
 from ...storage.pathscope import PathScope, ScopeError, canonical
@@ -44,7 +46,7 @@ MAX_STEM_CHARS = 80
 _MAX_BASE64_CHARS = 4 * -(-MAX_PASTED_IMAGE_BYTES // 3)
 
 
-async def save_image(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def save_image(ctx: RequestContext, args: JSONObject) -> wire.ImageSaved:
     window, tab = tab_of(ctx, args)
     doc = tab.doc
     if doc.path is None:

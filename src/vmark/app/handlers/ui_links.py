@@ -10,10 +10,12 @@ and only if it is a kind of file VMark opens. A missing target is no error: the 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.kinds import kind_for_path
+from ...protocol import wire_types as wire
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
 from ...storage.pathscope import ScopeError
 from .args import tab_of
 from .registry import PersonAction
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def open_link(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def open_link(ctx: RequestContext, args: JSONObject) -> wire.LinkResult:
     window = ctx.windows.page_window(ctx.connection)
     _, tab = tab_of(ctx, args)
     target: str = args["path"]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...storage.tree import list_files, list_folders
 from .registry import PersonAction
 
@@ -13,7 +15,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def read(ctx: RequestContext, args: JSONObject) -> wire.TabText:
     tab_id = args.get("tabId")
     if not isinstance(tab_id, str):
         raise ArgumentError("argument 'tabId' must be a string")
@@ -33,10 +35,10 @@ async def read(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def files(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def files(ctx: RequestContext, args: JSONObject) -> wire.Listings:
     """The files VMark opens under each workspace instance of the page's window (paths relative, sorted)."""
     window = ctx.windows.page_window(ctx.connection)
-    listings = []
+    listings: list[wire.Listing] = []
     for wsi in window.workspaces:
         found, truncated = await asyncio.to_thread(list_files, wsi.root)
         folders = await asyncio.to_thread(list_folders, wsi.root)

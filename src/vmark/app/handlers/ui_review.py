@@ -9,11 +9,13 @@ text is still the one they apply to. ``accept`` / ``reject`` take exactly one of
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.actor import Actor
 from ...core.model import Tab
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...storage.pathscope import PathScope
 from ..journaling import change_entry
 from ..state import canonical_or_invalid
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def _tab(ctx: RequestContext, args: dict[str, Any]) -> Tab:
+async def _tab(ctx: RequestContext, args: JSONObject) -> Tab:
     session = ctx.session
     if ("tabId" in args) == ("filePath" in args):
         raise ArgumentError("name the document: tabId or filePath")
@@ -39,7 +41,7 @@ async def _tab(ctx: RequestContext, args: dict[str, Any]) -> Tab:
     return tab
 
 
-def _ids(args: dict[str, Any]) -> list[str] | None:
+def _ids(args: JSONObject) -> list[str] | None:
     """The ids to judge, or None for all of them."""
     has_ids, everything = "ids" in args, args.get("all")
     if has_ids == bool(everything):
@@ -52,7 +54,7 @@ def _ids(args: dict[str, Any]) -> list[str] | None:
     return [str(i) for i in ids]
 
 
-async def review_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def review_list(ctx: RequestContext, args: JSONObject) -> wire.ReviewList:
     """``{revision, changes}``; named by ``filePath`` (``vmark review``), also the tab, whether its text is
     unsaved, and each change's ``new`` text (a page has the text; the command line has not)."""
     tab = await _tab(ctx, args)
@@ -60,18 +62,19 @@ async def review_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, An
     listing = ctx.review.listing(doc)
     if "filePath" in args:
         shown = doc.state.shown
-        listing["changes"] = [{**c, "new": shown[c["from"] : c["to"]]} for c in listing["changes"]]
-        listing.update(tabId=tab.id, filePath=doc.path, dirty=doc.dirty)
+        for change in listing["changes"]:
+            change["new"] = shown[change["from"] : change["to"]]
+        listing["tabId"], listing["filePath"], listing["dirty"] = tab.id, doc.path, doc.dirty
     return listing
 
 
-async def review_accept(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def review_accept(ctx: RequestContext, args: JSONObject) -> wire.Accepted:
     doc = (await _tab(ctx, args)).doc
     accepted = await ctx.review.accept(doc, _ids(args))
     return {"accepted": accepted, "revision": doc.state.revision, "unreviewed": await ctx.review.unreviewed(doc)}
 
 
-async def review_reject(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def review_reject(ctx: RequestContext, args: JSONObject) -> wire.Rejected:
     """The rejection is the person's edit; the journal records it after it applied (it keeps what the
     rejection replaced, like an agent's entry), without holding the person's edit up."""
     tab = await _tab(ctx, args)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from vmark.protocol.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...storage.tree import list_files
 from .registry import PersonAction
 
@@ -22,8 +24,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-
-async def search(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def search(ctx: RequestContext, args: JSONObject) -> wire.SearchResults:
     query = args.get("query")
     if not isinstance(query, str) or query.strip() == "":
         raise ArgumentError("argument 'query' must be a non-empty string")
@@ -41,9 +42,9 @@ async def search(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def _search(
     roots: list[str], query: str, match_case: bool, open_texts: dict[str, str]
-) -> tuple[list[dict[str, Any]], bool]:
+) -> tuple[list[wire.SearchResult], bool]:
     needle = query if match_case else query.casefold()
-    results: list[dict[str, Any]] = []
+    results: list[wire.SearchResult] = []
     seen: set[str] = set()
     for root in roots:
         files, _ = list_files(root)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...storage.settings import SETTINGS, SettingsError
 from .registry import PersonAction
 
@@ -13,15 +15,15 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def reply(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def reply(ctx: RequestContext, args: JSONObject) -> wire.ReplyResult:
     return {"accepted": ctx.connection.reply(args["requestId"], args)}
 
 
-async def approvals_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def approvals_list(ctx: RequestContext, args: JSONObject) -> wire.ApprovalsList:
     return {"approvals": ctx.approvals.listing()}
 
 
-async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def approvals_answer(ctx: RequestContext, args: JSONObject) -> wire.AnswerResult:
     approval_id = args["id"]
     allow, decision = args["allow"], args.get("decision")
     approval = ctx.approvals.answer(approval_id, allow, decision)
@@ -32,18 +34,22 @@ async def approvals_answer(ctx: RequestContext, args: dict[str, Any]) -> dict[st
     return {"approval": approval.describe()}
 
 
-async def settings_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+#: a setting's type as the page knows it
+_TYPE_NAMES: dict[type, Literal["bool", "int", "list", "str"]] = {bool: "bool", int: "int", list: "list", str: "str"}
+
+
+async def settings_list(ctx: RequestContext, args: JSONObject) -> wire.SettingsList:
     """Every setting of the one table (the app's own and registered ones such as ``cjk.*``)."""
     settings = ctx.settings
     return {
         "settings": [
-            {"key": key, "type": typ.__name__, "value": settings.get(key), "default": default}
+            {"key": key, "type": _TYPE_NAMES[typ], "value": settings.get(key), "default": default}
             for key, (typ, default) in SETTINGS.items()
         ]
     }
 
 
-async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def settings_set(ctx: RequestContext, args: JSONObject) -> wire.SettingResult:
     """Store one setting; a refused value changes nothing (a plain argument error)."""
     key = args["key"]
     try:
@@ -53,13 +59,13 @@ async def settings_set(ctx: RequestContext, args: dict[str, Any]) -> dict[str, A
     return {"key": key, "value": ctx.settings.get(key)}
 
 
-async def prompts_list(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_list(ctx: RequestContext, args: JSONObject) -> wire.PromptFiles:
     """Settings -> Prompts: every prompt file, offered to agents or malformed (and why)."""
     await ctx.prompts.check()
     return ctx.prompts.overview()
 
 
-async def prompts_new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def prompts_new(ctx: RequestContext, args: JSONObject) -> wire.PromptCreated:
     """A new prompt file to fill in (the page opens it in a tab)."""
     return {"file": await ctx.prompts.create()}
 

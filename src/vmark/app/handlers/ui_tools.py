@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from ...text import transform as cjk_transform
 from ..writes import check_text
 from . import ghactions
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def validate(ctx: RequestContext, args: JSONObject) -> wire.Validation:
     """``workflow.validate`` of the tab's current text, for the gutter: ``{ok, diagnostics, binaryAvailable}``.
 
     The page asks for whatever tab it shows, so a tab of another kind is the page's mistake (an argument
@@ -28,7 +30,7 @@ async def validate(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ghactions.validate(ctx, {"tabId": tab.id})
 
 
-async def cjk_format(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def cjk_format(ctx: RequestContext, args: JSONObject) -> wire.TextResult:
     """``text`` (the person's selection, Markdown) formatted like ``document.transform`` kind ``cjk-format``,
     with the person's rules from the settings. Nothing is written: the page replaces its selection itself."""
     text = args["text"]

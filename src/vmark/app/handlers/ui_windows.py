@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...protocol import wire_types as wire
+from ...protocol.jsontypes import JSONObject
 from ...storage.pathscope import PathScope
 from ..state import canonical_or_invalid
 from .args import tab_of
@@ -14,19 +16,19 @@ if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def attach(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def attach(ctx: RequestContext, args: JSONObject) -> wire.AttachResult:
     window = ctx.windows.attach(ctx.connection, args.get("window"))
     ctx.review.attached(window)
     return {"window": window.label, "windows": ctx.session.describe()}
 
 
-async def focus(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def focus(ctx: RequestContext, args: JSONObject) -> wire.FocusResult:
     window = ctx.windows.page_window(ctx.connection)
     ctx.windows.focus(window, bool(args.get("focused")) and bool(args.get("visible", True)))
     return {"window": window.label, "focused": window.focused}
 
 
-async def open_file(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def open_file(ctx: RequestContext, args: JSONObject) -> wire.TabResult:
     """The person may open any file of a supported kind: the scope binds agents. The window shows it: a file of
     another workspace instance of the window switches to that instance (else its tab would open hidden)."""
     window = ctx.windows.page_window(ctx.connection)
@@ -37,20 +39,20 @@ async def open_file(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]
     return {"tabId": tab.id}
 
 
-async def open_folder(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def open_folder(ctx: RequestContext, args: JSONObject) -> wire.WorkspaceResult:
     window = ctx.windows.page_window(ctx.connection)
     folder = canonical_or_invalid(args["path"])
     wsi = ctx.session.open_workspace(window, folder)
     return {"workspaceInstanceId": wsi.id}
 
 
-async def new(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def new(ctx: RequestContext, args: JSONObject) -> wire.TabResult:
     kind = args.get("kind", "markdown")
     tab = new_untitled(ctx, ctx.windows.page_window(ctx.connection), kind)
     return {"tabId": tab.id}
 
 
-async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def close(ctx: RequestContext, args: JSONObject) -> wire.CloseResult:
     window, tab = tab_of(ctx, args)
     if tab.pinned:
         return {"closed": False, "reason": "PINNED"}
@@ -62,20 +64,20 @@ async def close(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"closed": True}
 
 
-async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def switch_tab(ctx: RequestContext, args: JSONObject) -> wire.SwitchResult:
     window, tab = tab_of(ctx, args)
     ctx.turns.abort_window_switch(window.label)
     ctx.windows.activate(window, tab)
     return {"activeTabId": window.active_tab}
 
 
-async def pin(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def pin(ctx: RequestContext, args: JSONObject) -> wire.PinResult:
     _, tab = tab_of(ctx, args)
     ctx.windows.pin(tab, bool(args.get("pinned", True)))
     return {"pinned": tab.pinned}
 
 
-async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def set_mode(ctx: RequestContext, args: JSONObject) -> wire.ModeResult:
     _, tab = tab_of(ctx, args)
     mode = args["mode"]
     ctx.windows.set_mode(tab, mode)
@@ -83,7 +85,7 @@ async def set_mode(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"mode": mode}
 
 
-async def state(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def state(ctx: RequestContext, args: JSONObject) -> wire.PageState:
     return ctx.page_push.page_state()
 
 

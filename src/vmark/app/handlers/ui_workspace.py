@@ -6,16 +6,18 @@ the window's active tab becomes the most recently listed visible tab of the inst
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
+from ...protocol.jsontypes import JSONObject
 from .registry import PersonAction
 
 if TYPE_CHECKING:
     from ..context import RequestContext
 
 
-async def switch_workspace(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def switch_workspace(ctx: RequestContext, args: JSONObject) -> wire.WorkspaceSwitched:
     window = ctx.windows.page_window(ctx.connection)
     instance_id = args.get("workspaceInstanceId")
     if not isinstance(instance_id, str) or window.workspace(instance_id) is None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.ids import new_id
 from ...core.kinds import kind_for_path
 from ...core.model import Document, Tab, Window
 from ...protocol import results
 from ...protocol.errors import DomainError
+from ...protocol.jsontypes import JSONObject
 from ...protocol.limits import UI_ROUND_TRIP_SECONDS
 from ...protocol.wire_types import Kind
 from ...storage.files import read_document, remove_stale_temps
@@ -48,7 +49,7 @@ async def load_tab(
     return ctx.session.add_tab(window, doc, activate=activate), True
 
 
-async def new(ctx: RequestContext, args: dict[str, Any]) -> results.NewTab:
+async def new(ctx: RequestContext, args: JSONObject) -> results.NewTab:
     window = ctx.session.window(args.get("windowLabel"))
     kind: Kind = args.get("kind", "markdown")
     tab = new_untitled(ctx, window, kind)
@@ -60,7 +61,7 @@ def new_untitled(ctx: RequestContext, window: Window, kind: Kind) -> Tab:
     return ctx.session.add_tab(window, doc, activate=True)
 
 
-async def open_(ctx: RequestContext, args: dict[str, Any]) -> results.Opened:
+async def open_(ctx: RequestContext, args: JSONObject) -> results.Opened:
     session = ctx.session
     window = session.window(args.get("windowLabel"))
     before = window.active_tab
@@ -74,7 +75,7 @@ async def open_(ctx: RequestContext, args: dict[str, Any]) -> results.Opened:
     }
 
 
-async def open_workspace(ctx: RequestContext, args: dict[str, Any]) -> results.WorkspaceOpened:
+async def open_workspace(ctx: RequestContext, args: JSONObject) -> results.WorkspaceOpened:
     conn = ctx.connection
     window = ctx.session.window()
     folder = canonical_or_invalid(args["folderPath"])
@@ -137,17 +138,21 @@ async def _ask_for_folder_access(ctx: RequestContext, window: Window, folder: st
     )
 
 
-async def save(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def save(ctx: RequestContext, args: JSONObject) -> results.Saved:
     window, tab = ctx.session.resolve_tab(args.get("tabId"))
     return await ctx.saver.save(ctx.connection, window, tab)
 
 
-async def save_as(ctx: RequestContext, args: dict[str, Any]) -> dict[str, Any]:
+async def save_as(ctx: RequestContext, args: JSONObject) -> results.SavedAs:
     window, tab = ctx.session.resolve_tab(args.get("tabId"))
-    return await ctx.saver.save_as(ctx.connection, window, tab, args["filePath"])
+    saved = await ctx.saver.save_as(ctx.connection, window, tab, args["filePath"])
+    answer: results.SavedAs = {"revision": saved.revision}
+    if saved.journaled is not None:
+        answer["journaled"] = saved.journaled
+    return answer
 
 
-async def close(ctx: RequestContext, args: dict[str, Any]) -> results.Closed:
+async def close(ctx: RequestContext, args: JSONObject) -> results.Closed:
     window, tab = ctx.session.find_tab(args["tabId"])
     await ctx.windows.flush_pages(window)
     if tab not in window.tabs:
@@ -163,7 +168,7 @@ async def close(ctx: RequestContext, args: dict[str, Any]) -> results.Closed:
     return {"closed": True}
 
 
-async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> results.Switched:
+async def switch_tab(ctx: RequestContext, args: JSONObject) -> results.Switched:
     window, tab = ctx.session.find_tab(args["tabId"])
     before_tab, before_workspace = window.active_tab, window.active_workspace
     switched = ctx.windows.activate(window, tab)
@@ -182,7 +187,7 @@ async def switch_tab(ctx: RequestContext, args: dict[str, Any]) -> results.Switc
     }
 
 
-async def focus_window(ctx: RequestContext, args: dict[str, Any]) -> results.Focused:
+async def focus_window(ctx: RequestContext, args: JSONObject) -> results.Focused:
     window = ctx.session.window(args["windowLabel"])
     ctx.session.touch(window)
     pages = ctx.session.pages.get(window.label, [])

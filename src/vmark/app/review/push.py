@@ -6,22 +6,23 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.model import Document
+from ...protocol.wire_types import ReviewEvent, ReviewList, ReviewNotice
 
 if TYPE_CHECKING:
     from ..state import Session
 
 
 class ReviewPusher:
-    def __init__(self, session: Session, listing: Callable[[Document], dict[str, Any]]) -> None:
+    def __init__(self, session: Session, listing: Callable[[Document], ReviewList]) -> None:
         self.session = session
         self._listing = listing
         #: documents whose pages get a ``review`` event after their next ``doc`` event
         self.due: set[str] = set()
         #: the notice to add to a document's next ``review`` event
-        self._notices: dict[str, dict[str, Any]] = {}
+        self._notices: dict[str, ReviewNotice] = {}
 
     def notice(self, key: str, principal: str, tool: str, added: int) -> None:
         """An agent's edit made ``added`` changes: the next event says so (counting those not yet told)."""
@@ -38,15 +39,22 @@ class ReviewPusher:
         """A ``review`` event to every page of a window showing ``doc``."""
         self.due.discard(doc.key)
         notice = self._notices.pop(doc.key, None)
-        payload: dict[str, Any] = {"filePath": doc.path, "docKey": doc.key, **self._listing(doc)}
-        if notice is not None:
-            payload["notice"] = notice
+        listing = self._listing(doc)
         for label, conns in list(self.session.pages.items()):
             window = self.session.windows.get(label)
             tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
             if not tab_ids:
                 continue
-            event = {"type": "event", "event": "review", "payload": {**payload, "tabIds": tab_ids}}
+            payload: ReviewEvent = {
+                "filePath": doc.path,
+                "docKey": doc.key,
+                "revision": listing["revision"],
+                "changes": [*listing["changes"]],
+                "tabIds": tab_ids,
+            }
+            if notice is not None:
+                payload["notice"] = notice
+            event = {"type": "event", "event": "review", "payload": payload}
             for conn in list(conns):
                 with contextlib.suppress(ConnectionError):
                     await conn.send(event)

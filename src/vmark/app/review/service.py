@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core.actor import Actor
 from ...core.changes import splice_state
@@ -32,6 +32,7 @@ from ...core.model import Document, Window
 from ...core.review import Change, Judgement, reject_spans
 from ...core.spans import Spans
 from ...core.transaction import Transaction
+from ...protocol import wire_types
 from ...protocol.errors import ArgumentError
 from ...storage.history import History
 from ...storage.reviews import ReviewStore
@@ -109,8 +110,10 @@ class Review:
         review = self._docs.get(doc.key)
         return 0 if review is None else len(review.changes)
 
-    def listing(self, doc: Document) -> dict[str, Any]:
-        return {"revision": doc.state.revision, "changes": [c.wire() for c in self.pending(doc)]}
+    def listing(self, doc: Document) -> wire_types.ReviewList:
+        # a ReviewChange is a ListedChange without its optional ``new`` (``review.list`` by file adds it)
+        changes = [cast(wire_types.ListedChange, c.wire()) for c in self.pending(doc)]
+        return {"revision": doc.state.revision, "changes": changes}
 
     async def unreviewed(self, doc: Document) -> int:
         self.settle(doc.key)
