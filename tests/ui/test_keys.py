@@ -306,8 +306,9 @@ async def test_workspace_search_opens_the_file_at_the_match(
     assert await hits.locator("mark").all_inner_texts() == ["needle", "needle"]
     await hits.nth(1).click()
     await page.wait_for_selector(".tab.active .title:text-is('long')")
-    tab = await active_tab(page)
-    assert tab != first
+    tab = await page.get_attribute(".tab.active", "data-tab-id")
+    assert tab is not None and tab != first
+    await wait_until(lambda: _active_is(page, tab), "the file's tab shown (the strip can be drawn before its editor)")
     if mode == "source":
         # The cursor selects the match: "last needle" is line 7, the app hears of the selection.
         offset = len("# Long\n\nfirst\n\nthe needle here\n\nlast ")
