@@ -553,8 +553,9 @@ export interface Backlink {
   wikilinks?: string[];
 }
 
-/** Sorted by path, then line; `truncated` when there were more than the limit. */
+/** Sorted by path, then line; `truncated` when there were more than the limit. `filePath`: the tab's file they link to (what the page resolves wikilinks against), null for an untitled tab. */
 export interface Backlinks {
+  filePath: string | null;
   backlinks: Backlink[];
   truncated: boolean;
 }

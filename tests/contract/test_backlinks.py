@@ -33,6 +33,7 @@ async def test_backlinks_of_a_file_sorted_by_path_then_line(person: UIClient, ro
     tab = (await person.call("ui.open", path=str(root / "b.md")))["tabId"]
     answer = await person.call("ui.backlinks", tabId=tab)
     assert answer == {
+        "filePath": str(root / "b.md"),
         "backlinks": [
             {"path": str(root / "a.md"), "line": 3, "text": "See [b](b.md#intro)."},
             {"path": str(root / "a.md"), "line": 4, "text": "[[b|bee]]", "wikilinks": ["b"]},
@@ -62,7 +63,7 @@ async def test_unsaved_text_counts_and_the_limit_truncates(person: UIClient, roo
 async def test_an_untitled_tab_has_none_and_an_unknown_tab_is_refused(person: UIClient, root: Path) -> None:
     await person.call("ui.open_folder", path=str(root))
     untitled = (await person.call("ui.new"))["tabId"]
-    assert await person.call("ui.backlinks", tabId=untitled) == {"backlinks": [], "truncated": False}
+    assert await person.call("ui.backlinks", tabId=untitled) == {"filePath": None, "backlinks": [], "truncated": False}
     with pytest.raises(UIError) as info:
         await person.call("ui.backlinks", tabId="nope")
     assert info.value.error["error"] == "INVALID_TAB"

@@ -584,8 +584,10 @@ class Backlink(TypedDict):
 
 
 class Backlinks(TypedDict):
-    """Sorted by path, then line; ``truncated`` when there were more than the limit."""
+    """Sorted by path, then line; ``truncated`` when there were more than the limit. ``filePath``: the tab's
+    file they link to (what the page resolves wikilinks against), null for an untitled tab."""
 
+    filePath: str | None
     backlinks: list[Backlink]
     truncated: bool
 

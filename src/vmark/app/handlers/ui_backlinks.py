@@ -29,13 +29,17 @@ async def backlinks(ctx: RequestContext, args: JSONObject) -> wire.Backlinks:
     window, tab = tab_of(ctx, args)
     target = tab.doc.path
     if target is None:  # an untitled document: nothing can link to it
-        return {"backlinks": [], "truncated": False}
+        return {"filePath": None, "backlinks": [], "truncated": False}
     open_texts = {doc.path: doc.state.text for _, t in ctx.session.tabs() if (doc := t.doc).path}
     roots = [w.root for w in window.workspaces]
     scope = ctx.session.scope(window)
     found = await asyncio.to_thread(_scan, roots, scope, target, open_texts)
     found.sort(key=lambda b: (b["path"], b["line"]))
-    return {"backlinks": found[:BACKLINKS_MAX_RESULTS], "truncated": len(found) > BACKLINKS_MAX_RESULTS}
+    return {
+        "filePath": target,
+        "backlinks": found[:BACKLINKS_MAX_RESULTS],
+        "truncated": len(found) > BACKLINKS_MAX_RESULTS,
+    }
 
 
 def _scan(roots: list[str], scope: PathScope, target: str, open_texts: dict[str, str]) -> list[wire.Backlink]:
