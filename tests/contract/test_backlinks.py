@@ -39,7 +39,11 @@ async def test_backlinks_of_a_file_sorted_by_path_then_line(person: UIClient, ro
             {"path": str(root / "a.md"), "line": 4, "text": "[[b|bee]]", "wikilinks": ["b"]},
             {"path": str(root / "links.txt"), "line": 1, "text": "[b](b.md)"},
             {"path": str(root / "notes" / "c.md"), "line": 2, "text": "[up](../b.md)"},
-            {"path": str(root / "notes" / "deep" / "d.md"), "line": 1, "text": "[encoded](<../../b.md>) [x](../../b%2Emd)"},
+            {
+                "path": str(root / "notes" / "deep" / "d.md"),
+                "line": 1,
+                "text": "[encoded](<../../b.md>) [x](../../b%2Emd)",
+            },
             {"path": str(root / "other" / "b.md"), "line": 1, "text": "[[b]]", "wikilinks": ["b"]},
         ],
         "truncated": False,
