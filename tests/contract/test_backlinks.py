@@ -64,13 +64,16 @@ async def test_unsaved_text_counts_and_the_limit_truncates(person: UIClient, roo
     assert len(many["backlinks"]) == BACKLINKS_MAX_RESULTS
 
 
+async def _refusal(person: UIClient, **args: object) -> object:
+    with pytest.raises(UIError) as info:
+        await person.call("ui.backlinks", **args)
+    return info.value.error
+
+
 async def test_an_untitled_tab_has_none_and_an_unknown_tab_is_refused(person: UIClient, root: Path) -> None:
     await person.call("ui.open_folder", path=str(root))
     untitled = (await person.call("ui.new"))["tabId"]
     assert await person.call("ui.backlinks", tabId=untitled) == {"filePath": None, "backlinks": [], "truncated": False}
-    with pytest.raises(UIError) as info:
-        await person.call("ui.backlinks", tabId="nope")
-    assert info.value.error["error"] == "INVALID_TAB"
-    with pytest.raises(UIError) as info:
-        await person.call("ui.backlinks")
-    assert info.value.error == "argument 'tabId' must be a string"
+    refused = await _refusal(person, tabId="nope")
+    assert isinstance(refused, dict) and refused["error"] == "INVALID_TAB"
+    assert await _refusal(person) == "argument 'tabId' must be a string"

@@ -25,17 +25,18 @@ ENTRIES = ["a.md — line 3: See [b](b.md#b) first.", "c.md — line 2: [[b|bee]
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return app_defaults(tmp_path)
+def root(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    for folder in ("notes", "other"):
+        (ws / folder).mkdir(parents=True)
+    for name, text in FILES.items():
+        (ws / name).write_text(text, "utf-8")
+    return ws
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    for name, text in FILES.items():
-        (ws / name).parent.mkdir(parents=True, exist_ok=True)
-        (ws / name).write_text(text, "utf-8")
-    return ws
+def data_dir(tmp_path: Path) -> Path:
+    return app_defaults(tmp_path)  # the app's own defaults (Markdown opens in WYSIWYG)
 
 
 async def _page(pages: Pages, root: Path, scheme: str) -> Page:
