@@ -545,6 +545,21 @@ export interface SearchResults {
   truncated: boolean;
 }
 
+/** A line of another file that links to the tab's file: the file's canonical path, the line (1-based) and its text (trimmed, cut short). `wikilinks`: the names of the line's wikilinks that may name the file, present when no Markdown link of the line does; the page keeps the line only when its own wikilink rule resolves one of them to the file (docs/backlinks.md). */
+export interface Backlink {
+  path: string;
+  line: number;
+  text: string;
+  wikilinks?: string[];
+}
+
+/** Sorted by path, then line; `truncated` when there were more than the limit. `filePath`: the tab's file they link to (what the page resolves wikilinks against), null for an untitled tab. */
+export interface Backlinks {
+  filePath: string | null;
+  backlinks: Backlink[];
+  truncated: boolean;
+}
+
 /** A folder to list (absolute or `~/...`; the home folder when absent), or a file: its folder is listed. */
 export interface BrowsePayload {
   path?: string;
@@ -1158,6 +1173,7 @@ export interface Requests {
   "ui.open": { payload: PathPayload; result: TabResult };
   "ui.open_folder": { payload: PathPayload; result: WorkspaceResult };
   "ui.open_link": { payload: LinkPayload; result: LinkResult };
+  "ui.backlinks": { payload: TabPayload; result: Backlinks };
   "ui.new": { payload: NewPayload; result: TabResult };
   "ui.close": { payload: ClosePayload; result: CloseResult };
   "ui.switch_tab": { payload: TabPayload; result: SwitchResult };

@@ -145,6 +145,14 @@ async def test_every_request_answer_and_event_has_its_wire_shape(
     assert (await page.call("ui.open_link", tabId=a, path="notes/missing.md")) == {
         "path": str((workspace / "notes" / "missing.md").resolve())
     }
+    # the files that link to b.md: a wikilink (its name carried for the page to resolve) and a Markdown link
+    (workspace / "to-b.md").write_text("[[b]] here\n[b](b.md)\n", "utf-8")
+    backlinked = await page.call("ui.backlinks", tabId=linked["tabId"])
+    assert backlinked["filePath"] == linked["path"]
+    assert [b for b in backlinked["backlinks"] if b["path"] == str((workspace / "to-b.md").resolve())] == [
+        {"path": str((workspace / "to-b.md").resolve()), "line": 1, "text": "[[b]] here", "wikilinks": ["b"]},
+        {"path": str((workspace / "to-b.md").resolve()), "line": 2, "text": "[b](b.md)"},
+    ]
     found = await page.call("ui.search", query="alpha", matchCase=True)
     assert found["results"] and found["truncated"] is False
     # the picker: a folder listed (a file's folder, its entries' every kind), the places, a recent forgotten

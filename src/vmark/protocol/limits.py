@@ -191,6 +191,9 @@ MAX_TREE_FILES = 5000
 SEARCH_MAX_RESULTS = 500
 SEARCH_MAX_FILE_BYTES = 4 * 1024 * 1024
 SEARCH_LINE_PREVIEW_CHARS = 160
+#: ``ui.backlinks``: the lines that link to a file, at most this many; each line's text cut to this length
+BACKLINKS_MAX_RESULTS = 200
+BACKLINKS_LINE_CHARS = 200
 #: no image a document shows is larger; past this the answer is 413
 MAX_IMAGE_BYTES = 64 * 1024 * 1024
 #: entries one folder listing of the picker (``ui.browse``) carries, sorted; the rest are counted in its ``more``

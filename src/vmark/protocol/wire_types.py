@@ -571,6 +571,27 @@ class SearchResults(TypedDict):
     truncated: bool
 
 
+class Backlink(TypedDict):
+    """A line of another file that links to the tab's file: the file's canonical path, the line (1-based) and
+    its text (trimmed, cut short). ``wikilinks``: the names of the line's wikilinks that may name the file,
+    present when no Markdown link of the line does; the page keeps the line only when its own wikilink rule
+    resolves one of them to the file (docs/backlinks.md)."""
+
+    path: str
+    line: int
+    text: str
+    wikilinks: NotRequired[list[str]]
+
+
+class Backlinks(TypedDict):
+    """Sorted by path, then line; ``truncated`` when there were more than the limit. ``filePath``: the tab's
+    file they link to (what the page resolves wikilinks against), null for an untitled tab."""
+
+    filePath: str | None
+    backlinks: list[Backlink]
+    truncated: bool
+
+
 # --- the picker: folders listed through the scope, the places to start from, recent folders and files ---------
 #: ``outside``: a link to somewhere the picker may not list (never followed, nothing of it said)
 EntryKind = Literal["folder", "file", "other", "outside"]
@@ -1264,6 +1285,7 @@ REQUESTS: dict[str, tuple[object, object]] = {
     "ui.open": (PathPayload, TabResult),
     "ui.open_folder": (PathPayload, WorkspaceResult),
     "ui.open_link": (LinkPayload, LinkResult),
+    "ui.backlinks": (TabPayload, Backlinks),
     "ui.new": (NewPayload, TabResult),
     "ui.close": (ClosePayload, CloseResult),
     "ui.switch_tab": (TabPayload, SwitchResult),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import (
+    ui_backlinks,
     ui_browse,
     ui_browser,
     ui_coherence,
@@ -50,6 +51,7 @@ ACTIONS: Mapping[str, Action] = bind(
         **ui_browse.ACTIONS,
         **ui_images.ACTIONS,
         **ui_links.ACTIONS,
+        **ui_backlinks.ACTIONS,
         **ui_review.ACTIONS,
         **ui_export.ACTIONS,
     }

@@ -9,16 +9,15 @@ workspace stays quick.
 from __future__ import annotations
 
 import asyncio
-import os
 from typing import TYPE_CHECKING
 
-from vmark.protocol.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_RESULTS
+from vmark.protocol.limits import SEARCH_LINE_PREVIEW_CHARS, SEARCH_MAX_RESULTS
 
 from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
 from ...protocol.jsontypes import JSONObject
-from ...storage.tree import list_files
 from .registry import PersonAction
+from .workspace_texts import listed_texts, open_texts
 
 if TYPE_CHECKING:
     from ..context import RequestContext
@@ -34,61 +33,38 @@ async def search(ctx: RequestContext, args: JSONObject) -> wire.SearchResults:
     if not isinstance(match_case, bool):
         raise ArgumentError("argument 'matchCase' must be a boolean")
     window = ctx.windows.page_window(ctx.connection)
-    open_texts = {doc.path: doc.state.text for _, tab in ctx.session.tabs() if (doc := tab.doc).path}
     roots = [w.root for w in window.workspaces]
-    results, truncated = await asyncio.to_thread(_search, roots, query, match_case, open_texts)
+    results, truncated = await asyncio.to_thread(_search, roots, query, match_case, open_texts(ctx.session))
     return {"query": query, "results": results, "truncated": truncated}
 
 
 def _search(
-    roots: list[str], query: str, match_case: bool, open_texts: dict[str, str]
+    roots: list[str], query: str, match_case: bool, opened: dict[str, str]
 ) -> tuple[list[wire.SearchResult], bool]:
     needle = query if match_case else query.casefold()
     results: list[wire.SearchResult] = []
-    seen: set[str] = set()
-    for root in roots:
-        files, _ = list_files(root)
-        for entry in files:
-            path = os.path.join(root, entry["path"])
-            if path in seen:
+    for root, entry, path, text in listed_texts(roots, opened):
+        for number, line in enumerate(text.splitlines(), start=1):
+            hay = line if match_case else line.casefold()
+            column = hay.find(needle)
+            if column < 0:
                 continue
-            seen.add(path)
-            text = open_texts.get(path)
-            if text is None:
-                text = _read(path)
-            if text is None:
-                continue
-            for number, line in enumerate(text.splitlines(), start=1):
-                hay = line if match_case else line.casefold()
-                column = hay.find(needle)
-                if column < 0:
-                    continue
-                if len(results) >= SEARCH_MAX_RESULTS:
-                    return results, True
-                start = max(0, column - SEARCH_LINE_PREVIEW_CHARS // 3)
-                results.append(
-                    {
-                        "root": root,
-                        "path": entry["path"],
-                        "filePath": path,
-                        "line": number,
-                        "column": column,
-                        "length": len(query),
-                        "text": line[start : start + SEARCH_LINE_PREVIEW_CHARS],
-                        "textColumn": column - start,
-                    }
-                )
+            if len(results) >= SEARCH_MAX_RESULTS:
+                return results, True
+            start = max(0, column - SEARCH_LINE_PREVIEW_CHARS // 3)
+            results.append(
+                {
+                    "root": root,
+                    "path": entry["path"],
+                    "filePath": path,
+                    "line": number,
+                    "column": column,
+                    "length": len(query),
+                    "text": line[start : start + SEARCH_LINE_PREVIEW_CHARS],
+                    "textColumn": column - start,
+                }
+            )
     return results, False
-
-
-def _read(path: str) -> str | None:
-    try:
-        if os.path.getsize(path) > SEARCH_MAX_FILE_BYTES:
-            return None
-        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-            return handle.read()
-    except OSError:
-        return None
 
 
 #: ``query`` and ``matchCase`` are checked by the search itself (its messages say what a query may be)
