@@ -90,6 +90,19 @@ async def _write(agent: Client, tab: str, content: str) -> dict[str, Any]:
     return await ok(agent, "document", "write", tabId=tab, content=content, expected_revision=read["revision"])
 
 
+async def _agent_adds(
+    pages: Pages, vmark: RunningApp, workspace: Path, mode: str, name: str, text: str, added: str
+) -> tuple[Page, str, list[tuple[str, str]]]:
+    """``name`` holding ``text`` shown in ``mode``, then an agent writes ``added``: the page, the tab, and each
+    pending change as (its inserted text, what it replaced)."""
+    (workspace / name).write_text(text, "utf-8")
+    page, tab = await _page_on(pages, workspace, name, mode)
+    async with _agent(vmark) as agent:
+        await _write(agent, tab, added)
+    listed = await _listed(vmark, tab)
+    return page, tab, [(added[c["from"] : c["to"]], c["old"]) for c in listed["changes"]]
+
+
 # --- the issue's scenario ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["source", "wysiwyg"])
 async def test_three_changes_reject_the_second_save_history_reload_and_cli(
@@ -582,14 +595,10 @@ async def test_an_added_list_line_is_highlighted_as_that_line(
 ) -> None:
     """Of the alignments changing as few words, the one on the line: not " item\\n- new" across two lines."""
     text = "# Plan\n\n- one item\n- two item\n"
-    (workspace / "plan.md").write_text(text, "utf-8")
-    page, tab = await _page_on(pages, workspace, "plan.md", mode)
     added = text.replace("- one item\n", "- one item\n- new item\n")
-    async with _agent(vmark) as agent:
-        await _write(agent, tab, added)
+    page, _tab, changes = await _agent_adds(pages, vmark, workspace, mode, "plan.md", text, added)
     await _wait_inserted(page, ["- new item" if mode == "source" else "new item"])  # WYSIWYG draws the marker
-    listed = await _listed(vmark, tab)
-    assert [(added[c["from"] : c["to"]], c["old"]) for c in listed["changes"]] == [("- new item\n", "")]
+    assert changes == [("- new item\n", "")]
     line = page.locator(".cm-line" if mode == "source" else "li", has_text="new item")
     await expect(line.get_by_role("button", name="Accept change")).to_have_count(1)  # its buttons end that line
     await page.click("#history-toggle")
@@ -602,13 +611,9 @@ async def test_an_added_paragraph_has_its_buttons_at_its_end_not_on_the_heading_
     pages: Pages, vmark: RunningApp, workspace: Path, mode: str
 ) -> None:
     text = "# Plan\n\nThe first step.\n\n## Later\n\nMore.\n"
-    (workspace / "para.md").write_text(text, "utf-8")
-    page, tab = await _page_on(pages, workspace, "para.md", mode)
     added = text.replace("## Later", "A new paragraph.\n\n## Later")
-    async with _agent(vmark) as agent:
-        await _write(agent, tab, added)
-    listed = await _listed(vmark, tab)
-    assert [(added[c["from"] : c["to"]], c["old"]) for c in listed["changes"]] == [("A new paragraph.\n\n", "")]
+    page, tab, changes = await _agent_adds(pages, vmark, workspace, mode, "para.md", text, added)
+    assert changes == [("A new paragraph.\n\n", "")]
     block = page.locator(".cm-line" if mode == "source" else "p", has_text="A new paragraph.")
     await expect(block.get_by_role("button", name="Accept change")).to_have_count(1)
     heading = page.locator(".cm-line" if mode == "source" else "h2", has_text="Later")

@@ -87,9 +87,7 @@ async def test_keys_and_an_agent_change_during_the_fill_land_in_the_right_bytes(
     )
     await wait_doc_text(vmark, tab, expected)
     await wait_until(lambda: (workspace / "long.md").read_bytes() == expected.encode(), "the saved bytes")
-    items = page.get_by_role("navigation", name="Outline").locator(".outline-item")
-    await expect(items).to_have_count(PARTS + 2)
-    await expect(items.last).to_have_text("Last part")
+    await _outline_shows_every_heading(page)
 
 
 async def test_find_and_the_outline_see_the_whole_document_from_the_start(pages: Pages, workspace: Path) -> None:
@@ -104,9 +102,7 @@ async def test_find_and_the_outline_see_the_whole_document_from_the_start(pages:
     match = page.locator(".ProseMirror > p", has_text="The final word is").locator(".md-find-match")
     await expect(match).to_have_text("zanzibar")
     await expect(page.locator(".ProseMirror")).not_to_have_attribute("aria-busy", "true")  # find took it all
-    items = page.get_by_role("navigation", name="Outline").locator(".outline-item")
-    await expect(items.last).to_have_text("Last part")
-    await expect(items).to_have_count(PARTS + 2)
+    await _outline_shows_every_heading(page)
 
 
 async def test_select_all_during_the_fill_selects_the_whole_document(pages: Pages, workspace: Path) -> None:
@@ -117,3 +113,9 @@ async def test_select_all_during_the_fill_selects_the_whole_document(pages: Page
     assert await page.evaluate("window.__busyAtFirstKey") == "true"
     selected = await page.evaluate("getSelection().toString()")
     assert selected.startswith("Long document") and selected.rstrip().endswith("The final word is zanzibar.")
+
+
+async def _outline_shows_every_heading(page: Page) -> None:
+    items = page.get_by_role("navigation", name="Outline").locator(".outline-item")
+    await expect(items.last).to_have_text("Last part")
+    await expect(items).to_have_count(PARTS + 2)
