@@ -505,8 +505,9 @@ export class Page {
     const tree = byId("tree");
     // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
     const shown = workspaces.filter((w) => w.active);
+    const focused = this.fileTree.focusedItem();
     tree.replaceChildren(...(shown.length ? shown : workspaces).map((w) => this.renderWorkspace(w)));
-    this.fileTree.drawn();
+    this.fileTree.drawn(focused);
     tree.dataset.loaded = String(workspaces.length);
     this.renderRail(workspaces);
     await this.bus.emit("files", null);

@@ -122,10 +122,25 @@ export class FileTree {
     return section;
   }
 
-  /** After the tree was drawn again: the name field being typed in keeps the focus it had. */
-  drawn(): void {
+  /** The tree item that has the focus, as a selector that finds it in a tree drawn again (null: none). */
+  focusedItem(): string | null {
+    const item = document.activeElement;
+    if (!(item instanceof HTMLElement) || !document.getElementById("tree")?.contains(item)) return null;
+    const root = item.closest<HTMLElement>("section.workspace")?.dataset.root;
+    if (root === undefined) return null;
+    const section = `section.workspace[data-root="${CSS.escape(root)}"]`;
+    if (item.matches("button.file")) return `${section} button.file[data-path="${CSS.escape(item.dataset.path ?? "")}"]`;
+    if (item.matches("button.folder-label")) return `${section} button.folder-label[data-folder="${CSS.escape(item.dataset.folder ?? "")}"]`;
+    return null;
+  }
+
+  /** After the tree was drawn again: the name field being typed in, or the item `focused`, keeps the focus. */
+  drawn(focused: string | null): void {
     if (this.naming?.input.isConnected) this.naming.input.focus();
-    else this.naming?.cancel();
+    else {
+      this.naming?.cancel();
+      if (focused) document.querySelector<HTMLElement>(`#tree ${focused}`)?.focus();
+    }
   }
 
   /** Show the active tab's file in the tree: its folders unfolded, it scrolled to and focused. */

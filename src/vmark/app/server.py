@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
+from websockets.exceptions import InvalidState
 
 from .. import __version__
 from ..browser.launch import extra_args_from_env
@@ -161,7 +162,10 @@ class RunningApp:
             self._server.should_exit = True
             self._server.stopping.set()
         if self._task is not None:
-            await self._task
+            # uvicorn's websockets (sans-I/O) shutdown sends a close frame on a page connection that is already
+            # closing and raises InvalidState: the server is stopping either way, nothing is left unsent.
+            with contextlib.suppress(InvalidState):
+                await self._task
         await self.app.stop()
         self._lock.release()
 
