@@ -62,7 +62,9 @@ export class Page {
     this.bus.on("doc", (doc) => this.remote(doc));
     this.bus.on("notification", ({ message, level }) => void toast(message, level));
     this.bus.on("divergent", ({ filePath }) => void toast(`${filePath} changed on disk while you have unsaved changes`, "warning"));
-    this.bus.on("files_changed", () => this.treeChanged()); // another program created, renamed or deleted files in a workspace shown here
+    // Another program created, renamed or deleted files in a workspace shown here: a name being typed in the tree
+    // is put back into the tree drawn (FileTree).
+    this.bus.on("files_changed", () => void act(() => this.loadTree()));
     this.approvals = new ApprovalDialog(channel, this.bus);
     this.approvals.onIdle = () => {
       if (this.state) this.render(this.state);
@@ -487,13 +489,7 @@ export class Page {
     await this.show(tabId);
   }
 
-
   // --- the file tree -------------------------------------------------------------------------------
-  /** The tree listed again; while the person types a name in it (new file, rename), once they are done. */
-  private treeChanged(): void {
-    void act(() => this.loadTree()); // a name being typed in the tree is put back into the tree drawn (FileTree)
-  }
-
   /** The tree listed again, after the listings asked for before (so the last drawn is the latest). */
   private loadTree(): Promise<void> {
     return this.treeLoads.now();
