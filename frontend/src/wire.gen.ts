@@ -122,6 +122,7 @@ export interface DocEvent {
   dirty: boolean;
   text?: string;
   changes?: DocChanges;
+  reviewFollows?: boolean;
 }
 
 export interface DivergentEvent {

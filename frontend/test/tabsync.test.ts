@@ -15,6 +15,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { ChangeSet, Text } from "@codemirror/state";
 import type { Editor, EditorHooks, Replacement, SelectionInfo } from "../src/editors/editor";
+import type { ReviewMark, ReviewState } from "../src/editors/reviewmodel";
 import type { Channel } from "../src/shared/protocol";
 import { TabSync } from "../src/sync/tabsync";
 import type { DocChanges, EditPayload, EditResult, TabText, WireSpan } from "../src/wire.gen";
@@ -270,9 +271,13 @@ class FakeEditor implements Editor {
     return this.doc.toString();
   }
 
-  applyRemote(changes: ChangeSet): void {
+  /** What the editor was asked to show of the review: with a remote change (`remote`) or alone (`set`). */
+  readonly reviews: { how: "remote" | "set"; marks: ReviewMark[] }[] = [];
+
+  applyRemote(changes: ChangeSet, review?: ReviewMark[]): void {
     assert.equal(changes.length, this.doc.length, "a remote change fits the editor's text");
     this.doc = changes.apply(this.doc);
+    if (review) this.reviews.push({ how: "remote", marks: review });
   }
 
   selection(): SelectionInfo {
@@ -292,7 +297,9 @@ class FakeEditor implements Editor {
   }
 
   setAnchors(): void {}
-  setReview(): void {}
+  setReview(marks: ReviewMark[]): void {
+    this.reviews.push({ how: "set", marks });
+  }
   focus(): void {}
   destroy(): void {}
 }
@@ -554,5 +561,60 @@ test("an edit on a stale base is answered with the app's changes: rebased, and s
   assert.equal(editor.getText(), "AGENT alpha\nxy");
   // The push of the agent's change (on r0) comes after: the tab has r1 already and ignores it.
   assert.ok(app.broadcast() && !app.deliver(sync)); // the latest change is the page's own: nothing to push
+  assert.deepEqual(errors, []);
+});
+
+// --- a change and its review in one redraw ----------------------------------------------------------------
+
+/** A review state of the fake app's document at `revision`: one change over `from..to` (code points). */
+function reviewState(revision: string, from: number, to: number): ReviewState {
+  const change = { id: "c1", revision, principal: "a", agent: "a", tool: "document.write", from, to, old: "was", at: "2026-12-02T00:00:00Z" };
+  return { filePath: null, docKey: "k", tabIds: [TAB], revision, changes: [change] };
+}
+
+test("a doc event whose review follows: the editor takes the text and its review together, once", async () => {
+  const { app, sync, errors, editor } = attach(new Characters(), "alpha\nomega\n");
+  let arrive: (state: ReviewState | null) => void = () => {};
+  const asked: string[] = [];
+  sync.reviewOf = (revision) => {
+    asked.push(revision);
+    return new Promise((resolve) => (arrive = resolve));
+  };
+  editor.type(0, 0, "x"); // "xalpha\nomega\n", not sent yet: the review is placed over it
+  app.agent([{ from: 5, to: 5, insert: " beta" }]);
+  assert.ok(app.broadcast());
+  const doc = app.wire.shift();
+  assert.ok(doc?.kind === "doc" && doc.payload.changes);
+  void sync.remote(doc.payload.revision, doc.payload.changes, true);
+  await settle();
+  assert.deepEqual(asked, ["r1"]);
+  assert.equal(editor.getText(), "xalpha\nomega\n", "the change waits for its review");
+  const state = reviewState("r1", 5, 10);
+  arrive(state);
+  await settle();
+  assert.equal(editor.getText(), "xalpha beta\nomega\n");
+  assert.deepEqual(editor.reviews.map((r) => [r.how, r.marks.map((m) => [m.from, m.to, m.old])]), [["remote", [[6, 11, "was"]]]]);
+  // The review event's own showing (and the revision's) finds it shown already.
+  assert.ok(await sync.showReview(state));
+  assert.equal(editor.reviews.length, 1);
+  // A newer state of the same revision is shown; so is the same one after the person typed.
+  const next = reviewState("r1", 0, 5);
+  assert.ok(await sync.showReview(next));
+  editor.type(0, 0, "y");
+  assert.ok(await sync.showReview(next));
+  assert.deepEqual(editor.reviews.map((r) => r.how), ["remote", "set", "set"]);
+  assert.deepEqual(errors, []);
+});
+
+test("a doc event whose review does not come in time: the text shows alone", async () => {
+  const { app, sync, errors, editor } = attach(new Characters(), "alpha\n");
+  sync.reviewOf = () => Promise.resolve(null);
+  app.agent([{ from: 0, to: 0, insert: "AGENT " }]);
+  assert.ok(app.broadcast());
+  const doc = app.wire.shift();
+  assert.ok(doc?.kind === "doc" && doc.payload.changes);
+  await sync.remote(doc.payload.revision, doc.payload.changes, true);
+  assert.equal(editor.getText(), "AGENT alpha\n");
+  assert.deepEqual(editor.reviews, []);
   assert.deepEqual(errors, []);
 });

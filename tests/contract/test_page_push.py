@@ -49,3 +49,29 @@ async def test_an_agent_write_reaches_only_the_window_showing_the_document(
         assert got[:2] == ["doc", "review"] and set(got) == {"doc", "review", "state"}
         doc = next(e["payload"] for e in person.events[mark:] if e["event"] == "doc")
         assert (doc["tabIds"], doc["revision"], doc["origin"]) == ([tab], wrote["revision"], "agent")
+        assert doc["reviewFollows"] is True  # the page redraws the text and its review once
+
+
+async def test_a_doc_event_says_whether_a_review_event_follows(
+    mcp: Client, vmark: RunningApp, person: UIClient, opened: Path
+) -> None:
+    """``reviewFollows`` only when the document's ``review`` event comes right after its ``doc`` event: not for
+    a person's edit of a document with nothing to review; for one that moves a pending change."""
+    tab = await person_open(person, opened / "a.md")
+    async with another_page(vmark) as other:
+        other_tab = await person_open(other, opened / "a.md")
+        read = await other.call("ui.read", tabId=other_tab)
+        mark = len(person.events)
+        typed = await other.call("ui.edit", tabId=other_tab, baseRevision=read["revision"], changes=[[0, 0, "x"]])
+        doc = await wait_event(person, "doc", lambda p: p["revision"] == typed["revision"])
+        assert "reviewFollows" not in doc
+
+        wrote = await ok(mcp, "document", "write", tabId=tab, content="x# A\n\nomega\n")
+        await wait_event(person, "review", lambda p: p["revision"] == wrote["revision"])
+        typed = await other.call("ui.edit", tabId=other_tab, baseRevision=wrote["revision"], changes=[[0, 0, "y"]])
+        doc = await wait_event(person, "doc", lambda p: p["revision"] == typed["revision"])
+        assert doc["reviewFollows"] is True
+        review = await wait_event(person, "review", lambda p: p["revision"] == typed["revision"])
+        assert len(review["changes"]) == 1
+        order = [(e["event"], e["payload"]["revision"]) for e in person.events[mark:] if e["event"] in ("doc", "review")]
+        assert order.index(("doc", typed["revision"])) + 1 == order.index(("review", typed["revision"]))

@@ -58,9 +58,10 @@ export interface Editor {
   getText(): string;
   /**
    * A change from elsewhere (an agent, another window, the disk) of the text `getText()` gives, as one
-   * undoable step; the selection is mapped through it. Not reported through `onChange`.
+   * undoable step; the selection is mapped through it. Not reported through `onChange`. `review`: the
+   * pending changes of the text after it, shown with it (as `setReview` would, in the same redraw).
    */
-  applyRemote(changes: ChangeSet): void;
+  applyRemote(changes: ChangeSet, review?: ReviewMark[]): void;
   composing(): boolean;
   /** Highlight these comment anchors (replacing the ones shown); they follow edits until the next call. */
   setAnchors(anchors: CommentAnchor[]): void;

@@ -88,8 +88,9 @@ export class SourceEditor implements Editor {
    * A change from elsewhere (an agent, another window, the file on disk) is no step of this window's undo:
    * Ctrl+Z undoes the person's own typing here, mapped through it (an agent's change is judged by Accept / Reject).
    */
-  applyRemote(changes: ChangeSet): void {
+  applyRemote(changes: ChangeSet, review?: ReviewMark[]): void {
     this.view.dispatch({ changes, annotations: [fromElsewhere.of(true), Transaction.addToHistory.of(false)] });
+    if (review) this.setReview(review);
   }
 
   composing(): boolean {

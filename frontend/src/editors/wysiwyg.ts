@@ -185,22 +185,29 @@ export class WysiwygEditor implements Editor {
    * A change from elsewhere (an agent, another window, the file on disk) is no step of this window's undo:
    * the history is mapped through it, so Ctrl+Z undoes the person's own edits only (see SourceEditor).
    */
-  applyRemote(changes: ChangeSet): void {
+  applyRemote(changes: ChangeSet, review?: ReviewMark[]): void {
     const spans: Span[] = [];
     changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => spans.push({ from: fromA, to: toA, insert: inserted.toString() }));
     this.splices.forget();
     const pending = this.pending;
     this.pending = null;
-    if (pending && spans.length === 1 && sameSpan(spans[0], pending.span) && this.view.state.doc === pending.base && this.replay(pending)) return;
-    const edit = this.source.remoteEdit(spans);
+    const edit =
+      pending && spans.length === 1 && sameSpan(spans[0], pending.span) && this.view.state.doc === pending.base && this.replay(pending)
+        ? null
+        : this.source.remoteEdit(spans);
     const change = edit && this.shown(edit, this.view.state.doc);
-    if (!change) return;
+    if (!change) {
+      if (review) this.setReview(review);
+      return;
+    }
     // The smallest replacement keeps the person's undo steps even in the paragraph the change is in (a whole
     // block replaced would end them); else the blocks themselves.
     const narrow = narrowReplace(this.view.state, change);
     const adopted = narrow !== null && this.source.adoptView(narrow.doc, change.from, change.nodes.length);
     const tr = adopted ? narrow : replaceChildren(this.view.state, change);
-    this.view.updateState(this.view.state.apply(closeHistory(tr.setMeta("addToHistory", false))));
+    const state = this.view.state.apply(closeHistory(tr.setMeta("addToHistory", false)));
+    // The review in the same redraw: each redraw of a long document walks all its top-level blocks.
+    this.view.updateState(review ? state.apply(this.reviewing(state, review)) : state);
   }
 
   /** The prepared transaction, shown as the app's change (its splice is the one the app applied). */
@@ -231,13 +238,18 @@ export class WysiwygEditor implements Editor {
   }
 
   setReview(marks: ReviewMark[]): void {
+    this.view.dispatch(this.reviewing(this.view.state, marks));
+  }
+
+  /** The transaction that shows `marks` in `state` (the view's, or the one it is about to show). */
+  private reviewing(state: EditorState, marks: ReviewMark[]): Transaction {
     if (this.filler?.filling) {
       this.afterFill.review = marks;
       const end = this.filler.shownEnd();
       marks = marks.filter((m) => m.to <= end); // the others would land at the end of what is shown
     }
-    const doc = this.view.state.doc;
-    this.view.dispatch(reviewTransaction(this.view.state, marks, (offset, bias) => this.source.viewPosition(doc, offset, bias)));
+    const doc = state.doc;
+    return reviewTransaction(state, marks, (offset, bias) => this.source.viewPosition(doc, offset, bias));
   }
 
   focus(): void {

@@ -216,7 +216,7 @@ export class Page {
   /** A change to a document: the shown tab's editor takes it, then the panels hear of it. */
   private async remote(doc: DocEvent): Promise<void> {
     if (!this.current || !doc.tabIds.includes(this.current.tabId)) return;
-    await this.current.remote(doc.revision, doc.changes ?? null);
+    await this.current.remote(doc.revision, doc.changes ?? null, doc.reviewFollows ?? false);
     await this.bus.emit("remote", null);
   }
 

@@ -10,10 +10,15 @@ import type { Channel } from "../shared/protocol";
 import { barLabel, noticeText, type ReviewChange, type ReviewPlace, type ReviewState, settleAt, stepAmong } from "../editors/reviewmodel";
 import type { TabSync } from "../sync/tabsync";
 
-export type ReviewTab = Pick<TabSync, "tabId" | "flush" | "showReview" | "onRevision" | "editor">;
+export type ReviewTab = Pick<TabSync, "tabId" | "flush" | "showReview" | "onRevision" | "reviewOf" | "editor">;
 
 /** How long the notice of new changes stays (the count and the highlights stay until judged). */
 const NOTICE_MS = 12000;
+/**
+ * How long a tab's text change waits for the review event the app said follows it (it comes on the app's same
+ * loop turn; after this the text shows alone and the review when it comes).
+ */
+const REVIEW_WAIT_MS = 1000;
 
 export class ReviewPanel {
   private bar = byId("review-bar");
@@ -29,6 +34,8 @@ export class ReviewPanel {
   private noticeTimer: number | undefined;
   /** The tab whose editor the changes were last placed in. */
   private attached: string | null = null;
+  /** Per tab: who waits for the review state of which revision (`stateOf`). */
+  private waiting = new Map<string, { revision: string; resolve: (state: ReviewState | null) => void }[]>();
   /** The pending counts of tabs changed (the tab strip shows them). */
   onCounts: () => void = () => {};
 
@@ -114,6 +121,7 @@ export class ReviewPanel {
   /** A tab came up in the editor: ask for its changes (they may have changed while it was not shown). */
   async attach(tab: ReviewTab): Promise<void> {
     tab.onRevision = () => void this.show(tab);
+    tab.reviewOf = (revision) => this.stateOf(tab.tabId, revision);
     this.place = null;
     this.refocus = false;
     // The notice was about the tab shown; the same tab in its other mode keeps it.
@@ -135,8 +143,31 @@ export class ReviewPanel {
     for (const tabId of tabIds) {
       counts ||= this.states.get(tabId)?.changes.length !== state.changes.length;
       this.states.set(tabId, state);
+      const waiters = this.waiting.get(tabId) ?? [];
+      for (const waiter of waiters.filter((w) => w.revision === state.revision)) waiter.resolve(state);
     }
     if (counts) this.onCounts();
+  }
+
+  /** The tab's review state of `revision`, as soon as the app sends it; null when it does not within `REVIEW_WAIT_MS`. */
+  private stateOf(tabId: string, revision: string): Promise<ReviewState | null> {
+    const known = this.states.get(tabId);
+    if (known?.revision === revision) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      const waiters = this.waiting.get(tabId) ?? [];
+      this.waiting.set(tabId, waiters);
+      const waiter = {
+        revision,
+        resolve: (state: ReviewState | null) => {
+          window.clearTimeout(timer);
+          waiters.splice(waiters.indexOf(waiter), 1);
+          if (!waiters.length && this.waiting.get(tabId) === waiters) this.waiting.delete(tabId);
+          resolve(state);
+        },
+      };
+      const timer = window.setTimeout(() => waiter.resolve(null), REVIEW_WAIT_MS);
+      waiters.push(waiter);
+    });
   }
 
   /** No tab shown. */

@@ -44,6 +44,13 @@ export class TabSync {
   onError: (err: unknown) => void = () => {};
   /** The app's text this tab is synced to moved on to `revision` (a review state for it may now show). */
   onRevision: (revision: string) => void = () => {};
+  /**
+   * The review state of `revision`, once the app sends it (a `doc` event said it follows); null: none came in
+   * time. The review panel answers it while it shows this tab.
+   */
+  reviewOf: (revision: string) => Promise<ReviewState | null> = () => Promise.resolve(null);
+  /** The review state the editor shows, and the unsent changes it was placed over (shown again only when either differs). */
+  private reviewShown: { state: ReviewState; unsent: ChangeSet } | null = null;
 
   constructor(
     private channel: Channel,
@@ -65,6 +72,7 @@ export class TabSync {
   }
 
   private async create(parent: HTMLElement): Promise<void> {
+    this.reviewShown = null;
     parent.replaceChildren();
     parent.dataset.mode = this.mode;
     const hooks = this.hooks();
@@ -90,7 +98,9 @@ export class TabSync {
     let shown = false;
     return this.enqueue(async () => {
       if (state.revision !== this.revision || !this.editor) return;
-      this.editor.setReview(placeChanges(this.synced, this.unsent, state.changes));
+      const already = this.reviewShown?.state === state && this.reviewShown.unsent === this.unsent;
+      if (!already) this.editor.setReview(placeChanges(this.synced, this.unsent, state.changes));
+      this.reviewShown = { state, unsent: this.unsent };
       shown = true;
     }).then(() => shown);
   }
@@ -168,19 +178,24 @@ export class TabSync {
    * fetched, unsent changes kept); otherwise the app's text now is read and taken as one diff. Never an event's
    * whole text: the app sends a page its events and answers in the order it finishes them, not the order it
    * made them, so that text may be older than what an answer already brought (and would undo what came after).
+   * When the app says the revision's review follows (`reviewFollows`), the change waits for it and the editor
+   * shows both at once: one redraw, where a long WYSIWYG document's costs a walk over every top-level block.
    */
-  remote(revision: string, changes: DocChanges | null = null): Promise<void> {
+  remote(revision: string, changes: DocChanges | null = null, reviewFollows = false): Promise<void> {
     return this.enqueue(async () => {
       if (this.seen.includes(revision)) return;
       let theirs: ChangeSet;
-      if (changes && changes.base === this.revision) theirs = fromSpans(this.synced, changes.spans);
-      else {
+      let review: ReviewState | null = null;
+      if (changes && changes.base === this.revision) {
+        theirs = fromSpans(this.synced, changes.spans);
+        if (reviewFollows) review = await this.reviewOf(revision);
+      } else {
         const read = await this.channel.request("ui.read", { tabId: this.tabId });
         revision = read.revision;
         if (this.seen.includes(revision)) return;
         theirs = diffChanges(this.synced.toString(), shownText(read.text));
       }
-      this.rebase(revision, theirs);
+      this.rebase(revision, theirs, review);
       if (!this.unsent.empty) this.schedule();
     });
   }
@@ -188,13 +203,18 @@ export class TabSync {
   /**
    * The app's `theirs` (a ChangeSet of `synced`) made `revision`: the editor gets it mapped over our unsent
    * changes, and those are mapped over it (theirs came first: at one position their insert goes first).
+   * `review` (of `revision`) is shown with it.
    */
-  private rebase(revision: string, change: ChangeSet): void {
+  private rebase(revision: string, change: ChangeSet, review: ReviewState | null = null): void {
     const theirs = refineChanges(this.synced, change);
     const ours = this.unsent;
-    this.editor?.applyRemote(theirs.map(ours, true));
-    this.unsent = ours.map(theirs);
-    this.synced = applyChanges(this.synced, theirs);
+    const unsent = ours.map(theirs);
+    const synced = applyChanges(this.synced, theirs);
+    const marks = review && this.editor ? placeChanges(synced, unsent, review.changes) : undefined;
+    this.editor?.applyRemote(theirs.map(ours, true), marks);
+    this.unsent = unsent;
+    this.synced = synced;
+    this.reviewShown = review && marks ? { state: review, unsent } : null;
     this.revision = revision;
     this.remember(revision);
     this.onRevision(revision);

@@ -4,7 +4,9 @@ Two events follow a change, each only to the pages it concerns:
 
 - ``doc``: a document's text moved to a new revision (``Session.apply``). Every page of a window showing the
   document gets it, except the page that typed the change: the changes since the revision pushed last
-  (``changes: {base, spans}``) when the document still knows them, else the whole ``text``.
+  (``changes: {base, spans}``) when the document still knows them, else the whole ``text``; ``reviewFollows``
+  when the document's ``review`` event comes right after it (the page then redraws the text and its review
+  once, not twice: a redraw of a long WYSIWYG document walks every top-level block).
 - ``state``: a window as its pages render it (:meth:`PagePush.window_state`): its tabs and their view, the
   other windows' workspaces (the start screen lists them) and the connected agents. A page gets it when it
   differs from the one it got last: an agent's write in one window reaches that window's pages, not the
@@ -54,6 +56,7 @@ class ReviewCounts(Protocol):
     """What the pages are told of the review of agent changes (:class:`vmark.app.review.Review`)."""
 
     def count(self, doc: Document) -> int: ...
+    def follows(self, doc: Document) -> bool: ...
     async def after_doc_push(self, doc: Document) -> None: ...
 
 
@@ -217,6 +220,8 @@ class PagePush:
         changes: wire_types.DocChanges | None = None
         if spans is not None and base is not None:
             changes = {"base": base, "spans": wire(spans)}
+        # A page shows the text and its review in one redraw when it knows the review comes next.
+        review_follows = self.review is not None and self.review.follows(doc)
         for label, conns in list(self.session.pages.items()):
             window = self.session.windows.get(label)
             tab_ids = [t.id for t in window.tabs if t.doc is doc] if window is not None else []
@@ -232,6 +237,8 @@ class PagePush:
                 payload["text"] = doc.state.text
             else:
                 payload["changes"] = changes
+            if review_follows:
+                payload["reviewFollows"] = True
             event = {"type": "event", "event": "doc", "payload": payload}
             for conn in [c for c in conns if c.id != source]:
                 with contextlib.suppress(ConnectionError):

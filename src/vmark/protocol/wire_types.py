@@ -113,6 +113,8 @@ class DocEvent(TypedDict):
     dirty: bool
     text: NotRequired[str]
     changes: NotRequired[DocChanges]
+    #: a ``review`` event of this revision comes right after this one (the page may show both in one redraw)
+    reviewFollows: NotRequired[bool]
 
 
 class DivergentEvent(TypedDict):

@@ -302,6 +302,10 @@ class Review:
         return await self._backlog.mark_reviewed(doc, revision)
 
     # --- telling the pages --------------------------------------------------------------------------------
+    def follows(self, doc: Document) -> bool:
+        """Whether the pages get a ``review`` event right after the document's next ``doc`` event."""
+        return doc.key in self._pusher.due or doc.key in self._waiting
+
     async def after_doc_push(self, doc: Document) -> None:
         """The pages got the document's new revision (``Session``): now its review, when it changed."""
         self.settle(doc.key)
