@@ -9,6 +9,7 @@ import { imageAddress } from "../src/shared/renderctx";
 import { counts, readingTime } from "../src/page/statusbar";
 import { findMatches } from "../src/editors/mdsource/find";
 import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
+import { listChange } from "../src/panels/outline";
 
 test("fuzzy: the characters in order match, a name's start and runs rank first", () => {
   assert.equal(fuzzyScore("xyz", "notes/c.md"), null);
@@ -74,5 +75,21 @@ test("find: matches inside textblocks map to view positions that hold the query"
         }
       },
     ),
+  );
+});
+
+test("outline: the items an update redraws turn the old list into the new one, the common start and end kept", () => {
+  assert.equal(listChange(["1 a", "2 b"], ["1 a", "2 b"]), null);
+  assert.deepEqual(listChange(["1 a"], ["1 a", "2 b", "2 c"]), { start: 1, removed: 0, added: 2 }); // the fill appends
+  assert.deepEqual(listChange(["1 a", "2 b", "2 c"], ["1 a", "2 bx", "2 c"]), { start: 1, removed: 1, added: 1 });
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom("a", "b", "c")), fc.array(fc.constantFrom("a", "b", "c")), (before, after) => {
+      const change = listChange(before, after);
+      if (change === null) return assert.deepEqual(before, after);
+      const { start, removed, added } = change;
+      assert.ok(start >= 0 && removed >= 0 && added >= 0 && removed + added > 0);
+      const made = [...before.slice(0, start), ...after.slice(start, start + added), ...before.slice(start + removed)];
+      assert.deepEqual(made, after);
+    }),
   );
 });

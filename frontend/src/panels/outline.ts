@@ -11,7 +11,8 @@ export class Outline {
   private list: HTMLElement;
   private empty: HTMLElement;
   private headings: Heading[] = [];
-  private key = "";
+  /** What each item of the list shows (`titleKey`), in order. */
+  private shownKeys: string[] = [];
   private readDoc: unknown = null;
   private readTimer: number | undefined;
   /** The heading marked as the cursor's (an index of `headings`, -1 for none). */
@@ -48,23 +49,23 @@ export class Outline {
   update(): void {
     if (this.panel.hidden) return;
     const { headings, current } = this.read();
-    // Positions move with every edit above a heading: the list is drawn again only when a heading's level or
-    // words changed (a click reads the position of the moment).
-    const key = JSON.stringify(headings.map((h) => [h.level, h.text]));
     this.headings = headings;
-    if (key !== this.key) {
-      this.key = key;
+    // Positions move with every edit above a heading: only the items whose level or words changed are drawn
+    // again (a long document's fill appends headings; an edit changes one), and a click reads the position of
+    // the moment.
+    const keys = headings.map(titleKey);
+    const change = listChange(this.shownKeys, keys);
+    if (change) {
+      const { start, removed, added } = change;
+      const items = [...this.list.children];
+      const fresh = headings.slice(start, start + added).map((h, k) => this.item(h, start + k));
+      if (removed) items.slice(start, start + removed).forEach((item, k) => (k < fresh.length ? item.replaceWith(fresh[k]) : item.remove()));
+      const after = items[start + removed] ?? null;
+      for (const item of fresh.slice(removed)) this.list.insertBefore(item, after);
+      if (added !== removed) items.slice(start + removed).forEach((item, k) => item.firstElementChild?.setAttribute("data-index", String(start + added + k)));
+      this.shownKeys = keys;
       this.current = -1;
-      this.list.replaceChildren(
-        ...headings.map((h, k) => {
-          const link = el("a", { href: "#", class: "outline-item", "data-level": String(h.level), "data-index": String(k) }, h.text || "(untitled heading)");
-          link.addEventListener("click", (event) => {
-            event.preventDefault();
-            void this.jump(k);
-          });
-          return el("li", { class: `outline-level-${h.level}` }, link);
-        }),
-      );
+      this.list.querySelector("[aria-current]")?.removeAttribute("aria-current");
     }
     if (current !== this.current) {
       const links = this.list.querySelectorAll("a");
@@ -104,12 +105,41 @@ export class Outline {
     return { headings, current: lastAtOrBefore(headings, at) };
   }
 
+  /** The list item of `heading`, the `index`-th. */
+  private item(heading: Heading, index: number): HTMLElement {
+    const link = el("a", { href: "#", class: "outline-item", "data-level": String(heading.level), "data-index": String(index) }, heading.text || "(untitled heading)");
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      void this.jump(Number(link.dataset.index));
+    });
+    return el("li", { class: `outline-level-${heading.level}` }, link);
+  }
+
   private async jump(index: number): Promise<void> {
     const heading = this.headings[index];
     if (!heading) return;
     await jumpToHeading(heading);
     this.update();
   }
+}
+
+/** What an outline item shows of a heading: its level and its words. */
+function titleKey(heading: Heading): string {
+  return `${heading.level} ${heading.text}`;
+}
+
+/**
+ * The items of `before` to replace to get `after`: `removed` items from `start` on give way to `added` ones (the
+ * common start and end kept); null when the two are the same.
+ */
+export function listChange(before: readonly string[], after: readonly string[]): { start: number; removed: number; added: number } | null {
+  let start = 0;
+  const shorter = Math.min(before.length, after.length);
+  while (start < shorter && before[start] === after[start]) start++;
+  if (start === before.length && start === after.length) return null;
+  let end = 0;
+  while (end < shorter - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  return { start, removed: before.length - start - end, added: after.length - start - end };
 }
 
 /** The last heading at or before `at` (headings are in document order), -1 for none. */
