@@ -9,7 +9,7 @@ total time (a function counts once per sample however deeply it recurses), summe
 Profile an unminified build to read the names: ``npx vite build --minify false --outDir DIR`` in ``frontend/``,
 then ``--dist DIR``.
 
-    .venv/bin/python bench/profile_ui.py --parts review,paste,enter --rounds 5 [--dist DIR] [--top 30]
+    .venv/bin/python bench/profile_ui.py --parts review,paste,enter --rounds 5 [--dist DIR] [--top 30] [--settled]
 """
 
 from __future__ import annotations
@@ -87,6 +87,17 @@ def _name(node: dict[str, Any]) -> str:
 
 #: where to save each recorded profile (``--save DIR``: open them in the DevTools' Performance panel)
 SAVE: list[Path] = []
+#: record only once the long document's fill is done (``--settled``): an edit's own cost, not the fill's beside it
+SETTLED: list[bool] = [False]
+
+
+async def settled(page: Page) -> None:
+    """With ``--settled``: the document's blocks are all in the view (mdsource/fill.ts) and the page is idle."""
+    if SETTLED[0]:
+        await page.wait_for_function("() => !document.querySelector('.ProseMirror[aria-busy]')", timeout=120_000)
+        await asyncio.sleep(2.0)  # the idle-time highlighting of the blocks the fill appended
+
+
 #: also record the renderer's trace (style, layout, paint per action: ``--trace``)
 TRACE: list[Counter[str]] = []
 #: the trace events summed (renderer main thread, milliseconds; Layout and UpdateLayoutTree also count objects)
@@ -98,6 +109,7 @@ TRACED = (
     "Layerize",
     "Commit",
     "HitTest",
+    "IntersectionObserverController::computeIntersections",
     "FunctionCall",
     "EvaluateScript",
     "RunMicrotasks",
@@ -177,6 +189,7 @@ async def profile_review(s: ui.Stage, rounds: int) -> Profile:
     await s.operator.call("ui.set_mode", tabId=tab, mode="wysiwyg")
     await ui.click_file(s.page, name)
     await ui.heading(s.page, "wysiwyg", "Reviewed document").wait_for(timeout=ui.OPEN_TIMEOUT_SECONDS * 1000)
+    await settled(s.page)
     await s.page.evaluate(ui.REVIEW_PROBE)
     for n, word, written in ui.review_texts(text, rounds):
         args = await ui.armed_write(s, tab, word, written, True)
@@ -213,6 +226,7 @@ async def profile_paste(s: ui.Stage, rounds: int) -> Profile:
             await ui.click_file(page, name)
             shown = ui.heading(page, "wysiwyg", title)
             await shown.wait_for(timeout=ui.OPEN_TIMEOUT_SECONDS * 1000)
+            await settled(page)
             await shown.click()
             await page.keyboard.press("End")
             marker = f"Pasted end {n}"
@@ -243,6 +257,7 @@ async def profile_enter(s: ui.Stage, rounds: int) -> tuple[Profile, Profile]:
     await ui.click_file(s.page, name)
     last = s.page.locator(".ProseMirror > ul > li").filter(has_text=re.compile("^second item$"))
     await last.wait_for(timeout=ui.OPEN_TIMEOUT_SECONDS * 1000)
+    await settled(s.page)
     await last.click()
     await s.page.keyboard.press("End")
     await s.page.evaluate(ui.ENTER_PROBE)
@@ -299,6 +314,7 @@ def main() -> int:
     parser.add_argument("--save", type=Path, help="save each profile (.cpuprofile) in this folder")
     parser.add_argument("--trace", action="store_true", help="the renderer's trace (style, layout, paint) instead")
     parser.add_argument("--dist", type=Path, default=DIST, help="the page's build to serve")
+    parser.add_argument("--settled", action="store_true", help="record only once the document's fill is done")
     args = parser.parse_args()
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
     if not parts or parts - {"review", "paste", "enter"}:
@@ -306,6 +322,7 @@ def main() -> int:
     ui.PAGE_DIST[0] = args.dist.resolve()
     if args.save:
         SAVE.append(args.save)
+    SETTLED[0] = args.settled
     print(machine_line())
     if args.trace:
         for part in sorted(parts):
