@@ -343,8 +343,8 @@ export class SourceDoc {
       const neighbour = to < blocks.length && to - 1 >= oldEnd ? blocks[to - 1] : null;
       const stable = neighbour === null || to === blocks.length || (last && last.to === end && last.node.eq(neighbour.node));
       if (stable || whole) {
-        if (whole) this.env = env;
-        return { from, to, nodes: parsed.length ? parsed : whole ? [placeholder(text.length)] : [], delta };
+        // A whole parse's definitions are the text's once it is committed (a candidate the check rejects is not).
+        return { from, to, nodes: parsed.length ? parsed : whole ? [placeholder(text.length)] : [], delta, env: whole ? env : undefined };
       }
       to = Math.min(blocks.length, to + Math.max(1, to - from));
     }
@@ -352,6 +352,7 @@ export class SourceDoc {
 
   private commit(span: Span, outcome: Reparsed): void {
     this.remember(outcome.from, outcome.to);
+    if (outcome.env) this.env = outcome.env;
     this.textValue = applySpan(this.textValue, span);
     this.flat = null;
     const after = this.blocks.slice(outcome.to);
@@ -577,6 +578,8 @@ interface Reparsed {
   delta: number;
   /** Some of `nodes` are the parse's in place of the view's equal ones that write a mark otherwise. */
   rewritten?: boolean;
+  /** The whole text was parsed: its env (the reference definitions) is the text's once committed. */
+  env?: Env;
 }
 
 function placeholder(at: number): Block {
