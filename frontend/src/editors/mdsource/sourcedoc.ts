@@ -10,6 +10,7 @@ import { Text } from "@codemirror/state";
 import type { Fragment, Mark, Node } from "prosemirror-model";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
 import { changedRange, codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
+import { differingLabels, PART_CHARS, PartialParse, referencesOf, relink } from "./partial";
 import { schema } from "./schema";
 import { escapeText, serializeBlock, serializeInline } from "./serialize";
 
@@ -52,10 +53,64 @@ export class SourceDoc {
   /** The text as a rope of lines: a keystroke in a 5 MB document must not copy 5 MB. */
   private textValue: Text;
 
-  constructor(text: string) {
+  /** The text after a cut, not parsed yet (partial.ts), or null: every block is here. */
+  private partial: PartialParse | null = null;
+
+  /**
+   * `parseFirst`: a text longer than that many characters is parsed only up to a cut after them; the rest with
+   * `parseMore` (a long document's opening: mdsource/fill.ts), `partChars` at a time. Until then the blocks are the
+   * whole parse's first.
+   */
+  constructor(text: string, parseFirst = Infinity, partChars = PART_CHARS) {
     this.textValue = Text.of(text.split("\n"));
     this.flat = text;
-    this.blocks = this.parseAll(text);
+    if (text.length > parseFirst) {
+      this.partial = new PartialParse(text, this.start, parseFirst, partChars);
+      this.env = this.partial.env;
+      this.blocks = this.partial.next(this.textValue);
+      while (this.blocks.length === 0 && this.parsing) this.parseMore(() => true);
+      this.settleReferences(); // parsed whole after all (no cut after the first part): nothing is shown yet
+      if (this.blocks.length === 0) this.blocks = [placeholder(text.length)];
+    } else this.blocks = this.parseAll(text);
+  }
+
+  /** Some of the text is not parsed yet: the blocks are the first of the whole parse's. */
+  get parsing(): boolean {
+    return this.partial !== null && !this.partial.done;
+  }
+
+  /** Parses the next parts of the text, at least one, until `stop()` or the end; their blocks follow the others. */
+  parseMore(stop: () => boolean = () => false): void {
+    const partial = this.partial;
+    if (!partial) return;
+    while (!partial.done) {
+      for (const block of partial.next(this.textValue)) this.blocks.push(block);
+      if (stop()) break;
+    }
+  }
+
+  /**
+   * Once all is parsed: the definitions the parts met are the references, and the blocks whose links read
+   * otherwise with them than with the guessed ones are parsed again. Answers their indices (the view shows them
+   * anew). Nothing, when the text was parsed whole in the meantime (an edit of a definition) or not partly at all.
+   */
+  settleReferences(): number[] {
+    const partial = this.partial;
+    if (!partial?.done) return [];
+    this.partial = null;
+    if (this.env !== partial.env) return [];
+    const references = referencesOf(partial.definitions);
+    // A block was parsed with the guess and the definitions met up to its part: where the guess and the real ones
+    // differ, or a label the guess had not, blocks that may link to it are parsed again.
+    const labels = differingLabels(references, partial.guess);
+    this.env = { documentStart: true, references };
+    return labels.length ? relink(this.blocks, this.textValue, this.start, references, labels) : [];
+  }
+
+  /** An edit at or after block `k`, or at text offset `at`, needs the blocks after it: the rest is parsed first. */
+  private parsedPast(k: number, at = -1): void {
+    const last = this.blocks[this.blocks.length - 1];
+    if (this.parsing && (k >= this.blocks.length - 1 || (last !== undefined && at >= last.from))) this.parseMore();
   }
 
   private flat: string | null = null;
@@ -123,6 +178,7 @@ export class SourceDoc {
   private plan(before: Node, after: Node, preferred: Span | null): Plan | null {
     const [i, oldEnd, newEnd] = changedChildren(before.content, after.content);
     if (i === oldEnd && i === newEnd) return null;
+    this.parsedPast(oldEnd);
     const fresh = after.content;
     for (const span of this.candidates(before, fresh, preferred, i, oldEnd, newEnd)) {
       const outcome = this.check(span, i, oldEnd, fresh, newEnd);
@@ -318,6 +374,8 @@ export class SourceDoc {
     while (from > 0 && blocks[from].from === blocks[from].to && isEmptyParagraph(blocks[from].node)) from--;
     let to = Math.min(blocks.length, oldEnd + 1);
     for (;;) {
+      // A region that reaches the last block parsed: the rest of the text is parsed first (into `blocks`).
+      if (to === blocks.length) this.parsedPast(to);
       const whole = from === 0 && to === blocks.length;
       const first = text.sliceString(0, 1) === BOM ? 1 : 0;
       // Blocks before the region may be empty paragraphs of the view: the region starts the text if they are.
@@ -352,6 +410,7 @@ export class SourceDoc {
 
   private commit(span: Span, outcome: Reparsed): void {
     this.remember(outcome.from, outcome.to);
+    this.partial?.moved(span.from, span.to, span.insert.length);
     if (outcome.env) this.env = outcome.env;
     this.textValue = applySpan(this.textValue, span);
     this.flat = null;
@@ -372,6 +431,7 @@ export class SourceDoc {
    * document become `blocks` (the parse of the region, with their new source ranges).
    */
   project(span: Span): { from: number; to: number; blocks: Block[] } {
+    this.parsedPast(-1, span.to);
     const [i, oldEnd] = this.touched(span);
     const outcome = this.reparse(applySpan(this.textValue, span), span, i, oldEnd);
     return { from: outcome.from, to: outcome.to, blocks: outcome.nodes };
@@ -439,6 +499,13 @@ export class SourceDoc {
     for (const s of [...spans].sort((a, b) => b.from - a.from)) text = text.replace(s.from, s.to, Text.of(s.insert.split("\n")));
     const delta = text.length - this.textValue.length;
     const span: Span = { from, to, insert: text.sliceString(from, to + delta) };
+    if (this.parsing && this.partial && from > this.partial.at) {
+      // All in the text not parsed yet, past the first character of its first line: the cut holds, no block changes.
+      this.textValue = text;
+      this.flat = null;
+      return null;
+    }
+    this.parsedPast(-1, to);
     const [i, oldEnd] = this.touched(span);
     const outcome = this.reparse(text, span, i, oldEnd);
     const change: ViewChange = { from: outcome.from, to: outcome.to, nodes: outcome.nodes.map((b) => b.node) };
