@@ -43,7 +43,7 @@ export interface FillSource {
 }
 
 /** A long document is parsed up to a cut after this many characters before its first frame (the rest by the fill). */
-export const FIRST_PARSE = 32_000;
+export const FIRST_PARSE = 24_000;
 
 /** The first document shows blocks up to this many positions: a few screens of a tall window. */
 const FIRST_SCREENS = 20_000;

@@ -131,8 +131,8 @@ export function frontMatterEnd(text: string, start: number): number {
   return m ? m.index + m[0].length : 0;
 }
 
-/** A line that may start a reference definition (one not in a quote or a list item). */
-const DEFINITION = /^ {0,3}\[(?!\^)(?:[^[\]\\\n]|\\.)+\]:/gm;
+/** A line that may start a reference definition (one not in a quote or a list item), read from its start. */
+const DEFINITION = /^ {0,3}\[(?!\^)(?:[^[\]\\\n]|\\.)+\]:/;
 const BLANK_LINE = /\n[ \t\r]*(\n|$)/g;
 
 /**
@@ -143,12 +143,14 @@ const BLANK_LINE = /\n[ \t\r]*(\n|$)/g;
 export function guessReferences(text: string): Record<string, unknown> {
   const parts: string[] = [];
   let covered = 0;
-  for (const m of text.matchAll(DEFINITION)) {
-    if (m.index < covered) continue;
-    BLANK_LINE.lastIndex = m.index;
+  // Every `]:` (far fewer than line starts: a scan of 5 MB takes a few ms), then its line read from its start.
+  for (let at = text.indexOf("]:"); at >= 0; at = text.indexOf("]:", at + 2)) {
+    const line = text.lastIndexOf("\n", at) + 1;
+    if (line < covered || !DEFINITION.test(text.slice(line, at + 2))) continue;
+    BLANK_LINE.lastIndex = line;
     const blank = BLANK_LINE.exec(text);
     covered = blank ? blank.index + 1 : text.length;
-    parts.push(text.slice(m.index, covered));
+    parts.push(text.slice(line, covered));
   }
   return referencesOf(parts);
 }
