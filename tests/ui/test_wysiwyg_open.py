@@ -141,7 +141,9 @@ async def test_links_defined_at_the_end_and_a_fence_across_the_first_part(
     assert await page.evaluate("window.__busyAtFirstKey") == "true"
     await pages_flushed(vmark)
     async with make_client(vmark.data_dir) as agent:
-        await ok(agent, "document", "edit", tabId=tab, edits=[{"old": "\n## Part 1700\n", "new": "\n## Part 1700 again\n"}])
+        await ok(
+            agent, "document", "edit", tabId=tab, edits=[{"old": "\n## Part 1700\n", "new": "\n## Part 1700 again\n"}]
+        )
     await filled(page)
     # The definition in a quote, which the first scan missed, is read once the whole text is parsed.
     await expect(first.locator("a", has_text="the quote")).to_have_attribute("href", "https://example.com/quote")
