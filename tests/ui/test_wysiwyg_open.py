@@ -78,16 +78,12 @@ async def test_keys_and_an_agent_change_during_the_fill_land_in_the_right_bytes(
     await filled(page)
     await expect(page.locator(".ProseMirror h2", has_text="Part 700 by the agent")).to_have_count(1)
     # At the end, once everything is there.
-    await page.keyboard.press("Control+End")
-    await page.keyboard.type(" Done.")
-    await page.keyboard.press("Control+s")
     expected = (
         text.replace("# Long document\n", "# New Long document\n", 1)
         .replace("\n## Part 700\n", "\n## Part 700 by the agent\n")
         .replace("zanzibar.\n", "zanzibar. Done.\n")
     )
-    await wait_doc_text(vmark, tab, expected)
-    await wait_until(lambda: (workspace / "long.md").read_bytes() == expected.encode(), "the saved bytes")
+    await _typed_at_the_end_and_saved(page, vmark, workspace, tab, " Done.", expected)
     await _outline_shows_every_heading(page)
 
 
@@ -149,14 +145,21 @@ async def test_links_defined_at_the_end_and_a_fence_across_the_first_part(
     await expect(first.locator("a", has_text="the quote")).to_have_attribute("href", "https://example.com/quote")
     await expect(page.locator(".ProseMirror h2", has_text="Not a heading")).to_have_count(0)
     await expect(page.locator(".ProseMirror h2", has_text="Part 1700 again")).to_have_count(1)
-    await page.keyboard.press("Control+End")
-    await page.keyboard.type("!")
-    await page.keyboard.press("Control+s")
     expected = (
         text.replace("See [the spec]", "Now: See [the spec]", 1)
         .replace("\n## Part 1700\n", "\n## Part 1700 again\n")
         .replace("example.com/quote\n", "example.com/quote!\n")
     )
+    await _typed_at_the_end_and_saved(page, vmark, workspace, tab, "!", expected)
+
+
+async def _typed_at_the_end_and_saved(
+    page: Page, vmark: RunningApp, workspace: Path, tab: str, typed: str, expected: str
+) -> None:
+    """Keys at the document's end (Ctrl+End), then Ctrl+S: the app's text and the file's bytes are `expected`."""
+    await page.keyboard.press("Control+End")
+    await page.keyboard.type(typed)
+    await page.keyboard.press("Control+s")
     await wait_doc_text(vmark, tab, expected)
     await wait_until(lambda: (workspace / "long.md").read_bytes() == expected.encode(), "the saved bytes")
 
