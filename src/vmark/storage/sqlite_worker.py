@@ -2,18 +2,29 @@
 
 sqlite3 connections must stay on the thread that made them; every call here runs
 on that one thread, in order, so callers never block the event loop on an fsync.
+
+Calls queued while the thread is busy (or in the same turn of the loop: an agent write's history entries)
+run as one batch, and their answers come back to the loop together: one thread wake-up and one loop
+wake-up for the batch instead of one of each per call. Each call still runs alone, in order, with its own
+answer or error; a batch is not a transaction (a call that needs one makes it, as the journal's does).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+_Call = tuple[Callable[[sqlite3.Connection], Any], "asyncio.Future[Any]"]
+#: a call's outcome: (its future, True and the result | False and the error)
+_Outcome = tuple["asyncio.Future[Any]", bool, Any]
 
 
 class SqliteWorker:
@@ -23,6 +34,10 @@ class SqliteWorker:
         self._synchronous = synchronous
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"sqlite-{path.stem}")
         self._conn: sqlite3.Connection | None = None
+        #: calls waiting for the thread, and whether a drain is on its way (both under ``_lock``)
+        self._queued: list[_Call] = []
+        self._draining = False
+        self._lock = threading.Lock()
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -36,13 +51,36 @@ class SqliteWorker:
         await self.run(lambda _c: None)
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        def call() -> T:
-            if self._conn is None:
-                self._open()
-            assert self._conn is not None
-            return fn(self._conn)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        with self._lock:
+            self._queued.append((fn, future))
+            start, self._draining = not self._draining, True
+        if start:
+            self._executor.submit(self._drain, loop)
+        return await future
 
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+    def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the thread: run what is queued, batch after batch, until nothing is."""
+        while True:
+            with self._lock:
+                batch, self._queued = self._queued, []
+                if not batch:
+                    self._draining = False
+                    return
+            outcomes: list[_Outcome] = []
+            for fn, future in batch:
+                if future.cancelled():  # its caller stopped waiting before it ran (as an executor's would)
+                    continue
+                try:
+                    if self._conn is None:
+                        self._open()
+                    assert self._conn is not None
+                    outcomes.append((future, True, fn(self._conn)))
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller, as an executor does
+                    outcomes.append((future, False, exc))
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_settle, outcomes)
 
     def close(self) -> None:
         def shut() -> None:
@@ -52,3 +90,13 @@ class SqliteWorker:
 
         self._executor.submit(shut).result()
         self._executor.shutdown(wait=True)
+
+
+def _settle(outcomes: list[_Outcome]) -> None:
+    for future, ok, value in outcomes:
+        if future.done():
+            continue
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
