@@ -18,7 +18,7 @@ from typing import Any
 
 from ..protocol.wire_types import SnapshotKind as SnapshotKind  # the history's kinds are the wire's
 from ..protocol.wire_types import SnapshotRecord
-from .sqlite_worker import SqliteWorker
+from .sqlite_worker import Lane, SqliteWorker
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -46,8 +46,8 @@ CREATE TABLE IF NOT EXISTS ai_revisions (
 
 
 class History:
-    def __init__(self, path: Path) -> None:
-        self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL")
+    def __init__(self, path: Path, *, lane: Lane | None = None) -> None:
+        self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL", lane=lane)
         #: per document: the revision of its latest snapshot, as of the latest call (writes run in call order)
         self._last: dict[str, str] = {}
 
