@@ -67,8 +67,12 @@ def merge_edit(
             result.undone += group_changes
             continue
         result.merged += group_changes
-        # in C loops: each change carries every revision that merged into it, a long run of rewrites many
-        revisions = tuple(dict.fromkeys(chain.from_iterable(c.revisions for c in group_changes)))
+        # Each change carries every revision merged into it (a long run of rewrites: many): one change's are
+        # taken as they are, several are joined in C loops.
+        if len(group_changes) == 1:
+            revisions = group_changes[0].revisions
+        else:
+            revisions = tuple(dict.fromkeys(chain.from_iterable(c.revisions for c in group_changes)))
         if author is not None:
             revisions, principal, tool, at = (*revisions, author.revision), author.principal, author.tool, author.at
             agent = author.agent
