@@ -342,16 +342,28 @@ export function onlyTyped(before: string, after: string): boolean {
 
 /**
  * Examples where the letter itself changes what the text must say, so more than the letter is written (each with
- * the reason; the text and the view still agree). A change of this list either way fails the test: a fix shows
- * as an example to take off it.
+ * the reason; the text and the view still agree). None can be written with the letter alone: each text that adds
+ * only the letter reads otherwise than the view (the rule's other half), and what is written is the least that
+ * reads right. A change of this list either way fails the test: a fix shows as an example to take off it.
  */
 const KNOWN_COMMONMARK: Record<number, string> = {
+  // `>→→foo`: the code's two leading spaces shown are columns of the second tab (the first's are the quote's space
+  // and the code's indentation). A character cannot stand inside a tab: before it the code shows `Q  foo` less
+  // indented, after it `  Qfoo`. Only that tab becomes the spaces it stood for, around the letter.
   6: "the letter goes among the columns of a tab (a quote's indented code): that tab is written as the spaces it stood for",
+  // `-→→foo`: as 6, in a list item.
   7: "the letter goes among the columns of a tab (a list item's indented code): that tab is written as the spaces it stood for",
+  // `` ` `` ` ``: the code is two backticks; a letter between them leaves two lone backticks, and a one-backtick
+  // fence closes on the first of them (`` ` `Q` ` `` is code `` ` `` then text). No escape works in code: the
+  // fence must be one its content does not hold, ``.
   330: "the letter splits a code span's content into lone backticks, which its one-backtick fence would close on: the fence becomes ``",
   331: "the letter splits a code span's content into lone backticks, which its one-backtick fence would close on: the fence becomes ``",
+  // `_(__foo__)_`: `Q__foo__` has `__` between two letters, which CommonMark never reads as strong (underscores
+  // inside a word are literal), and no escape makes them open; `**` does inside a word.
   399: "a letter right before `__foo__` makes its underscores intraword (no strong): they are written `**`",
+  // `__foo_`: the letter goes between the literal `_` and `_foo_`; `_Q_foo_` has `_` inside a word (no emphasis).
   454: "a letter right before `_foo_` makes its underscores intraword (no emphasis): they are written `*`",
+  // `___foo__`: as 399 (`_Q__foo__`).
   456: "a letter right before `__foo__` makes its underscores intraword (no strong): they are written `**`",
 };
 const KNOWN_GFM: Record<number, string> = {
