@@ -229,6 +229,12 @@ const PIECES = [
   "$$\nx = 1\n$$",
   "A footnote[^1] here.\n\n[^1]: The note.",
   "[ref]: https://example.com/ref",
+  "- a\n  - b\n  - c",
+  "- a\n  1. b\n  2. c\n- d",
+  "> - a\n> - b\n> - c",
+  "> - a\n>   * b",
+  "- ```\n  code\n  ```",
+  "> $$\n> x\n> $$",
   "Text &amp; entities, \\* escapes and <b>html</b>.",
 ];
 

@@ -185,6 +185,7 @@ EMPTY_ITEMS_AND_CLOSERS = [
     S("nested-last-letter-ordered", "- a\n  1. b\n  2. d", "b", keys("Backspace", "'c"), "- a\n  1. c\n  2. d"),
     S("nested-last-letter-quoted", "> - a\n>   - b", "b", keys("Backspace", "'c"), "> - a\n>   - c"),
     S("nested-last-letter-backspace", "- a\n  - b", "b", keys("Backspace", "Backspace", "'x"), "- ax"),
+    S("nested-last-letter-enter", "- a\n  - b", "b", keys("Backspace", "Enter", "'c"), "- a\n- c"),
     S(
         "enter-empty-middle-quoted",
         "> - a\n> - b\n> - c",
@@ -242,6 +243,7 @@ EMPTY_ITEMS_AND_CLOSERS = [
         keys("ArrowDown", "End", "Backspace", "'y"),
         "$$\nxy\n$$\n\nnext",
     ),
+    S("backspace-joins-math", "$$\nx\n$$\n\nnext", "next", keys("Home", "Backspace"), "$$\nxnext\n$$"),
 ]
 
 BLOCK_KEYS = [
