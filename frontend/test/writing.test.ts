@@ -353,9 +353,10 @@ export function onlyTyped(before: string, after: string): boolean {
  * reads right. A change of this list either way fails the test: a fix shows as an example to take off it.
  */
 const KNOWN_COMMONMARK: Record<number, string> = {
-  // `>→→foo`: the code's two leading spaces shown are columns of the second tab (the first's are the quote's space
-  // and the code's indentation). A character cannot stand inside a tab: before it the code shows `Q  foo` less
-  // indented, after it `  Qfoo`. Only that tab becomes the spaces it stood for, around the letter.
+  // `>→→foo`: the second tab stands for the code's last two columns of indentation and its two leading spaces shown
+  // (the first tab for the quote's space and two columns of indentation). A letter at the code's start or between
+  // those spaces falls inside that tab, which no character can split (before the tab it would be indentation,
+  // after it `  Q` less two spaces): only that tab becomes the spaces it stood for, around the letter.
   6: "the letter goes among the columns of a tab (a quote's indented code): that tab is written as the spaces it stood for",
   // `-→→foo`: as 6, in a list item.
   7: "the letter goes among the columns of a tab (a list item's indented code): that tab is written as the spaces it stood for",
