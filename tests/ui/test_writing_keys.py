@@ -345,3 +345,19 @@ async def test_the_first_key_after_enter_lands_at_the_caret(scene: Stage) -> Non
     await expect(caret_block).to_have_text("xy")
     assert await caret_block.evaluate(visibility) == "visible"
     assert await page.locator(".ProseMirror > p").first.evaluate(visibility) == "auto"
+
+
+async def test_the_emptied_nested_item_and_the_ended_quoted_list_show(scene: Stage) -> None:
+    """What the text cannot say yet is shown: the empty nested item Backspace left (the file has no line for it
+    until it is typed in), and a list in a quote shown in two parts by Enter in its empty middle item."""
+    page = scene.page
+    path = await run_session(scene, S("nested-kept", "- a\n  - b", "b", keys("Backspace"), "- a"))
+    assert path.read_bytes() == b"- a"
+    nested = page.locator(".ProseMirror ul ul > li")
+    await expect(nested).to_have_count(1)
+    await expect(nested).to_have_text("")
+    split = S("quote-split", "> - a\n> - b\n> - c", "b", keys("Backspace", "Enter"), "> - a\n> - c")
+    path = await run_session(scene, split)
+    assert path.read_bytes() == b"> - a\n> - c"
+    await expect(page.locator(".ProseMirror blockquote > ul")).to_have_count(2)
+    await expect(page.locator(".ProseMirror blockquote > p")).to_have_count(1)
