@@ -152,6 +152,8 @@ const CASES: [string, string, string | number | null, string[], string][] = [
   ["backspace in the empty nested item takes it out", "- a\n  - b", "b", ["Backspace", "Backspace", "'x"], "- ax"],
   ["enter in the empty nested item takes it one level out", "- a\n  - b", "b", ["Backspace", "Enter", "'c"], "- a\n- c"],
   ["enter in the empty nested item of an ordered list", "1. a\n   - b\n   - d\n2. e", "b", ["Backspace", "Enter", "'c"], "1. a\n2. c\n   - d\n3. e"],
+  ["shift tab in the empty nested item takes it one level out", "1. a\n   1. b\n2. c", "b", ["Backspace", "Shift-Tab", "'z"], "1. a\n2. z\n3. c"],
+  ["tab then shift tab in the empty nested item", "1. a\n   1. b\n2. c", "b", ["Backspace", "Tab", "Shift-Tab", "'z"], "1. a\n2. z\n3. c"],
   ["undo brings the nested item back", "- a\n  - b", "b", ["Backspace", "Mod-z"], "- a\n  - b"],
   ["typing in the parent keeps the empty nested item", "- a\n  - b", "b", ["Backspace", "ArrowLeft", "'z", "ArrowRight", "'c"], "- az\n  - c"],
   // An empty middle item of a list in a quote: the list ends there, as at the top level.
@@ -166,6 +168,7 @@ const CASES: [string, string, string | number | null, string[], string][] = [
   ["a closing fence in a quote", "", null, ["'> ```", "Enter", "'code", "Enter", "'```", "'q"], "> ```\n> code\n> ```\n>\n> q"],
   ["a closing $$ in a list item", "", null, ["'- $$", "Enter", "'x^2", "Enter", "'$$", "'q"], "- $$\n  x^2\n  $$\n\n  q"],
   ["a closing $$ in a quote then Enter", "", null, ["'> $$", "Enter", "'x^2", "Enter", "'$$", "Enter", "'q"], "> $$\n> x^2\n> $$\n>\n> q"],
+  ["backspace in the paragraph after a math block in a list item takes it out", "- $$\n  x\n  $$\n- next", "x\n$$", ["Enter", "Backspace", "'y"], "- $$\n  x\n  $$\n\n  y\n\n- next"],
   ["a closing fence in a quote before more", "> ```\n> a\n> ```\n> more", "a", ["Enter", "'```", "'q"], "> ```\n> a\n> ```\n>\n> q\n>\n> more"],
   // Backspace right after a closing `$$` or fence.
   ["backspace right after a typed closing $$ gives the $ back", "", null, ["'$$", "Enter", "'x", "Enter", "'$$", "Backspace"], "$$\nx\n$\n$$"],

@@ -187,6 +187,13 @@ EMPTY_ITEMS_AND_CLOSERS = [
     S("nested-last-letter-backspace", "- a\n  - b", "b", keys("Backspace", "Backspace", "'x"), "- ax"),
     S("nested-last-letter-enter", "- a\n  - b", "b", keys("Backspace", "Enter", "'c"), "- a\n- c"),
     S(
+        "nested-last-letter-shift-tab",
+        "1. a\n   1. b\n2. c",
+        "b",
+        keys("Backspace", "Shift+Tab", "'z"),
+        "1. a\n2. z\n3. c",
+    ),
+    S(
         "enter-empty-middle-quoted",
         "> - a\n> - b\n> - c",
         "b",

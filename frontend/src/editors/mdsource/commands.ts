@@ -26,7 +26,7 @@ import { schema } from "./schema";
 import { segmentsOf } from "./build";
 import { applySourceEdit, sourceDocOf, sourceTransaction } from "./sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
-import { paragraphAfterBlock, placeUnwritten, removeUnwritten, unwritten } from "./unwritten";
+import { paragraphAfterBlock, placeUnwritten, removeUnwritten, unwritten, unwrittenAt } from "./unwritten";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
 interface Here {
@@ -247,9 +247,9 @@ function splitList(h: Here, depth: number, item: ItemSource): boolean {
  * after it nested under it); between the parts of a list in a quote, nothing yet.
  */
 export const enterUnwritten: Command = (state, dispatch, view) => {
-  const { $head, empty } = state.selection;
-  if (!empty || !unwritten.has($head.parent)) return false;
-  if (view && $head.node($head.depth - 1).type.name === "list_item" && removeUnwritten(state, dispatch, view)) enterInList(view.state, view.dispatch, view);
+  const info = unwrittenAt(state);
+  if (!info) return false;
+  if (view && info.follows === "item" && removeUnwritten(state, dispatch, view)) enterInList(view.state, view.dispatch, view);
   return true;
 };
 
@@ -277,7 +277,7 @@ function splitQuotedList(h: Here, depth: number, item: ItemSource): boolean {
   const paragraph = schema.nodes.paragraph.create();
   const blank = blankLine(item.marker.outer);
   // A blank line after it, unless the list already has one there (a loose list).
-  unwritten.set(paragraph, { before: `\n${blank}\n${continuation(item.marker.outer)}`, after: isBlank(next.text) ? "" : `\n${blank}`, replaced: "" });
+  unwritten.set(paragraph, { before: `\n${blank}\n${continuation(item.marker.outer)}`, after: isBlank(next.text) ? "" : `\n${blank}`, replaced: "", follows: list.type.name });
   const nodes = [list.copy(list.content.cut(0, itemAt)), paragraph, list.type.create(attrs, list.content.cut(itemAt + itemNode.nodeSize))];
   const tr = h.state.tr.replaceWith(listStart, listStart + list.nodeSize, nodes);
   const span = { from: end.to, to: last.to, insert: "" };
@@ -452,7 +452,7 @@ export const backspaceEmptiesNestedItem: Command = (state, _dispatch, view) => {
   const rest = listIndex < newParent.childCount ? newParent.child(listIndex) : null;
   if (rest && rest.type === list.type && list.childCount > 1) tr.insert(at + 1, emptyItem);
   else tr.insert(at, list.type.create(list.attrs, emptyItem));
-  unwritten.set(paragraph, { before: h.source.slice(anchor.to, h.range[0]), after: h.source.slice(h.range[1], span.to), replaced: span.insert });
+  unwritten.set(paragraph, { before: h.source.slice(anchor.to, h.range[0]), after: h.source.slice(h.range[1], span.to), replaced: span.insert, follows: "item" });
   h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, at + 3)).scrollIntoView());
   return true;
 };
@@ -778,7 +778,7 @@ export function paragraphAfterMath(view: EditorView, pos: number): boolean {
   const first = source.lineAt(range[0]);
   const last = source.lineAt(range[1]);
   const after = source.line(last.number + 1);
-  placeUnwritten(view, view.state.tr, $pos.after(), paragraphAfterBlock(first.text.slice(0, range[0] - first.from), after ? after.text : null));
+  placeUnwritten(view, view.state.tr, $pos.after(), paragraphAfterBlock($pos.parent, first.text.slice(0, range[0] - first.from), after ? after.text : null));
   return true;
 }
 

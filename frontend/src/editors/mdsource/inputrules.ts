@@ -182,7 +182,7 @@ function closeRule(view: EditorView, pos: number, text: string): boolean {
   const span = { from: cursor, to: closed && next ? next.to : cursor, insert: text };
   if (top) return close(view, span, cursor + 1, "top");
   const after = source.line(cursorLine.number + (closed ? 2 : 1));
-  return close(view, span, cursor + 1, paragraphAfterBlock(prefix, after ? after.text : null));
+  return close(view, span, cursor + 1, paragraphAfterBlock(block, prefix, after ? after.text : null));
 }
 
 /**

@@ -9,7 +9,7 @@
 // it out of the view (the text already is without it); Enter in an empty item takes it one level out
 // (`enterUnwritten` in commands.ts).
 import type { Node } from "prosemirror-model";
-import { type Command, Plugin, TextSelection, type Transaction } from "prosemirror-state";
+import { type Command, type EditorState, Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { continuation, isBlank } from "./lines";
 import { schema } from "./schema";
@@ -21,10 +21,30 @@ export interface Unwritten {
   before: string;
   after: string;
   replaced: string;
+  /** Where it stands: an empty nested first item's paragraph, or a paragraph after a block of this type. */
+  follows: "item" | string;
 }
 
 /** The view's empty paragraphs the text does not have yet, with how each is written. */
 export const unwritten = new WeakMap<Node, Unwritten>();
+
+/**
+ * The unwritten paragraph the caret is in, where it still stands as it was made (a paragraph moved by another
+ * command, a nested item lifted, is the engine's to write, not this module's).
+ */
+export function unwrittenAt(state: EditorState): Unwritten | null {
+  const { $head, empty } = state.selection;
+  const info = unwritten.get($head.parent);
+  if (!info || !empty || $head.depth < 2) return null;
+  const depth = $head.depth - 1;
+  const index = $head.index(depth);
+  if (info.follows !== "item") return index > 0 && $head.node(depth).child(index - 1).type.name === info.follows ? info : null;
+  const item = $head.node(depth);
+  if (depth < 3 || item.type.name !== "list_item" || item.childCount !== 1 || $head.index(depth - 1) !== 0) return null;
+  const parent = $head.node(depth - 2);
+  const at = $head.index(depth - 2);
+  return parent.type.name === "list_item" && at > 0 && parent.child(at - 1).type.name === "paragraph" ? info : null;
+}
 
 /** Where an unwritten paragraph's text goes: the end of the line of the textblock before it (its closing fence's, for code). */
 function anchorOf(doc: Node, source: SourceDoc, pos: number): number | null {
@@ -50,10 +70,10 @@ function anchorOf(doc: Node, source: SourceDoc, pos: number): number | null {
 /** The text typed into an unwritten paragraph, written (plain, else escaped: the view must show what was typed). */
 export function typeUnwritten(view: EditorView, text: string): boolean {
   const { state } = view;
-  const { $head, empty } = state.selection;
-  const info = unwritten.get($head.parent);
+  const { $head } = state.selection;
+  const info = unwrittenAt(state);
   const source = sourceDocOf(view);
-  if (!info || !empty || !source || text === "" || text.includes("\n")) return false;
+  if (!info || !source || text === "" || text.includes("\n")) return false;
   const at = anchorOf(state.doc, source, $head.pos);
   if (at === null || source.slice(at, at + info.replaced.length) !== info.replaced) return false;
   for (const form of new Set([text, escapeText(text, "")])) {
@@ -73,16 +93,17 @@ export function typeUnwritten(view: EditorView, text: string): boolean {
  * item goes with its list if it was all of it; a paragraph between two parts of a list joins them again.
  */
 export const removeUnwritten: Command = (state, _dispatch, view) => {
-  const { $head, empty } = state.selection;
+  const { $head } = state.selection;
   const source = sourceDocOf(view);
-  if (!view || !empty || !source || !unwritten.has($head.parent)) return false;
+  const info = unwrittenAt(state);
+  if (!view || !info || !source) return false;
   const at = anchorOf(state.doc, source, $head.pos);
   if (at === null) return false;
   const tr = state.tr;
   const depth = $head.depth - 1;
   const container = $head.node(depth);
   let caret = $head.before();
-  if (container.type.name === "list_item") {
+  if (info.follows === "item") {
     const list = $head.node(depth - 1);
     const [from, to] = list.childCount === 1 ? [$head.before(depth - 1), $head.after(depth - 1)] : [$head.before(depth), $head.after(depth)];
     tr.delete(from, to);
@@ -119,11 +140,11 @@ export function placeUnwritten(view: EditorView, tr: Transaction, pos: number, i
   view.dispatch(tr.setSelection(TextSelection.create(tr.doc, pos + 1)).scrollIntoView());
 }
 
-/** How the text writes a paragraph after a block whose lines start with `prefix`: apart from it and from `next` (the line after it). */
-export function paragraphAfterBlock(prefix: string, next: string | null): Unwritten {
+/** How the text writes a paragraph after `block`, whose lines start with `prefix`: apart from it and from `next` (the line after it). */
+export function paragraphAfterBlock(block: Node, prefix: string, next: string | null): Unwritten {
   const cont = continuation(prefix);
   const blank = cont.trimEnd();
-  return { before: `\n${blank}\n${cont}`, after: next === null || isBlank(next) ? "" : `\n${blank}`, replaced: "" };
+  return { before: `\n${blank}\n${cont}`, after: next === null || isBlank(next) ? "" : `\n${blank}`, replaced: "", follows: block.type.name };
 }
 
 export function unwrittenPlugin(): Plugin {

@@ -111,7 +111,7 @@ export function writingPlugins(): Plugin[] {
       ArrowDown: exitBlock(true),
       Backspace: chainCommands(undoInputRule, backspaceAfterMath, removeUnwritten, backspaceAtStart, backspaceEmptiesNestedItem),
       Tab: chainCommands(sinkItem, pmSink(schema.nodes.list_item)),
-      "Shift-Tab": chainCommands(liftListItem, pmLift(schema.nodes.list_item)),
+      "Shift-Tab": chainCommands(enterUnwritten, liftListItem, pmLift(schema.nodes.list_item)),
     }),
   ];
 }
