@@ -169,6 +169,7 @@ const CASES: [string, string, string | number | null, string[], string][] = [
   ["a closing $$ in a list item", "", null, ["'- $$", "Enter", "'x^2", "Enter", "'$$", "'q"], "- $$\n  x^2\n  $$\n\n  q"],
   ["a closing $$ in a quote then Enter", "", null, ["'> $$", "Enter", "'x^2", "Enter", "'$$", "Enter", "'q"], "> $$\n> x^2\n> $$\n>\n> q"],
   ["backspace in the paragraph after a math block in a list item takes it out", "- $$\n  x\n  $$\n- next", "x\n$$", ["Enter", "Backspace", "'y"], "- $$\n  x\n  $$\n\n  y\n\n- next"],
+  ["enter after a closing fence in a quote leaves it", "", null, ["'> ```", "Enter", "'code", "Enter", "'```", "Enter", "'q"], "> ```\n> code\n> ```\n\nq"],
   ["a closing fence in a quote before more", "> ```\n> a\n> ```\n> more", "a", ["Enter", "'```", "'q"], "> ```\n> a\n> ```\n>\n> q\n>\n> more"],
   // Backspace right after a closing `$$` or fence.
   ["backspace right after a typed closing $$ gives the $ back", "", null, ["'$$", "Enter", "'x", "Enter", "'$$", "Backspace"], "$$\nx\n$\n$$"],

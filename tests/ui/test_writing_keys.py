@@ -221,6 +221,13 @@ EMPTY_ITEMS_AND_CLOSERS = [
         keys("'> ```", "Enter", "'code", "Enter", "'```", "'q"),
         "> ```\n> code\n> ```\n>\n> q",
     ),
+    S(
+        "close-fence-in-quote-enter",
+        "",
+        None,
+        keys("'> ```", "Enter", "'code", "Enter", "'```", "Enter", "'q"),
+        "> ```\n> code\n> ```\n\nq",
+    ),
     S("close-math-in-item", "", None, keys("'- $$", "Enter", "'x^2", "Enter", "'$$", "'q"), "- $$\n  x^2\n  $$\n\n  q"),
     S(
         "close-math-in-quote-enter",

@@ -26,7 +26,7 @@ import { schema } from "./schema";
 import { segmentsOf } from "./build";
 import { applySourceEdit, sourceDocOf, sourceTransaction } from "./sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
-import { paragraphAfterBlock, placeUnwritten, removeUnwritten, unwritten, unwrittenAt } from "./unwritten";
+import { leaveUnwritten, paragraphAfterBlock, placeUnwritten, removeUnwritten, unwritten, unwrittenAt } from "./unwritten";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
 interface Here {
@@ -244,12 +244,13 @@ function splitList(h: Here, depth: number, item: ItemSource): boolean {
 /**
  * Enter in an unwritten paragraph (mdsource/unwritten.ts): an empty nested item goes one level out, as Enter in an
  * empty nested item does (a new item after its parent, which the text can say: `- a\n- `, its own list's items
- * after it nested under it); between the parts of a list in a quote, nothing yet.
+ * after it nested under it); at the end of a top-level quote, out of it; elsewhere nothing yet.
  */
 export const enterUnwritten: Command = (state, dispatch, view) => {
   const info = unwrittenAt(state);
   if (!info) return false;
   if (view && info.follows === "item" && removeUnwritten(state, dispatch, view)) enterInList(view.state, view.dispatch, view);
+  else leaveUnwritten(state, dispatch, view);
   return true;
 };
 

@@ -124,6 +124,24 @@ export const removeUnwritten: Command = (state, _dispatch, view) => {
 };
 
 /**
+ * Enter in an unwritten paragraph that ends a top-level quote: out of it, as on a quote's empty new line, to an
+ * empty paragraph after the quote (the view's until typed in).
+ */
+export const leaveUnwritten: Command = (state, _dispatch, view) => {
+  const { $head } = state.selection;
+  const source = sourceDocOf(view);
+  const info = unwrittenAt(state);
+  if (!view || !info || !source || info.follows === "item" || $head.depth !== 2 || $head.index(1) !== $head.node(1).childCount - 1) return false;
+  const at = anchorOf(state.doc, source, $head.pos);
+  if (at === null) return false;
+  const tr = state.tr.delete($head.before(), $head.after());
+  const after = tr.mapping.map($head.after(1));
+  tr.insert(after, schema.nodes.paragraph.create());
+  view.dispatch(tr.setSelection(TextSelection.create(tr.doc, after + 1)).setMeta(SOURCE_SPLICE, { from: at, to: at, insert: "" }).scrollIntoView());
+  return true;
+};
+
+/**
  * An unwritten empty paragraph at `pos` of `tr`'s document, the caret in it: dispatched. Its text is written with
  * the first character typed in it (`info`); until then the text does not change.
  */
