@@ -825,13 +825,49 @@ function withViewMarks(view: Node, parsed: Node, segments: Segment[]): Segment[]
   return segments.map((s) => ({ ...s, marks: s.marks.map(own) }));
 }
 
+/**
+ * The children of a container as its text says them. The view may hold what the text cannot say yet (each written
+ * with the first character typed in it, mdsource/unwritten.ts): an empty paragraph (a quote's new line); an empty
+ * first item of a nested list right after its parent's paragraph (`- a\n  -` is a heading `a`); a list shown in two
+ * parts by an empty paragraph between them (Enter in an empty middle item of a list in a quote: one list in the
+ * text until the paragraph has text, as `splitLists` at the top level).
+ */
 function shownChildren(node: Node): Node[] {
+  const item = node.type === schema.nodes.list_item;
   const nodes: Node[] = [];
-  node.forEach((child) => {
-    if (!isEmptyParagraph(child) || node.type === schema.nodes.list_item) nodes.push(child);
+  let parted = false;
+  node.forEach((child, _offset, k) => {
+    if (isEmptyParagraph(child) && !item) {
+      parted = true;
+      return;
+    }
+    const shown = item && k > 0 && node.child(k - 1).type === schema.nodes.paragraph ? withoutEmptyFirstItem(child) : child;
+    if (!shown) return;
+    const last = nodes[nodes.length - 1];
+    if (parted && last && isList(shown) && last.type === shown.type && last.attrs.markup === shown.attrs.markup) nodes[nodes.length - 1] = last.copy(last.content.append(shown.content));
+    else nodes.push(shown);
+    parted = false;
   });
-  if (node.type === schema.nodes.list_item && nodes.length > 1) return nodes.filter((n) => !isEmptyParagraph(n));
+  if (item && nodes.length > 1) return nodes.filter((n) => !isEmptyParagraph(n));
   return nodes;
+}
+
+function sameChildTypes(a: Node, b: Node): boolean {
+  if (a.childCount !== b.childCount) return false;
+  for (let k = 0; k < a.childCount; k++) if (a.child(k).type !== b.child(k).type) return false;
+  return true;
+}
+
+/** Whether `node` is a list whose first item is one empty paragraph. */
+function emptyFirstItem(node: Node): boolean {
+  const first = node.firstChild;
+  return isList(node) && first !== null && first.childCount === 1 && isEmptyParagraph(first.firstChild as Node);
+}
+
+/** A list without its empty first item (null if that was all of it); any other node as it is. */
+function withoutEmptyFirstItem(node: Node): Node | null {
+  if (!emptyFirstItem(node)) return node;
+  return node.childCount === 1 ? null : node.copy(node.content.cut((node.firstChild as Node).nodeSize));
 }
 
 /** A textblock's inline content without the spaces a parse drops (at its edges, before a line break). */
@@ -873,11 +909,37 @@ function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void
     if (segments) segmentsOf.set(node, node.eq(parsed) ? segments : withSpaces(node, parsed, segments, base, text));
     return;
   }
+  if (sameChildTypes(node, parsed)) {
+    node.forEach((child, _offset, k) => adoptSegments(child, parsed.child(k), base, text));
+    return;
+  }
+  // The view holds what the text cannot say yet (see `shownChildren`): those keep their own segments.
   const shown = shownChildren(parsed);
+  const item = node.type === schema.nodes.list_item;
   let k = 0;
-  node.forEach((child) => {
-    if (isEmptyParagraph(child) && !(shown[k] && isEmptyParagraph(shown[k]))) return; // the view's own: it keeps its segments
-    if (k < shown.length) adoptSegments(child, shown[k++], base, text);
+  let used = 0; // items of the list `shown[k - 1]` that the view's lists took
+  let parted = false;
+  node.forEach((child, _offset, index) => {
+    if (isEmptyParagraph(child) && !(shown[k] && isEmptyParagraph(shown[k]))) {
+      parted = !item;
+      return;
+    }
+    const list = shown[k - 1];
+    if (parted && list && isList(child) && list.type === child.type && used < list.childCount) {
+      // The second part of a list the view shows in two: its items are the parse's next ones.
+      child.forEach((entry, _o, j) => used + j < list.childCount && adoptSegments(entry, list.child(used + j), base, text));
+      used += child.childCount;
+      parted = false;
+      return;
+    }
+    parted = false;
+    const skip = item && index > 0 && node.child(index - 1).type === schema.nodes.paragraph && emptyFirstItem(child) ? 1 : 0;
+    if (skip && child.childCount === 1) return;
+    const target = shown[k++];
+    if (!target) return;
+    if (skip) child.forEach((entry, _o, j) => j > 0 && j - 1 < target.childCount && adoptSegments(entry, target.child(j - 1), base, text));
+    else adoptSegments(child, target, base, text);
+    used = isList(child) ? child.childCount - skip : 0;
   });
 }
 
