@@ -153,3 +153,17 @@ test("a view that is not edited changes no byte of any corpus file", { skip: noC
     assert.equal(source.text, text);
   }
 });
+
+test("a rejected candidate's whole parse leaves the text's reference definitions alone", () => {
+  // `$$` typed at a line's start is tried unescaped first: a math block to the end, no definition left. The
+  // escaped splice is the one taken; `[ref]` typed after it must still be written as the view shows it.
+  const source = new SourceDoc('Setext\n---\n\n# Title\n\n[ref]: https://example.com/ref "Ref"\n\n# Title\n');
+  let view = source.doc();
+  for (const typed of ["$$", "[ref]"]) {
+    const state = EditorState.create({ doc: view });
+    const next = state.apply(state.tr.insertText(typed, 1));
+    const change = source.personEdit(view, next.doc);
+    view = change?.adopt ? source.doc() : next.doc;
+  }
+  assert.ok(sameShown(view.child(0), new SourceDoc(source.text).doc().child(0)), source.text);
+});

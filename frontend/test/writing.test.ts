@@ -137,6 +137,47 @@ const CASES: [string, string, string | number | null, string[], string][] = [
   ["tab takes a digit off a one-line item", "9. a\n10. b\n11. c", "b", ["Tab"], "9. a\n   1. b\n10. c"],
   ["shift tab renumbers both lists", "1. a\n   1. b\n   2. c\n   3. d\n2. e\n3. f", "b", ["Shift-Tab"], "1. a\n2. b\n   1. c\n   2. d\n3. e\n4. f"],
   ["shift tab of a later nested item", "1. a\n   1. b\n   2. c\n   3. d\n2. e", "c", ["Shift-Tab"], "1. a\n   1. b\n2. c\n   1. d\n3. e"],
+  // An empty nested first item right after its parent's text: the view keeps it, the text gets it when typed in.
+  ["backspace on a nested first item's last letter leaves the line out until typed", "- a\n  - b", "b", ["Backspace"], "- a"],
+  ["backspace on a nested first item's last letter keeps the empty item", "- a\n  - b", "b", ["Backspace", "'c"], "- a\n  - c"],
+  ["the empty nested item keeps a star marker", "- a\n  * b", "b", ["Backspace", "'c"], "- a\n  * c"],
+  ["the empty nested item keeps a plus marker", "- a\n  +   b", "b", ["Backspace", "'c"], "- a\n  +   c"],
+  ["the empty nested item keeps an ordered marker", "1. a\n   1. b\n2. e", "b", ["Backspace", "'c"], "1. a\n   1. c\n2. e"],
+  ["the empty nested item before others", "- a\n  - b\n  - d", "b", ["Backspace", "'c"], "- a\n  - c\n  - d"],
+  ["the empty nested item before others, alone", "- a\n  - b\n  - d", "b", ["Backspace"], "- a\n  - d"],
+  ["the empty nested ordered item before others renumbers them", "- a\n  1. b\n  2. d\n  3. e", "b", ["Backspace"], "- a\n  1. d\n  2. e"],
+  ["the empty nested ordered item before others, typed in", "- a\n  1. b\n  2. d\n  3. e", "b", ["Backspace", "'c"], "- a\n  1. c\n  2. d\n  3. e"],
+  ["the empty nested item in a quote", "> - a\n>   - b", "b", ["Backspace", "'c"], "> - a\n>   - c"],
+  ["a character the empty nested item would read as markup is escaped", "- a\n  - b", "b", ["Backspace", "'#"], "- a\n  - \\#"],
+  ["backspace in the empty nested item takes it out", "- a\n  - b", "b", ["Backspace", "Backspace", "'x"], "- ax"],
+  ["enter in the empty nested item takes it one level out", "- a\n  - b", "b", ["Backspace", "Enter", "'c"], "- a\n- c"],
+  ["enter in the empty nested item of an ordered list", "1. a\n   - b\n   - d\n2. e", "b", ["Backspace", "Enter", "'c"], "1. a\n2. c\n   - d\n3. e"],
+  ["shift tab in the empty nested item takes it one level out", "1. a\n   1. b\n2. c", "b", ["Backspace", "Shift-Tab", "'z"], "1. a\n2. z\n3. c"],
+  ["tab then shift tab in the empty nested item", "1. a\n   1. b\n2. c", "b", ["Backspace", "Tab", "Shift-Tab", "'z"], "1. a\n2. z\n3. c"],
+  ["undo brings the nested item back", "- a\n  - b", "b", ["Backspace", "Mod-z"], "- a\n  - b"],
+  ["typing in the parent keeps the empty nested item", "- a\n  - b", "b", ["Backspace", "ArrowLeft", "'z", "ArrowRight", "'c"], "- az\n  - c"],
+  // An empty middle item of a list in a quote: the list ends there, as at the top level.
+  ["enter in an empty middle item of a list in a quote ends it there", "> - a\n> - b\n> - c", "b", ["Backspace", "Enter", "'x"], "> - a\n>\n> x\n>\n> - c"],
+  ["enter in an empty middle item of a list in a quote, not typed in", "> - a\n> - b\n> - c", "b", ["Backspace", "Enter"], "> - a\n> - c"],
+  ["enter in an empty middle item of an ordered list in a quote", "> 1. a\n> 2. b\n> 3. c", "b", ["Backspace", "Enter", "'x"], "> 1. a\n>\n> x\n>\n> 3. c"],
+  ["enter in an empty middle item of a loose list in a quote", "> - a\n>\n> - b\n>\n> - c", "b", ["Backspace", "Enter", "'x"], "> - a\n>\n> x\n>\n> - c"],
+  ["backspace after ending a list in a quote joins it again", "> - a\n> - b\n> - c", "b", ["Backspace", "Enter", "Backspace", "'x"], "> - ax\n> - c"],
+  ["enter in an empty first item of a list in a quote", "> - a\n> - b", "a", ["Backspace", "Enter", "'x"], "> x\n>\n> - b"],
+  // Typed closers in list items and quotes.
+  ["a closing fence in a list item", "", null, ["'- ```", "Enter", "'code", "Enter", "'```", "'q"], "- ```\n  code\n  ```\n\n  q"],
+  ["a closing fence in a quote", "", null, ["'> ```", "Enter", "'code", "Enter", "'```", "'q"], "> ```\n> code\n> ```\n>\n> q"],
+  ["a closing $$ in a list item", "", null, ["'- $$", "Enter", "'x^2", "Enter", "'$$", "'q"], "- $$\n  x^2\n  $$\n\n  q"],
+  ["a closing $$ in a quote then Enter", "", null, ["'> $$", "Enter", "'x^2", "Enter", "'$$", "Enter", "'q"], "> $$\n> x^2\n> $$\n>\n> q"],
+  ["backspace in the paragraph after a math block in a list item takes it out", "- $$\n  x\n  $$\n- next", "x\n$$", ["Enter", "Backspace", "'y"], "- $$\n  x\n  $$\n\n  y\n\n- next"],
+  ["enter after a closing fence in a quote leaves it", "", null, ["'> ```", "Enter", "'code", "Enter", "'```", "Enter", "'q"], "> ```\n> code\n> ```\n\nq"],
+  ["a closing fence in a quote before more", "> ```\n> a\n> ```\n> more", "a", ["Enter", "'```", "'q"], "> ```\n> a\n> ```\n>\n> q\n>\n> more"],
+  // Backspace right after a closing `$$` or fence.
+  ["backspace right after a typed closing $$ gives the $ back", "", null, ["'$$", "Enter", "'x", "Enter", "'$$", "Backspace"], "$$\nx\n$\n$$"],
+  ["backspace right after a typed closing fence gives the backtick back", "", null, ["'```", "Enter", "'x", "Enter", "'```", "Backspace"], "```\nx\n``\n```"],
+  ["backspace right after a typed closing $$ in a list item", "", null, ["'- $$", "Enter", "'x", "Enter", "'$$", "Backspace", "'y"], "- $$\n  x\n  $y\n  $$"],
+  ["backspace after a math block's closing $$ goes into the block", "$$\nx\n$$\n\nnext", "x\n$$", ["Backspace", "'y"], "$$\nxy\n$$\n\nnext"],
+  ["backspace at the start of a paragraph after a math block joins it to the block's last line", "$$\nx\n$$\n\nnext *y*\n\nend", "next", ["Home", "Backspace"], "$$\nxnext *y*\n$$\n\nend"],
+  ["backspace at the start of a paragraph after a code block joins it to the block's last line", "```\nx\n```\n\nnext\n\nend", "next", ["Home", "Backspace"], "```\nxnext\n```\n\nend"],
   ["blank lines ending an unclosed math block are its own", "$$\nx\n$$a\n\n\n", "$$a", ["Enter", "Backspace", "'b"], "$$\nx\n$$ab\n\n\n"],
 ];
 
@@ -192,6 +233,12 @@ const PIECES = [
   "$$\nx = 1\n$$",
   "A footnote[^1] here.\n\n[^1]: The note.",
   "[ref]: https://example.com/ref",
+  "- a\n  - b\n  - c",
+  "- a\n  1. b\n  2. c\n- d",
+  "> - a\n> - b\n> - c",
+  "> - a\n>   * b",
+  "- ```\n  code\n  ```",
+  "> $$\n> x\n> $$",
   "Text &amp; entities, \\* escapes and <b>html</b>.",
 ];
 
@@ -305,16 +352,29 @@ export function onlyTyped(before: string, after: string): boolean {
 
 /**
  * Examples where the letter itself changes what the text must say, so more than the letter is written (each with
- * the reason; the text and the view still agree). A change of this list either way fails the test: a fix shows
- * as an example to take off it.
+ * the reason; the text and the view still agree). None can be written with the letter alone: each text that adds
+ * only the letter reads otherwise than the view (the rule's other half), and what is written is the least that
+ * reads right. A change of this list either way fails the test: a fix shows as an example to take off it.
  */
 const KNOWN_COMMONMARK: Record<number, string> = {
+  // `>→→foo`: the second tab stands for the code's last two columns of indentation and its two leading spaces shown
+  // (the first tab for the quote's space and two columns of indentation). A letter at the code's start or between
+  // those spaces falls inside that tab, which no character can split (before the tab it would be indentation,
+  // after it `  Q` less two spaces): only that tab becomes the spaces it stood for, around the letter.
   6: "the letter goes among the columns of a tab (a quote's indented code): that tab is written as the spaces it stood for",
+  // `-→→foo`: as 6, in a list item.
   7: "the letter goes among the columns of a tab (a list item's indented code): that tab is written as the spaces it stood for",
+  // `` ` `` ` ``: the code is two backticks; a letter between them leaves two lone backticks, and a one-backtick
+  // fence closes on the first of them (`` ` `Q` ` `` is code `` ` `` then text). No escape works in code: the
+  // fence must be one its content does not hold, ``.
   330: "the letter splits a code span's content into lone backticks, which its one-backtick fence would close on: the fence becomes ``",
   331: "the letter splits a code span's content into lone backticks, which its one-backtick fence would close on: the fence becomes ``",
+  // `_(__foo__)_`: `Q__foo__` has `__` between two letters, which CommonMark never reads as strong (underscores
+  // inside a word are literal), and no escape makes them open; `**` does inside a word.
   399: "a letter right before `__foo__` makes its underscores intraword (no strong): they are written `**`",
+  // `__foo_`: the letter goes between the literal `_` and `_foo_`; `_Q_foo_` has `_` inside a word (no emphasis).
   454: "a letter right before `_foo_` makes its underscores intraword (no emphasis): they are written `*`",
+  // `___foo__`: as 399 (`_Q__foo__`).
   456: "a letter right before `__foo__` makes its underscores intraword (no strong): they are written `**`",
 };
 const KNOWN_GFM: Record<number, string> = {

@@ -175,6 +175,91 @@ EDGES = [
     ),
 ]
 
+#: issue 25's last edges: an empty nested first item right after its parent's text (the view keeps it, the text
+#: gets its line back when typed in), an empty middle item of a list in a quote, closers typed in list items and
+#: quotes, Backspace right after a closing `$$` or fence
+EMPTY_ITEMS_AND_CLOSERS = [
+    S("nested-last-letter", "- a\n  - b", "b", keys("Backspace", "'c"), "- a\n  - c"),
+    S("nested-last-letter-left", "- a\n  - b", "b", keys("Backspace"), "- a"),
+    S("nested-last-letter-star", "- a\n  * b", "b", keys("Backspace", "'c"), "- a\n  * c"),
+    S("nested-last-letter-ordered", "- a\n  1. b\n  2. d", "b", keys("Backspace", "'c"), "- a\n  1. c\n  2. d"),
+    S("nested-last-letter-quoted", "> - a\n>   - b", "b", keys("Backspace", "'c"), "> - a\n>   - c"),
+    S("nested-last-letter-backspace", "- a\n  - b", "b", keys("Backspace", "Backspace", "'x"), "- ax"),
+    S("nested-last-letter-enter", "- a\n  - b", "b", keys("Backspace", "Enter", "'c"), "- a\n- c"),
+    S(
+        "nested-last-letter-shift-tab",
+        "1. a\n   1. b\n2. c",
+        "b",
+        keys("Backspace", "Shift+Tab", "'z"),
+        "1. a\n2. z\n3. c",
+    ),
+    S(
+        "enter-empty-middle-quoted",
+        "> - a\n> - b\n> - c",
+        "b",
+        keys("Backspace", "Enter", "'x"),
+        "> - a\n>\n> x\n>\n> - c",
+    ),
+    S(
+        "enter-empty-middle-quoted-ordered",
+        "> 1. a\n> 2. b\n> 3. c",
+        "b",
+        keys("Backspace", "Enter", "'x"),
+        "> 1. a\n>\n> x\n>\n> 3. c",
+    ),
+    S(
+        "close-fence-in-item",
+        "",
+        None,
+        keys("'- ```", "Enter", "'code", "Enter", "'```", "'q"),
+        "- ```\n  code\n  ```\n\n  q",
+    ),
+    S(
+        "close-fence-in-quote",
+        "",
+        None,
+        keys("'> ```", "Enter", "'code", "Enter", "'```", "'q"),
+        "> ```\n> code\n> ```\n>\n> q",
+    ),
+    S(
+        "close-fence-in-quote-enter",
+        "",
+        None,
+        keys("'> ```", "Enter", "'code", "Enter", "'```", "Enter", "'q"),
+        "> ```\n> code\n> ```\n\nq",
+    ),
+    S("close-math-in-item", "", None, keys("'- $$", "Enter", "'x^2", "Enter", "'$$", "'q"), "- $$\n  x^2\n  $$\n\n  q"),
+    S(
+        "close-math-in-quote-enter",
+        "",
+        None,
+        keys("'> $$", "Enter", "'x^2", "Enter", "'$$", "Enter", "'q"),
+        "> $$\n> x^2\n> $$\n>\n> q",
+    ),
+    S(
+        "backspace-typed-closing-math",
+        "",
+        None,
+        keys("'$$", "Enter", "'x", "Enter", "'$$", "Backspace", "'y"),
+        "$$\nx\n$y\n$$",
+    ),
+    S(
+        "backspace-typed-closing-fence",
+        "",
+        None,
+        keys("'```", "Enter", "'x", "Enter", "'```", "Backspace", "'y"),
+        "```\nx\n``y\n```",
+    ),
+    S(
+        "backspace-after-closed-math",
+        "$$\nx\n$$\n\nnext",
+        "x",
+        keys("ArrowDown", "End", "Backspace", "'y"),
+        "$$\nxy\n$$\n\nnext",
+    ),
+    S("backspace-joins-math", "$$\nx\n$$\n\nnext", "next", keys("Home", "Backspace"), "$$\nxnext\n$$"),
+]
+
 BLOCK_KEYS = [
     S("ctrl-2", "Title", "Title", keys("Control+2"), "## Title"),
     S("ctrl-alt-3", "Title", "Title", keys("Control+Alt+3"), "### Title"),
@@ -210,6 +295,11 @@ async def test_enter_backspace_tab(scene: Stage, session: Session) -> None:
 
 @pytest.mark.parametrize("session", EDGES, ids=lambda s: s.id)
 async def test_list_and_block_edges(scene: Stage, session: Session) -> None:
+    await check_session(scene, session)
+
+
+@pytest.mark.parametrize("session", EMPTY_ITEMS_AND_CLOSERS, ids=lambda s: s.id)
+async def test_empty_items_and_closers(scene: Stage, session: Session) -> None:
     await check_session(scene, session)
 
 
@@ -269,3 +359,19 @@ async def test_the_first_key_after_enter_lands_at_the_caret(scene: Stage) -> Non
     await expect(caret_block).to_have_text("xy")
     assert await caret_block.evaluate(visibility) == "visible"
     assert await page.locator(".ProseMirror > p").first.evaluate(visibility) == "auto"
+
+
+async def test_the_emptied_nested_item_and_the_ended_quoted_list_show(scene: Stage) -> None:
+    """What the text cannot say yet is shown: the empty nested item Backspace left (the file has no line for it
+    until it is typed in), and a list in a quote shown in two parts by Enter in its empty middle item."""
+    page = scene.page
+    path = await run_session(scene, S("nested-kept", "- a\n  - b", "b", keys("Backspace"), "- a"))
+    assert path.read_bytes() == b"- a"
+    nested = page.locator(".ProseMirror ul ul > li")
+    await expect(nested).to_have_count(1)
+    await expect(nested).to_have_text("")
+    split = S("quote-split", "> - a\n> - b\n> - c", "b", keys("Backspace", "Enter"), "> - a\n> - c")
+    path = await run_session(scene, split)
+    assert path.read_bytes() == b"> - a\n> - c"
+    await expect(page.locator(".ProseMirror blockquote > ul")).to_have_count(2)
+    await expect(page.locator(".ProseMirror blockquote > p")).to_have_count(1)

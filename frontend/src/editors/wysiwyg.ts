@@ -15,7 +15,7 @@ import { type CommentAnchor, codePoints, compositionHandlers, type Editor, type 
 import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
-import { Filler, firstBlocks, shownPart, wholeDocumentKeys } from "./mdsource/fill";
+import { FIRST_PARSE, Filler, firstBlocks, shownPart, wholeDocumentKeys } from "./mdsource/fill";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { childRange, registerSourceDoc, replaceDiff } from "./mdsource/sourceedit";
 import { SpliceHistory } from "./mdsource/undosplice";
@@ -44,7 +44,7 @@ export class WysiwygEditor implements Editor {
   private afterFill: { review?: ReviewMark[]; anchors?: CommentAnchor[] } = {};
 
   private constructor(parent: HTMLElement, text: string, private hooks: EditorHooks, readOnly: boolean) {
-    this.source = new SourceDoc(text);
+    this.source = new SourceDoc(text, FIRST_PARSE);
     performance.mark("vmark:parsed"); // the marks of an opening: bench/profile_open.py
     const first = firstBlocks(this.source);
     const state = EditorState.create({
@@ -76,7 +76,7 @@ export class WysiwygEditor implements Editor {
     registerSourceDoc(this.view, () => this.source);
     performance.mark("vmark:view");
     requestAnimationFrame(() => performance.mark("vmark:first-frame"));
-    if (first < this.source.blockCount) this.filler = new Filler(this.view, this.source, () => this.filled());
+    if (Filler.needed(this.view, this.source)) this.filler = new Filler(this.view, this.source, () => this.filled());
   }
 
   /** `change` (children of the view's document) as far as the view shows it; null: none of it is shown yet. */

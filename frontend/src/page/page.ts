@@ -41,6 +41,8 @@ export class Page {
   /** What the tab strip shows now, and which tabs in which order with which one active (`renderTabs`). */
   private tabsDrawn = "";
   private tabsPlace = "";
+  /** The workspace listing the file tree and the rail show (`drawTree`). */
+  private treeListed = "";
   private bus = new EventBus();
   private treeLoads = new Reloads(() => this.drawTree(), 0, () => {});
   private approvals: ApprovalDialog;
@@ -499,13 +501,19 @@ export class Page {
     const { workspaces } = await this.channel.request("ui.files", {});
     setWorkspaceFiles(workspaces.flatMap((w) => w.files.map((f) => ({ root: w.root, path: f.path })))); // wikilinks resolve in them
     const tree = byId("tree");
-    // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
-    const shown = workspaces.filter((w) => w.active);
-    const focused = this.fileTree.focusedItem();
-    tree.replaceChildren(...(shown.length ? shown : workspaces).map((w) => this.renderWorkspace(w)));
-    this.fileTree.drawn(focused);
+    // A listing like the one shown is not drawn again: the tree keeps its folds, current file and name field in
+    // place, and a click landing during a redraw would be lost (its press and release on two different buttons).
+    const listed = JSON.stringify(workspaces);
+    if (listed !== this.treeListed) {
+      this.treeListed = listed;
+      // The rail names every instance; the tree shows the one the window shows (tabs of the others are hidden).
+      const shown = workspaces.filter((w) => w.active);
+      const focused = this.fileTree.focusedItem();
+      tree.replaceChildren(...(shown.length ? shown : workspaces).map((w) => this.renderWorkspace(w)));
+      this.fileTree.drawn(focused);
+      this.renderRail(workspaces);
+    }
     tree.dataset.loaded = String(workspaces.length);
-    this.renderRail(workspaces);
     await this.bus.emit("files", null);
   }
 

@@ -105,8 +105,9 @@ class CoherenceService:
         return turn_of(self._turns.setdefault(str(kernel.root), asyncio.Lock()))
 
     def tracking(self, path: str) -> Kernel | None:
-        """The kernel of the nearest tracked folder holding ``path``, if any."""
-        return self._tracking_in(os.path.dirname(os.path.realpath(path)))
+        """The kernel of the nearest tracked folder holding canonical ``path`` (a document's path is: it was
+        resolved when the document was opened or saved as; no ``realpath`` walk on every write), if any."""
+        return self._tracking_in(os.path.dirname(path))
 
     def _tracking_in(self, folder: str) -> Kernel | None:
         """The kernel of the nearest tracked folder at or above canonical ``folder``."""

@@ -33,6 +33,7 @@ from ..storage.principals import Principals
 from ..storage.recents import Recents
 from ..storage.reviews import ReviewStore
 from ..storage.settings import Settings
+from ..storage.sqlite_worker import Lane
 from .agent_feed import AgentFeed
 from .approvals import Approval, Approvals
 from .browser import BrowserPrompts, BrowserService
@@ -112,7 +113,10 @@ class App:
         #: what the services that tell the person's pages something are given (not the session)
         self.page_events = pages = PageEvents(session.pages)
         self.journal = Journal(data_dir / "journal.db", None if hooks is None else hooks.journal)
-        self.history = History(data_dir / "history.db")
+        # The history and the review store are written after every agent write, off its answer's path: one
+        # thread for both, so a write's entries and its review's save go there in one wake-up.
+        self._background_lane = Lane("sqlite-background")
+        self.history = History(data_dir / "history.db", lane=self._background_lane)
         self.settings = settings = Settings(data_dir / "settings.json")
         self.principals = Principals(data_dir / "principals.json")
         self.approvals = Approvals(self._approval_changed)
@@ -134,7 +138,9 @@ class App:
         self.comments = CommentService(
             session, CommentStore(data_dir / "comments.db"), self.turns, self.recorder, self.journal, spawn, pages=pages
         )
-        self.review = Review(self.history, ReviewStore(data_dir / "reviews.db"), session, spawn)
+        self.review = Review(
+            self.history, ReviewStore(data_dir / "reviews.db", lane=self._background_lane), session, spawn
+        )
         # The pages follow the session (each change, pushed once per loop turn); a document a tab opens is
         # told to them first, then to the review (it takes back the changes still pending in it).
         self.page_push = PagePush(session, pages, self.review)
@@ -299,6 +305,7 @@ class App:
         await self.browser.stop()
         self.journal.close()
         self.history.close()
+        self._background_lane.shutdown()
 
     async def _check_disk(self) -> None:
         await self.disk.check()

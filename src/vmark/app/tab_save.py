@@ -17,7 +17,7 @@ from ..protocol.errors import DomainError
 from ..protocol.results import Journaled
 from ..protocol.wire_types import Kind
 from ..storage.files import SaveError, save_new, save_replace
-from ..storage.history import History, SnapshotKind
+from ..storage.history import SAVE_KINDS, History, SnapshotKind
 from ..storage.pathscope import PathScope, ScopeError
 from ..storage.settings import Settings
 from .coherence import CoherenceService
@@ -170,7 +170,13 @@ class Saver:
     ) -> str:
         """An agent's save: the window's scope binds it."""
         state = await self.land(
-            window, tab, real_path, lambda: self.session.scope(window), conn.actor, new_kind=kind, ticket=ticket,
+            window,
+            tab,
+            real_path,
+            lambda: self.session.scope(window),
+            conn.actor,
+            new_kind=kind,
+            ticket=ticket,
             prepared=prepared,
         )
         return state.revision
@@ -185,9 +191,18 @@ class Saver:
         self, conn: Connection, tab: Tab, kind: SnapshotKind, addresses: tuple[str, ...], tool: str | None = None
     ) -> None:
         doc, by = tab.doc, conn.actor
+        if not addresses and kind in SAVE_KINDS and self.history.ends_with(doc.key, doc.state.revision, doc.path):
+            return  # an agent write's revision is in the history already (the review's follower put it there)
         self.background(
             self.history.snapshot(
-                doc.key, doc.path, kind, doc.state.revision, doc.state.text, by.principal, addresses, tool,
+                doc.key,
+                doc.path,
+                kind,
+                doc.state.revision,
+                doc.state.text,
+                by.principal,
+                addresses,
+                tool,
                 client=by.client_name,
             )
         )

@@ -33,9 +33,11 @@ from .spans import Span, Spans
 Judgement = Literal["accepted", "rejected", "edited", "superseded", "merged"]
 
 #: one CJK ideograph or kana/hangul syllable is a word (those scripts do not put spaces between words);
-#: else a run of word characters, a run of spaces, or one other character
+#: else a run of word characters, a run of spaces, or one other character. The alternatives match disjoint
+#: characters, so their order changes no token; the most frequent come first (three times faster than with
+#: the CJK class first: every other character of a text would be tried against it first)
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\S\n]+|\n|[^\w\s]")
+_TOKEN = re.compile(rf"[^\W{_CJK}]+|[^\S\n]+|[^\w\s]|\n|[{_CJK}]")
 #: above this many tokens on a side a region is diffed by lines first (difflib is quadratic in the worst case)
 WORD_DIFF_TOKENS = 4000
 #: a region longer than this on a side goes by lines without being split into words first (it would have

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from .review import Change, Hunk, SpanIndex, hunk_spans, map_change, merged_old, touches, word_hunks
 from .spans import Spans
@@ -67,7 +67,12 @@ def merge_edit(
             result.undone += group_changes
             continue
         result.merged += group_changes
-        revisions = tuple(dict.fromkeys(r for c in group_changes for r in c.revisions))
+        # Each change carries every revision merged into it (a long run of rewrites: many): one change's are
+        # taken as they are, several are joined in C loops.
+        if len(group_changes) == 1:
+            revisions = group_changes[0].revisions
+        else:
+            revisions = tuple(dict.fromkeys(chain.from_iterable(c.revisions for c in group_changes)))
         if author is not None:
             revisions, principal, tool, at = (*revisions, author.revision), author.principal, author.tool, author.at
             agent = author.agent

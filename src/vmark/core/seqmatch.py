@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Hashable, Sequence
+from itertools import chain
 from typing import Any
 
 try:  # the same algorithm in C++ (see the module's note)
@@ -30,8 +31,8 @@ def changed_runs(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[Run]:
     """The runs that differ (difflib's non-``equal`` opcodes, with ``autojunk`` off), in order, apart."""
     if not old or not new:
         return [(0, len(old), 0, len(new))] if old or new else []
-    ids: dict[Any, int] = {}
-    a = [ids.setdefault(item, len(ids)) for item in old]
-    b = [ids.setdefault(item, len(ids)) for item in new]
+    # Interned in C loops (dict.fromkeys, map): a Python loop over every token cost as much as the matching.
+    ids: dict[Any, int] = {item: n for n, item in enumerate(dict.fromkeys(chain(old, new)))}
+    a, b = list(map(ids.__getitem__, old)), list(map(ids.__getitem__, new))
     matcher = _Matcher(None, a, b, autojunk=False)
     return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]

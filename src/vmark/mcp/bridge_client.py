@@ -8,6 +8,7 @@ next request (a new connection: approvals granted to the old one do not carry ov
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import json
@@ -36,24 +37,46 @@ class BridgeUnavailable(Exception):
     pass
 
 
+class _Reports:
+    """A request's progress reports as the reader hands them over, and the wake-up of whoever waits for the
+    next one or the answer (one future, no task per call: every tool call asks for progress)."""
+
+    def __init__(self) -> None:
+        self.items: collections.deque[JSONObject] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, report: JSONObject) -> None:
+        self.items.append(report)
+        self._wake()
+
+    def _wake(self, _answer: object = None) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def next_or(self, answer: asyncio.Future[JSONObject]) -> None:
+        """Until a report comes or ``answer`` is set."""
+        self._waiter = waiter = asyncio.get_running_loop().create_future()
+        answer.add_done_callback(self._wake)
+        try:
+            await waiter
+        finally:
+            answer.remove_done_callback(self._wake)
+            self._waiter = None
+
+
 async def _answer_with_progress(
-    answer: asyncio.Future[JSONObject], reports: asyncio.Queue[JSONObject], progress: OnProgress
+    answer: asyncio.Future[JSONObject], reports: _Reports, progress: OnProgress
 ) -> JSONObject:
     """The answer; meanwhile each report, in order, to ``progress`` (one awaited at a time).
 
     The reader queues a report before it sets the answer (frames are read in order), so every report
     that came before the answer is passed on before the answer is returned."""
     while True:
-        while not reports.empty():
-            await _forward(reports.get_nowait(), progress)
+        while reports.items:
+            await _forward(reports.items.popleft(), progress)
         if answer.done():
             return answer.result()
-        report = asyncio.ensure_future(reports.get())
-        await asyncio.wait({answer, report}, return_when=asyncio.FIRST_COMPLETED)
-        if report.done():
-            await _forward(report.result(), progress)
-        else:
-            report.cancel()
+        await reports.next_or(answer)
 
 
 async def _forward(report: JSONObject, progress: OnProgress) -> None:
@@ -98,7 +121,7 @@ class BridgeClient:
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._pending: dict[str, asyncio.Future[JSONObject]] = {}
-        self._progress: dict[str, asyncio.Queue[JSONObject]] = {}
+        self._progress: dict[str, _Reports] = {}
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self.events: asyncio.Queue[JSONObject] = asyncio.Queue()
@@ -172,9 +195,9 @@ class BridgeClient:
                     self.events.put_nowait(frame)
                     continue
                 if frame.get("type") == "progress":
-                    queue = self._progress.get(str(frame.get("id")))
-                    if queue is not None and isinstance(frame.get("payload"), dict):
-                        queue.put_nowait(frame["payload"])
+                    reports = self._progress.get(str(frame.get("id")))
+                    if reports is not None and isinstance(frame.get("payload"), dict):
+                        reports.put(frame["payload"])
                     continue
                 future = self._pending.pop(str(frame.get("id")), None)
                 if future is not None and not future.done():
@@ -224,7 +247,7 @@ class BridgeClient:
             frame: JSONObject = {"id": request_id, "type": kind, "payload": payload}
             if progress is not None:
                 frame["progress"] = True
-                self._progress[request_id] = asyncio.Queue()
+                self._progress[request_id] = _Reports()
             try:
                 await ws.send(_frame(frame), text=True)
             except ConnectionClosed:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..protocol.wire_types import SnapshotKind as SnapshotKind  # the history's kinds are the wire's
 from ..protocol.wire_types import SnapshotRecord
-from .sqlite_worker import SqliteWorker
+from .sqlite_worker import Lane, SqliteWorker
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -46,10 +46,12 @@ CREATE TABLE IF NOT EXISTS ai_revisions (
 
 
 class History:
-    def __init__(self, path: Path) -> None:
-        self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL")
+    def __init__(self, path: Path, *, lane: Lane | None = None) -> None:
+        self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL", lane=lane)
         #: per document: the revision of its latest snapshot, as of the latest call (writes run in call order)
         self._last: dict[str, str] = {}
+        #: per document: (revision, path) of the latest snapshot asked for (see :meth:`ends_with`)
+        self._last_at: dict[str, tuple[str, str | None]] = {}
 
     async def start(self) -> None:
         await self._db.start()
@@ -74,13 +76,14 @@ class History:
         ``revision`` from this call on (a save of the revision the history ends with keeps it so too). ``client``
         is the name the agent's MCP client gave itself (shown beside the principal; never an identity)."""
         self._last[doc] = revision
+        self._last_at[doc] = (revision, path)
 
         def insert(c: sqlite3.Connection) -> int:
             last = c.execute(
                 "SELECT id, kind, revision, addresses FROM snapshots WHERE doc=? ORDER BY id DESC LIMIT 1", (doc,)
             )
             row = last.fetchone()
-            if row is not None and kind in _SAVES and row[2] == revision:
+            if row is not None and kind in SAVE_KINDS and row[2] == revision:
                 joined = list(dict.fromkeys([*json.loads(row[3]), *addresses]))
                 c.execute("UPDATE snapshots SET addresses=?, path=? WHERE id=?", (json.dumps(joined), path, row[0]))
                 return int(row[0])
@@ -105,6 +108,11 @@ class History:
             return int(cur.lastrowid or 0)
 
         return self._db.run(insert)
+
+    def ends_with(self, doc: str, revision: str, path: str | None) -> bool:
+        """The latest snapshot asked for ``doc`` is ``revision`` at ``path``: a save snapshot of it without
+        addresses would change nothing (it joins that row), so it need not be asked for."""
+        return self._last_at.get(doc) == (revision, path)
 
     async def snapshots(self, doc: str, content: bool = True) -> list[SnapshotRecord]:
         """The document's snapshots, oldest first; without ``content`` the texts are left out (a listing)."""
@@ -188,7 +196,7 @@ class History:
 
 
 #: the kinds a save takes: saving the revision the history ends with adds no entry (its addresses join that one)
-_SAVES = ("manual", "auto", "mcp")
+SAVE_KINDS = ("manual", "auto", "mcp")
 
 _COLUMNS = "id, path, kind, revision, content, time, principal, addresses, tool, client"
 #: the same row shape without reading the texts

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.review import Change, Judgement
-from .sqlite_worker import SqliteWorker
+from .sqlite_worker import Lane, SqliteWorker
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS review_docs (
@@ -49,8 +49,8 @@ class StoredReview:
 
 
 class ReviewStore:
-    def __init__(self, path: Path) -> None:
-        self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL")
+    def __init__(self, path: Path, *, lane: Lane | None = None) -> None:
+        self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL", lane=lane)
 
     async def start(self) -> None:
         await self._db.start()

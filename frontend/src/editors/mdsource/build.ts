@@ -39,7 +39,8 @@ export const segmentsOf = new WeakMap<Node, Segment[]>();
 
 let md: MarkdownIt | null = null;
 
-function markdown(): MarkdownIt {
+/** The one markdown-it set up for the view (markdown.ts). */
+export function markdown(): MarkdownIt {
   md ??= createMarkdown();
   return md;
 }
@@ -48,6 +49,8 @@ export interface Env {
   references?: Record<string, unknown>;
   /** The text parsed starts the document (it may have front matter). */
   documentStart?: boolean;
+  /** Where given, the source of each reference definition the parse meets is added, in order (partial.ts). */
+  definitions?: string[];
 }
 
 /**

@@ -26,6 +26,7 @@ import { schema } from "./schema";
 import { segmentsOf } from "./build";
 import { applySourceEdit, sourceDocOf, sourceTransaction } from "./sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
+import { leaveUnwritten, paragraphAfterBlock, placeUnwritten, removeUnwritten, unwritten, unwrittenAt } from "./unwritten";
 
 /** The cursor in a textblock whose source is known: the text, the textblock's source and the cursor's offset. */
 interface Here {
@@ -89,6 +90,7 @@ export const enterInList: Command = (state, _dispatch, view) => {
     if (depth > 1 && h.$pos.node(depth - 2).type.name === "list_item") return liftItem(h, depth, item);
     if (index === list.childCount - 1) return endList(h, depth, item);
     if (depth === 2) return splitList(h, depth, item);
+    if (h.$pos.node(depth - 2).type.name === "blockquote") return index === 0 ? paragraphBeforeList(h, depth, item) : splitQuotedList(h, depth, item);
   }
   const outer = continuation(item.marker.outer);
   const loose = !list.attrs.tight;
@@ -239,6 +241,51 @@ function splitList(h: Here, depth: number, item: ItemSource): boolean {
   return true;
 }
 
+/**
+ * Enter in an unwritten paragraph (mdsource/unwritten.ts): an empty nested item goes one level out, as Enter in an
+ * empty nested item does (a new item after its parent, which the text can say: `- a\n- `, its own list's items
+ * after it nested under it); at the end of a top-level quote, out of it; elsewhere nothing yet.
+ */
+export const enterUnwritten: Command = (state, dispatch, view) => {
+  const info = unwrittenAt(state);
+  if (!info) return false;
+  if (view && info.follows === "item" && removeUnwritten(state, dispatch, view)) enterInList(view.state, view.dispatch, view);
+  else leaveUnwritten(state, dispatch, view);
+  return true;
+};
+
+/**
+ * An empty item before others in a list in a quote: the list ends there, as at the top level (`splitList`). The
+ * item's line goes; the view shows an empty paragraph of the quote between the two parts of the list, which the
+ * text writes with its first character, a blank line on both sides (`> - a\n>\n> x\n>\n> - c`).
+ */
+function splitQuotedList(h: Here, depth: number, item: ItemSource): boolean {
+  const list = h.$pos.node(depth - 1);
+  const itemNode = h.$pos.node(depth);
+  const listStart = h.$pos.before(depth - 1);
+  const itemAt = h.$pos.before(depth) - listStart - 1;
+  let previous = item.first - 1;
+  while (previous > 0 && isBlank(h.source.line(previous)?.text ?? "x")) previous--;
+  const end = h.source.line(previous);
+  const last = h.source.line(item.last);
+  const next = h.source.line(item.last + 1);
+  let following = item.last + 1;
+  while (isBlank(h.source.line(following)?.text ?? "x")) following++;
+  const nextItem = h.source.line(following);
+  if (!end || !last || !next || !nextItem || previous < 1) return false;
+  const number = /^[\s>]*(\d+)[.)]/.exec(nextItem.text);
+  const attrs = list.type.name === "ordered_list" && number ? { ...list.attrs, start: Number(number[1]) } : list.attrs;
+  const paragraph = schema.nodes.paragraph.create();
+  const blank = blankLine(item.marker.outer);
+  // A blank line after it, unless the list already has one there (a loose list).
+  unwritten.set(paragraph, { before: `\n${blank}\n${continuation(item.marker.outer)}`, after: isBlank(next.text) ? "" : `\n${blank}`, replaced: "", follows: list.type.name });
+  const nodes = [list.copy(list.content.cut(0, itemAt)), paragraph, list.type.create(attrs, list.content.cut(itemAt + itemNode.nodeSize))];
+  const tr = h.state.tr.replaceWith(listStart, listStart + list.nodeSize, nodes);
+  const span = { from: end.to, to: last.to, insert: "" };
+  h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, listStart + nodes[0].nodeSize + 1)).setMeta(SOURCE_SPLICE, span).scrollIntoView());
+  return true;
+}
+
 /** Whether the text of `list` (at `listStart`) from offset `from` reads as a tight list; null if it cannot say. */
 function restTight(h: Here, listStart: number, list: Node, from: number): boolean | null {
   const end = lastTextblock(list, listStart);
@@ -368,6 +415,49 @@ export const backspaceAtStart: Command = (state, _dispatch, view) => {
   return joinBackward(h);
 };
 
+/**
+ * Backspace on the last character of a nested list's first item right after its parent's text (`- a\n  - b`): the
+ * view keeps the empty item, which the text cannot say (`- a\n  -` is a heading `a`, `- a\n  *` the text `a *`).
+ * Its line leaves the text (the items after it counted down, as when an item goes) and comes back as it was with
+ * the first character typed in it (mdsource/unwritten.ts); Backspace again takes it out of the view too.
+ */
+export const backspaceEmptiesNestedItem: Command = (state, _dispatch, view) => {
+  const h = here(state, view);
+  if (!h || h.textblock.type.name !== "paragraph" || h.textblock.content.size !== 1 || h.$pos.parentOffset !== 1) return false;
+  const depth = h.$pos.depth - 1;
+  const itemNode = h.$pos.node(depth);
+  if (depth < 3 || itemNode.type.name !== "list_item" || itemNode.childCount !== 1 || h.$pos.index(depth - 1) !== 0) return false;
+  const parentDepth = depth - 2;
+  const parent = h.$pos.node(parentDepth);
+  const listIndex = h.$pos.index(parentDepth);
+  if (parent.type.name !== "list_item" || listIndex === 0 || parent.child(listIndex - 1).type.name !== "paragraph") return false;
+  const item = itemSource(h.source, state.doc, h.$pos, depth);
+  const text = h.source.textblockRange(state.doc, h.$pos.posAtIndex(listIndex - 1, parentDepth) + 1);
+  if (!item || !text) return false;
+  const anchor = h.source.lineAt(text[1]);
+  const last = h.source.line(item.last);
+  // A blank line between them: the text says the empty item (`- a\n\n  -`), as the engine writes it.
+  if (anchor.number !== item.first - 1 || !last) return false;
+  const span = withNumbers(h, { from: anchor.to, to: last.to, insert: "" }, numbersAfterRemoved(h, depth, item));
+  const tr = sourceTransaction(state, h.source, span, { cursor: anchor.to });
+  if (!tr) return false;
+  // The view keeps the empty item where it was: first in its list (the list too, if the text has none there now).
+  const parentAt = tr.mapping.map(h.$pos.before(parentDepth), -1);
+  const newParent = tr.doc.nodeAt(parentAt);
+  if (newParent?.type.name !== "list_item" || newParent.childCount < listIndex) return false;
+  let at = parentAt + 1;
+  for (let k = 0; k < listIndex; k++) at += newParent.child(k).nodeSize;
+  const paragraph = schema.nodes.paragraph.create();
+  const emptyItem = itemNode.type.create(itemNode.attrs, paragraph);
+  const list = h.$pos.node(depth - 1);
+  const rest = listIndex < newParent.childCount ? newParent.child(listIndex) : null;
+  if (rest && rest.type === list.type && list.childCount > 1) tr.insert(at + 1, emptyItem);
+  else tr.insert(at, list.type.create(list.attrs, emptyItem));
+  unwritten.set(paragraph, { before: h.source.slice(anchor.to, h.range[0]), after: h.source.slice(h.range[1], span.to), replaced: span.insert, follows: "item" });
+  h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, at + 3)).scrollIntoView());
+  return true;
+};
+
 /** The paragraph joined to the end of the textblock before it (the gap between them removed). */
 function joinBackward(h: Here): boolean {
   const depth = h.$pos.depth - 1;
@@ -382,11 +472,25 @@ function joinBackward(h: Here): boolean {
     return edit(h, { from: range[0], to: h.range[0], insert: "" }, { cursor: range[0] });
   }
   const target = lastTextblock(prev, prevStart);
+  if (target && isClosedMath(target.node) && target.node.textContent.includes("\n")) return joinIntoMath(h, target.pos);
   if (!target || target.node.type.spec.code || target.node.type.name === "table_cell") return false;
   if (prev.type.name === "table" || prev.type.name === "code_block" || prev.type.name === "raw_block") return false;
   const end = h.source.textblockRange(h.state.doc, target.pos);
   if (!end || end[1] > h.range[0]) return false;
   return edit(h, { from: end[1], to: h.range[0], insert: "" }, { cursor: end[1] });
+}
+
+/**
+ * The paragraph joined to the math block before it, as to a code block: its text goes to the end of the block's last
+ * line, before the closing `$$` (after it, the `$$` would close nothing and the block would take in what follows).
+ */
+function joinIntoMath(h: Here, mathPos: number): boolean {
+  const math = h.source.textblockRange(h.state.doc, mathPos);
+  if (!math || math[1] > h.range[0]) return false;
+  const closer = h.source.lineAt(math[1]);
+  const end = closer.from - 1;
+  const insert = h.source.slice(h.range[0], h.range[1]) + h.source.slice(end, closer.to);
+  return edit(h, { from: end, to: h.range[1], insert }, { cursor: end });
 }
 
 /** A heading becomes a paragraph: its `#`s (or its underline) go, a blank line kept from its neighbours. */
@@ -656,12 +760,43 @@ export function exitBlock(arrow: boolean): Command {
  * there; a line break in the block's source would be a blank line after it (the view would not show it), and
  * what is typed next would stand on the fence's line, which then closes nothing and takes in what follows.
  */
-export const enterAfterMath: Command = (state, dispatch) => {
+export const enterAfterMath: Command = (state, dispatch, view) => {
   const { $head, empty } = state.selection;
-  if (!empty || $head.depth !== 1) return false;
+  if (!empty || $head.depth < 1) return false;
   const block = $head.parent;
   if (!isClosedMath(block) || $head.parentOffset !== block.content.size) return false;
+  if ($head.depth > 1) return view ? paragraphAfterMath(view, $head.pos) : false;
   if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
+  return true;
+};
+
+/** An unwritten paragraph after the math block at `pos` in its container (a list item, a quote), the caret in it. */
+export function paragraphAfterMath(view: EditorView, pos: number): boolean {
+  const source = sourceDocOf(view);
+  const $pos = view.state.doc.resolve(pos);
+  const range = source?.textblockRange(view.state.doc, pos);
+  if (!source || !range) return false;
+  const first = source.lineAt(range[0]);
+  const last = source.lineAt(range[1]);
+  const after = source.line(last.number + 1);
+  placeUnwritten(view, view.state.tr, $pos.after(), paragraphAfterBlock($pos.parent, first.text.slice(0, range[0] - first.from), after ? after.text : null));
+  return true;
+}
+
+/**
+ * Backspace right after a math block's closing `$$`: the caret goes to the end of the block's last line, as it is
+ * after a closed code fence; the `$$` stays (a `$` deleted would leave the block unclosed, taking in the rest of
+ * the document). Right after the `$$` was typed, Backspace gives that `$` back (`undoInputRule`).
+ */
+export const backspaceAfterMath: Command = (state, dispatch) => {
+  const { $head, empty } = state.selection;
+  if (!empty || $head.depth < 1) return false;
+  const block = $head.parent;
+  if (!isClosedMath(block) || $head.parentOffset !== block.content.size) return false;
+  const text = block.textContent.trimEnd();
+  const lastLine = text.lastIndexOf("\n");
+  const at = lastLine >= 0 ? lastLine : text.length - 2;
+  if (dispatch) dispatch(state.tr.setSelection(TextSelection.create(state.doc, $head.start() + at)).scrollIntoView());
   return true;
 };
 

@@ -2,8 +2,10 @@
 // text's blocks are appended after it, a chunk per task, so the first screen shows before the whole DOM is built
 // (docs/wysiwyg-speed.md, "Opening").
 //
-// The text is parsed whole before the view is made (`SourceDoc`: the text is the truth from the start, and the
-// agents' tools read the app's text). While the fill runs, the view's document is a prefix of the text's blocks:
+// The text is the truth from the start (`SourceDoc` holds all of it, and the agents' tools read the app's text),
+// but only its first part is parsed before the view is made: the fill parses the rest in parts (partial.ts) ahead
+// of what it appends, and once all is parsed, shows anew the blocks whose reference links the whole text reads
+// otherwise than the first guess did. While the fill runs, the view's document is a prefix of the text's blocks:
 // children 0..n-1 are blocks 0..n-1, the same nodes. An edit in the shown part changes the blocks and the
 // children alike; a change that reaches past the shown part replaces the children up to its end only, and the
 // fill appends the rest of it (`shownPart`). A fill transaction changes nothing of the text, is no step of the
@@ -11,6 +13,7 @@
 // What reads the whole document at once (find, select all, the end of the document, opening at a search match)
 // finishes the fill first (`wholeDocument` in shared/live.ts).
 import { Fragment, type Node } from "prosemirror-model";
+import { closeHistory } from "prosemirror-history";
 import { Plugin, Selection, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { inIdle } from "../../shared/idle";
@@ -25,12 +28,22 @@ export function isFill(tr: Transaction): boolean {
 
 /** The text's blocks, as the fill reads them (a `SourceDoc`). */
 export interface FillSource {
+  /** The blocks parsed so far. */
   readonly blockCount: number;
   blockNode(k: number): Node;
   /** Block `k`'s source range. */
   blockRange(k: number): [number, number] | null;
   readonly length: number;
+  /** Some of the text is not parsed yet. */
+  readonly parsing: boolean;
+  /** Parses more (at least a part), until `stop()` (or all, without it). */
+  parseMore(stop?: () => boolean): void;
+  /** Once all is parsed: the indices of the blocks parsed again with the real reference definitions. */
+  settleReferences(): number[];
 }
+
+/** A long document is parsed up to a cut after this many characters before its first frame (the rest by the fill). */
+export const FIRST_PARSE = 24_000;
 
 /** The first document shows blocks up to this many positions: a few screens of a tall window. */
 const FIRST_SCREENS = 20_000;
@@ -96,8 +109,15 @@ export class Filler {
   private density = 0;
   private unregister: () => void;
   private finished = false;
+  /** The whole text is parsed and its reference definitions settled. */
+  private settled = false;
   /** Steps put off in a row for a selection ProseMirror had not read yet. */
   private waited = 0;
+
+  /** Whether `source` shows in `view` only after a fill. */
+  static needed(view: EditorView, source: FillSource): boolean {
+    return source.parsing || view.state.doc.childCount < source.blockCount;
+  }
 
   constructor(
     private view: EditorView,
@@ -132,6 +152,8 @@ export class Filler {
   /** Every block shown now (one step). */
   finish(): void {
     if (this.finished) return;
+    this.source.parseMore();
+    this.relink();
     this.append(this.source.blockCount);
     this.complete();
   }
@@ -143,9 +165,11 @@ export class Filler {
     this.clear();
   }
 
-  private step(): void {
+  private step(until: number): void {
     this.cancel = null;
     if (this.finished || this.view.isDestroyed) return;
+    // A key or a click waiting to be handled goes first (it would wait for the whole step).
+    if (inputPending()) return this.later();
     // A selection the browser moved (Home, a click) reaches ProseMirror in a `selectionchange` task of its own; a
     // redraw before it would put the old one back. The step waits for it (a few times at most: a selection the
     // DOM shows otherwise for good, e.g. a node selection, must not stop the fill).
@@ -156,6 +180,12 @@ export class Filler {
     }
     this.waited = 0;
     const have = this.view.state.doc.childCount;
+    if (this.source.parsing && this.source.blockCount < have + this.perStep) {
+      // The blocks the next append needs: parsed in a step of their own, which stops for input.
+      this.source.parseMore(() => performance.now() >= until || inputPending());
+      return this.later();
+    }
+    this.relink();
     const start = performance.now();
     this.append(Math.min(this.source.blockCount, have + this.perStep));
     const took = performance.now() - start;
@@ -163,7 +193,7 @@ export class Filler {
     // of what is shown keep the steps few (logarithmically many), on a loaded machine too.
     const least = Math.max(FIRST_STEP_BLOCKS, this.view.state.doc.childCount >> 4);
     this.perStep = Math.max(least, Math.round(this.perStep * Math.min(2, STEP_MS / Math.max(1, took))));
-    if (this.view.state.doc.childCount >= this.source.blockCount) return this.complete();
+    if (!this.source.parsing && this.view.state.doc.childCount >= this.source.blockCount) return this.complete();
     this.hold();
     this.later();
   }
@@ -180,7 +210,7 @@ export class Filler {
       this.cancel = () => window.clearTimeout(timer);
       return;
     }
-    this.cancel = inIdle(() => this.step());
+    this.cancel = inIdle((until) => this.step(until));
   }
 
   /** The DOM's selection in the editor is not the one ProseMirror has. */
@@ -195,6 +225,24 @@ export class Filler {
     } catch {
       return false; // a point ProseMirror has no position for
     }
+  }
+
+  /** The blocks the real reference definitions parsed again (once all is parsed), shown anew where shown. */
+  private relink(): void {
+    if (this.source.parsing || this.settled) return;
+    this.settled = true;
+    performance.mark("vmark:parsed-all"); // bench/profile_open.py
+    const state = this.view.state;
+    const changed = new Set(this.source.settleReferences().filter((k) => k < state.doc.childCount));
+    if (changed.size === 0) return;
+    const places: [number, number, Node][] = [];
+    state.doc.forEach((child, offset, k) => {
+      if (changed.has(k)) places.push([offset, offset + child.nodeSize, this.source.blockNode(k)]);
+    });
+    const tr = state.tr;
+    for (const [from, to, node] of places.reverse()) tr.replaceWith(from, to, node);
+    // Not the person's edit (no step to undo), and no fill: the blocks shown changed.
+    this.view.updateState(state.apply(closeHistory(tr).setMeta("addToHistory", false)));
   }
 
   private append(to: number): void {
@@ -236,4 +284,10 @@ export class Filler {
     this.view.dom.removeAttribute("aria-busy");
     this.unregister();
   }
+}
+
+/** Input waits to be handled (Chromium's `navigator.scheduling.isInputPending`; false where there is none). */
+function inputPending(): boolean {
+  const scheduling = (navigator as { scheduling?: { isInputPending?: () => boolean } }).scheduling;
+  return scheduling?.isInputPending?.() ?? false;
 }

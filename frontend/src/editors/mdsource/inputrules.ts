@@ -9,11 +9,12 @@
 import type { Node } from "prosemirror-model";
 import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
-import { isClosedMath } from "./commands";
+import { isClosedMath, paragraphAfterMath } from "./commands";
 import { continuation } from "./lines";
 import { schema } from "./schema";
 import { sourceDocOf, sourceTransaction } from "./sourceedit";
 import type { Span } from "./sourcedoc";
+import { paragraphAfterBlock, placeUnwritten, typeUnwritten, type Unwritten } from "./unwritten";
 
 /** A conversion that Ctrl+Z or Backspace can still take back: the splice that restores the literal text. */
 interface Converted {
@@ -25,6 +26,8 @@ interface Converted {
   typed: string;
   /** What the view shows before the cursor once it is taken back. */
   literal: string;
+  /** Or, for a block closed by its closing line typed: the text `from..to` had, and the caret's offset then. */
+  restore?: { insert: string; cursor: number };
 }
 
 const key = new PluginKey<Converted | null>("vmark-inputrules");
@@ -134,48 +137,71 @@ function inlineRule(view: EditorView, pos: number, text: string): boolean {
 
 /**
  * A block's closing line typed where the block ends: `$$` on a math block's last line, a fence on a code block's
- * (top level). The block closes there, as a person typing it in source mode means: the closing line Enter wrote
- * after the opening goes (it would be left over, opening a block that takes in what follows). After a code block's
- * fence the caret goes to a paragraph after it; after a math block's `$$` it stays on the `$$`, where a character
- * typed starts a paragraph after the block (on the `$$` line it would leave the block unclosed).
+ * (at the top level, in a list item, in a quote). The block closes there, as a person typing it in source mode
+ * means: the closing line Enter wrote after the opening goes (it would be left over, opening a block that takes in
+ * what follows). After a code block's fence the caret goes to a paragraph after it (in its container); after a math
+ * block's `$$` it stays on the `$$`, where a character typed starts a paragraph after the block (on the `$$` line it
+ * would leave the block unclosed). Backspace right after gives the character back, and the closing line Enter wrote.
  */
 function closeRule(view: EditorView, pos: number, text: string): boolean {
   const { state } = view;
   const $pos = state.doc.resolve(pos);
   const block = $pos.parent;
   const source = sourceDocOf(view);
-  if (!source || $pos.depth !== 1 || text.length !== 1) return false;
+  if (!source || $pos.depth < 1 || !block.isTextblock || text.length !== 1) return false;
+  const top = $pos.depth === 1;
   const atEnd = $pos.parentOffset === block.content.size;
   if (atEnd && isClosedMath(block)) {
     if (/\s/.test(text)) return false;
+    if (!top) return paragraphAfterMath(view, pos) && typeUnwritten(view, text);
     const tr = state.tr.insert($pos.after(), schema.nodes.paragraph.create(null, schema.text(text)));
     view.dispatch(tr.setSelection(TextSelection.create(tr.doc, $pos.after() + 1 + text.length)).scrollIntoView());
     return true;
   }
   const before = block.textContent.slice(0, $pos.parentOffset);
-  const line = before.slice(before.lastIndexOf("\n") + 1) + text;
+  const typedLine = before.slice(before.lastIndexOf("\n") + 1);
+  const line = typedLine + text;
   const cursor = source.offsetAt(state.doc, pos, -1);
-  const end = source.blockRange($pos.index(0))?.[1];
-  if (cursor == null || end === undefined) return false;
-  const next = source.line(source.lineAt(cursor).number + 1);
+  const range = source.textblockRange(state.doc, pos);
+  if (cursor == null || !range) return false;
+  const cursorLine = source.lineAt(cursor);
+  // The containers' prefix of the block's lines (`> `, a list item's indentation).
+  const prefix = cursorLine.text.slice(0, cursor - cursorLine.from - typedLine.length);
+  const next = source.line(cursorLine.number + 1);
+  const inner = next?.text.startsWith(prefix) ? next.text.slice(prefix.length) : null;
   if (block.type.name === "raw_block" && block.attrs.kind === "math" && before.includes("\n") && line === "$$") {
     // The closer Enter wrote after `$$`: the block's last line, right after this one.
-    if (!/^\n\$\$[ \t]*$/.test(block.textContent.slice($pos.parentOffset)) || !next || next.to !== end) return false;
-    return edit(view, { from: cursor, to: end, insert: text }, { cursor: cursor + 1 });
+    if (!/^\n\$\$[ \t]*$/.test(block.textContent.slice($pos.parentOffset)) || !next || inner === null || next.to !== range[1]) return false;
+    return close(view, { from: cursor, to: range[1], insert: text }, cursor + 1, null);
   }
   const fence = String(block.attrs.fence ?? "");
   if (!atEnd || block.type.name !== "code_block" || fence === "") return false;
   const closing = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \t]*$`);
   if (!closing.test(line)) return false;
-  const closed = next !== null && closing.test(next.text) && next.to <= end;
-  return edit(view, { from: cursor, to: closed ? next.to : cursor, insert: text }, { cursor: cursor + 1, paragraphAfter: true });
+  const closed = next !== null && inner !== null && closing.test(inner) && (!top || next.to <= (source.blockRange($pos.index(0))?.[1] ?? -1));
+  const span = { from: cursor, to: closed && next ? next.to : cursor, insert: text };
+  if (top) return close(view, span, cursor + 1, "top");
+  const after = source.line(cursorLine.number + (closed ? 2 : 1));
+  return close(view, span, cursor + 1, paragraphAfterBlock(block, prefix, after ? after.text : null));
 }
 
-function edit(view: EditorView, span: Span, options: { cursor: number; paragraphAfter?: boolean }): boolean {
+/**
+ * The closing splice, dispatched with what Backspace right after gives back; then a paragraph after the block
+ * (`top`: the view's, at the top level; else an unwritten one in the block's container) or none.
+ */
+function close(view: EditorView, span: Span, cursor: number, paragraph: "top" | Unwritten | null): boolean {
   const source = sourceDocOf(view);
-  const tr = source ? sourceTransaction(view.state, source, span, options) : null;
-  if (!tr) return false;
-  view.dispatch(tr);
+  const tr = source ? sourceTransaction(view.state, source, span, { cursor, paragraphAfter: paragraph === "top" }) : null;
+  if (!source || !tr) return false;
+  const restore = source.slice(span.from, span.to);
+  const converted: Converted = { doc: tr.doc, from: span.from, to: span.from + span.insert.length, before: "", typed: "", literal: "", restore: { insert: restore, cursor: span.from } };
+  if (paragraph === null || paragraph === "top") {
+    view.dispatch(tr.setMeta(CONVERTED, converted));
+    return true;
+  }
+  // After the code block in its container (the code block ends where the caret's textblock does).
+  const at = tr.selection.$head.after();
+  placeUnwritten(view, tr.setMeta(CONVERTED, converted), at, paragraph);
   return true;
 }
 
@@ -212,6 +238,12 @@ export const undoInputRule: Command = (state, _dispatch, view) => {
   const converted = key.getState(state);
   const source = sourceDocOf(view);
   if (!converted || !view || !source || converted.doc !== state.doc) return false;
+  if (converted.restore) {
+    const span = { from: converted.from, to: converted.to, insert: converted.restore.insert };
+    const tr = sourceTransaction(state, source, span, { cursor: converted.restore.cursor });
+    if (tr) view.dispatch(tr);
+    return tr !== null;
+  }
   const typedForms = converted.typed === "" || converted.typed === " " ? [converted.typed] : [converted.typed, `\\${converted.typed}`];
   for (const typed of typedForms) {
     const insert = converted.before + typed;

@@ -160,6 +160,7 @@ function keepReferences(md: MarkdownIt): void {
       const end = state.line;
       state.line = startLine;
       pushRaw(state, "reference_def", startLine, end);
+      (state.env as { definitions?: string[] }).definitions?.push(state.tokens[state.tokens.length - 1].content);
     }
     return true;
   }, { alt: (reference as unknown as { alt: string[] }).alt });

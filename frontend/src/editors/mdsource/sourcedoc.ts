@@ -10,6 +10,7 @@ import { Text } from "@codemirror/state";
 import type { Fragment, Mark, Node } from "prosemirror-model";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
 import { changedRange, codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
+import { differingLabels, PART_CHARS, PartialParse, referencesOf, relink } from "./partial";
 import { schema } from "./schema";
 import { escapeText, serializeBlock, serializeInline } from "./serialize";
 
@@ -52,10 +53,64 @@ export class SourceDoc {
   /** The text as a rope of lines: a keystroke in a 5 MB document must not copy 5 MB. */
   private textValue: Text;
 
-  constructor(text: string) {
+  /** The text after a cut, not parsed yet (partial.ts), or null: every block is here. */
+  private partial: PartialParse | null = null;
+
+  /**
+   * `parseFirst`: a text longer than that many characters is parsed only up to a cut after them; the rest with
+   * `parseMore` (a long document's opening: mdsource/fill.ts), `partChars` at a time. Until then the blocks are the
+   * whole parse's first.
+   */
+  constructor(text: string, parseFirst = Infinity, partChars = PART_CHARS) {
     this.textValue = Text.of(text.split("\n"));
     this.flat = text;
-    this.blocks = this.parseAll(text);
+    if (text.length > parseFirst) {
+      this.partial = new PartialParse(text, this.start, parseFirst, partChars);
+      this.env = this.partial.env;
+      this.blocks = this.partial.next(this.textValue);
+      while (this.blocks.length === 0 && this.parsing) this.parseMore(() => true);
+      this.settleReferences(); // parsed whole after all (no cut after the first part): nothing is shown yet
+      if (this.blocks.length === 0) this.blocks = [placeholder(text.length)];
+    } else this.blocks = this.parseAll(text);
+  }
+
+  /** Some of the text is not parsed yet: the blocks are the first of the whole parse's. */
+  get parsing(): boolean {
+    return this.partial !== null && !this.partial.done;
+  }
+
+  /** Parses the next parts of the text, at least one, until `stop()` or the end; their blocks follow the others. */
+  parseMore(stop: () => boolean = () => false): void {
+    const partial = this.partial;
+    if (!partial) return;
+    while (!partial.done) {
+      for (const block of partial.next(this.textValue)) this.blocks.push(block);
+      if (stop()) break;
+    }
+  }
+
+  /**
+   * Once all is parsed: the definitions the parts met are the references, and the blocks whose links read
+   * otherwise with them than with the guessed ones are parsed again. Answers their indices (the view shows them
+   * anew). Nothing, when the text was parsed whole in the meantime (an edit of a definition) or not partly at all.
+   */
+  settleReferences(): number[] {
+    const partial = this.partial;
+    if (!partial?.done) return [];
+    this.partial = null;
+    if (this.env !== partial.env) return [];
+    const references = referencesOf(partial.definitions);
+    // A block was parsed with the guess and the definitions met up to its part: where the guess and the real ones
+    // differ, or a label the guess had not, blocks that may link to it are parsed again.
+    const labels = differingLabels(references, partial.guess);
+    this.env = { documentStart: true, references };
+    return labels.length ? relink(this.blocks, this.textValue, this.start, references, labels) : [];
+  }
+
+  /** An edit at or after block `k`, or at text offset `at`, needs the blocks after it: the rest is parsed first. */
+  private parsedPast(k: number, at = -1): void {
+    const last = this.blocks[this.blocks.length - 1];
+    if (this.parsing && (k >= this.blocks.length - 1 || (last !== undefined && at >= last.from))) this.parseMore();
   }
 
   private flat: string | null = null;
@@ -123,6 +178,7 @@ export class SourceDoc {
   private plan(before: Node, after: Node, preferred: Span | null): Plan | null {
     const [i, oldEnd, newEnd] = changedChildren(before.content, after.content);
     if (i === oldEnd && i === newEnd) return null;
+    this.parsedPast(oldEnd);
     const fresh = after.content;
     for (const span of this.candidates(before, fresh, preferred, i, oldEnd, newEnd)) {
       const outcome = this.check(span, i, oldEnd, fresh, newEnd);
@@ -318,6 +374,8 @@ export class SourceDoc {
     while (from > 0 && blocks[from].from === blocks[from].to && isEmptyParagraph(blocks[from].node)) from--;
     let to = Math.min(blocks.length, oldEnd + 1);
     for (;;) {
+      // A region that reaches the last block parsed: the rest of the text is parsed first (into `blocks`).
+      if (to === blocks.length) this.parsedPast(to);
       const whole = from === 0 && to === blocks.length;
       const first = text.sliceString(0, 1) === BOM ? 1 : 0;
       // Blocks before the region may be empty paragraphs of the view: the region starts the text if they are.
@@ -343,8 +401,8 @@ export class SourceDoc {
       const neighbour = to < blocks.length && to - 1 >= oldEnd ? blocks[to - 1] : null;
       const stable = neighbour === null || to === blocks.length || (last && last.to === end && last.node.eq(neighbour.node));
       if (stable || whole) {
-        if (whole) this.env = env;
-        return { from, to, nodes: parsed.length ? parsed : whole ? [placeholder(text.length)] : [], delta };
+        // A whole parse's definitions are the text's once it is committed (a candidate the check rejects is not).
+        return { from, to, nodes: parsed.length ? parsed : whole ? [placeholder(text.length)] : [], delta, env: whole ? env : undefined };
       }
       to = Math.min(blocks.length, to + Math.max(1, to - from));
     }
@@ -352,6 +410,8 @@ export class SourceDoc {
 
   private commit(span: Span, outcome: Reparsed): void {
     this.remember(outcome.from, outcome.to);
+    this.partial?.moved(span.from, span.to, span.insert.length);
+    if (outcome.env) this.env = outcome.env;
     this.textValue = applySpan(this.textValue, span);
     this.flat = null;
     const after = this.blocks.slice(outcome.to);
@@ -371,6 +431,7 @@ export class SourceDoc {
    * document become `blocks` (the parse of the region, with their new source ranges).
    */
   project(span: Span): { from: number; to: number; blocks: Block[] } {
+    this.parsedPast(-1, span.to);
     const [i, oldEnd] = this.touched(span);
     const outcome = this.reparse(applySpan(this.textValue, span), span, i, oldEnd);
     return { from: outcome.from, to: outcome.to, blocks: outcome.nodes };
@@ -438,6 +499,13 @@ export class SourceDoc {
     for (const s of [...spans].sort((a, b) => b.from - a.from)) text = text.replace(s.from, s.to, Text.of(s.insert.split("\n")));
     const delta = text.length - this.textValue.length;
     const span: Span = { from, to, insert: text.sliceString(from, to + delta) };
+    if (this.parsing && this.partial && from > this.partial.at) {
+      // All in the text not parsed yet, past the first character of its first line: the cut holds, no block changes.
+      this.textValue = text;
+      this.flat = null;
+      return null;
+    }
+    this.parsedPast(-1, to);
     const [i, oldEnd] = this.touched(span);
     const outcome = this.reparse(text, span, i, oldEnd);
     const change: ViewChange = { from: outcome.from, to: outcome.to, nodes: outcome.nodes.map((b) => b.node) };
@@ -577,6 +645,8 @@ interface Reparsed {
   delta: number;
   /** Some of `nodes` are the parse's in place of the view's equal ones that write a mark otherwise. */
   rewritten?: boolean;
+  /** The whole text was parsed: its env (the reference definitions) is the text's once committed. */
+  env?: Env;
 }
 
 function placeholder(at: number): Block {
@@ -755,13 +825,49 @@ function withViewMarks(view: Node, parsed: Node, segments: Segment[]): Segment[]
   return segments.map((s) => ({ ...s, marks: s.marks.map(own) }));
 }
 
+/**
+ * The children of a container as its text says them. The view may hold what the text cannot say yet (each written
+ * with the first character typed in it, mdsource/unwritten.ts): an empty paragraph (a quote's new line); an empty
+ * first item of a nested list right after its parent's paragraph (`- a\n  -` is a heading `a`); a list shown in two
+ * parts by an empty paragraph between them (Enter in an empty middle item of a list in a quote: one list in the
+ * text until the paragraph has text, as `splitLists` at the top level).
+ */
 function shownChildren(node: Node): Node[] {
+  const item = node.type === schema.nodes.list_item;
   const nodes: Node[] = [];
-  node.forEach((child) => {
-    if (!isEmptyParagraph(child) || node.type === schema.nodes.list_item) nodes.push(child);
+  let parted = false;
+  node.forEach((child, _offset, k) => {
+    if (isEmptyParagraph(child) && !item) {
+      parted = true;
+      return;
+    }
+    const shown = item && k > 0 && node.child(k - 1).type === schema.nodes.paragraph ? withoutEmptyFirstItem(child) : child;
+    if (!shown) return;
+    const last = nodes[nodes.length - 1];
+    if (parted && last && isList(shown) && last.type === shown.type && last.attrs.markup === shown.attrs.markup) nodes[nodes.length - 1] = last.copy(last.content.append(shown.content));
+    else nodes.push(shown);
+    parted = false;
   });
-  if (node.type === schema.nodes.list_item && nodes.length > 1) return nodes.filter((n) => !isEmptyParagraph(n));
+  if (item && nodes.length > 1) return nodes.filter((n) => !isEmptyParagraph(n));
   return nodes;
+}
+
+function sameChildTypes(a: Node, b: Node): boolean {
+  if (a.childCount !== b.childCount) return false;
+  for (let k = 0; k < a.childCount; k++) if (a.child(k).type !== b.child(k).type) return false;
+  return true;
+}
+
+/** Whether `node` is a list whose first item is one empty paragraph. */
+function emptyFirstItem(node: Node): boolean {
+  const first = node.firstChild;
+  return isList(node) && first !== null && first.childCount === 1 && isEmptyParagraph(first.firstChild as Node);
+}
+
+/** A list without its empty first item (null if that was all of it); any other node as it is. */
+function withoutEmptyFirstItem(node: Node): Node | null {
+  if (!emptyFirstItem(node)) return node;
+  return node.childCount === 1 ? null : node.copy(node.content.cut((node.firstChild as Node).nodeSize));
 }
 
 /** A textblock's inline content without the spaces a parse drops (at its edges, before a line break). */
@@ -803,11 +909,37 @@ function adoptSegments(node: Node, parsed: Node, base: number, text: Text): void
     if (segments) segmentsOf.set(node, node.eq(parsed) ? segments : withSpaces(node, parsed, segments, base, text));
     return;
   }
+  if (sameChildTypes(node, parsed)) {
+    node.forEach((child, _offset, k) => adoptSegments(child, parsed.child(k), base, text));
+    return;
+  }
+  // The view holds what the text cannot say yet (see `shownChildren`): those keep their own segments.
   const shown = shownChildren(parsed);
+  const item = node.type === schema.nodes.list_item;
   let k = 0;
-  node.forEach((child) => {
-    if (isEmptyParagraph(child) && !(shown[k] && isEmptyParagraph(shown[k]))) return; // the view's own: it keeps its segments
-    if (k < shown.length) adoptSegments(child, shown[k++], base, text);
+  let used = 0; // items of the list `shown[k - 1]` that the view's lists took
+  let parted = false;
+  node.forEach((child, _offset, index) => {
+    if (isEmptyParagraph(child) && !(shown[k] && isEmptyParagraph(shown[k]))) {
+      parted = !item;
+      return;
+    }
+    const list = shown[k - 1];
+    if (parted && list && isList(child) && list.type === child.type && used < list.childCount) {
+      // The second part of a list the view shows in two: its items are the parse's next ones.
+      child.forEach((entry, _o, j) => used + j < list.childCount && adoptSegments(entry, list.child(used + j), base, text));
+      used += child.childCount;
+      parted = false;
+      return;
+    }
+    parted = false;
+    const skip = item && index > 0 && node.child(index - 1).type === schema.nodes.paragraph && emptyFirstItem(child) ? 1 : 0;
+    if (skip && child.childCount === 1) return;
+    const target = shown[k++];
+    if (!target) return;
+    if (skip) child.forEach((entry, _o, j) => j > 0 && j - 1 < target.childCount && adoptSegments(entry, target.child(j - 1), base, text));
+    else adoptSegments(child, target, base, text);
+    used = isList(child) ? child.childCount - skip : 0;
   });
 }
 

@@ -2,7 +2,7 @@
 // type. Each key runs the commands of `commands.ts` / `inputrules.ts` first (they write what a person would type
 // in source mode); where those have nothing to say, ProseMirror's own command runs and the engine writes its
 // result (checked like every edit).
-import { chainCommands, toggleMark } from "prosemirror-commands";
+import { chainCommands, newlineInCode, toggleMark } from "prosemirror-commands";
 import { redo, undo } from "prosemirror-history";
 import { keymap } from "prosemirror-keymap";
 import { liftListItem as pmLift, sinkListItem as pmSink, splitListItem } from "prosemirror-schema-list";
@@ -10,11 +10,14 @@ import { type Command, Plugin } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import type { BlockCommandId } from "../writingkeys";
 import {
+  backspaceAfterMath,
   backspaceAtStart,
+  backspaceEmptiesNestedItem,
   codeBlock,
   enterAfterMath,
   enterInList,
   enterInQuote,
+  enterUnwritten,
   exitBlock,
   hardBreak,
   liftListItem,
@@ -30,6 +33,7 @@ import {
 import { enterRule, inputRulesPlugin, undoInputRule } from "./inputrules";
 import { schema } from "./schema";
 import { typedMarksPlugin } from "./typedmarks";
+import { removeUnwritten, unwrittenPlugin } from "./unwritten";
 
 export const BLOCK: Record<BlockCommandId, Command> = {
   paragraph: setHeading(0),
@@ -88,6 +92,7 @@ function blockKeysPlugin(): Plugin {
 /** The writing keymap and rules, ahead of the rest of the editor's plugins. */
 export function writingPlugins(): Plugin[] {
   return [
+    unwrittenPlugin(),
     pendingIndentPlugin(),
     inputRulesPlugin(),
     typedMarksPlugin(),
@@ -99,13 +104,14 @@ export function writingPlugins(): Plugin[] {
       "Mod-b": toggleMark(schema.marks.strong),
       "Mod-i": toggleMark(schema.marks.em),
       "Mod-e": toggleMark(schema.marks.code),
-      Enter: chainCommands(enterAfterMath, enterRule, enterInList, enterInQuote, splitTextblock, splitListItem(schema.nodes.list_item)),
+      // A line of a code or math block in a list item is a line of it (ProseMirror's splitListItem would split the item).
+      Enter: chainCommands(enterUnwritten, enterAfterMath, enterRule, enterInList, enterInQuote, splitTextblock, newlineInCode, splitListItem(schema.nodes.list_item)),
       "Shift-Enter": hardBreak,
       "Mod-Enter": exitBlock(false),
       ArrowDown: exitBlock(true),
-      Backspace: chainCommands(undoInputRule, backspaceAtStart),
+      Backspace: chainCommands(undoInputRule, backspaceAfterMath, removeUnwritten, backspaceAtStart, backspaceEmptiesNestedItem),
       Tab: chainCommands(sinkItem, pmSink(schema.nodes.list_item)),
-      "Shift-Tab": chainCommands(liftListItem, pmLift(schema.nodes.list_item)),
+      "Shift-Tab": chainCommands(enterUnwritten, liftListItem, pmLift(schema.nodes.list_item)),
     }),
   ];
 }

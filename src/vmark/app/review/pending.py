@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ...core.changes import diff
 from ...core.document import DocState
@@ -36,7 +37,7 @@ class DocReview:
 
     def carried(self) -> set[str]:
         """The AI revisions some pending change still carries."""
-        return {r for c in self.changes for r in c.revisions}
+        return set(chain.from_iterable(c.revisions for c in self.changes))
 
     def end(self, changes: Sequence[Change], judgement: Judgement) -> None:
         """``changes`` leave the pending set, judged so (saved with it next time)."""
