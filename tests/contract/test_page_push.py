@@ -73,5 +73,6 @@ async def test_a_doc_event_says_whether_a_review_event_follows(
         assert doc["reviewFollows"] is True
         review = await wait_event(person, "review", lambda p: p["revision"] == typed["revision"])
         assert len(review["changes"]) == 1
-        order = [(e["event"], e["payload"]["revision"]) for e in person.events[mark:] if e["event"] in ("doc", "review")]
+        pushed = [e for e in person.events[mark:] if e["event"] in ("doc", "review")]
+        order = [(e["event"], e["payload"]["revision"]) for e in pushed]
         assert order.index(("doc", typed["revision"])) + 1 == order.index(("review", typed["revision"]))
