@@ -112,6 +112,20 @@ async def test_select_all_during_the_fill_selects_the_whole_document(pages: Page
     assert selected.startswith("Long document") and selected.rstrip().endswith("The final word is zanzibar.")
 
 
+async def test_ctrl_end_shows_the_last_line_of_a_long_document(pages: Pages, workspace: Path) -> None:
+    """The blocks laid out around the caret for the first time are taller than their placeholders: the jump's view
+    follows the caret until it stays on screen."""
+    page, _tab = await open_long(pages, workspace, long_doc())
+    await filled(page)
+    await page.click(".ProseMirror h1")
+    await page.keyboard.press("Control+End")
+    await expect(page.locator(".ProseMirror > p", has_text="The final word is zanzibar.")).to_be_in_viewport()
+    await page.keyboard.type(" End.")
+    await expect(page.locator(".ProseMirror > p", has_text="The final word is zanzibar. End.")).to_be_in_viewport()
+    await page.keyboard.press("Control+Home")
+    await expect(page.locator(".ProseMirror h1", has_text="Long document")).to_be_in_viewport()
+
+
 FENCE = "```text\n" + "\n\n".join(f"line {n}\n## Not a heading {n}" for n in range(400)) + "\n```"
 
 

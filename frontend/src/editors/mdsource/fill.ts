@@ -88,10 +88,65 @@ export function wholeDocumentKeys(): Plugin {
         const edge = event.key === "End" ? Selection.atEnd(doc) : Selection.atStart(doc);
         const next = event.shiftKey ? TextSelection.between(selection.$anchor, edge.$head) : edge;
         view.dispatch(view.state.tr.setSelection(next).scrollIntoView());
+        followCaret(view);
         return true;
       },
     },
   });
+}
+
+/**
+ * Frames a jump's caret is followed for at most (about a second), and how many in a row it must stay in view to end
+ * it: the browser lays out the blocks that come into view some frames after the scroll, not in the next one.
+ */
+const FOLLOW_FRAMES = 60;
+const FOLLOW_STEADY = 15;
+/** Space kept between the followed caret and the view's edge (px), as ProseMirror's `scrollMargin`. */
+const CARET_MARGIN = 5;
+
+/**
+ * After a jump far into a long document: the blocks laid out around the caret for the first time are taller than
+ * the placeholder size they had (`content-visibility: auto`), and push the caret out of the view the jump scrolled
+ * to. The caret is scrolled to again each frame until it stays in view, or until the person scrolls, clicks or
+ * presses a key (what they do next wins).
+ */
+function followCaret(view: EditorView): void {
+  const scroller = scrollParent(view.dom);
+  if (!scroller) return;
+  let steady = 0;
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    for (const kind of STOPS) scroller.removeEventListener(kind, stop, true);
+  };
+  // The key that made the jump is still being handled: listen from the next frame on.
+  requestAnimationFrame(() => {
+    if (!stopped) for (const kind of STOPS) scroller.addEventListener(kind, stop, true);
+  });
+  const step = (left: number): void => {
+    requestAnimationFrame(() => {
+      if (stopped || view.isDestroyed || left === 0 || steady >= FOLLOW_STEADY) return stop();
+      const caret = view.coordsAtPos(view.state.selection.head);
+      const box = scroller.getBoundingClientRect();
+      if (caret.top >= box.top && caret.bottom <= box.bottom) steady++;
+      else {
+        steady = 0;
+        scroller.scrollTop += caret.top < box.top ? caret.top - box.top - CARET_MARGIN : caret.bottom - box.bottom + CARET_MARGIN;
+      }
+      step(left - 1);
+    });
+  };
+  step(FOLLOW_FRAMES);
+}
+
+/** What the person does that ends following a jump's caret. */
+const STOPS = ["wheel", "pointerdown", "keydown", "touchstart"] as const;
+
+function scrollParent(node: HTMLElement): HTMLElement | null {
+  for (let at = node.parentElement; at; at = at.parentElement) {
+    if (/(auto|scroll)/.test(getComputedStyle(at).overflowY) && at.scrollHeight > at.clientHeight) return at;
+  }
+  return null;
 }
 
 /** Appends the blocks the view does not show yet, in steps, then calls `done`. */
