@@ -225,7 +225,7 @@ export class Page {
   private async answer(event: RequestEvent): Promise<void> {
     const reply: Reply = { requestId: event.requestId, ok: true };
     try {
-      if (event.event === "flush") await this.current?.flush();
+      if (event.event === "flush") await this.current?.passOn();
       else if (event.event === "activate") {
         // While a dialog waits for an answer the page keeps showing what it showed.
         if (this.approvals.isOpen()) Object.assign(reply, { ok: false, activeTabId: this.current?.tabId ?? null });

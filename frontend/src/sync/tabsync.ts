@@ -134,16 +134,22 @@ export class TabSync {
   }
 
   /**
+   * Everything the app has not seen yet, now: a selection report still waiting for its debounce, then the changes
+   * (the app's `flush` ask: after it, an agent's write is not aborted by a selection move made before it).
+   */
+  async passOn(): Promise<void> {
+    if (!this.editor?.composing()) await this.reportSelection();
+    await this.flush();
+  }
+
+  /**
    * The app asks for the selection (op `get`) or a prepared `selection.set` (`prepare`): pass on the selection
    * and the changes the app has not seen, then answer from the editor. A composition in progress is neither
    * flushed nor disturbed: `prepare` answers `composing` (the app says BUSY), `get` answers what is there.
    * WYSIWYG's `prepare` carries the `changes` its replacement makes (code points of the text at `revision`).
    */
   async answerEditor(op: EditorRequest["op"], content: string): Promise<EditorAnswer> {
-    if (!this.editor?.composing()) {
-      await this.reportSelection();
-      await this.flush();
-    }
+    if (!this.editor?.composing()) await this.passOn();
     let answer: EditorAnswer = { ok: false, reason: `${this.tabId} has no editor right now` };
     await this.enqueue(async () => {
       const editor = this.editor;
