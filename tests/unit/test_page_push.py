@@ -50,9 +50,14 @@ class _Review:
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
         self.after: list[str] = []
+        #: the documents whose next ``doc`` event is followed by a ``review`` event
+        self.following: set[str] = set()
 
     def count(self, doc: Document) -> int:
         return self.counts.get(doc.key, 0)
+
+    def follows(self, doc: Document) -> bool:
+        return doc.key in self.following
 
     async def after_doc_push(self, doc: Document) -> None:
         self.after.append(doc.key)

@@ -125,7 +125,7 @@ def test_the_typescript_spells_each_python_type() -> None:
     assert 'export type LineEnding = "\\n" | "\\r\\n" | "\\r";' in text
     assert "export type WireSpan = [number, number, string];" in text
     assert "export interface SelectionPayload {\n  tabId: string;\n  from: number;\n  to: number;\n}" in text
-    assert "  text?: string;\n  changes?: DocChanges;\n}" in text  # NotRequired keys are optional
+    assert "  text?: string;\n  changes?: DocChanges;\n  reviewFollows?: boolean;\n}" in text  # NotRequired: optional
     assert '  "ui.edit": { payload: EditPayload; result: EditResult };' in text
     assert all(f'  "{name}": {{ payload: ' in text for name in wire_types.REQUESTS)
     assert "LooseRequest" not in text
