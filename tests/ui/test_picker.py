@@ -167,6 +167,7 @@ async def test_open_a_folder_by_mouse(pages: Pages, vmark: RunningApp, world: Wo
     await page.click("[data-testid=picker-crumbs] button[data-path='" + str(world.home) + "']")
     await shows(page, world.home)
     await page.click("[data-testid=picker-entries] [data-name=notes]")
+    await shows(page, world.notes)  # as a person sees the folder before choosing it (the click lists it first)
     await page.get_by_test_id("picker-choose").click()
     await expect(picker(page)).to_be_hidden()
     await page.wait_for_selector(f"section.workspace[data-root='{world.notes}']")
