@@ -5,6 +5,11 @@ import type { EditorView as PMView } from "prosemirror-view";
 
 type Listener = () => void;
 
+/** The scrolling box a WYSIWYG editor is in (the page's `.editor`). */
+export function editorScroller(view: PMView): HTMLElement | null {
+  return view.dom.closest<HTMLElement>(".editor");
+}
+
 export const live: { cm: CMView | null; pm: PMView | null } = { cm: null, pm: null };
 const listeners = new Set<Listener>();
 

@@ -17,7 +17,7 @@ import { closeHistory } from "prosemirror-history";
 import { Plugin, Selection, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { inIdle } from "../../shared/idle";
-import { whileFilling, wholeDocument } from "../../shared/live";
+import { editorScroller, whileFilling, wholeDocument } from "../../shared/live";
 
 /** Transaction meta of a fill step: blocks the text had all along, now shown (plugins may draw them later). */
 export const FILL = "vmark.fill";
@@ -111,7 +111,7 @@ const CARET_MARGIN = 5;
  * presses a key (what they do next wins).
  */
 function followCaret(view: EditorView): void {
-  const scroller = scrollParent(view.dom);
+  const scroller = editorScroller(view);
   if (!scroller) return;
   let steady = 0;
   let stopped = false;
@@ -142,12 +142,6 @@ function followCaret(view: EditorView): void {
 /** What the person does that ends following a jump's caret. */
 const STOPS = ["wheel", "pointerdown", "keydown", "touchstart"] as const;
 
-function scrollParent(node: HTMLElement): HTMLElement | null {
-  for (let at = node.parentElement; at; at = at.parentElement) {
-    if (/(auto|scroll)/.test(getComputedStyle(at).overflowY) && at.scrollHeight > at.clientHeight) return at;
-  }
-  return null;
-}
 
 /** Appends the blocks the view does not show yet, in steps, then calls `done`. */
 export class Filler {

@@ -10,6 +10,7 @@
 import type { EditorState } from "prosemirror-state";
 import { Plugin, PluginKey } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
+import { editorScroller } from "../../shared/live";
 import { onPrefs, prefs } from "./prefs";
 
 const key = new PluginKey<DecorationSet>("vmark-focus");
@@ -37,14 +38,9 @@ function focusDecorations(state: EditorState): DecorationSet {
   return DecorationSet.create(state.doc, depth === 1 ? [Decoration.node($head.before(1), $head.after(1), { class: "focus-path focus-current" })] : [path, current]);
 }
 
-/** The scrolling box the editor is in: the caret's line goes to its middle. */
-function scroller(view: EditorView): HTMLElement | null {
-  return view.dom.closest<HTMLElement>(".editor");
-}
-
 /** Scroll so the caret's line is in the middle of the editor. */
 export function centerCaret(view: EditorView): void {
-  const box = scroller(view);
+  const box = editorScroller(view); // the caret's line goes to its middle
   if (!box) return;
   const head = view.state.selection.head;
   let coords: { top: number; bottom: number };
