@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections import Counter
 from typing import Any
 
-from benchlib import machine_line, table
+from benchlib import machine_line, renderer_trace, table
 from playwright.async_api import Browser, async_playwright
 
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
@@ -69,13 +68,7 @@ TEXT = "Paragraph {} with some words in it, enough of them to wrap on a narrow s
 
 def self_times(raw: bytes) -> Counter[str]:
     """Self thread time (ms) per phase of the renderer main thread's complete events in a trace."""
-    events = json.loads(raw)
-    events = events["traceEvents"] if isinstance(events, dict) else events
-    main = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
-    }
+    events, main = renderer_trace(raw)
     spans = sorted(
         (e for e in events if (e.get("pid"), e.get("tid")) in main and e.get("ph") == "X" and "dur" in e),
         key=lambda e: (e["ts"], -e["dur"]),
