@@ -189,6 +189,16 @@ class Session:
         self.agents[conn.id] = conn
         self.changed()
 
+    def agent_hears(self, conn: Connection) -> None:
+        """An agent connection asked for the agents' change notifications: from the session as it is now."""
+        if not conn.hears:
+            conn.hears = True
+            self.changed()
+
+    def hearing_agents(self) -> list[Connection]:
+        """The agent connections sent the agents' change notifications (:mod:`vmark.protocol.agent_events`)."""
+        return [conn for conn in self.agents.values() if conn.hears]
+
     def agent_left(self, conn: Connection) -> None:
         if self.agents.pop(conn.id, None) is not None:
             self.changed()
