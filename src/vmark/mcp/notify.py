@@ -41,6 +41,7 @@ from .bridge_client import BridgeClient
 
 log = logging.getLogger(__name__)
 
+
 @dataclass
 class _Hearers:
     """Who hears through one bridge connection."""
