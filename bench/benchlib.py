@@ -340,3 +340,15 @@ def run_and_report(
 
 def machine_line() -> str:
     return f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, temp dir {tempfile.gettempdir()}"
+
+
+def renderer_trace(raw: bytes) -> tuple[list[dict[str, Any]], set[tuple[int, int]]]:
+    """A Chromium trace's events and the (pid, tid) of its renderers' main threads (``CrRendererMain``)."""
+    events = json.loads(raw)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+    }
+    return events, main

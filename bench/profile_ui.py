@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_ui as ui
-from benchlib import BenchError, bench_dir, machine_line, run_async, tool_data
+from benchlib import BenchError, bench_dir, machine_line, renderer_trace, run_async, tool_data
 from playwright.async_api import CDPSession, Page
 
 from vmark.app.ui_server import DIST
@@ -125,13 +125,7 @@ TRACED = (
 
 
 def _trace_sums(raw: bytes) -> Counter[str]:
-    events = json.loads(raw)
-    events = events["traceEvents"] if isinstance(events, dict) else events
-    main = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
-    }
+    events, main = renderer_trace(raw)
     out: Counter[str] = Counter()
     for e in events:
         if e.get("name", "").endswith("InvalidationTracking"):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 from mcp import Client
 
-from tests import schedule
+from tests import cputime, schedule
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
@@ -154,6 +154,10 @@ async def fail_code(client: Client, tool: str, action: str, **args: Any) -> dict
 
 
 # --- the workers' schedule (tests/schedule.py): under --dist loadscope, the longest modules first ----------------
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    cputime.register(config)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -3,6 +3,7 @@
 // `/` as text. Others add their blocks with `registerSlashItem` (a table, for one).
 import { type EditorState, Plugin, PluginKey } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { setHidden } from "../shared/dom";
 import { TABLE_BLOCK } from "./mdsource/tables";
 import { BLOCK } from "./mdsource/writing";
 import { BLOCK_COMMANDS, type BlockCommandId } from "./writingkeys";
@@ -170,7 +171,7 @@ class MenuView {
     this.view = view;
     const menu = menuState(view.state);
     if (menu.from === null) {
-      this.dom.hidden = true;
+      setHidden(this.dom, true);
       return;
     }
     const shown = matchingItems(menu.query);

@@ -1,6 +1,6 @@
 // A file deleted (or renamed) on disk by another program while its tab is open: the tab keeps the text and a
 // banner says the file is gone; Save writes it again (closing asks first: the tab holds the only copy).
-import { el } from "../shared/dom";
+import { el, setHidden } from "../shared/dom";
 
 export class GoneBanner {
   private banner: HTMLElement;
@@ -18,6 +18,6 @@ export class GoneBanner {
   }
 
   show(missing: boolean): void {
-    this.banner.hidden = !missing;
+    setHidden(this.banner, !missing);
   }
 }

@@ -6,7 +6,7 @@ import { EventBus } from "../shared/bus";
 import { TabCloser } from "../dialogs/closetabs";
 import { GoneBanner } from "./gone";
 import { wireCjkFormat } from "./cjkformat";
-import { act, byId, el, toast } from "../shared/dom";
+import { act, byId, el, setAttr, setHidden, setText, toast } from "../shared/dom";
 import { FileTree } from "../panels/filetree";
 import { Outline } from "../panels/outline";
 import { ReviewPanel } from "../panels/review";
@@ -339,9 +339,9 @@ export class Page {
   private renderAgents(agents: PageState["agents"]): void {
     const badge = byId("agents");
     // One agent is shown by its name; several by their count, each named in the tooltip.
-    badge.textContent = agents.length === 0 ? "no agents" : agents.length === 1 ? agents[0].label : `${agents.length} agents`;
-    badge.title = agents.map((a) => a.label).join("\n") || "No agent connected";
-    badge.dataset.count = String(agents.length);
+    setText(badge, agents.length === 0 ? "no agents" : agents.length === 1 ? agents[0].label : `${agents.length} agents`);
+    setAttr(badge, "title", agents.map((a) => a.label).join("\n") || "No agent connected");
+    setAttr(badge, "data-count", String(agents.length));
   }
 
   private renderActiveControls(): void {
@@ -350,18 +350,17 @@ export class Page {
     const toggle = byId<HTMLButtonElement>("mode-toggle");
     toggle.disabled = !tab || tab.kind !== "markdown";
     byId<HTMLButtonElement>("cjk-format").disabled = !tab || tab.kind !== "markdown" || tab.readOnly;
-    toggle.textContent = tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG";
+    setText(toggle, tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG");
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
     byId<HTMLButtonElement>("comment-add").disabled = !tab;
-    byId("divergence").hidden = !view?.divergent || view.divergenceKept;
+    setHidden(byId("divergence"), !view?.divergent || view.divergenceKept);
     this.gone.show(Boolean(tab && view?.missing));
-    byId("empty").hidden = Boolean(tab);
+    setHidden(byId("empty"), Boolean(tab));
     this.startScreen.update(this.state, this.label, Boolean(tab));
     const activePath = this.window()?.tabs.find((t) => t.id === tab?.tabId)?.filePath ?? null;
     for (const file of document.querySelectorAll<HTMLElement>("#tree button.file")) {
       const root = file.closest<HTMLElement>("section.workspace")?.dataset.root;
-      if (`${root}/${file.dataset.path}` === activePath) file.setAttribute("aria-current", "true");
-      else file.removeAttribute("aria-current");
+      setAttr(file, "aria-current", `${root}/${file.dataset.path}` === activePath ? "true" : null);
     }
     void this.bus.emit("active", null);
   }

@@ -1,7 +1,7 @@
 // The empty screen of a window without a workspace (a second window, or the very first start): where to begin.
 // The workspaces other windows have open, the recent folders and files (`ui.places`), and the three ways in:
 // Open folder, Open file, New document. Each opens through the requests the picker and a typed path use.
-import { act, byId, el } from "../shared/dom";
+import { act, byId, el, setHidden, setText } from "../shared/dom";
 import { baseName, dirName } from "../dialogs/pickerpaths";
 import type { Channel } from "../shared/protocol";
 import type { PageState, RecentEntry } from "../wire.gen";
@@ -51,11 +51,12 @@ export class StartScreen {
   /** Shown in a window with no workspace and no tab; the lists follow the other windows' workspaces. */
   update(state: PageState | null, label: string, hasTab: boolean): void {
     const own = state?.views[label]?.workspaces ?? [];
-    this.hint.textContent = own.length
-      ? "Open a file from the tree, or create a new document."
-      : "Open a folder to work in, or a file, or create a new document.";
+    setText(
+      this.hint,
+      own.length ? "Open a file from the tree, or create a new document." : "Open a folder to work in, or a file, or create a new document.",
+    );
     const shown = !hasTab && own.length === 0 && state !== null;
-    this.root.hidden = !shown;
+    setHidden(this.root, !shown);
     if (!shown || !state) {
       this.shownFor = null;
       return;

@@ -1,6 +1,6 @@
 // The status bar: words, characters, reading time, the cursor's line and column, line endings, encoding.
 import type { Text } from "@codemirror/state";
-import { el } from "../shared/dom";
+import { el, setAttr, setText } from "../shared/dom";
 import { inIdle } from "../shared/idle";
 import { live, onEditorUpdate } from "../shared/live";
 import { sourceOffset, sourceRope } from "../shared/renderctx";
@@ -94,10 +94,10 @@ export class StatusBar {
    */
   private update(): void {
     const doc = live.cm ? live.cm.state.doc : live.pm ? live.pm.state.doc : null;
-    this.bar.dataset.empty = String(doc === null);
+    setAttr(this.bar, "data-empty", String(doc === null));
     if (doc === null) {
-      for (const item of Object.values(this.items)) item.textContent = "";
-      this.items.words.textContent = "No document open";
+      for (const item of Object.values(this.items)) setText(item, "");
+      setText(this.items.words, "No document open");
       this.lastDoc = null;
       return;
     }
@@ -106,10 +106,10 @@ export class StatusBar {
       this.count();
     }
     this.showCursor();
-    this.items.endings.textContent = this.facts ? (this.facts.lineEnding === "\r\n" ? "CRLF" : this.facts.lineEnding === "\r" ? "CR" : "LF") : "";
-    this.items.encoding.textContent = this.facts?.encoding ?? "";
+    setText(this.items.endings, this.facts ? (this.facts.lineEnding === "\r\n" ? "CRLF" : this.facts.lineEnding === "\r" ? "CR" : "LF") : "");
+    setText(this.items.encoding, this.facts?.encoding ?? "");
     const mode = this.mode();
-    this.items.mode.textContent = mode === "wysiwyg" ? "WYSIWYG" : mode === "source" ? "Source" : "";
+    setText(this.items.mode, mode === "wysiwyg" ? "WYSIWYG" : mode === "source" ? "Source" : "");
   }
 
   /** Counts the shown text now if its parts are known (or it is short), else in idle slices. */
@@ -141,13 +141,13 @@ export class StatusBar {
 
   private showCursor(): void {
     const cursor = this.cursor();
-    this.items.cursor.textContent = cursor ? `Ln ${cursor.line}, Col ${cursor.column}` : "";
+    setText(this.items.cursor, cursor ? `Ln ${cursor.line}, Col ${cursor.column}` : "");
   }
 
   private show({ words, characters }: Counts): void {
-    this.items.words.textContent = `${words.toLocaleString("en")} ${words === 1 ? "word" : "words"}`;
-    this.items.characters.textContent = `${characters.toLocaleString("en")} ${characters === 1 ? "character" : "characters"}`;
-    this.items.reading.textContent = readingTime(words);
+    setText(this.items.words, `${words.toLocaleString("en")} ${words === 1 ? "word" : "words"}`);
+    setText(this.items.characters, `${characters.toLocaleString("en")} ${characters === 1 ? "character" : "characters"}`);
+    setText(this.items.reading, readingTime(words));
   }
 
   /** 1-based line and column (code points) of the cursor in the text. */

@@ -1,7 +1,7 @@
 // The outline (a navigation landmark named "Outline"): the document's headings, the one the cursor is
 // under marked, a click jumps there. In source mode the headings come from the text's lines (fenced code
 // skipped); in WYSIWYG from the view's heading nodes.
-import { el } from "../shared/dom";
+import { el, setHidden, setText } from "../shared/dom";
 import { live, onEditorUpdate } from "../shared/live";
 import { type Heading, shownHeadings, jumpToHeading } from "../editors/headings";
 
@@ -74,8 +74,8 @@ export class Outline {
       this.current = current;
     }
     const hasEditor = live.cm !== null || live.pm !== null;
-    this.empty.textContent = !hasEditor ? "Open a document to see its headings here." : headings.length === 0 ? "No headings yet: start a line with # to add one." : "";
-    this.empty.hidden = this.empty.textContent === "";
+    setText(this.empty, !hasEditor ? "Open a document to see its headings here." : headings.length === 0 ? "No headings yet: start a line with # to add one." : "");
+    setHidden(this.empty, this.empty.textContent === "");
   }
 
   /**

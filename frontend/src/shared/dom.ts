@@ -21,6 +21,25 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+// Writes that leave the DOM alone when it already shows the value. A write of the same text still replaces the
+// element's text node, and the same attribute still invalidates its style: in a frame of their own (a status
+// bar refreshed after a key, the page's controls after the app's answer) the browser then lays out and
+// re-checks every block of a long WYSIWYG document (its `content-visibility` observer, the hover hit test, paint).
+export function setText(node: HTMLElement, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+export function setHidden(node: HTMLElement, hidden: boolean): void {
+  if (node.hidden !== hidden) node.hidden = hidden;
+}
+
+/** An attribute set to `value`, or removed (null). */
+export function setAttr(node: Element, name: string, value: string | null): void {
+  if (node.getAttribute(name) === value) return;
+  if (value === null) node.removeAttribute(name);
+  else node.setAttribute(name, value);
+}
+
 const TOAST_MS = 8000;
 
 export function toast(message: string, level = "info"): HTMLElement {
