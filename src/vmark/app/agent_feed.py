@@ -4,8 +4,9 @@ person's prompts changed (``notifications/prompts/list_changed``).
 
 The feed follows the session (an observer of ``Session.apply`` for every text change, by the person, an agent
 or the disk; the session's state for tabs that come and go or move) and the prompts. What one loop turn
-gathered goes out as one ``agent_notify`` event to every connected agent; each MCP server passes on what its
-clients subscribed to.
+gathered goes out as one ``agent_notify`` event to every agent connection that hears
+(:mod:`vmark.protocol.agent_events`); each MCP server passes on what its clients subscribed to. While none
+hears, nothing is gathered: a write by an agent that only calls tools costs the feed nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ import contextlib
 from typing import Any
 
 from ..core.transaction import Transaction
+from ..protocol.agent_events import AGENT_NOTIFY
 from .resources import file_uri, tab_uri
 from .state import Session
-
-EVENT = "agent_notify"
 
 
 class AgentFeed:
@@ -28,10 +28,13 @@ class AgentFeed:
         self._resources_listed = False
         self._prompts_listed = False
         self._scheduled = False
-        self._listing: tuple[tuple[str, str | None, str], ...] = ()
+        #: the tabs as last seen while an agent heard (None: none heard since, the next look is the baseline)
+        self._listing: tuple[tuple[str, str | None, str], ...] | None = None
 
     def observe(self, tx: Transaction) -> None:
         """A document's text changed: each of its tabs' resources, and its file's."""
+        if not self._heard():
+            return
         doc = tx.doc
         for _window, tab in self.session.tabs_of(doc):
             self._updated[tab_uri(tab)] = None
@@ -40,9 +43,17 @@ class AgentFeed:
         self._schedule()
 
     def session_changed(self) -> None:
-        """The session changed: when the tabs (or what they show) did, the list of resources did."""
+        """The session changed: when the tabs (or what they show) did, the list of resources did.
+
+        An agent that starts to hear changes the session (``Session.agent_hears``), so the tabs it could have
+        listed are the baseline its first notification is measured against."""
+        if not self._heard():
+            self._listing = None
+            return
         listing = tuple((tab.id, tab.doc.path, tab.title) for _window, tab in self.session.tabs())
-        if listing != self._listing:
+        if self._listing is None:
+            self._listing = listing
+        elif listing != self._listing:
             self._listing = listing
             self._resources_listed = True
             self._schedule()
@@ -51,11 +62,15 @@ class AgentFeed:
         self._prompts_listed = True
         self._schedule()
 
+    def _heard(self) -> bool:
+        return any(conn.hears for conn in self.session.agents.values())
+
     def _schedule(self) -> None:
-        if self._scheduled or not self.session.agents:
-            if not self.session.agents:
-                self._updated.clear()
-                self._resources_listed = self._prompts_listed = False
+        if not self._heard():
+            self._updated.clear()
+            self._resources_listed = self._prompts_listed = False
+            return
+        if self._scheduled:
             return
         self._scheduled = True
         asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._flush()))
@@ -69,7 +84,7 @@ class AgentFeed:
         }
         self._updated.clear()
         self._resources_listed = self._prompts_listed = False
-        event = {"type": "event", "event": EVENT, "payload": payload}
-        for conn in list(self.session.agents.values()):
+        event = {"type": "event", "event": AGENT_NOTIFY, "payload": payload}
+        for conn in self.session.hearing_agents():
             with contextlib.suppress(ConnectionError):
                 await conn.send(event)

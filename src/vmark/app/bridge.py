@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import __version__
 from ..core.agentname import CLIENT_FRAME, clean_client_name
 from ..core.jsonfast import encode_frame
+from ..protocol.agent_events import HEAR_FRAME, HEARS_KEY
 from ..protocol.jsontypes import JSONObject
 from ..protocol.limits import AUTH_DEADLINE_SECONDS, MAX_SOCKETS, PRE_AUTH_FRAME_BYTES
 from ..storage.principals import Principals
@@ -111,6 +112,7 @@ class Bridge:
         conn = Connection(role=role, principal=principal, send=sender(ws))
         if role == "agent":
             conn.client_name = clean_client_name(payload.get("clientName"))
+            conn.hears = payload.get(HEARS_KEY) is True
         await conn.send(
             {
                 "id": frame.get("id"),
@@ -142,6 +144,9 @@ class Bridge:
                     # Taken before the next frame is read: the requests sent after it carry the new name.
                     await self._rename(conn, frame)
                     continue
+                if frame.get("type") == HEAR_FRAME:
+                    await self._hear(conn, frame)
+                    continue
                 task = asyncio.create_task(self._answer(conn, frame))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
@@ -172,6 +177,16 @@ class Bridge:
                 conn.client_name = name
                 self.session.changed()  # the pages' connected-agents indicator
             response = {"success": True, "data": {"name": name}}
+        with contextlib.suppress(ConnectionError):
+            await conn.send({"type": "response", "id": frame.get("id"), **response})
+
+    async def _hear(self, conn: Connection, frame: JSONObject) -> None:
+        """An agent's MCP server has clients that may hear of changes: it is sent them from the next one on."""
+        if conn.role != "agent":
+            response: JSONObject = {"success": False, "error": "a hear frame is an agent's"}
+        else:
+            self.session.agent_hears(conn)
+            response = {"success": True, "data": {HEARS_KEY: True}}
         with contextlib.suppress(ConnectionError):
             await conn.send({"type": "response", "id": frame.get("id"), **response})
 

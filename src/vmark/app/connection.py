@@ -27,6 +27,8 @@ class Connection:
     window: str | None = None
     #: the name the agent's MCP client gave itself, cleaned (display only: never who the connection is)
     client_name: str | None = None
+    #: whether it is sent the agents' change notifications (:mod:`vmark.protocol.agent_events`)
+    hears: bool = False
     _replies: dict[str, asyncio.Future[JSONObject]] = field(default_factory=dict)
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 

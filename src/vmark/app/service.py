@@ -201,7 +201,7 @@ class App:
         # What agents hear (session.changes): the log follows the same paths, and adds no calls of its own.
         self.changes = changes = ChangesLog(session)
         session.observers.append(changes.observe)
-        session.state_listeners.append(changes.session_changed)
+        session.tab_listeners.append(changes.session_changed)
         session.selection_listeners.append(changes.selection)
         session.rekey_listeners.append(changes.rekey)
         self.saver.listeners.append(changes.saved)
@@ -213,7 +213,7 @@ class App:
         self.prompts = PromptService(session, pages, data_dir)
         self.feed = feed = AgentFeed(session)
         session.observers.append(feed.observe)
-        session.state_listeners.append(feed.session_changed)
+        session.tab_listeners.append(feed.session_changed)
         self.prompts.listeners.append(feed.prompts_changed)
         self.folder_grants: set[str] = set()
         self.recents = recents = Recents(data_dir / "recents.json")

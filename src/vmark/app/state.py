@@ -46,6 +46,9 @@ class Session:
         self.initial_mode: Callable[[Document], Mode] = lambda doc: "source"
         #: told each time the session changed (tabs, windows, what is active): the pages' push is one of them
         self.state_listeners: list[Callable[[], None]] = []
+        #: told after them, unless only a document's text changed (:meth:`apply`): what follows the tabs (which
+        #: are open, where, under what path and title, which is active) and would walk them all for nothing
+        self.tab_listeners: list[Callable[[], None]] = []
         #: told when the person's selection in a tab came to rest (the page reports it once it stops moving)
         self.selection_listeners: list[Callable[[Window, Tab], None]] = []
         #: told when a window opens a workspace (or shows one it holds again): the recent folders remember it
@@ -116,7 +119,7 @@ class Session:
         doc.recent.record(tx.state)
         for observer in self.observers:
             observer(tx)
-        self.changed()
+        self.changed(tabs=False)
         for follower in self.followers:
             await follower(tx)
 
@@ -189,6 +192,16 @@ class Session:
         self.agents[conn.id] = conn
         self.changed()
 
+    def agent_hears(self, conn: Connection) -> None:
+        """An agent connection asked for the agents' change notifications: from the session as it is now."""
+        if not conn.hears:
+            conn.hears = True
+            self.changed()
+
+    def hearing_agents(self) -> list[Connection]:
+        """The agent connections sent the agents' change notifications (:mod:`vmark.protocol.agent_events`)."""
+        return [conn for conn in self.agents.values() if conn.hears]
+
     def agent_left(self, conn: Connection) -> None:
         if self.agents.pop(conn.id, None) is not None:
             self.changed()
@@ -207,10 +220,14 @@ class Session:
         for listener in self.selection_listeners:
             listener(window, tab)
 
-    def changed(self) -> None:
-        """Tell the state listeners (the pages' push among them) that the session changed."""
+    def changed(self, *, tabs: bool = True) -> None:
+        """Tell the state listeners (the pages' push among them) that the session changed, then the tab listeners
+        unless ``tabs`` is False (a change of text, which moves no tab)."""
         for listener in self.state_listeners:
             listener()
+        if tabs:
+            for listener in self.tab_listeners:
+                listener()
 
 
 def canonical_or_invalid(path: str) -> str:

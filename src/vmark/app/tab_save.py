@@ -134,7 +134,7 @@ class Saver:
                 doc.saved_revision = state.revision
             if by.kind == "person":
                 doc.divergent = False  # the person chose this text over the file's
-            self.session.changed()
+            self.session.changed(tabs=False)  # dirty no more; a move to another path told the tabs (rekey)
             await self.coherence.saved(real, text, by)
             return state
 

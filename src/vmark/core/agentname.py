@@ -10,6 +10,7 @@ client" (``mcp``: what the official SDKs send when the program did not name itse
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from ..protocol.limits import CLIENT_NAME_MAX_CHARS
@@ -29,6 +30,12 @@ def clean_client_name(raw: object) -> str | None:
     """A client's name as it may be shown: cleaned and bounded; None when nothing showable is left."""
     if not isinstance(raw, str):
         return None
+    return _clean(raw)
+
+
+@functools.lru_cache(maxsize=256)
+def _clean(raw: str) -> str | None:
+    """Kept per name: ``vmark mcp`` hands its client's name over with every call."""
     kept: list[str] = []
     for char in raw[: CLIENT_NAME_MAX_CHARS * 8]:  # what could survive the cut, and a bound on the work
         category = unicodedata.category(char)

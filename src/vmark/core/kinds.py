@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import PurePath
 
 from ..protocol.wire_types import Kind
@@ -28,4 +29,10 @@ def title_for_path(path: str | None, untitled_number: int = 1) -> str:
     """A tab title: the file name without its suffix, or ``Untitled-N``."""
     if path is None:
         return f"Untitled-{untitled_number}"
+    return _stem(path)
+
+
+@functools.lru_cache(maxsize=1024)
+def _stem(path: str) -> str:
+    """Kept per path: every tab's title is looked at on every change of the session (each write's among them)."""
     return PurePath(path).stem

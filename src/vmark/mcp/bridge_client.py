@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ..core.agentname import CLIENT_FRAME, clean_client_name
 from ..core.jsonfast import encode_frame
+from ..protocol.agent_events import HEAR_FRAME, HEARS_KEY
 from ..protocol.bridgefile import BridgeInfo
 from ..protocol.jsontypes import JSONObject
 from ..protocol.limits import APP_START_TIMEOUT_SECONDS
@@ -131,6 +132,10 @@ class BridgeClient:
         #: the name the app has for this connection (sent in ``auth`` or a ``client`` frame since)
         self._announced: str | None = None
         self._started: tuple[str | None] | None = None  # (stale token,) of an app start_early() began
+        #: whether the app is to send this client the agents' change notifications (:meth:`want_events`), and
+        #: the connection it was told on (a new connection is told again, in its ``auth``)
+        self.hears = False
+        self._told_hears: ClientConnection | None = None
 
     def _start_app(self) -> str | None:
         """Start the app detached; return the token of a dead app's bridge.json, never to be taken for it."""
@@ -174,6 +179,8 @@ class BridgeClient:
             name = self.client_name
             if name:
                 auth["clientName"] = name
+            if self.hears:
+                auth[HEARS_KEY] = True
             await ws.send(json.dumps({"id": "auth", "type": "auth", "payload": auth}))
             try:
                 reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -184,6 +191,7 @@ class BridgeClient:
                 raise BridgeUnavailable("the VMark app refused our credentials (check VMARK_MCP_TOKEN)")
             self.connection_id = reply["payload"].get("connectionId")
             self._announced = name
+            self._told_hears = ws if self.hears else None
             self._ws = ws
             self._reader = asyncio.create_task(self._read(ws))
 
@@ -231,6 +239,27 @@ class BridgeClient:
         with contextlib.suppress(ConnectionClosed):
             await ws.send(_frame(frame), text=True)
 
+    def want_events(self) -> None:
+        """From now on the app is to send the agents' change notifications (``events``): told with the next
+        request, or with the next connection's ``auth`` (:mod:`vmark.protocol.agent_events`)."""
+        self.hears = True
+
+    async def hear(self) -> None:
+        """:meth:`want_events`, told now when a connection is open (frames are taken in order: the app sends
+        the notifications of whatever changes after it reads this one)."""
+        self.hears = True
+        ws = self._ws
+        if ws is not None:
+            await self._tell_hears(ws)
+
+    async def _tell_hears(self, ws: ClientConnection) -> None:
+        if not self.hears or self._told_hears is ws:
+            return
+        self._told_hears = ws
+        frame = {"id": f"hear-{next(self._ids)}", "type": HEAR_FRAME, "payload": {}}
+        with contextlib.suppress(ConnectionClosed):  # the request after it finds the connection closed
+            await ws.send(_frame(frame), text=True)
+
     async def request(self, kind: str, payload: JSONObject, progress: OnProgress | None = None) -> JSONObject:
         """``{success, data}`` or ``{success: False, error}``; reconnects once if the app went away.
 
@@ -241,6 +270,7 @@ class BridgeClient:
                 await self.connect()
             ws = self._ws
             assert ws is not None
+            await self._tell_hears(ws)
             request_id = str(next(self._ids))
             future: asyncio.Future[JSONObject] = asyncio.get_running_loop().create_future()
             self._pending[request_id] = future

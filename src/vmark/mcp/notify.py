@@ -1,7 +1,9 @@
 """Change notifications for the clients of this MCP server: resources updated, resource and prompt lists changed.
 
-The app tells every connected agent what changed (an ``agent_notify`` event on the bridge: the resource URIs
-whose text changed, and whether the open tabs or the prompts changed). Each bridge connection has the clients
+The app tells the agents that hear what changed (an ``agent_notify`` event on the bridge: the resource URIs
+whose text changed, and whether the open tabs or the prompts changed; :mod:`vmark.protocol.agent_events`). A
+bridge connection hears once a client may want to (it asked for a list, subscribed or listens): one whose
+clients only call tools is sent nothing. Each bridge connection has the clients
 that hear through it: on stdio, the one client; over HTTP, a session's own bridge (one per ``Mcp-Session-Id``)
 or, for the per-request protocol of 2026-07-28, the principal's. A client hears in the way of its protocol:
 
@@ -34,12 +36,10 @@ from mcp.server.subscriptions import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from ..protocol.agent_events import AGENT_NOTIFY
 from .bridge_client import BridgeClient
 
 log = logging.getLogger(__name__)
-
-#: the app's event on the bridge (``vmark.app.agent_feed``)
-EVENT = "agent_notify"
 
 
 @dataclass
@@ -64,6 +64,7 @@ class Notifier:
         hearers = self._hearers.get(bridge)
         if hearers is None:
             hearers = self._hearers[bridge] = _Hearers()
+            bridge.want_events()
             hearers.pump = asyncio.ensure_future(self._pump(bridge, hearers))
         return hearers
 
@@ -84,7 +85,9 @@ class Notifier:
         self, bridge: BridgeClient, ctx: ServerRequestContext[Any], params: types.SubscriptionsListenRequestParams
     ) -> types.SubscriptionsListenResult:
         await bridge.connect()  # the app's events come on the bridge: it must be open while the stream is
-        return await self._of(bridge).listen(ctx, params)
+        hearers = self._of(bridge)
+        await bridge.hear()
+        return await hearers.listen(ctx, params)
 
     def forget(self, bridge: BridgeClient) -> None:
         """The bridge is closed (its HTTP session ended): nobody hears through it any more."""
@@ -97,7 +100,7 @@ class Notifier:
     async def _pump(self, bridge: BridgeClient, hearers: _Hearers) -> None:
         while True:
             frame = await bridge.events.get()
-            if frame.get("event") != EVENT or not isinstance(frame.get("payload"), dict):
+            if frame.get("event") != AGENT_NOTIFY or not isinstance(frame.get("payload"), dict):
                 continue
             try:
                 await _deliver(hearers, frame["payload"])

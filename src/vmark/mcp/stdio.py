@@ -39,7 +39,8 @@ class _Wire(ABC):
     """The client's two ends: whole lines in, whole answers out (one lock keeps an answer in one piece)."""
 
     def __init__(self) -> None:
-        self._lock = anyio.Lock()
+        # taken without a turn of the loop when free (the answer is not held back a turn behind other work)
+        self._lock = anyio.Lock(fast_acquire=True)
 
     @abstractmethod
     async def _readline(self) -> bytes: ...
@@ -147,7 +148,15 @@ async def _read(wire: _Wire, messages: MemoryObjectSendStream[SessionMessage | E
                 await wire.send(exc.response())
                 continue
             if message is not None:
-                await messages.send(message)
+                await _hand_over(messages, message)
+
+
+async def _hand_over(messages: MemoryObjectSendStream[SessionMessage | Exception], message: SessionMessage) -> None:
+    """To the server at once when it is waiting for it (``send`` yields a turn of the loop first, every line)."""
+    try:
+        messages.send_nowait(message)
+    except anyio.WouldBlock:
+        await messages.send(message)
 
 
 async def _write(wire: _Wire, answers: MemoryObjectReceiveStream[SessionMessage]) -> None:
