@@ -1,12 +1,17 @@
-"""The product's Chromium flags are its own: the sandbox stays on unless the machine says otherwise."""
+"""The product's Chromium flags are its own: the sandbox stays on unless the machine says otherwise, and the
+features it turns off add to Playwright's instead of replacing them."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
+from playwright.async_api import Browser, async_playwright
+
 from vmark.browser.driver import BrowserDriver
-from vmark.browser.launch import LAUNCH_ARGS, extra_args_from
-from vmark.testing.chromium import CHROMIUM_ARGS, TEST_ARGS
+from vmark.browser.launch import DISABLED_FEATURES, LAUNCH_ARGS, extra_args_from, playwright_disabled_features
+from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS, TEST_ARGS
 
 
 def test_the_product_keeps_the_sandbox_and_stays_behind_its_proxy() -> None:
@@ -21,3 +26,37 @@ def test_a_machine_adds_flags_through_the_environment(tmp_path: Path) -> None:
     driver = BrowserDriver(tmp_path, allow_private=lambda: False, extra_args=["--no-sandbox"])
     assert driver._args == [*LAUNCH_ARGS, "--no-sandbox"]
     assert BrowserDriver(tmp_path, allow_private=lambda: False)._args == list(LAUNCH_ARGS)
+
+
+def test_one_disable_features_switch_carries_playwrights_list_and_ours() -> None:
+    theirs = playwright_disabled_features()
+    assert "HttpsUpgrades" in theirs and "PaintHolding" in theirs  # read from the installed driver
+    switches = [arg for arg in LAUNCH_ARGS if arg.startswith("--disable-features=")]
+    assert switches == ["--disable-features=" + ",".join((*theirs, *DISABLED_FEATURES))]
+
+
+async def _browser_ui_targets(browser: Browser) -> list[str]:
+    """The URLs of the browser's own UI targets once a context has shown a page."""
+    context = await browser.new_context()
+    page = await context.new_page()
+    await page.goto("data:text/html,<p>hello</p>")
+    session = await browser.new_browser_cdp_session()
+    targets = (await session.send("Target.getTargets"))["targetInfos"]
+    await context.close()
+    return sorted(t["url"] for t in targets if t["type"] == "browser_ui")
+
+
+@pytest.mark.anyio
+async def test_a_context_builds_no_address_bar_popup() -> None:
+    """Without the switch each context's window builds the address bar's popups (a renderer of their own)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is absent (Debian's chromium package)")
+    bare = [arg for arg in CHROMIUM_ARGS if not arg.startswith("--disable-features=")]
+    async with async_playwright() as playwright:
+        for args, popups in ((CHROMIUM_ARGS, False), (bare, True)):
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+            try:
+                urls = await _browser_ui_targets(browser)
+            finally:
+                await browser.close()
+            assert any("omnibox-popup" in url for url in urls) is popups, urls

@@ -10,10 +10,44 @@ and so do the tests, which set it for the machines they run on.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from collections.abc import Mapping
+from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
+#: Chromium features the product turns off. Headless Chromium opens a window per browser context, and each
+#: window built its address bar's WebUI popups in a renderer of their own: about a quarter of a second of CPU per
+#: context (a page of the agents' browser, an export, each UI test), for a popup no one can open.
+DISABLED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
+#: where the installed Playwright keeps the features it turns off at every launch
+_PLAYWRIGHT_LIST = re.compile(r"disabledFeatures = \[(.*?)\]\.filter\(Boolean\)", re.DOTALL)
+
+
+def playwright_disabled_features() -> tuple[str, ...]:
+    """The features the installed Playwright turns off at every launch (read from its driver), or () when its
+    driver does not say in a way read here."""
+    import playwright  # the driver's files, not its API: launch.py stays importable without starting it
+
+    lib = Path(playwright.__file__).parent / "driver" / "package" / "lib"
+    for source in (lib / "coreBundle.js", lib / "server" / "chromium" / "chromiumSwitches.js"):
+        try:
+            found = _PLAYWRIGHT_LIST.search(source.read_text("utf-8"))
+        except OSError:
+            continue
+        if found:
+            return tuple(re.findall(r'"(\w+)"', found.group(1)))
+    return ()
+
+
+def _disable_features_args() -> tuple[str, ...]:
+    """One ``--disable-features`` with Playwright's and ours. Chromium keeps only the last such switch, so ours
+    must carry Playwright's list (HTTP kept on HTTP, no paint holding, ...); when that list cannot be read, no
+    switch at all: Playwright's defaults matter more than the CPU."""
+    theirs = playwright_disabled_features()
+    return (f"--disable-features={','.join((*theirs, *DISABLED_FEATURES))}",) if theirs else ()
+
+
 #: the product's flags (the tests add theirs: :mod:`vmark.testing.chromium`)
 LAUNCH_ARGS = (
     "--headless",
@@ -23,6 +57,7 @@ LAUNCH_ARGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    *_disable_features_args(),
 )
 EXTRA_ARGS_ENV = "VMARK_CHROMIUM_ARGS"
 
