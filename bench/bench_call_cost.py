@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import anyio
 from benchlib import (
-    APP_START_SECONDS,
     ROOT,
     BenchError,
+    app_started,
     bench_dir,
     human_size,
     machine_line,
@@ -46,8 +45,6 @@ from benchlib import (
 )
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-
-from vmark.mcp.discovery import read_bridge
 
 KB, MB = 1_000, 1_000_000
 #: (operation, size): the issue's four targets (vmark/peer)
@@ -103,11 +100,7 @@ async def running_vmark(name: str, src: Path, tmp: Path, errlog: Any) -> AsyncIt
             env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
         )  # fmt: skip
     try:
-        deadline = time.monotonic() + APP_START_SECONDS
-        while read_bridge(home) is None:
-            if app.poll() is not None or time.monotonic() > deadline:
-                raise BenchError(f"the {name} app did not start; see {home / 'app.log'}")
-            await anyio.sleep(0.05)
+        await app_started(home, app)
         params = StdioServerParameters(command=sys.executable, args=["-m", "vmark", "mcp"], env=_env(src, home))
         async with stdio_client_for(params, errlog) as client:
             vm = Vmark(name, app, client, folder)

@@ -120,8 +120,7 @@ def _cpu_seconds(pid: int) -> float:
 async def run(size: int, writes: int, clients: int) -> dict[str, Any]:
     import anyio
     from benchlib import (
-        APP_START_SECONDS,
-        BenchError,
+        app_started,
         bench_dir,
         bridge_agent,
         bridge_data,
@@ -130,8 +129,6 @@ async def run(size: int, writes: int, clients: int) -> dict[str, Any]:
         prepare_home,
         vmark_env,
     )
-
-    from vmark.mcp.discovery import read_bridge
 
     latencies: list[float] = []
     with bench_dir("stages") as tmp:
@@ -143,11 +140,7 @@ async def run(size: int, writes: int, clients: int) -> dict[str, Any]:
                 [sys.executable, __file__, "--serve", "app", "--headless", str(folder)], env=env, stdout=log, stderr=log
             )
         try:
-            deadline = time.monotonic() + APP_START_SECONDS
-            while read_bridge(home) is None:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise BenchError(f"the app did not start; see {home / 'app.log'}")
-                await anyio.sleep(0.05)
+            await app_started(home, proc)
 
             async def agent(k: int) -> None:
                 async with bridge_agent(home) as client:

@@ -189,17 +189,23 @@ async def running_app(home: Path, folder: Path | None = None) -> AsyncIterator[s
             args, env={**os.environ, **vmark_env(home)}, stdin=subprocess.DEVNULL, stdout=log, stderr=log
         )
     try:
-        deadline = time.monotonic() + APP_START_SECONDS
-        while read_bridge(home) is None:
-            if proc.poll() is not None:
-                raise BenchError(f"the app exited with {proc.returncode}; see {home / 'app.log'}")
-            if time.monotonic() > deadline:
-                raise BenchError(f"the app did not start within {APP_START_SECONDS:.0f} s")
-            await anyio.sleep(0.02)
+        await app_started(home, proc)
         yield proc
     finally:
         _stop_child(proc)
         stop_app_of(home, use_cli=False)  # anything a `vmark mcp` may have autostarted meanwhile
+
+
+async def app_started(home: Path, proc: subprocess.Popen[bytes]) -> None:
+    """Wait until the app ``proc`` started for ``home`` wrote its bridge file; BenchError if it exits first or
+    takes longer than :data:`APP_START_SECONDS` (its log is ``home / "app.log"``)."""
+    deadline = time.monotonic() + APP_START_SECONDS
+    while read_bridge(home) is None:
+        if proc.poll() is not None:
+            raise BenchError(f"the app exited with {proc.returncode}; see {home / 'app.log'}")
+        if time.monotonic() > deadline:
+            raise BenchError(f"the app did not start within {APP_START_SECONDS:.0f} s; see {home / 'app.log'}")
+        await anyio.sleep(0.02)
 
 
 def _stop_child(proc: subprocess.Popen[bytes]) -> None:
