@@ -41,8 +41,9 @@ def _cpu(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _now() -> _Unit:
-    return _Unit("", time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN))
+def _now(name: str) -> _Unit:
+    """``name`` and this process's clock and CPU counters at this moment."""
+    return _Unit(name, time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN))
 
 
 class Recorder:
@@ -55,7 +56,7 @@ class Recorder:
     def _close(self) -> None:
         if self._open is None:
             return
-        end = _now()
+        end = _now("")
         start, self._open = self._open, None
         line = {
             "unit": start.name,
@@ -71,8 +72,7 @@ class Recorder:
         unit = group_of(item.nodeid)
         if self._open is None or self._open.name != unit:
             self._close()
-            self._open = _now()
-            self._open.name = unit
+            self._open = _now(unit)
         yield
 
     def pytest_sessionfinish(self) -> None:

@@ -63,7 +63,7 @@ class AgentFeed:
         self._schedule()
 
     def _heard(self) -> bool:
-        return any(conn.hears for conn in self.session.agents.values())
+        return bool(self.session.hearing_agents())
 
     def _schedule(self) -> None:
         if not self._heard():
