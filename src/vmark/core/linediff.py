@@ -6,6 +6,12 @@ difflib's matcher is quadratic in the worst case and slow in Python on large inp
 are few: an agent's rewrite of a thousand lines of a megabyte took about a second there, on the app's
 event loop. The anchored alignment is linear in the lines plus the small gaps; a gap too long to diff
 (no anchor for many lines on a side) is one changed block.
+
+A large diff runs on the event loop after an agent's write is answered (the review's word diff), so its
+passes over every line are C loops (slices compared, sets, ``map``/``compress``), not Python ones: the lines
+both texts start and end with are left out first (compared by halving), the anchors are found with set
+operations, their order is checked before any longest-run search (a text without moved lines has its
+anchors in order already), and only the anchors that do not follow their neighbour open a gap.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain, compress, count
+from operator import gt, lt, or_, sub
 from typing import NamedTuple
 
 from .seqmatch import changed_runs
@@ -36,12 +44,40 @@ def changed_lines(old: Sequence[str], new: Sequence[str]) -> list[Block]:
     """The changed blocks of lines, in order, apart (the lines between them are equal)."""
     if len(old) + len(new) <= DIFFLIB_LINES:
         return _difflib_blocks(old, new, 0, 0)
+    # The lines both start and end with are equal: left out (the rest may then be short enough for difflib).
+    head = common_head(old, new)
+    tail = common_tail(old[head:], new[head:])
+    old, new = old[head : len(old) - tail], new[head : len(new) - tail]
+    if len(old) + len(new) <= DIFFLIB_LINES:
+        return _difflib_blocks(old, new, head, head)
     blocks: list[Block] = []
-    at_old = at_new = 0
-    for i, j in (*_anchors(old, new), (len(old), len(new))):
-        blocks += _gap(old[at_old:i], new[at_new:j], at_old, at_new)
-        at_old, at_new = i + 1, j + 1
+    for i1, i2, j1, j2 in _gaps(*_anchors(old, new), len(old), len(new)):
+        blocks += _gap(old[i1:i2], new[j1:j2], head + i1, head + j1)
     return blocks
+
+
+def common_head(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many items ``a`` and ``b`` start with alike: halving, each step one slice comparison (a C loop)."""
+    low, high = 0, min(len(a), len(b))  # a[:low] == b[:low]; a[:high + 1] != b[:high + 1]
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[low:mid] == b[low:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def common_tail(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many items ``a`` and ``b`` end with alike (as :func:`common_head`)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[len(a) - mid : len(a) - low] == b[len(b) - mid : len(b) - low]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
 
 
 def _difflib_blocks(old: Sequence[str], new: Sequence[str], old_at: int, new_at: int) -> list[Block]:
@@ -57,26 +93,60 @@ def _gap(old: Sequence[str], new: Sequence[str], old_at: int, new_at: int) -> li
     return _difflib_blocks(old, new, old_at, new_at)
 
 
-def _anchors(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)`` of a line unique on both sides, increasing on both: the longest such chain."""
+def _gaps(old_at: list[int], new_at: list[int], old_len: int, new_len: int) -> list[Block]:
+    """The stretches of lines around the anchors ``(old_at[k], new_at[k])``: before the first, after the last,
+    and between two anchors that do not follow one another on both sides (the others have no gap)."""
+    if not old_at:
+        return [Block(0, old_len, 0, new_len)]
+    apart = map(or_, map((1).__ne__, map(sub, old_at[1:], old_at)), map((1).__ne__, map(sub, new_at[1:], new_at)))
+    gaps = [Block(0, old_at[0], 0, new_at[0])]
+    gaps += [Block(old_at[k - 1] + 1, old_at[k], new_at[k - 1] + 1, new_at[k]) for k in compress(count(1), apart)]
+    gaps.append(Block(old_at[-1] + 1, old_len, new_at[-1] + 1, new_len))
+    return gaps
+
+
+def _anchors(old: Sequence[str], new: Sequence[str]) -> tuple[list[int], list[int]]:
+    """The lines unique on both sides, as their indexes ``(old_at, new_at)``, increasing on both: the longest
+    such chain."""
     old_count, new_count = Counter(old), Counter(new)
-    new_index = {line: j for j, line in enumerate(new) if new_count[line] == 1}
-    pairs = [(i, new_index[line]) for i, line in enumerate(old) if old_count[line] == 1 and line in new_index]
-    # The longest increasing run of j (pairs are in i order): patience sorting with back links.
+    once = set(compress(old_count, map((1).__eq__, old_count.values())))
+    once.intersection_update(compress(new_count, map((1).__eq__, new_count.values())))
+    if not once:  # nothing in common but repeated lines (two unrelated texts): one gap
+        return [], []
+    old_at = list(compress(range(len(old)), map(once.__contains__, old)))
+    new_index = dict(zip(new, range(len(new)), strict=True))  # a line unique there: its one index
+    new_at = list(map(new_index.__getitem__, map(old.__getitem__, old_at)))
+    if all(map(lt, new_at, new_at[1:])):  # in the same order on both sides (no line moved): all of them
+        return old_at, new_at
+    return _longest_run(old_at, new_at)
+
+
+def _longest_run(old_at: list[int], new_at: list[int]) -> tuple[list[int], list[int]]:
+    """The longest run of pairs increasing in ``new_at`` too (``old_at`` increases): patience sorting with back
+    links. A stretch that increases and starts above the best run's end only extends it, so it is added
+    whole (slices); one by one are only the pairs after a step down (a moved line), below that end."""
     tails: list[int] = []  # tails[k]: the j ending the best run of length k + 1
-    tail_at: list[int] = []  # its index in pairs
-    back: list[int] = [-1] * len(pairs)
-    for n, (_, j) in enumerate(pairs):
-        k = bisect_left(tails, j)
-        if k == len(tails):
-            tails.append(j)
-            tail_at.append(n)
-        else:
-            tails[k], tail_at[k] = j, n
-        back[n] = tail_at[k - 1] if k > 0 else -1
-    chain: list[tuple[int, int]] = []
+    tail_at: list[int] = []  # its index in the pairs
+    back: list[int] = [-1] * len(new_at)  # the pair before each in its best run
+    first = list(range(len(new_at)))  # the first of the pairs before each that follow one another in the run
+    starts = [0, *compress(count(1), map(gt, new_at, new_at[1:]))]  # where each increasing stretch starts
+    for start, end in zip(starts, [*starts[1:], len(new_at)], strict=True):
+        n = start
+        while n < end and tails and new_at[n] <= tails[-1]:
+            k = bisect_left(tails, new_at[n])
+            tails[k], tail_at[k] = new_at[n], n
+            back[n] = tail_at[k - 1] if k > 0 else -1
+            n += 1
+        if n < end:  # the rest of the stretch extends the best run, pair after pair
+            back[n] = tail_at[-1] if tail_at else -1
+            back[n + 1 : end] = range(n, end - 1)
+            first[n:end] = [n] * (end - n)
+            tails += new_at[n:end]
+            tail_at += range(n, end)
+    pieces: list[range] = []
     n = tail_at[-1] if tail_at else -1
     while n >= 0:
-        chain.append(pairs[n])
-        n = back[n]
-    return chain[::-1]
+        pieces.append(range(first[n], n + 1))
+        n = back[first[n]]
+    run = list(chain.from_iterable(reversed(pieces)))
+    return list(map(old_at.__getitem__, run)), list(map(new_at.__getitem__, run))
