@@ -15,11 +15,13 @@ saves through the file's save queue and leaves alone every open document with un
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -46,6 +48,27 @@ from .turns import turn_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: the folders looked up during the current agent write, and the tracked folder each is in (see
+#: :func:`one_lookup_per_write`); None outside one
+_looked_up: ContextVar[dict[str, str | None] | None] = ContextVar("vmark_coherence_looked_up", default=None)
+
+
+@contextlib.contextmanager
+def one_lookup_per_write() -> Iterator[None]:
+    """Within an agent write, each folder's tracked folder is looked up once. The write asks four times (its
+    save's text ahead of the journal, the recording, the save's text, the save's record), each a walk of
+    ``isdir`` calls up to ``/``. A folder becomes tracked (``coherence init``, from any process) at any moment
+    and the app is not told: one write takes one look, as if the change came before or after it, so its
+    prepared save and its save agree too; the next write looks again. Tasks the write starts share it (a
+    context variable is copied into them), and forget it with the write."""
+    looked_up: dict[str, str | None] = {}
+    token = _looked_up.set(looked_up)
+    try:
+        yield
+    finally:
+        _looked_up.reset(token)
+        looked_up.clear()
 
 
 class CoherenceTimeout(Exception):
@@ -111,13 +134,14 @@ class CoherenceService:
 
     def _tracking_in(self, folder: str) -> Kernel | None:
         """The kernel of the nearest tracked folder at or above canonical ``folder``."""
-        while True:
-            if os.path.isdir(os.path.join(folder, VMARK_DIR, "ledger")):
-                return self._kernel_at(folder)
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                return None
-            folder = parent
+        looked_up = _looked_up.get()
+        if looked_up is None:
+            root = _tracked_root(folder)
+        elif folder in looked_up:
+            root = looked_up[folder]
+        else:
+            root = looked_up[folder] = _tracked_root(folder)
+        return None if root is None else self._kernel_at(root)
 
     def _checker_settings(self) -> dict[str, Any]:
         return {key: self.settings.get(key) for key in SETTINGS if key.startswith("coherence.")}
@@ -229,3 +253,14 @@ class CoherenceService:
     def same_document(a: str, b: str) -> bool:
         """Two texts that differ only by identity front matter are the same document."""
         return content_of(a) == content_of(b)
+
+
+def _tracked_root(folder: str) -> str | None:
+    """The nearest tracked folder at or above canonical ``folder`` (it has ``.vmark/ledger``)."""
+    while True:
+        if os.path.isdir(os.path.join(folder, VMARK_DIR, "ledger")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent

@@ -25,6 +25,7 @@ from ..protocol.limits import MAX_ADDRESSES
 from ..protocol.strings import has_lone_surrogate
 from ..storage.journal import JournalEntry
 from ..storage.settings import Settings
+from .coherence import one_lookup_per_write
 from .comments import CommentService
 from .connection import Connection
 from .faults import EditorFaults
@@ -119,8 +120,9 @@ class Writer:
         if doc.read_only:
             raise DomainError("READ_ONLY", f"{doc.path or tab.title} is read-only")
         try:
-            async with self.turns.turn(doc, tab):
-                return await self._write_locked(conn, window, tab, request, linked)
+            with one_lookup_per_write():
+                async with self.turns.turn(doc, tab):
+                    return await self._write_locked(conn, window, tab, request, linked)
         finally:
             self.review.settle_soon(doc)  # a long rewrite's word diff, after the answer (Review.settle)
 
