@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from vmark.core import linediff
 from vmark.core.linediff import DIFFLIB_LINES, GAP_LINES, Block, changed_lines
+from vmark.core.seqmatch import common_head, common_tail
 
 
 def _applied(old: list[str], new: list[str], blocks: list[Block]) -> list[str]:
@@ -96,8 +97,10 @@ def test_the_blocks_always_make_the_new_lines(old: list[str], new: list[str]) ->
     ],
 )
 def test_the_common_head_and_tail_are_counted_exactly(a: list[str], b: list[str], head: int, tail: int) -> None:
-    assert linediff.common_head(a, b) == head
-    assert linediff.common_tail(a, b) == tail
+    assert common_head(a, b) == head
+    assert common_tail(a, b) == tail
+    assert common_head("".join(a), "".join(b)) == head  # any sequence: a string's characters too
+    assert common_tail("".join(a), "".join(b)) == tail
 
 
 def test_the_lines_both_texts_start_and_end_with_are_left_out_before_the_anchors() -> None:

@@ -23,7 +23,7 @@ from itertools import chain, compress, count
 from operator import gt, lt, or_, sub
 from typing import NamedTuple
 
-from .seqmatch import changed_runs
+from .seqmatch import changed_runs, common_head, common_tail
 
 #: at most this many lines (both sides) go to difflib whole
 DIFFLIB_LINES = 2000
@@ -54,30 +54,6 @@ def changed_lines(old: Sequence[str], new: Sequence[str]) -> list[Block]:
     for i1, i2, j1, j2 in _gaps(*_anchors(old, new), len(old), len(new)):
         blocks += _gap(old[i1:i2], new[j1:j2], head + i1, head + j1)
     return blocks
-
-
-def common_head(a: Sequence[str], b: Sequence[str]) -> int:
-    """How many items ``a`` and ``b`` start with alike: halving, each step one slice comparison (a C loop)."""
-    low, high = 0, min(len(a), len(b))  # a[:low] == b[:low]; a[:high + 1] != b[:high + 1]
-    while low < high:
-        mid = (low + high + 1) // 2
-        if a[low:mid] == b[low:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    return low
-
-
-def common_tail(a: Sequence[str], b: Sequence[str]) -> int:
-    """How many items ``a`` and ``b`` end with alike (as :func:`common_head`)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        mid = (low + high + 1) // 2
-        if a[len(a) - mid : len(a) - low] == b[len(b) - mid : len(b) - low]:
-            low = mid
-        else:
-            high = mid - 1
-    return low
 
 
 def _difflib_blocks(old: Sequence[str], new: Sequence[str], old_at: int, new_at: int) -> list[Block]:

@@ -24,7 +24,7 @@ from typing import Literal, NamedTuple
 
 from ..protocol.wire_types import ReviewChange
 from .linediff import changed_lines
-from .seqmatch import changed_runs
+from .seqmatch import changed_runs, common_head, common_tail
 from .spans import Span, Spans
 
 #: how a change left the pending set: the person accepted or rejected it, or edited all of it away; the text
@@ -166,23 +166,14 @@ def _token_hunks(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[H
     old_at, new_at = _offsets(old_tokens), _offsets(new_tokens)
     # The equal tokens at both ends are left out of the matcher (a changed word in a line is one token against
     # one, not forty against forty: most of a large rewrite's cost); the slide below still sees them.
-    head = _common_head(old_tokens, new_tokens)
-    tail = _common_head(old_tokens[head:][::-1], new_tokens[head:][::-1])
+    head = common_head(old_tokens, new_tokens)
+    tail = common_tail(old_tokens[head:], new_tokens[head:])
     runs = changed_runs(old_tokens[head : len(old_tokens) - tail], new_tokens[head : len(new_tokens) - tail])
     changed = [Hunk(head + i1, head + i2, head + j1, head + j2) for i1, i2, j1, j2 in runs]
     return [
         Hunk(old_at[h.old_start], old_at[h.old_end], new_at[h.new_start], new_at[h.new_end])
         for h in _slid(changed, old_tokens, new_tokens)
     ]
-
-
-def _common_head(a: Sequence[str], b: Sequence[str]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _slid(hunks: Sequence[Hunk], old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
@@ -267,8 +258,8 @@ def _trimmed(old: str, new: str, hunk: Hunk) -> Hunk:
     """A block of lines as one change without the spaces and line breaks it keeps at both ends (its last line
     break, mostly; never part of a word)."""
     a, b = old[hunk.old_start : hunk.old_end], new[hunk.new_start : hunk.new_end]
-    head = _common_head(a[: len(a) - len(a.lstrip())], b[: len(b) - len(b.lstrip())])
-    tail = _common_head(a[len(a.rstrip()) :][::-1], b[len(b.rstrip()) :][::-1])
+    head = common_head(a[: len(a) - len(a.lstrip())], b[: len(b) - len(b.lstrip())])
+    tail = common_tail(a[len(a.rstrip()) :], b[len(b.rstrip()) :])
     tail = min(tail, len(a) - head, len(b) - head)
     return Hunk(hunk.old_start + head, hunk.old_end - tail, hunk.new_start + head, hunk.new_end - tail)
 

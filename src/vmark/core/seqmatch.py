@@ -36,3 +36,27 @@ def changed_runs(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[Run]:
     a, b = list(map(ids.__getitem__, old)), list(map(ids.__getitem__, new))
     matcher = _Matcher(None, a, b, autojunk=False)
     return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def common_head(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """How many items ``a`` and ``b`` start with alike: halving, each step one slice comparison (a C loop)."""
+    low, high = 0, min(len(a), len(b))  # a[:low] == b[:low]; a[:high + 1] != b[:high + 1]
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[low:mid] == b[low:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def common_tail(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """How many items ``a`` and ``b`` end with alike (as :func:`common_head`)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[len(a) - mid : len(a) - low] == b[len(b) - mid : len(b) - low]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
