@@ -49,9 +49,9 @@ WORKSPACE_FILES = {
 }
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
+def make_workspace(tmp: Path) -> Path:
+    """``tmp/ws`` with :data:`WORKSPACE_FILES` (a module's shared app uses it as the ``workspace`` fixture does)."""
+    root = tmp / "ws"
     for name, text in WORKSPACE_FILES.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,17 +59,27 @@ def workspace(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    directory = tmp_path / "data"
+def make_data_dir(tmp: Path) -> Path:
+    """``tmp/data``, set up as the ``data_dir`` fixture's."""
+    directory = tmp / "data"
     directory.mkdir()
     # The test tree lives outside $HOME: make it an always-readable location.
     settings = Settings(directory / "settings.json")
-    settings.set("readable_roots", [str(tmp_path)])
+    settings.set("readable_roots", [str(tmp)])
     # The tests written before WYSIWYG became the default expect a file to open in source mode; the tests of
     # the default itself (tests/ui/test_default_mode.py, test_links.py) make their own data directory.
     settings.set("editor.default_mode", "source")
     return directory
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return make_workspace(tmp_path)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return make_data_dir(tmp_path)
 
 
 @pytest.fixture
