@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -59,13 +60,14 @@ def make_workspace(tmp: Path) -> Path:
     return root
 
 
-def make_data_dir(tmp: Path) -> Path:
-    """``tmp/data``, set up as the ``data_dir`` fixture's."""
+def make_data_dir(tmp: Path, readable: Path | None = None) -> Path:
+    """``tmp/data``, set up as the ``data_dir`` fixture's (``readable``: the always-readable tree, ``tmp`` unless
+    a shared app opens other tests' folders)."""
     directory = tmp / "data"
     directory.mkdir()
     # The test tree lives outside $HOME: make it an always-readable location.
     settings = Settings(directory / "settings.json")
-    settings.set("readable_roots", [str(tmp)])
+    settings.set("readable_roots", [str(readable or tmp)])
     # The tests written before WYSIWYG became the default expect a file to open in source mode; the tests of
     # the default itself (tests/ui/test_default_mode.py, test_links.py) make their own data directory.
     settings.set("editor.default_mode", "source")
@@ -82,14 +84,21 @@ def data_dir(tmp_path: Path) -> Path:
     return make_data_dir(tmp_path)
 
 
-@pytest.fixture
-async def vmark(data_dir: Path) -> AsyncIterator[RunningApp]:
+@contextlib.asynccontextmanager
+async def running_app(data_dir: Path) -> AsyncIterator[RunningApp]:
+    """A real app in-process, with test hooks, for the time of the block."""
     running = RunningApp(data_dir, test_hooks=True)
     await running.start()
     try:
         yield running
     finally:
         await running.stop()
+
+
+@pytest.fixture
+async def vmark(data_dir: Path) -> AsyncIterator[RunningApp]:
+    async with running_app(data_dir) as running:
+        yield running
 
 
 @pytest.fixture

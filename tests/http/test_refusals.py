@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import make_client, make_data_dir, make_workspace, ok
+from tests.conftest import make_client, make_data_dir, make_workspace, ok, running_app
 from tests.contract.helpers import doc_of, open_tab, snapshot
 from tests.http.helpers import http_server, post, sse_messages, tool_call, tool_call_headers
 from vmark.app.server import RunningApp
@@ -80,15 +80,10 @@ async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Serv
     tmp = tmp_path_factory.mktemp("served")
     data, workspace = make_data_dir(tmp), make_workspace(tmp)
     alice = Principals(data / "principals.json").add("alice")
-    running = RunningApp(data, test_hooks=True)
-    await running.start()
-    try:
-        async with UIClient(data) as person, http_server(data) as url:
-            await person.attach("main")
-            await person.call("ui.open_folder", path=str(workspace))
-            yield Served(running, workspace, url, alice)
-    finally:
-        await running.stop()
+    async with running_app(data) as running, UIClient(data) as person, http_server(data) as url:
+        await person.attach("main")
+        await person.call("ui.open_folder", path=str(workspace))
+        yield Served(running, workspace, url, alice)
 
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
