@@ -17,6 +17,7 @@ from mcp import Client
 
 from tests import cputime, schedule
 from vmark.app.server import RunningApp
+from vmark.browser.lent import LentChromium
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
 from vmark.storage.settings import Settings
@@ -85,9 +86,10 @@ def data_dir(tmp_path: Path) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def running_app(data_dir: Path) -> AsyncIterator[RunningApp]:
-    """A real app in-process, with test hooks, for the time of the block."""
+async def running_app(data_dir: Path, chromium: LentChromium | None = None) -> AsyncIterator[RunningApp]:
+    """A real app in-process, with test hooks, for the time of the block (its browser borrowing ``chromium``)."""
     running = RunningApp(data_dir, test_hooks=True)
+    running.app.browser.driver.lent = chromium
     await running.start()
     try:
         yield running
