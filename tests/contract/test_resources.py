@@ -8,7 +8,6 @@ import os
 import sys
 import warnings
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.conftest import fail_code, make_client, make_data_dir, running_app
 from tests.contract.helpers import open_tab, person_open, wait_until
-from tests.http.helpers import client_with_header, http_server
+from tests.http.helpers import Served, client_with_header, served_app
 from vmark.app.server import RunningApp
 from vmark.storage.principals import Principals
 from vmark.testing.uiclient import UIClient
@@ -34,23 +33,13 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@dataclass(frozen=True)
-class Served:
-    app: RunningApp
-    url: str
-    alice: str
-
-
 @pytest.fixture(scope="module")
 async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
     """One app and one ``vmark mcp --http`` for every test over HTTP (a process start is most of such a test's
     CPU). Each test opens its own workspace (its ``tmp_path``) in it, a fresh client connects, and the person
     closes every tab after it (``person``), so each test begins, as on an app of its own, with none."""
-    tmp = tmp_path_factory.mktemp("served")
-    data = make_data_dir(tmp, readable=tmp_path_factory.getbasetemp())
-    alice = Principals(data / "principals.json").add("alice")
-    async with running_app(data) as running, http_server(data) as url:
-        yield Served(running, url, alice)
+    async with served_app(tmp_path_factory.mktemp("served"), readable=tmp_path_factory.getbasetemp()) as served:
+        yield served
 
 
 def _over_http(request: pytest.FixtureRequest) -> bool:

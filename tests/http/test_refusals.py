@@ -11,17 +11,15 @@ which does write, has an app and a server of its own.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import make_client, make_data_dir, make_workspace, ok, running_app
+from tests.conftest import make_client, ok
 from tests.contract.helpers import doc_of, open_tab, snapshot
-from tests.http.helpers import http_server, post, sse_messages, tool_call, tool_call_headers
+from tests.http.helpers import Served, post, served_app, sse_messages, tool_call, tool_call_headers
 from vmark.app.server import RunningApp
-from vmark.storage.principals import Principals
 from vmark.testing.uiclient import UIClient
 
 #: (url, token) -> (the URL to post to, extra headers); and the status that must come back
@@ -65,25 +63,13 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@dataclass(frozen=True)
-class Served:
-    """An app with the person's workspace open in ``main``, ``vmark mcp --http`` in front of it, alice's token."""
-
-    app: RunningApp
-    workspace: Path
-    url: str
-    alice: str
-
-
 @pytest.fixture(scope="module")
 async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
-    tmp = tmp_path_factory.mktemp("served")
-    data, workspace = make_data_dir(tmp), make_workspace(tmp)
-    alice = Principals(data / "principals.json").add("alice")
-    async with running_app(data) as running, UIClient(data) as person, http_server(data) as url:
+    """The app with the person's workspace open in ``main``."""
+    async with served_app(tmp_path_factory.mktemp("served")) as served, UIClient(served.app.data_dir) as person:
         await person.attach("main")
-        await person.call("ui.open_folder", path=str(workspace))
-        yield Served(running, workspace, url, alice)
+        await person.call("ui.open_folder", path=str(served.workspace))
+        yield served
 
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
