@@ -27,7 +27,8 @@ import { SaveAsDialog } from "../dialogs/saveas";
 import { ExportDialog, type ExportTab } from "../dialogs/export";
 import { StartScreen } from "./startscreen";
 import { SettingsDialog } from "../dialogs/settings";
-import { TabSync } from "../sync/tabsync";
+import { loadWysiwyg, TabSync } from "../sync/tabsync";
+import { inIdle } from "../shared/idle";
 import { WritingModes } from "../editors/writing/modes";
 import { setLinkHost } from "../editors/links";
 import { setWorkspaceFiles } from "../editors/wikilinks";
@@ -158,6 +159,8 @@ export class Page {
     const { approvals } = await this.channel.request("approvals.list", {});
     for (const approval of approvals) if (approval.window === this.label) this.approvals.add(approval);
     document.body.dataset.ready = "true";
+    // Markdown files open in WYSIWYG by default: its editor loads while the page is idle, not after the first click.
+    inIdle(() => void loadWysiwyg());
   }
 
   editorText(): string | null {

@@ -25,6 +25,15 @@ const SELECTION_DEBOUNCE_MS = 150;
 const SEEN_LIMIT = 64;
 const MAX_RETRIES = 5;
 
+/**
+ * The WYSIWYG editor, a chunk of its own: a page in source mode starts without it. `import()` loads a module
+ * once, so an early call (the page's idle time after it starts: Markdown files open in WYSIWYG by default)
+ * spares the first opening the wait.
+ */
+export function loadWysiwyg(): Promise<typeof import("../editors/wysiwyg")> {
+  return import("../editors/wysiwyg");
+}
+
 export class TabSync {
   editor: Editor | null = null;
   /** The app's text at `revision`, as the editor shows it. */
@@ -79,8 +88,7 @@ export class TabSync {
     const text = this.shown();
     if (this.mode === "wysiwyg") {
       performance.mark("vmark:mount");
-      // The WYSIWYG editor loads on first use: a page in source mode starts without it.
-      const { WysiwygEditor } = await import("../editors/wysiwyg");
+      const { WysiwygEditor } = await loadWysiwyg();
       performance.mark("vmark:wysiwyg-loaded");
       this.editor = await WysiwygEditor.create(parent, text.toString(), hooks, this.readOnly);
     } else {
