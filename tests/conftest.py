@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -16,6 +17,7 @@ from mcp import Client
 
 from tests import cputime, schedule
 from vmark.app.server import RunningApp
+from vmark.browser.lent import LentChromium
 from vmark.mcp.bridge_client import BridgeClient
 from vmark.mcp.server import build_server
 from vmark.storage.settings import Settings
@@ -49,9 +51,9 @@ WORKSPACE_FILES = {
 }
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
+def make_workspace(tmp: Path) -> Path:
+    """``tmp/ws`` with :data:`WORKSPACE_FILES` (a module's shared app uses it as the ``workspace`` fixture does)."""
+    root = tmp / "ws"
     for name, text in WORKSPACE_FILES.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,13 +61,14 @@ def workspace(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    directory = tmp_path / "data"
+def make_data_dir(tmp: Path, readable: Path | None = None) -> Path:
+    """``tmp/data``, set up as the ``data_dir`` fixture's (``readable``: the always-readable tree, ``tmp`` unless
+    a shared app opens other tests' folders)."""
+    directory = tmp / "data"
     directory.mkdir()
     # The test tree lives outside $HOME: make it an always-readable location.
     settings = Settings(directory / "settings.json")
-    settings.set("readable_roots", [str(tmp_path)])
+    settings.set("readable_roots", [str(readable or tmp)])
     # The tests written before WYSIWYG became the default expect a file to open in source mode; the tests of
     # the default itself (tests/ui/test_default_mode.py, test_links.py) make their own data directory.
     settings.set("editor.default_mode", "source")
@@ -73,13 +76,31 @@ def data_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def vmark(data_dir: Path) -> AsyncIterator[RunningApp]:
+def workspace(tmp_path: Path) -> Path:
+    return make_workspace(tmp_path)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return make_data_dir(tmp_path)
+
+
+@contextlib.asynccontextmanager
+async def running_app(data_dir: Path, chromium: LentChromium | None = None) -> AsyncIterator[RunningApp]:
+    """A real app in-process, with test hooks, for the time of the block (its browser borrowing ``chromium``)."""
     running = RunningApp(data_dir, test_hooks=True)
+    running.app.browser.driver.lent = chromium
     await running.start()
     try:
         yield running
     finally:
         await running.stop()
+
+
+@pytest.fixture
+async def vmark(data_dir: Path) -> AsyncIterator[RunningApp]:
+    async with running_app(data_dir) as running:
+        yield running
 
 
 @pytest.fixture

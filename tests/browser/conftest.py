@@ -15,8 +15,9 @@ from mcp import Client
 from playwright.async_api import Browser, Page, async_playwright
 
 from tests.browser.localsite import LocalSite
-from tests.conftest import make_client
+from tests.conftest import make_client, running_app
 from vmark.app.server import RunningApp
+from vmark.browser.lent import LentChromium
 from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
 from vmark.testing.sites import serving_directory
 
@@ -65,6 +66,23 @@ async def page(chromium: Browser) -> AsyncIterator[Page]:
         yield await context.new_page()
     finally:
         await context.close()
+
+
+@pytest.fixture(scope="module")
+async def lent_chromium() -> AsyncIterator[LentChromium]:
+    """One Playwright and sandbox Chromium for the module's apps (``vmark``): a launch is most of a test's CPU."""
+    lent = LentChromium()
+    try:
+        yield lent
+    finally:
+        await lent.close()
+
+
+@pytest.fixture
+async def vmark(data_dir: Path, lent_chromium: LentChromium) -> AsyncIterator[RunningApp]:
+    """An app of its own, as conftest's, whose browser borrows the module's Chromium (its contexts its own)."""
+    async with running_app(data_dir, lent_chromium) as running:
+        yield running
 
 
 @pytest.fixture

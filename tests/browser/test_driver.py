@@ -12,6 +12,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from tests.browser.localsite import LocalSite, Policy
 from vmark.browser.driver import BrowserDriver, DialogRecord, InvalidProfileName
+from vmark.browser.lent import LentChromium
 from vmark.browser.navigation import Navigator
 from vmark.browser.tabs import BrowserTab, TabLimit, TabRegistry, TeardownFailed, UnknownTab
 from vmark.protocol.limits import TAB_LIMIT
@@ -204,3 +205,24 @@ async def test_web_sockets_are_checked(driver: BrowserDriver, registry: TabRegis
         assert await tab.page.evaluate(_WS_PROBE, f"ws://127.0.0.1:{port}/allowed") == "echo:ping"
         assert await tab.page.evaluate(_WS_PROBE, f"ws://localhost:{port}/refused") == "closed:1008"
     assert connections == ["/allowed"]
+
+
+async def test_a_lent_chromium_outlives_its_borrowers(tmp_path: Path) -> None:
+    """The test hook the browser modules' apps use (``lent_chromium``): each borrower makes its own contexts
+    and closes them as it stops; the lender's Chromium serves the next one, and only the lender closes it."""
+    lent = LentChromium()
+    first, second = Policy().driver(tmp_path / "first"), Policy().driver(tmp_path / "second")
+    first.lent = second.lent = lent
+    try:
+        one = await first.new_page("sandbox")
+        browser = one.context.browser
+        assert browser is not None
+        await first.stop()
+        assert browser.is_connected() and browser.contexts == [] and not first.started
+        two = await second.new_page("sandbox")
+        assert two.context.browser is browser and browser.contexts == [two.context]
+        await second.stop()
+        assert browser.is_connected() and browser.contexts == []
+    finally:
+        await lent.close()
+    assert not browser.is_connected()

@@ -16,9 +16,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from tests.conftest import fail_code, make_client
+from tests.conftest import fail_code, make_client, make_data_dir, running_app
 from tests.contract.helpers import open_tab, person_open, wait_until
-from tests.http.helpers import client_with_header, http_server
+from tests.http.helpers import Served, client_with_header, served_app
 from vmark.app.server import RunningApp
 from vmark.storage.principals import Principals
 from vmark.testing.uiclient import UIClient
@@ -27,11 +27,61 @@ HEARD_WITHIN = 10.0
 TRANSPORTS = ["memory-2026", "memory-2025", "stdio", "http-2026", "http-2025"]
 
 
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so that the HTTP transports' shared app and server serve all their tests."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
+    """One app and one ``vmark mcp --http`` for every test over HTTP (a process start is most of such a test's
+    CPU). Each test opens its own workspace (its ``tmp_path``) in it, a fresh client connects, and the person
+    closes every tab after it (``person``), so each test begins, as on an app of its own, with none."""
+    async with served_app(tmp_path_factory.mktemp("served"), readable=tmp_path_factory.getbasetemp()) as served:
+        yield served
+
+
+def _over_http(request: pytest.FixtureRequest) -> bool:
+    callspec = getattr(request.node, "callspec", None)
+    return callspec is not None and str(callspec.params.get("agent", "")).startswith("http")
+
+
+@pytest.fixture
+def data_dir(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    if _over_http(request):
+        served: Served = request.getfixturevalue("served")
+        return served.app.data_dir
+    return make_data_dir(tmp_path)
+
+
+@pytest.fixture
+async def vmark(request: pytest.FixtureRequest, data_dir: Path) -> AsyncIterator[RunningApp]:
+    if _over_http(request):
+        served: Served = request.getfixturevalue("served")
+        assert list(served.app.app.session.tabs()) == [], "the previous test's tabs are still open"
+        yield served.app
+        return
+    async with running_app(data_dir) as running:
+        yield running
+
+
+@pytest.fixture
+async def person(request: pytest.FixtureRequest, vmark: RunningApp) -> AsyncIterator[UIClient]:
+    """The person, with a page attached to window ``main``; on the shared app, it closes every tab at the end."""
+    async with UIClient(vmark.data_dir) as client:
+        await client.attach("main")
+        yield client
+        if _over_http(request):
+            for _window, tab in list(vmark.app.session.tabs()):
+                assert (await client.call("ui.close", tabId=tab.id, force=True))["closed"] is True
+
+
 @pytest.fixture(params=TRANSPORTS)
 async def agent(request: pytest.FixtureRequest, vmark: RunningApp, data_dir: Path) -> AsyncIterator[Client]:
     """The official client, and the notifications it heard (``agent.heard``, handshake era)."""
-    token = Principals(data_dir / "principals.json").add("alice")
     transport: str = request.param
+    token = request.getfixturevalue("served").alice if _over_http(request) else _add_alice(data_dir)
     legacy = transport.endswith("2025")
     heard: asyncio.Queue[Any] = asyncio.Queue()
 
@@ -55,12 +105,15 @@ async def agent(request: pytest.FixtureRequest, vmark: RunningApp, data_dir: Pat
             connected.heard = heard  # type: ignore[attr-defined]
             yield connected
     else:
-        async with http_server(data_dir) as url:
-            client = client_with_header(url, token, mode="legacy" if legacy else "auto")
-            client.message_handler = on_message
-            async with client as connected:
-                connected.heard = heard  # type: ignore[attr-defined]
-                yield connected
+        client = client_with_header(request.getfixturevalue("served").url, token, mode="legacy" if legacy else "auto")
+        client.message_handler = on_message
+        async with client as connected:
+            connected.heard = heard  # type: ignore[attr-defined]
+            yield connected
+
+
+def _add_alice(data_dir: Path) -> str:
+    return Principals(data_dir / "principals.json").add("alice")
 
 
 def _legacy(agent: Client) -> bool:

@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,10 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+
+from tests.conftest import make_data_dir, make_workspace, running_app
+from vmark.app.server import RunningApp
+from vmark.storage.principals import Principals
 
 START_TIMEOUT = 120.0  # a deadline: `vmark mcp --http` imports a lot, and a loaded machine starts it slowly
 STOP_TIMEOUT = 10.0
@@ -49,6 +54,27 @@ async def http_server(data_dir: Path, *args: str) -> AsyncIterator[str]:
             except TimeoutError:
                 proc.kill()
                 await proc.wait()
+
+
+@dataclass(frozen=True)
+class Served:
+    """An app in-process, the workspace files beside it (not opened), ``vmark mcp --http`` in front of it, and
+    the token of principal alice."""
+
+    app: RunningApp
+    workspace: Path
+    url: str
+    alice: str
+
+
+@contextlib.asynccontextmanager
+async def served_app(tmp: Path, readable: Path | None = None) -> AsyncIterator[Served]:
+    """A :class:`Served` in ``tmp`` (``readable``: the always-readable tree, as :func:`make_data_dir` takes it):
+    the app a module's tests share where a process start would be most of each test's CPU."""
+    data, workspace = make_data_dir(tmp, readable), make_workspace(tmp)
+    alice = Principals(data / "principals.json").add("alice")
+    async with running_app(data) as running, http_server(data) as url:
+        yield Served(running, workspace, url, alice)
 
 
 def with_token(url: str, token: str) -> str:

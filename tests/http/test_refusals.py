@@ -2,11 +2,15 @@
 
 Every request is a complete sessionless (2026-07-28) ``document.write``: sent as it is, it would run
 at once (the control case shows it does), so a refusal is the only thing between it and the document.
+
+The refusals and the malformed bodies share one app and one ``vmark mcp --http`` (a process start is the
+most of a case's CPU): each refusal shows it changed nothing, so no case sees another's trace. The control,
+which does write, has an app and a server of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -14,7 +18,7 @@ import pytest
 
 from tests.conftest import make_client, ok
 from tests.contract.helpers import doc_of, open_tab, snapshot
-from tests.http.helpers import post, sse_messages, tool_call, tool_call_headers
+from tests.http.helpers import Served, post, served_app, sse_messages, tool_call, tool_call_headers
 from vmark.app.server import RunningApp
 from vmark.testing.uiclient import UIClient
 
@@ -53,16 +57,30 @@ CASES: dict[str, Case] = {
 }  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so that the shared app and server serve all its tests."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
+    """The app with the person's workspace open in ``main``."""
+    async with served_app(tmp_path_factory.mktemp("served")) as served, UIClient(served.app.data_dir) as person:
+        await person.attach("main")
+        await person.call("ui.open_folder", path=str(served.workspace))
+        yield served
+
+
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
-async def test_refused_before_any_tool_runs(
-    case: str, http_url: str, alice: str, vmark: RunningApp, opened: Path, person: UIClient
-) -> None:
+async def test_refused_before_any_tool_runs(case: str, served: Served) -> None:
+    vmark, opened = served.app, served.workspace
     async with make_client(vmark.data_dir) as local:
         tab = await open_tab(local, opened / "a.md")
         revision = (await ok(local, "document", "read", tabId=tab))["revision"]
     before = await snapshot(vmark, doc_of(vmark, tab), opened / "a.md")
     shape, status = CASES[case]
-    url, headers = shape(http_url, alice)
+    url, headers = shape(served.url, served.alice)
     args = {"action": "write", "tabId": tab, "content": "# taken over\n", "expected_revision": revision}
     response = await post(url, tool_call("document", args), tool_call_headers("document", **headers))
     assert response.status_code == status, response.text
@@ -108,11 +126,11 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize("case", MALFORMED, ids=list(MALFORMED))
-async def test_malformed_bodies_get_the_stdio_answers(case: str, http_url: str, alice: str) -> None:
+async def test_malformed_bodies_get_the_stdio_answers(case: str, served: Served) -> None:
     """The same rules as a stdio line: every body gets a JSON-RPC answer (here with HTTP 400)."""
     body, code, request_id = MALFORMED[case]
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-    response = await post(f"{http_url}?token={alice}", body, headers)
+    response = await post(f"{served.url}?token={served.alice}", body, headers)
     assert response.status_code == 400, response.text
     [error] = sse_messages(response.text)
     assert (error["jsonrpc"], error["id"], error["error"]["code"]) == ("2.0", request_id, code), error

@@ -160,7 +160,8 @@ export class Page {
     for (const approval of approvals) if (approval.window === this.label) this.approvals.add(approval);
     document.body.dataset.ready = "true";
     // Markdown files open in WYSIWYG by default: its editor loads while the page is idle, not after the first click.
-    inIdle(() => void loadWysiwyg());
+    // A load that fails here is asked for again, and reported, by the opening that needs it.
+    inIdle(() => void loadWysiwyg().catch(() => undefined));
   }
 
   editorText(): string | null {

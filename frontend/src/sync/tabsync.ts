@@ -26,7 +26,7 @@ const SEEN_LIMIT = 64;
 const MAX_RETRIES = 5;
 
 /**
- * The WYSIWYG editor, a chunk of its own: a page in source mode starts without it. `import()` loads a module
+ * The WYSIWYG editor, a chunk of its own: the page's first frame does not wait for it. `import()` loads a module
  * once, so an early call (the page's idle time after it starts: Markdown files open in WYSIWYG by default)
  * spares the first opening the wait.
  */

@@ -57,6 +57,7 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 
 from vmark.browser.launch import CHROMIUM, LAUNCH_ARGS
+from vmark.browser.lent import LentChromium
 from vmark.browser.netguard import NetGuard, Resolver
 from vmark.browser.urlpolicy import TargetVerdict, check_target, redact_url
 from vmark.protocol.limits import DIALOG_MESSAGE_CHARS, EVENT_LOG_LIMIT
@@ -139,6 +140,8 @@ class BrowserDriver:
         self._pages: dict[Page, PageEvents] = {}
         self._sessions: dict[Page, CDPSession] = {}
         self._background: set[asyncio.Future[None]] = set()
+        #: a test hook: Playwright and the sandbox Chromium borrowed, not started here (:mod:`.lent`)
+        self.lent: LentChromium | None = None
 
     # --- lifecycle -------------------------------------------------------------------------------
     @property
@@ -151,7 +154,7 @@ class BrowserDriver:
 
     async def _start_locked(self) -> Playwright:
         if self._playwright is None:
-            self._playwright = await async_playwright().start()
+            self._playwright = await (async_playwright().start() if self.lent is None else self.lent.playwright())
         return self._playwright
 
     async def stop(self) -> None:
@@ -161,14 +164,14 @@ class BrowserDriver:
             for context in contexts:
                 with contextlib.suppress(PlaywrightError):
                     await context.close()
-            if self._browser is not None:
+            if self._browser is not None and self.lent is None:  # a lent one is the lender's to close
                 with contextlib.suppress(PlaywrightError):
                     await self._browser.close()
-                self._browser = None
-            if self._playwright is not None:
+            self._browser = None
+            if self._playwright is not None and self.lent is None:
                 with contextlib.suppress(PlaywrightError):
                     await self._playwright.stop()
-                self._playwright = None
+            self._playwright = None
             await self.guard.stop()
             for task in self._background:
                 task.cancel()
@@ -209,7 +212,9 @@ class BrowserDriver:
         proxy = {"server": await self.guard.start()}
         options: dict[str, Any] = {"service_workers": "block", "accept_downloads": False, "proxy": proxy}
         if key == "sandbox":
-            if self._browser is None:
+            if self._browser is None and self.lent is not None:
+                self._browser = await self.lent.browser(self._executable, self._args)
+            elif self._browser is None:
                 self._browser = await playwright.chromium.launch(executable_path=self._executable, args=self._args)
             context = await self._browser.new_context(**options)
         else:
