@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from vmark.core import review as review_module
 from vmark.core.changes import apply_spans, diff
 from vmark.core.review import (
+    WORD_DIFF_PAIRS,
     WORD_DIFF_TOKENS,
     Change,
     Hunk,
@@ -24,6 +25,7 @@ from vmark.core.review import (
     word_hunks,
 )
 from vmark.core.review_merge import Author, merge_edit
+from vmark.core.seqmatch import equal_pairs
 from vmark.core.spans import Span
 
 
@@ -251,6 +253,46 @@ def test_a_changed_line_too_long_to_split_into_words_is_one_change() -> None:
     new = old.replace("w0 ", "W0 ").replace("w7999", "W7999")
     changed = new.split("\n")[1]
     assert _hunks(old, new) == [(line, changed)]
+
+
+def _costly(old: str, new: str) -> bool:
+    """Whether difflib would see more pairs of equal words than the review diffs whole (the path under test)."""
+    return equal_pairs(review_module._TOKEN.findall(old), review_module._TOKEN.findall(new)) > WORD_DIFF_PAIRS
+
+
+def test_a_word_changed_on_every_line_is_diffed_line_by_line() -> None:
+    # The lines are all alike (no word once on each side to anchor them): only pairing the lines finds the words.
+    line = "- the quick brown fox jumps over the lazy dog, the quick one\n"
+    old = "# List\n\n" + line * 60 + "\nEnd.\n"
+    new = old.replace("lazy", "sleepy")
+    assert _costly(old, new)
+    assert _hunks(old, new) == [("lazy", "sleepy")] * 60
+    # A block of lines too long to split into words whole (over WORD_DIFF_CHARS): still word by word, per line.
+    long_old = line * (review_module.WORD_DIFF_CHARS // len(line) + 1)
+    assert _hunks(long_old, long_old.replace("lazy", "sleepy")) == [("lazy", "sleepy")] * long_old.count("\n")
+
+
+def test_lines_added_between_lines_with_a_changed_word_are_those_lines() -> None:
+    lines = [f"- item {i:03d}: the quick brown fox jumps over the lazy dog\n" for i in range(60)]
+    added = {9: "- an added line after item 009\n", 29: "- another one\n", 49: "- and a third, the last\n"}
+    old = "# List\n\n" + "".join(lines) + "\nEnd.\n"
+    new = "# List\n\n" + "".join(line.replace("quick", "swift") + added.get(i, "") for i, line in enumerate(lines))
+    new += "\nEnd.\n"
+    assert _costly(old, new)  # one block of 60 lines against 63, diffed on its anchor words (the numbers)
+    expected = [("quick", "swift")] * 60
+    for at, text in sorted(added.items(), reverse=True):
+        expected.insert(at + 1, ("", text))
+    assert _hunks(old, new) == expected
+
+
+def test_two_texts_alike_only_in_their_spaces_are_one_change() -> None:
+    # The cut-off: no word once on each side, and more pairs of equal words (spaces, line breaks) than the
+    # review diffs whole: the block is shown replaced, not matched space by space.
+    old_lines = "".join(f"alpha beta gamma delta {i % 3} epsilon\n" for i in range(40))
+    new_lines = "one two three four five six\n" * 41
+    old, new = f"Intro.\n{old_lines}Outro.\n", f"Intro.\n{new_lines}Outro.\n"
+    assert _costly(old, new)
+    assert _hunks(old, new) == [(old_lines[:-1], new_lines[:-1])]  # the last line break is kept
 
 
 # --- an edit over pending changes ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import difflib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vmark.core.seqmatch import changed_runs
+from vmark.core.seqmatch import changed_runs, equal_pairs
 
 
 def _difflib(old: list[str], new: list[str]) -> list[tuple[int, int, int, int]]:
@@ -41,3 +41,8 @@ def test_exact_runs() -> None:
     assert changed_runs([], []) == []
     assert changed_runs([], ["a"]) == [(0, 0, 0, 1)]
     assert changed_runs(["a", "b"], []) == [(0, 2, 0, 0)]
+
+
+def test_the_pairs_of_equal_items_are_counted_one_on_each_side() -> None:
+    assert equal_pairs(["a", " ", "a", " ", "b"], [" ", "a", " ", " ", "c"]) == 2 * 1 + 2 * 3
+    assert equal_pairs([], ["a"]) == 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, compress, count
 from operator import gt, lt, or_, sub
 from typing import NamedTuple
@@ -50,9 +50,20 @@ def changed_lines(old: Sequence[str], new: Sequence[str]) -> list[Block]:
     old, new = old[head : len(old) - tail], new[head : len(new) - tail]
     if len(old) + len(new) <= DIFFLIB_LINES:
         return _difflib_blocks(old, new, head, head)
+    return anchored(old, new, _gap, head)
+
+
+#: the changed blocks of a stretch between two anchors: its old and new items, and where they start on each side
+Gap = Callable[[Sequence[str], Sequence[str], int, int], list[Block]]
+
+
+def anchored(old: Sequence[str], new: Sequence[str], gap: Gap, at: int = 0) -> list[Block]:
+    """The changed blocks of two sequences aligned on their anchors (the items once on each side, the longest
+    chain of them in the same order on both), ``gap`` giving those of each stretch between two anchors; ``at``
+    is where both sequences start (their indexes in the blocks). Linear in the items plus the gaps' cost."""
     blocks: list[Block] = []
     for i1, i2, j1, j2 in _gaps(*_anchors(old, new), len(old), len(new)):
-        blocks += _gap(old[i1:i2], new[j1:j2], head + i1, head + j1)
+        blocks += gap(old[i1:i2], new[j1:j2], at + i1, at + j1)
     return blocks
 
 
@@ -82,8 +93,8 @@ def _gaps(old_at: list[int], new_at: list[int], old_len: int, new_len: int) -> l
 
 
 def _anchors(old: Sequence[str], new: Sequence[str]) -> tuple[list[int], list[int]]:
-    """The lines unique on both sides, as their indexes ``(old_at, new_at)``, increasing on both: the longest
-    such chain."""
+    """The items (lines, or a review's words) unique on both sides, as their indexes ``(old_at, new_at)``,
+    increasing on both: the longest such chain."""
     old_count, new_count = Counter(old), Counter(new)
     once = set(compress(old_count, map((1).__eq__, old_count.values())))
     once.intersection_update(compress(new_count, map((1).__eq__, new_count.values())))

@@ -23,8 +23,8 @@ from itertools import accumulate
 from typing import Literal, NamedTuple
 
 from ..protocol.wire_types import ReviewChange
-from .linediff import changed_lines
-from .seqmatch import changed_runs, common_head, common_tail
+from .linediff import Block, anchored, changed_lines
+from .seqmatch import changed_runs, common_head, common_tail, equal_pairs
 from .spans import Span, Spans
 
 #: how a change left the pending set: the person accepted or rejected it, or edited all of it away; the text
@@ -43,6 +43,13 @@ WORD_DIFF_TOKENS = 4000
 #: a region longer than this on a side goes by lines without being split into words first (it would have
 #: thousands of tokens: splitting a megabyte into words costs more than diffing its lines)
 WORD_DIFF_CHARS = 32_000
+#: above this many pairs of equal tokens (one old, one new: ``seqmatch.equal_pairs``, after the tokens both
+#: texts start and end with) two texts are not word-diffed whole: difflib's matcher is quadratic in them (a
+#: space between every two words), and an agent changing a word on every line of 64 KB held the event loop
+#: for seconds. They go by lines first; a block of as many new lines as old ones, line by line; any other
+#: block on its anchor words (``linediff.anchored``), a stretch between two anchors over it one change (the
+#: cut-off: two texts alike in little but their spaces are shown replaced, not matched space by space)
+WORD_DIFF_PAIRS = 20_000
 #: how far an edit's region reaches to the edges of its lines (for the slide heuristic; a long paragraph is
 #: one line, and a changed word in it must stay a small region)
 LINE_CONTEXT = 200
@@ -156,24 +163,50 @@ def _diff_pieces(old: str, new: str) -> list[Hunk]:
     if max(len(old), len(new)) > WORD_DIFF_CHARS:
         return _by_lines(old, new)
     old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
-    if max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
+    if max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS or not _cheap_whole(old_tokens, new_tokens):
         return _by_lines(old, new)
     hunks = _token_hunks(old_tokens, new_tokens)
     return _joined(hunks, old)
+
+
+def _middle(old: Sequence[str], new: Sequence[str]) -> tuple[Sequence[str], Sequence[str], int]:
+    """``old`` and ``new`` without the tokens they both start and end with, and how many they start with."""
+    head = common_head(old, new)
+    tail = common_tail(old[head:], new[head:])
+    return old[head : len(old) - tail], new[head : len(new) - tail], head
+
+
+def _cheap(old: Sequence[str], new: Sequence[str]) -> bool:
+    """Whether difflib's matcher diffs these tokens whole in little time (see :data:`WORD_DIFF_PAIRS`)."""
+    return len(old) * len(new) <= WORD_DIFF_PAIRS or equal_pairs(old, new) <= WORD_DIFF_PAIRS
+
+
+def _cheap_whole(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> bool:
+    """Whether two texts' tokens are cheap to diff whole (those they start and end with alike left out)."""
+    old_mid, new_mid, _ = _middle(old_tokens, new_tokens)
+    return _cheap(old_mid, new_mid)
 
 
 def _token_hunks(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
     old_at, new_at = _offsets(old_tokens), _offsets(new_tokens)
     # The equal tokens at both ends are left out of the matcher (a changed word in a line is one token against
     # one, not forty against forty: most of a large rewrite's cost); the slide below still sees them.
-    head = common_head(old_tokens, new_tokens)
-    tail = common_tail(old_tokens[head:], new_tokens[head:])
-    runs = changed_runs(old_tokens[head : len(old_tokens) - tail], new_tokens[head : len(new_tokens) - tail])
+    old_mid, new_mid, head = _middle(old_tokens, new_tokens)
+    runs = changed_runs(old_mid, new_mid) if _cheap(old_mid, new_mid) else anchored(old_mid, new_mid, _token_gap)
     changed = [Hunk(head + i1, head + i2, head + j1, head + j2) for i1, i2, j1, j2 in runs]
     return [
         Hunk(old_at[h.old_start], old_at[h.old_end], new_at[h.new_start], new_at[h.new_end])
         for h in _slid(changed, old_tokens, new_tokens)
     ]
+
+
+def _token_gap(old: Sequence[str], new: Sequence[str], old_at: int, new_at: int) -> list[Block]:
+    """The changed runs of the tokens between two anchor words: difflib's when cheap, else one run."""
+    old, new, head = _middle(old, new)
+    old_at, new_at = old_at + head, new_at + head
+    if _cheap(old, new):
+        return [Block(old_at + i1, old_at + i2, new_at + j1, new_at + j2) for i1, i2, j1, j2 in changed_runs(old, new)]
+    return [Block(old_at, old_at + len(old), new_at, new_at + len(new))]
 
 
 def _slid(hunks: Sequence[Hunk], old_tokens: Sequence[str], new_tokens: Sequence[str]) -> list[Hunk]:
@@ -237,21 +270,46 @@ def _joined(hunks: list[Hunk], old: str) -> list[Hunk]:
 
 
 def _by_lines(old: str, new: str) -> list[Hunk]:
-    """A long region: the changed lines, each block diffed by words when it is short enough, else one change."""
+    """A long region (or one too costly to diff by words whole): the changed lines, each block diffed by words
+    (on its anchor words when that is costly, :func:`_token_hunks`), or one change when it is too long to split
+    into words; a block of as many new lines as old ones that is too long or costly whole, line by line."""
     old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     old_at, new_at = _offsets(old_lines), _offsets(new_lines)
     hunks: list[Hunk] = []
     for i1, i2, j1, j2 in changed_lines(old_lines, new_lines):
-        o0, o1, n0, n1 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
-        old_block, new_block = old[o0:o1], new[n0:n1]
-        too_long = max(len(old_block), len(new_block)) > WORD_DIFF_CHARS
-        old_tokens, new_tokens = ([], []) if too_long else (_TOKEN.findall(old_block), _TOKEN.findall(new_block))
-        if too_long or max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS:
-            hunks.append(_trimmed(old, new, Hunk(o0, o1, n0, n1)))
-            continue
-        for h in _joined(_token_hunks(old_tokens, new_tokens), old_block):
-            hunks.append(Hunk(o0 + h.old_start, o0 + h.old_end, n0 + h.new_start, n0 + h.new_end))
+        block = Hunk(old_at[i1], old_at[i2], new_at[j1], new_at[j2])
+        tokens = _tokens(old, new, block)
+        if i2 - i1 == j2 - j1 > 1 and (tokens is None or not _cheap_whole(*tokens)):
+            # As many new lines as old ones, too costly whole: they pair up (a word changed on every line).
+            for i in range(i1, i2):
+                line = Hunk(old_at[i], old_at[i + 1], new_at[i - i1 + j1], new_at[i - i1 + j1 + 1])
+                hunks += _block_hunks(old, new, line, _tokens(old, new, line))
+        else:
+            hunks += _block_hunks(old, new, block, tokens)
     return hunks
+
+
+def _tokens(old: str, new: str, block: Hunk) -> tuple[list[str], list[str]] | None:
+    """The words of a block of lines on each side; None when it is too long to split into words."""
+    old_block, new_block = old[block.old_start : block.old_end], new[block.new_start : block.new_end]
+    if max(len(old_block), len(new_block)) > WORD_DIFF_CHARS:
+        return None
+    old_tokens, new_tokens = _TOKEN.findall(old_block), _TOKEN.findall(new_block)
+    return None if max(len(old_tokens), len(new_tokens)) > WORD_DIFF_TOKENS else (old_tokens, new_tokens)
+
+
+def _block_hunks(old: str, new: str, block: Hunk, tokens: tuple[list[str], list[str]] | None) -> list[Hunk]:
+    """The word hunks of a block of lines (``tokens``, its words), or one change (None: too long for words)."""
+    old_block = old[block.old_start : block.old_end]
+    if old_block == new[block.new_start : block.new_end]:  # a line paired with its equal (a long gap's)
+        return []
+    if tokens is None:
+        return [_trimmed(old, new, block)]
+    o0, n0 = block.old_start, block.new_start
+    return [
+        Hunk(o0 + h.old_start, o0 + h.old_end, n0 + h.new_start, n0 + h.new_end)
+        for h in _joined(_token_hunks(*tokens), old_block)
+    ]
 
 
 def _trimmed(old: str, new: str, hunk: Hunk) -> Hunk:
