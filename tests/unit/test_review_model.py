@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from itertools import pairwise
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -143,7 +144,10 @@ def _edits(draw: st.DrawFn) -> tuple[str, tuple[Span, ...]]:
 def test_the_hunks_make_the_new_text_and_rejecting_all_of_them_gives_the_old_back(
     edit: tuple[str, tuple[Span, ...]],
 ) -> None:
-    old, spans = edit
+    _check_hunks(*edit)
+
+
+def _check_hunks(old: str, spans: tuple[Span, ...]) -> None:
     new = apply_spans(old, spans)
     hunks = word_hunks(old, new, spans)
     assert all(a.old_end <= b.old_start and a.new_end <= b.new_start for a, b in pairwise(hunks))  # sorted, apart
@@ -151,6 +155,17 @@ def test_the_hunks_make_the_new_text_and_rejecting_all_of_them_gives_the_old_bac
     changes = [_change(h.new_start, h.new_end, old[h.old_start : h.old_end]) for h in hunks]
     assert apply_spans(new, reject_spans(changes)) == old
     assert all(old[h.old_start : h.old_end] != new[h.new_start : h.new_end] for h in hunks)
+
+
+@pytest.fixture()
+def _small_cost_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(review_module, "WORD_DIFF_PAIRS", 3)  # small texts take the long texts' paths
+
+
+@pytest.mark.usefixtures("_small_cost_bound")
+@given(_edits())
+def test_the_hunks_of_texts_too_costly_to_diff_whole_make_the_new_text_too(edit: tuple[str, tuple[Span, ...]]) -> None:
+    _check_hunks(*edit)
 
 
 # --- mapping -------------------------------------------------------------------------------------------------
