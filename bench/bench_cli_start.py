@@ -146,9 +146,7 @@ async def bench(old: Path, rounds: int) -> dict[str, Any]:
         "load": os.getloadavg(),
         "rounds": rounds,
         "cases": {
-            name: {
-                side: {"cpu": s.cpu, "wall": s.wall} for side, s in by_side.items()
-            }
+            name: {side: {"cpu": s.cpu, "wall": s.wall} for side, s in by_side.items()}
             for name, by_side in results.items()
         },
     }
@@ -160,13 +158,15 @@ def render(results: dict[str, Any]) -> str:
         new, old = by_side["new"], by_side["old"]
         for what in ("cpu", "wall"):
             label = "wall to answer" if what == "wall" and name == MCP_CASE else what
-            rows.append([
-                name,
-                label,
-                f"{statistics.median(old[what]) * 1000:.0f} / {_p95(old[what]) * 1000:.0f}",
-                f"{statistics.median(new[what]) * 1000:.0f} / {_p95(new[what]) * 1000:.0f}",
-                f"{paired_ratio(new[what], old[what]):.2f}",
-            ])
+            rows.append(
+                [
+                    name,
+                    label,
+                    f"{statistics.median(old[what]) * 1000:.0f} / {_p95(old[what]) * 1000:.0f}",
+                    f"{statistics.median(new[what]) * 1000:.0f} / {_p95(new[what]) * 1000:.0f}",
+                    f"{paired_ratio(new[what], old[what]):.2f}",
+                ]
+            )
     load = ", ".join(f"{x:.2f}" for x in results["load"])
     head = f"{results['rounds']} rounds each, load average at the end {load}; ms, median / p95"
     return head + "\n" + table(["command", "measure", "old", "new", "new/old"], rows)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -60,6 +62,36 @@ def test_every_command_is_its_familys() -> None:
         expected = "vmark.cli.mcp_install" if path == ("mcp", "install") else f"vmark.cli.{COMMANDS[path[0]]}"
         assert handler.__module__ == expected, path
         assert expected in family_modules or path == ("mcp", "install")
+
+
+#: what only a command's handler imports, never the parser every ``vmark`` process builds: the settings' keys (the
+#: CJK rules' regular expressions), the coherence kernel, the app, the MCP SDK, Chromium's driver and flags, asyncio
+HANDLERS_ONLY = (
+    "asyncio",
+    "markdown_it",
+    "mcp",
+    "mcp_types",
+    "playwright",
+    "websockets",
+    "vmark.app",
+    "vmark.browser",
+    "vmark.coherence",
+    "vmark.doctor",
+    "vmark.export.run",
+    "vmark.mcp",
+    "vmark.protocol.wire_types",
+    "vmark.settings_keys",
+    "vmark.storage.datadir",
+    "vmark.storage.settings",
+    "vmark.text",
+)
+
+
+def test_building_the_parser_imports_no_handlers_modules() -> None:
+    """In a fresh interpreter, as a ``vmark`` process: building the whole parser imports none of them."""
+    code = "import sys; from vmark.cli.main import parser; parser(); print(*sorted(sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert [m for m in loaded if m in HANDLERS_ONLY or m.startswith(tuple(f"{h}." for h in HANDLERS_ONLY))] == []
 
 
 def test_print_table_and_listing(capsys: pytest.CaptureFixture[str]) -> None:

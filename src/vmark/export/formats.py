@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..protocol.errors import ArgumentError
-from ..protocol.wire_types import ExportFormat
+
+if TYPE_CHECKING:  # the wire's types are many classes to build: the command line imports this module for FORMATS
+    from ..protocol.wire_types import ExportFormat
 
 
 @dataclass(frozen=True)
