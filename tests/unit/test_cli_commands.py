@@ -87,11 +87,29 @@ HANDLERS_ONLY = (
 )
 
 
+#: what knowing every setting's key (``vmark settings``, every ``vmark coherence`` command) does not import: the CJK
+#: engine (Markdown parsing, the rules' regular expressions), the coherence checker's HTTP client
+ENGINES = ("markdown_it", "urllib.request", "vmark.text.rules", "vmark.text.transform")
+
+
+def _loaded(code: str) -> list[str]:
+    """The modules a fresh interpreter holds after ``code`` (as a ``vmark`` process starts)."""
+    code = f"import sys; {code}; print(*sorted(sys.modules))"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+
+
+def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if m in packages or m.startswith(tuple(f"{p}." for p in packages))]
+
+
 def test_building_the_parser_imports_no_handlers_modules() -> None:
-    """In a fresh interpreter, as a ``vmark`` process: building the whole parser imports none of them."""
-    code = "import sys; from vmark.cli.main import parser; parser(); print(*sorted(sys.modules))"
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert [m for m in loaded if m in HANDLERS_ONLY or m.startswith(tuple(f"{h}." for h in HANDLERS_ONLY))] == []
+    assert _under(_loaded("from vmark.cli.main import parser; parser()"), HANDLERS_ONLY) == []
+
+
+def test_the_settings_keys_import_no_engine() -> None:
+    loaded = _loaded("import vmark.settings_keys")
+    assert "vmark.text.cjk" in loaded
+    assert _under(loaded, ENGINES) == []
 
 
 def test_print_table_and_listing(capsys: pytest.CaptureFixture[str]) -> None:
