@@ -35,13 +35,17 @@ from benchlib import (
     table,
 )
 
-#: the cheap commands: no app needed, nothing written that a next round would read differently
+#: stands for an empty workspace folder in a case's command line
+WORKSPACE = "WORKSPACE"
+#: the cheap commands: no app needed, nothing written that a next round would read differently (``coherence
+#: status`` writes the data directory's writer id in the uncounted round)
 CASES: tuple[tuple[str, ...], ...] = (
     ("--help",),
     ("settings", "get", "cjk.spacing"),
     ("principals", "list"),
     ("delegations", "list"),
     ("url",),
+    ("coherence", "status", WORKSPACE),
 )
 MCP_CASE = "mcp initialize"
 _RUN_MAIN = "import sys; from vmark.cli.main import main; sys.exit(main(sys.argv[1:]))"
@@ -122,8 +126,11 @@ async def bench(old: Path, rounds: int) -> dict[str, Any]:
     results: dict[str, dict[str, Samples]] = {}
     with bench_dir("cli-start") as tmp:
         homes = {name: prepare_home(tmp / name) for name in sides}
-        for argv in CASES:
-            name = " ".join(argv)
+        workspace = tmp / "workspace"
+        workspace.mkdir()
+        for case in CASES:
+            name = " ".join(case)
+            argv = tuple(str(workspace) if arg == WORKSPACE else arg for arg in case)
             results[name] = {side: Samples() for side in sides}
             for round_ in range(rounds + 1):
                 order = list(sides) if round_ % 2 else list(reversed(sides))

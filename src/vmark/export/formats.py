@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ..protocol.errors import ArgumentError
 
@@ -12,8 +11,7 @@ if TYPE_CHECKING:  # the wire's types are many classes to build: the command lin
     from ..protocol.wire_types import ExportFormat
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):  # not a dataclass: every vmark process imports this module (`vmark export`'s choices)
     #: the name the command line and the page use (``--to html``)
     name: ExportFormat
     suffix: str
