@@ -16,8 +16,8 @@ import json
 import random
 from typing import Any
 
-from vmark.text import CjkRules, transform, transform_range
-from vmark.text.transform import edits
+from vmark.text import CjkRules
+from vmark.text.transform import edits, transform, transform_range
 
 from .corpus import CONFIGS, DATA, bench_document, corpus_documents, random_documents
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from vmark.text import KINDS, QUOTE_STYLES, SETTING_KEYS, CjkRules, setting_error, transform, transform_range
-from vmark.text.transform import edits, rules_for_kind
+from vmark.text import QUOTE_STYLES, SETTING_KEYS, CjkRules, setting_error
+from vmark.text.transform import KINDS, edits, rules_for_kind, transform, transform_range
 
 DOC = "# 标题Title\n\n```\n代码Code,x\n```\n\n学习Python编程,很有趣!\n"
 

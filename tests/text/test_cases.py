@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vmark.text import transform
+from vmark.text.transform import transform
 
 from .cases import CASES, Case
 from .oracle import skeleton

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from tests.corpora import needs
-from vmark.text import CjkRules, transform
+from vmark.text import CjkRules
+from vmark.text.transform import transform
 
 from .corpus import CONFIGS, bench_document, corpus_documents, random_documents
 from .differential import (

@@ -8,8 +8,8 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vmark.text import KINDS, CjkRules, transform
-from vmark.text.transform import edits
+from vmark.text import CjkRules
+from vmark.text.transform import KINDS, edits, transform
 
 from .oracle import skeleton
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -60,6 +62,54 @@ def test_every_command_is_its_familys() -> None:
         expected = "vmark.cli.mcp_install" if path == ("mcp", "install") else f"vmark.cli.{COMMANDS[path[0]]}"
         assert handler.__module__ == expected, path
         assert expected in family_modules or path == ("mcp", "install")
+
+
+#: what only a command's handler imports, never the parser every ``vmark`` process builds: the settings' keys (the
+#: CJK rules' regular expressions), the coherence kernel, the app, the MCP SDK, Chromium's driver and flags, asyncio
+HANDLERS_ONLY = (
+    "asyncio",
+    "markdown_it",
+    "mcp",
+    "mcp_types",
+    "playwright",
+    "websockets",
+    "vmark.app",
+    "vmark.browser",
+    "vmark.coherence",
+    "vmark.doctor",
+    "vmark.export.run",
+    "vmark.mcp",
+    "vmark.protocol.wire_types",
+    "vmark.settings_keys",
+    "vmark.storage.datadir",
+    "vmark.storage.settings",
+    "vmark.text",
+)
+
+
+#: what knowing every setting's key (``vmark settings``, every ``vmark coherence`` command) does not import: the CJK
+#: engine (Markdown parsing, the rules' regular expressions), the coherence checker's HTTP client
+ENGINES = ("markdown_it", "urllib.request", "vmark.text.rules", "vmark.text.transform")
+
+
+def _loaded(code: str) -> list[str]:
+    """The modules a fresh interpreter holds after ``code`` (as a ``vmark`` process starts)."""
+    code = f"import sys; {code}; print(*sorted(sys.modules))"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+
+
+def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if m in packages or m.startswith(tuple(f"{p}." for p in packages))]
+
+
+def test_building_the_parser_imports_no_handlers_modules() -> None:
+    assert _under(_loaded("from vmark.cli.main import parser; parser()"), HANDLERS_ONLY) == []
+
+
+def test_the_settings_keys_import_no_engine() -> None:
+    loaded = _loaded("import vmark.settings_keys")
+    assert "vmark.text.cjk" in loaded
+    assert _under(loaded, ENGINES) == []
 
 
 def test_print_table_and_listing(capsys: pytest.CaptureFixture[str]) -> None:

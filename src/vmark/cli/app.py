@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import signal
-import time
 
-from ..mcp.discovery import lock_is_held, read_bridge
-from ..storage.datadir import data_dir
 from .commands import Subcommands, add_command
 from .output import fail
 
@@ -28,7 +23,10 @@ def register(sub: Subcommands) -> None:
 
 
 def _app(args: argparse.Namespace) -> int:
+    import asyncio
+
     from ..app.server import AlreadyRunning, PortUnavailable, serve_forever
+    from ..storage.datadir import data_dir
 
     if args.folder is not None and not os.path.isdir(args.folder):
         return fail(f"{args.folder!r} is not a folder", 2)
@@ -42,6 +40,12 @@ def _app(args: argparse.Namespace) -> int:
 
 
 def _stop(args: argparse.Namespace) -> int:
+    import signal
+    import time
+
+    from ..mcp.discovery import lock_is_held, read_bridge
+    from ..storage.datadir import data_dir
+
     directory = data_dir()
     info = read_bridge(directory)
     if info is None:
@@ -56,6 +60,9 @@ def _stop(args: argparse.Namespace) -> int:
 
 
 def _url(args: argparse.Namespace) -> int:
+    from ..mcp.discovery import read_bridge
+    from ..storage.datadir import data_dir
+
     info = read_bridge(data_dir())
     if info is None:
         return fail("no app is running")

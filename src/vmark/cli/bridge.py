@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
-
-from ..storage.datadir import data_dir
 
 
 class Refused(Exception):
@@ -19,7 +16,10 @@ class Refused(Exception):
 def ask(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     """The ``data`` of the app's answer to one request of the person's protocol; :class:`Refused` when it
     failed."""
+    import asyncio
+
     from ..mcp.bridge_client import BridgeClient, BridgeUnavailable
+    from ..storage.datadir import data_dir
 
     async def go() -> dict[str, Any]:
         client = BridgeClient(data_dir(), role="person", autostart=False)

@@ -9,18 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..coherence.checker import checker_from_settings
-from ..coherence.kernel import PERSON, Kernel
-from ..storage.datadir import data_dir, installation_writer
-from ..storage.delegations import parse_duration
-from ..storage.settings import SETTINGS
 from . import stores
 from .commands import Subcommands, add_command, handled
 from .output import print_table
-from .progress import progress_bar
+
+if TYPE_CHECKING:
+    from ..coherence.kernel import Kernel
 
 
 def register(sub: Subcommands) -> None:
@@ -79,6 +75,11 @@ def _register_contexts(co_sub: Subcommands) -> None:
 
 
 def _kernel(folder: str) -> Kernel:
+    from ..coherence.checker import checker_from_settings
+    from ..coherence.kernel import Kernel
+    from ..storage.datadir import data_dir, installation_writer
+    from ..storage.settings import SETTINGS
+
     if not os.path.isdir(folder):
         raise ValueError(f"{folder!r} is not a folder")
     settings = stores.settings()
@@ -87,6 +88,8 @@ def _kernel(folder: str) -> Kernel:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from .progress import progress_bar
+
     kernel = _kernel(args.folder)
     with progress_bar():
         status = kernel.init()
@@ -95,6 +98,11 @@ def _init(args: argparse.Namespace) -> int:
 
 
 def _resolve(args: argparse.Namespace) -> int:
+    import time
+
+    from ..coherence.kernel import PERSON
+    from ..storage.delegations import parse_duration
+
     kernel = _kernel(args.folder)
     resolution = "accept-newer" if args.accept_newer else "waive"
     expires = None
@@ -141,6 +149,8 @@ def _context_delete(args: argparse.Namespace) -> int:
 def _reading(args: argparse.Namespace) -> int:
     """``status``, ``edges``, ``claims``, ``contexts``: JSON (``status`` always; indented without ``--json``),
     else a table."""
+    from .progress import progress_bar
+
     command = args.coherence_command
     kernel = _kernel(args.folder)
     with progress_bar():  # edges may read many changed files and run checks: seconds on a big tree

@@ -3,6 +3,11 @@
 A family module has ``register(sub)``, which adds its commands to ``vmark``'s subcommands with
 :func:`add_command`, and their own subcommands with :func:`handled`; :func:`vmark.cli.main.main` runs
 the handler of the innermost command parsed.
+
+Every ``vmark`` process builds every family's parsers, whichever command it runs, so a family module imports at
+its top only what registering needs (``argparse``, this module, the names a parser lists as ``choices``) and the
+modules a handler works with inside the handler (``tests/unit/test_cli_commands.py`` checks that building the
+parser imports none of the heavy ones).
 """
 
 from __future__ import annotations

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING
 
-from ..protocol.wire_types import Delegation
-from ..storage.delegations import parse_duration
 from . import stores
 from .commands import Subcommands, add_command, handled
 from .output import print_listing
+
+if TYPE_CHECKING:
+    from ..protocol.wire_types import Delegation
 
 
 def register(sub: Subcommands) -> None:
@@ -29,6 +31,8 @@ def register(sub: Subcommands) -> None:
 
 
 def _grant(args: argparse.Namespace) -> int:
+    from ..storage.delegations import parse_duration
+
     scope = [s.strip() for s in args.scope.split(",") if s.strip()]
     seconds = parse_duration(args.expires)
     grant = stores.delegations().grant(args.principal, scope, seconds=seconds, workspace=args.workspace)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..storage.datadir import data_dir
 from .commands import Subcommands, add_command
 
 
@@ -16,6 +15,7 @@ def register(sub: Subcommands) -> None:
 
 def _doctor(args: argparse.Namespace) -> int:
     from ..doctor import exit_code, render_json, render_text, run_checks
+    from ..storage.datadir import data_dir
 
     checks = run_checks(data_dir())
     sys.stdout.write(render_json(checks) + "\n" if args.json else render_text(checks))

@@ -14,18 +14,16 @@ says where the file went (``--json``: the whole result); each warning is a line 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
+from typing import TYPE_CHECKING
 
-from ..browser.launch import extra_args_from_env
-from ..export.formats import FORMATS, default_output, format_named
-from ..protocol.errors import ArgumentError, DomainError
-from ..storage.files import read_document
-from ..storage.pathscope import PathScope, ScopeError
+from ..export.formats import FORMATS
 from . import stores
 from .commands import Subcommands, add_command
 from .output import fail, print_json, say
-from .progress import progress_bar
+
+if TYPE_CHECKING:
+    from ..protocol.errors import DomainError
 
 
 def register(sub: Subcommands) -> None:
@@ -45,7 +43,15 @@ def register(sub: Subcommands) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from ..browser.launch import extra_args_from_env
+    from ..export.formats import default_output, format_named
     from ..export.run import Exporter, ExportJob
+    from ..protocol.errors import ArgumentError, DomainError
+    from ..storage.files import read_document
+    from ..storage.pathscope import PathScope, ScopeError
+    from .progress import progress_bar
 
     source = os.path.abspath(args.file)
     if not os.path.isfile(source):

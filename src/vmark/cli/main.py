@@ -1,14 +1,14 @@
 """``vmark``: the parser, built from the command families, and the run of the command chosen.
 
-A new family is a module with ``register(sub)`` (:mod:`.commands`) and its line in :data:`FAMILIES`.
+A new family is a module with ``register(sub)`` (:mod:`.commands`) and its line in :data:`FAMILIES`. Every
+``vmark`` process imports every family to build the parser, so a family imports at its top only what its parsers
+need; its handlers import the rest when they run (:mod:`.commands`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ..storage.principals import PrincipalError
-from ..storage.settings import SettingsError
 from . import (
     app,
     approvals,
@@ -45,5 +45,5 @@ def main(argv: list[str] | None = None) -> int:
         return handler(args)
     except Refused as exc:  # the app said no, or none runs
         return fail(error_text(exc.error))
-    except (PrincipalError, SettingsError, ValueError) as exc:  # a name, key, value or folder given wrong
+    except ValueError as exc:  # a name, key, value or folder given wrong (PrincipalError, SettingsError are ones)
         return fail(str(exc), 2)

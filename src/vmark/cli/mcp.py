@@ -6,10 +6,8 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 
-from ..storage.datadir import data_dir
 from . import mcp_install, stores
 from .commands import Subcommands, add_command
 from .output import fail
@@ -27,7 +25,10 @@ def _mcp(args: argparse.Namespace) -> int:
         return _http(args)
     if args.port:
         return fail("--port goes with --http", 2)
+    import asyncio
+
     from ..mcp.bridge_client import BridgeClient
+    from ..storage.datadir import data_dir
 
     bridge = BridgeClient(data_dir(), os.environ.get("VMARK_MCP_TOKEN") or None)
     bridge.start_early()  # the app boots on the other core while the MCP SDK (over a second) imports
@@ -38,7 +39,10 @@ def _mcp(args: argparse.Namespace) -> int:
 
 
 def _http(args: argparse.Namespace) -> int:
+    import asyncio
+
     from ..mcp.bridge_client import BridgeClient
+    from ..storage.datadir import data_dir
 
     BridgeClient(data_dir()).start_early()  # the app boots while the MCP SDK and uvicorn import
     from ..mcp.http import bind, serve_http

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..storage.settings import Settings
 from . import stores
 from .commands import Subcommands, add_command, handled
 
@@ -27,5 +26,7 @@ def _get(args: argparse.Namespace) -> int:
 
 
 def _set(args: argparse.Namespace) -> int:
+    from ..storage.settings import Settings
+
     stores.settings().set(args.key, Settings.parse_value(args.value))
     return 0

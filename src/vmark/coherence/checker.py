@@ -15,7 +15,6 @@ import os
 import shlex
 import signal
 import subprocess
-import urllib.request
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -122,6 +121,8 @@ class OpenAICompatibleChecker:
             headers["Authorization"] = "Bearer " + key
         if not self.base_url.startswith(("http://", "https://")):
             return UNKNOWN  # never a file: or other scheme urllib would also open
+        import urllib.request  # here: every process that knows the settings' keys imports this module
+
         try:
             http = urllib.request.Request(
                 self.base_url + "/chat/completions",

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ..protocol.errors import ArgumentError
-from ..protocol.wire_types import ExportFormat
+
+if TYPE_CHECKING:  # the wire's types are many classes to build: the command line imports this module for FORMATS
+    from ..protocol.wire_types import ExportFormat
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):  # not a dataclass: every vmark process imports this module (`vmark export`'s choices)
     #: the name the command line and the page use (``--to html``)
     name: ExportFormat
     suffix: str

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 from ..protocol.jsontypes import JSONObject
-from .atomic import write_text_atomic
 
 CLIENTS = ("claude-code", "claude-desktop", "cursor", "print")
 
@@ -70,6 +69,8 @@ def merged_config(path: Path | None, entry: JSONObject, name: str = "vmark") -> 
 
 def write_config(path: Path, config: JSONObject) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    from .atomic import write_text_atomic  # here: every vmark process imports this module (`mcp install`'s choices)
+
     write_text_atomic(path, json.dumps(config, indent=2) + "\n", 0o600)  # it holds a client token
 
 

@@ -5,6 +5,11 @@
 - :func:`vmark.text.transform.transform` / :func:`vmark.text.transform.transform_range` — format a document
   or a range of it; :data:`vmark.text.transform.KINDS` are the transform kinds.
 
+The package itself exports only the rules and their settings: every process that knows the settings' keys
+(:mod:`vmark.settings_keys`: each ``vmark settings`` or ``vmark coherence`` command) imports it, and the engine
+(Markdown parsing, the rules' regular expressions) is most of a command's start; import it from
+:mod:`.transform` where a document is formatted.
+
 Only the text of Markdown paragraphs, headings and table cells that contain CJK changes; code, URLs, HTML,
 math, front matter and all other syntax stay byte for byte as they were.
 """
@@ -12,15 +17,5 @@ math, front matter and all other syntax stay byte for byte as they were.
 from __future__ import annotations
 
 from .cjk import QUOTE_STYLES, SETTING_KEYS, CjkRules, QuoteStyle, setting_error
-from .transform import KINDS, transform, transform_range
 
-__all__ = [
-    "KINDS",
-    "QUOTE_STYLES",
-    "SETTING_KEYS",
-    "CjkRules",
-    "QuoteStyle",
-    "setting_error",
-    "transform",
-    "transform_range",
-]
+__all__ = ["QUOTE_STYLES", "SETTING_KEYS", "CjkRules", "QuoteStyle", "setting_error"]

@@ -10,7 +10,7 @@ from ...protocol import results
 from ...protocol.errors import ArgumentError, DomainError
 from ...protocol.jsontypes import JSONObject
 from ...text import SETTING_KEYS, CjkRules
-from ...text import transform as cjk_transform
+from ...text.transform import transform as cjk_transform
 from ..writes import WriteRequest, check_text
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
 from ...protocol.jsontypes import JSONObject
-from ...text import transform as cjk_transform
+from ...text.transform import transform as cjk_transform
 from ..writes import check_text
 from . import ghactions
 from .document import user_cjk_rules

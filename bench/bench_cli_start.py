@@ -1,0 +1,194 @@
+"""What a ``vmark`` process costs to start, two checkouts side by side: this one's and another's (``--old``).
+
+Each case is one command line, run as a fresh process of this virtualenv's Python with that checkout's ``src``
+first on ``PYTHONPATH`` (``vmark.cli.main:main``, what the ``vmark`` script runs), its own empty ``VMARK_HOME``;
+old and new take turns every round, after one uncounted round each (the bytecode caches, as after an install).
+Measured: the process's CPU time (user + system, from ``wait4``) and its wall time; for ``vmark mcp`` (stdio)
+the wall time to its answer to ``initialize`` and the CPU of the whole process (it exits when stdin closes), with
+an app already running for its ``VMARK_HOME`` (so it starts none). Printed: each side's median and p95, and
+new/old (the median of the round-by-round ratios).
+
+    .venv/bin/python bench/bench_cli_start.py --old /tmp/old-checkout [--rounds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchlib import (
+    ROOT,
+    BenchError,
+    bench_dir,
+    paired_ratio,
+    prepare_home,
+    run_and_report,
+    running_app,
+    table,
+)
+
+#: stands for an empty workspace folder in a case's command line
+WORKSPACE = "WORKSPACE"
+#: the cheap commands: no app needed, nothing written that a next round would read differently (``coherence
+#: status`` writes the data directory's writer id in the uncounted round)
+CASES: tuple[tuple[str, ...], ...] = (
+    ("--help",),
+    ("settings", "get", "cjk.spacing"),
+    ("principals", "list"),
+    ("delegations", "list"),
+    ("url",),
+    ("coherence", "status", WORKSPACE),
+)
+MCP_CASE = "mcp initialize"
+_RUN_MAIN = "import sys; from vmark.cli.main import main; sys.exit(main(sys.argv[1:]))"
+_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}},
+}
+
+
+@dataclass
+class Samples:
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+
+def _env(src: Path, home: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(src), "VMARK_HOME": str(home)}
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> float:
+    """Wait for ``proc``; its CPU seconds (user + system)."""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_command(src: Path, home: Path, argv: tuple[str, ...]) -> tuple[float, float]:
+    """CPU and wall seconds of one ``vmark ARGV`` from checkout ``src``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _RUN_MAIN, *argv],
+        env=_env(src, home),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    cpu = _reap(proc)
+    wall = time.perf_counter() - start
+    if proc.returncode not in (0, 1):  # 1: `vmark url` with no app says so; 2 would be a usage error
+        raise BenchError(f"vmark {' '.join(argv)} exited {proc.returncode}: {err.decode(errors='replace')}")
+    return cpu, wall
+
+
+def run_mcp(src: Path, home: Path) -> tuple[float, float]:
+    """CPU seconds of one ``vmark mcp`` (stdio) from checkout ``src``, and the wall seconds to its answer to
+    ``initialize``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _RUN_MAIN, "mcp"],
+        env=_env(src, home),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(_INITIALIZE).encode() + b"\n")
+    proc.stdin.flush()
+    answer = proc.stdout.readline()
+    wall = time.perf_counter() - start
+    proc.stdin.close()
+    proc.stdout.read()
+    cpu = _reap(proc)
+    if b'"result"' not in answer:
+        raise BenchError(f"vmark mcp answered initialize with {answer[:300]!r}")
+    return cpu, wall
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
+
+
+async def bench(old: Path, rounds: int) -> dict[str, Any]:
+    sides = {"new": ROOT / "src", "old": old / "src"}
+    results: dict[str, dict[str, Samples]] = {}
+    with bench_dir("cli-start") as tmp:
+        homes = {name: prepare_home(tmp / name) for name in sides}
+        workspace = tmp / "workspace"
+        workspace.mkdir()
+        for case in CASES:
+            name = " ".join(case)
+            argv = tuple(str(workspace) if arg == WORKSPACE else arg for arg in case)
+            results[name] = {side: Samples() for side in sides}
+            for round_ in range(rounds + 1):
+                order = list(sides) if round_ % 2 else list(reversed(sides))
+                for side in order:
+                    cpu, wall = run_command(sides[side], homes[side], argv)
+                    if round_:  # the first round writes the bytecode caches
+                        results[name][side].cpu.append(cpu)
+                        results[name][side].wall.append(wall)
+        results[MCP_CASE] = {side: Samples() for side in sides}
+        mcp_home = prepare_home(tmp / "mcp")
+        async with running_app(mcp_home):
+            for round_ in range(rounds + 1):
+                order = list(sides) if round_ % 2 else list(reversed(sides))
+                for side in order:
+                    cpu, wall = run_mcp(sides[side], mcp_home)
+                    if round_:
+                        results[MCP_CASE][side].cpu.append(cpu)
+                        results[MCP_CASE][side].wall.append(wall)
+    return {
+        "load": os.getloadavg(),
+        "rounds": rounds,
+        "cases": {
+            name: {side: {"cpu": s.cpu, "wall": s.wall} for side, s in by_side.items()}
+            for name, by_side in results.items()
+        },
+    }
+
+
+def render(results: dict[str, Any]) -> str:
+    rows = []
+    for name, by_side in results["cases"].items():
+        new, old = by_side["new"], by_side["old"]
+        for what in ("cpu", "wall"):
+            label = "wall to answer" if what == "wall" and name == MCP_CASE else what
+            rows.append(
+                [
+                    name,
+                    label,
+                    f"{statistics.median(old[what]) * 1000:.0f} / {_p95(old[what]) * 1000:.0f}",
+                    f"{statistics.median(new[what]) * 1000:.0f} / {_p95(new[what]) * 1000:.0f}",
+                    f"{paired_ratio(new[what], old[what]):.2f}",
+                ]
+            )
+    load = ", ".join(f"{x:.2f}" for x in results["load"])
+    head = f"{results['rounds']} rounds each, load average at the end {load}; ms, median / p95"
+    return head + "\n" + table(["command", "measure", "old", "new", "new/old"], rows)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--old", type=Path, required=True, help="the other checkout (its src/ is imported)")
+    ap.add_argument("--rounds", type=int, default=20)
+    args = ap.parse_args()
+    if not (args.old / "src" / "vmark" / "cli" / "main.py").is_file():
+        print(f"bench_cli_start: {args.old} is not a vmark checkout", file=sys.stderr)
+        return 2
+    return run_and_report("cli_start", render, bench, args.old.resolve(), args.rounds)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
