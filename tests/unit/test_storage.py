@@ -1,5 +1,6 @@
 """Storage units: journal faults, history, settings, principals, atomic JSON, saves."""
 
+import asyncio
 import os
 import sqlite3
 import stat
@@ -104,6 +105,35 @@ async def test_journal_faults(tmp_path: Path) -> None:
         journal.close()
     with pytest.raises(JournalUnavailable, match="not running"):
         await journal.record(_entry(), timeout=5)
+
+
+async def test_a_write_refused_for_a_slow_journal_is_not_recorded(tmp_path: Path) -> None:
+    """``JOURNAL_UNAVAILABLE`` changes nothing, the journal included: an entry still queued when its caller gives
+    up is never written, and one whose commit was under way lands marked ``aborted``, never ``recorded``."""
+    journal = Journal(tmp_path / "journal.db")
+    await journal.start()
+    disk = sqlite3.connect(tmp_path / "journal.db", isolation_level=None)
+    try:
+        await journal.record(_entry("/w/before.md"), timeout=5)
+        disk.execute("BEGIN IMMEDIATE")  # another writer holds the database: the journal's commit waits
+        in_commit = asyncio.create_task(journal.record(_entry("/w/in-commit.md"), timeout=0.2))
+        await asyncio.sleep(0.05)  # the flusher has taken it and waits for the lock
+        with pytest.raises(JournalUnavailable, match="did not answer in time"):
+            await journal.record(_entry("/w/queued.md"), timeout=0.1)
+        with pytest.raises(JournalUnavailable, match="did not answer in time"):
+            await in_commit
+        disk.execute("COMMIT")
+        after = await journal.record(_entry("/w/after.md"), timeout=5)
+        rows = await journal.entries()
+        assert [(r["doc"], r["state"]) for r in rows] == [
+            ("/w/before.md", "recorded"),
+            ("/w/in-commit.md", "aborted"),
+            ("/w/after.md", "recorded"),
+        ]
+        assert rows[-1]["id"] == after
+    finally:
+        disk.close()
+        journal.close()
 
 
 async def test_history_and_review_backlog(tmp_path: Path) -> None:

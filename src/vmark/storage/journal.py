@@ -133,6 +133,8 @@ class Journal:
         self._pending: list[JournalEntry] = []
         self._batch: list[tuple[JournalEntry, asyncio.Future[int]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        #: marks of entries whose callers gave up as their commit answered (kept until done)
+        self._marking: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         await self._db.start()
@@ -166,7 +168,26 @@ class Journal:
         self._batch.append((entry, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
-        return await asyncio.shield(future)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            self._withdraw(future)
+            raise
+
+    def _withdraw(self, future: asyncio.Future[int]) -> None:
+        """The caller gave up (its change is refused, ``JOURNAL_UNAVAILABLE``): the entry must not say it was
+        recorded. Still queued, it is never written; in a commit already, it lands marked ``aborted``."""
+        queued = len(self._batch)
+        self._batch = [(entry, waiting) for entry, waiting in self._batch if waiting is not future]
+        if len(self._batch) < queued:
+            return
+        if future.done() and not future.cancelled() and future.exception() is None:
+            # committed and answered in the same moment the caller gave up
+            task = asyncio.create_task(self._mark_abandoned([future.result()]))
+            self._marking.add(task)
+            task.add_done_callback(self._marking.discard)
+        else:
+            future.cancel()  # the flusher marks the committed entry (:meth:`_flush`)
 
     def _faulted(self, kind: str) -> bool:
         return self._fault is not None and self._fault.kind == kind
@@ -188,7 +209,7 @@ class Journal:
             try:
                 ids = await self._db.run(functools.partial(_insert_all, entries=entries))
             except sqlite3.OperationalError as exc:
-                self._pending.extend(entries)
+                self._pending.extend(entry for entry, future in batch if not future.cancelled())
                 _fail_all(batch, JournalTransient(str(exc)))
             except sqlite3.Error as exc:
                 _fail_all(batch, JournalRejected(str(exc)))
@@ -196,9 +217,18 @@ class Journal:
                 if self._fault is not None and self._fault.holds(len(batch)):
                     log.warning("journal: a committed batch of %d entries is held unanswered (test fault)", len(batch))
                     await asyncio.Event().wait()  # until the test kills the app
+                abandoned = [entry_id for (_, future), entry_id in zip(batch, ids, strict=True) if future.cancelled()]
                 for (_, future), entry_id in zip(batch, ids, strict=True):
                     if not future.done():
                         future.set_result(entry_id)
+                if abandoned:
+                    await self._mark_abandoned(abandoned)
+
+    async def _mark_abandoned(self, ids: list[int]) -> None:
+        try:
+            await self._db.run(functools.partial(_mark_all, ids=ids, state="aborted"))
+        except sqlite3.Error as exc:  # the flusher goes on: other writers' entries wait for it
+            log.warning("journal: entries %s of refused changes could not be marked aborted: %s", ids, exc)
 
     async def retry_pending(self) -> set[str]:
         """Try to save what is waiting; return the documents that are clean again."""
@@ -217,7 +247,7 @@ class Journal:
         return {e.doc for e in waiting} - self.pending_docs
 
     async def mark(self, entry_id: int, state: str) -> None:
-        await self._db.run(lambda c: c.execute("UPDATE entries SET state=? WHERE id=?", (state, entry_id)))
+        await self._db.run(functools.partial(_mark_all, ids=[entry_id], state=state))
 
     async def entries(self, doc: str | None = None) -> list[dict[str, Any]]:
         def query(c: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -243,6 +273,10 @@ def _fail_all(batch: list[tuple[JournalEntry, asyncio.Future[int]]], error: Jour
     for _, future in batch:
         if not future.done():
             future.set_exception(error)
+
+
+def _mark_all(conn: sqlite3.Connection, ids: list[int], state: str) -> None:
+    conn.executemany("UPDATE entries SET state=? WHERE id=?", [(state, entry_id) for entry_id in ids])
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
