@@ -27,7 +27,7 @@ from ..core.jsonfast import encode_frame
 from ..protocol.agent_events import HEAR_FRAME, HEARS_KEY
 from ..protocol.bridgefile import BridgeInfo
 from ..protocol.jsontypes import JSONObject
-from ..protocol.limits import APP_START_TIMEOUT_SECONDS
+from ..protocol.limits import APP_START_TIMEOUT_SECONDS, BRIDGE_OPEN_SECONDS
 from .discovery import read_bridge, read_bridge_file
 
 #: ``(progress, total, message)`` of a request, as the app reports it
@@ -170,7 +170,7 @@ class BridgeClient:
                 return
             info = await self._find_or_start()
             try:
-                ws = await connect(info.url, max_size=None, compression=None, open_timeout=5)
+                ws = await connect(info.url, max_size=None, compression=None, open_timeout=BRIDGE_OPEN_SECONDS)
             except OSError as exc:
                 raise BridgeUnavailable(f"cannot reach the VMark app: {exc}") from exc
             auth: JSONObject = {"token": info.token, "role": self.role}
@@ -183,7 +183,7 @@ class BridgeClient:
                 auth[HEARS_KEY] = True
             await ws.send(json.dumps({"id": "auth", "type": "auth", "payload": auth}))
             try:
-                reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                reply = json.loads(await asyncio.wait_for(ws.recv(), BRIDGE_OPEN_SECONDS))
             except (ConnectionClosed, TimeoutError) as exc:
                 raise BridgeUnavailable("the VMark app refused the connection") from exc
             if not reply.get("payload", {}).get("ok"):

@@ -277,6 +277,9 @@ COMPLETION_MAX_VALUES = 100
 # --- MCP server ---
 #: how long ``vmark mcp`` waits for the app it started to publish its bridge
 APP_START_TIMEOUT_SECONDS = 15.0
+#: how long ``vmark mcp`` waits for the running app to take its connection (the WebSocket handshake, then the
+#: answer to its credentials): a busy app on a loaded machine may take seconds; one that is not there refuses at once
+BRIDGE_OPEN_SECONDS = 10.0
 
 #: the limits the page scripts (``browser/js/*.js``) apply, given to them as ``LIMITS`` (browser/isolated.py)
 PAGE_SCRIPT_LIMITS: dict[str, int] = {
