@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,8 @@ CASES: tuple[tuple[str, ...], ...] = (
     ("coherence", "status", WORKSPACE),
 )
 MCP_CASE = "mcp initialize"
-_RUN_MAIN = "import sys; from vmark.cli.main import main; sys.exit(main(sys.argv[1:]))"
+SIDES = ("new", "old")
+RUN_MAIN = "import sys; from vmark.cli.main import main; sys.exit(main(sys.argv[1:]))"
 _INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -63,11 +65,11 @@ class Samples:
     wall: list[float] = field(default_factory=list)
 
 
-def _env(src: Path, home: Path) -> dict[str, str]:
+def checkout_env(src: Path, home: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(src), "VMARK_HOME": str(home)}
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> float:
+def reap_cpu(proc: subprocess.Popen[bytes]) -> float:
     """Wait for ``proc``; its CPU seconds (user + system)."""
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -78,15 +80,15 @@ def run_command(src: Path, home: Path, argv: tuple[str, ...]) -> tuple[float, fl
     """CPU and wall seconds of one ``vmark ARGV`` from checkout ``src``."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", _RUN_MAIN, *argv],
-        env=_env(src, home),
+        [sys.executable, "-c", RUN_MAIN, *argv],
+        env=checkout_env(src, home),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     assert proc.stderr is not None
     err = proc.stderr.read()
-    cpu = _reap(proc)
+    cpu = reap_cpu(proc)
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):  # 1: `vmark url` with no app says so; 2 would be a usage error
         raise BenchError(f"vmark {' '.join(argv)} exited {proc.returncode}: {err.decode(errors='replace')}")
@@ -98,8 +100,8 @@ def run_mcp(src: Path, home: Path) -> tuple[float, float]:
     ``initialize``."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", _RUN_MAIN, "mcp"],
-        env=_env(src, home),
+        [sys.executable, "-c", RUN_MAIN, "mcp"],
+        env=checkout_env(src, home),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -111,14 +113,27 @@ def run_mcp(src: Path, home: Path) -> tuple[float, float]:
     wall = time.perf_counter() - start
     proc.stdin.close()
     proc.stdout.read()
-    cpu = _reap(proc)
+    cpu = reap_cpu(proc)
     if b'"result"' not in answer:
         raise BenchError(f"vmark mcp answered initialize with {answer[:300]!r}")
     return cpu, wall
 
 
-def _p95(values: list[float]) -> float:
+def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
+
+
+def take_turns(rounds: int, measure: Callable[[str], tuple[float, float]]) -> dict[str, Samples]:
+    """``measure(side)`` (CPU and wall seconds) for ``new`` and ``old`` in turns, the order swapped every round,
+    after one uncounted round each (it writes the bytecode caches)."""
+    samples = {side: Samples() for side in SIDES}
+    for round_ in range(rounds + 1):
+        for side in SIDES if round_ % 2 else reversed(SIDES):
+            cpu, wall = measure(side)
+            if round_:
+                samples[side].cpu.append(cpu)
+                samples[side].wall.append(wall)
+    return samples
 
 
 async def bench(old: Path, rounds: int) -> dict[str, Any]:
@@ -131,49 +146,47 @@ async def bench(old: Path, rounds: int) -> dict[str, Any]:
         for case in CASES:
             name = " ".join(case)
             argv = tuple(str(workspace) if arg == WORKSPACE else arg for arg in case)
-            results[name] = {side: Samples() for side in sides}
-            for round_ in range(rounds + 1):
-                order = list(sides) if round_ % 2 else list(reversed(sides))
-                for side in order:
-                    cpu, wall = run_command(sides[side], homes[side], argv)
-                    if round_:  # the first round writes the bytecode caches
-                        results[name][side].cpu.append(cpu)
-                        results[name][side].wall.append(wall)
-        results[MCP_CASE] = {side: Samples() for side in sides}
+            results[name] = take_turns(rounds, lambda side, argv=argv: run_command(sides[side], homes[side], argv))
         mcp_home = prepare_home(tmp / "mcp")
         async with running_app(mcp_home):
-            for round_ in range(rounds + 1):
-                order = list(sides) if round_ % 2 else list(reversed(sides))
-                for side in order:
-                    cpu, wall = run_mcp(sides[side], mcp_home)
-                    if round_:
-                        results[MCP_CASE][side].cpu.append(cpu)
-                        results[MCP_CASE][side].wall.append(wall)
+            results[MCP_CASE] = take_turns(rounds, lambda side: run_mcp(sides[side], mcp_home))
+    return as_results(rounds, results)
+
+
+def as_results(rounds: int, cases: dict[str, dict[str, Samples]]) -> dict[str, Any]:
+    """What is saved and rendered: the load now, the rounds, each case's samples by side."""
     return {
         "load": os.getloadavg(),
         "rounds": rounds,
         "cases": {
             name: {side: {"cpu": s.cpu, "wall": s.wall} for side, s in by_side.items()}
-            for name, by_side in results.items()
+            for name, by_side in cases.items()
         },
     }
 
 
-def render(results: dict[str, Any]) -> str:
+def side_by_side(cases: dict[str, Any], label: Callable[[str, str], str] = lambda name, what: what) -> list[list[str]]:
+    """A table's rows: per case and measure (``cpu``, ``wall``), old's and new's median / p95 in ms, new/old."""
     rows = []
-    for name, by_side in results["cases"].items():
+    for name, by_side in cases.items():
         new, old = by_side["new"], by_side["old"]
         for what in ("cpu", "wall"):
-            label = "wall to answer" if what == "wall" and name == MCP_CASE else what
             rows.append(
                 [
                     name,
-                    label,
-                    f"{statistics.median(old[what]) * 1000:.0f} / {_p95(old[what]) * 1000:.0f}",
-                    f"{statistics.median(new[what]) * 1000:.0f} / {_p95(new[what]) * 1000:.0f}",
+                    label(name, what),
+                    f"{statistics.median(old[what]) * 1000:.0f} / {p95(old[what]) * 1000:.0f}",
+                    f"{statistics.median(new[what]) * 1000:.0f} / {p95(new[what]) * 1000:.0f}",
                     f"{paired_ratio(new[what], old[what]):.2f}",
                 ]
             )
+    return rows
+
+
+def render(results: dict[str, Any]) -> str:
+    rows = side_by_side(
+        results["cases"], lambda name, what: "wall to answer" if what == "wall" and name == MCP_CASE else what
+    )
     load = ", ".join(f"{x:.2f}" for x in results["load"])
     head = f"{results['rounds']} rounds each, load average at the end {load}; ms, median / p95"
     return head + "\n" + table(["command", "measure", "old", "new", "new/old"], rows)
