@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal, TypedDict
-
-from playwright.async_api import Page, Request
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from vmark.browser.isolated import EvalContextLost, EvalError, IsolatedWorld, Route, world_for
 from vmark.browser.snapshot import ref_error
 from vmark.protocol.browser_results import ActDone
 from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import FIELD_VALUE_SHOWN_CHARS, MAX_FRAME_DEPTH
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page, Request
 
 Operation = Literal["click", "type", "scroll", "key"]
 #: what input reached the page (see above)

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import secrets
 import weakref
-from typing import Any
-
-from playwright.async_api import Page
+from typing import TYPE_CHECKING, Any
 
 from vmark.browser.isolated import page_script, world_for
 from vmark.protocol.browser_results import ConsoleEntries, ConsoleEntry
 from vmark.protocol.limits import CONSOLE_LEVEL_CHARS, CONSOLE_RING_ENTRIES, CONSOLE_TEXT_CHARS
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 _BUFFERS: weakref.WeakKeyDictionary[Page, str] = weakref.WeakKeyDictionary()
 

@@ -40,27 +40,28 @@ import re
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from playwright.async_api import (
-    Browser,
-    BrowserContext,
-    CDPSession,
-    Dialog,
-    Page,
-    Playwright,
-    Request,
-    Route,
-    WebSocketRoute,
-    async_playwright,
-)
-from playwright.async_api import Error as PlaywrightError
-
-from vmark.browser.launch import CHROMIUM, LAUNCH_ARGS
+from vmark.browser import launch
+from vmark.browser.failures import PlaywrightError
+from vmark.browser.launch import CHROMIUM, start_playwright
 from vmark.browser.lent import LentChromium
 from vmark.browser.netguard import NetGuard, Resolver
 from vmark.browser.urlpolicy import TargetVerdict, check_target, redact_url
 from vmark.protocol.limits import DIALOG_MESSAGE_CHARS, EVENT_LOG_LIMIT
+
+if TYPE_CHECKING:
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        CDPSession,
+        Dialog,
+        Page,
+        Playwright,
+        Request,
+        Route,
+        WebSocketRoute,
+    )
 
 Posture = Literal["sandbox", "shared"]
 Check = Callable[[str], TargetVerdict]
@@ -132,7 +133,8 @@ class BrowserDriver:
         self.check: Check = check or _default_check(allow_private)
         self.guard = NetGuard(self.check, resolve=resolve)
         self._executable = executable
-        self._args = [*(LAUNCH_ARGS if args is None else args), *extra_args]
+        self._own_args = args
+        self._extra_args = tuple(extra_args)
         self._lock = asyncio.Lock()
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
@@ -142,6 +144,11 @@ class BrowserDriver:
         self._background: set[asyncio.Future[None]] = set()
         #: a test hook: Playwright and the sandbox Chromium borrowed, not started here (:mod:`.lent`)
         self.lent: LentChromium | None = None
+
+    @property
+    def _args(self) -> list[str]:
+        """The launch flags, read when Chromium is launched (the product's are made at their first use)."""
+        return [*(launch.LAUNCH_ARGS if self._own_args is None else self._own_args), *self._extra_args]
 
     # --- lifecycle -------------------------------------------------------------------------------
     @property
@@ -154,7 +161,7 @@ class BrowserDriver:
 
     async def _start_locked(self) -> Playwright:
         if self._playwright is None:
-            self._playwright = await (async_playwright().start() if self.lent is None else self.lent.playwright())
+            self._playwright = await (start_playwright() if self.lent is None else self.lent.playwright())
         return self._playwright
 
     async def stop(self) -> None:

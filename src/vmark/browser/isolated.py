@@ -27,12 +27,13 @@ import re
 import weakref
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import CDPSession, Frame, Page
-from playwright.async_api import Error as PlaywrightError
-
+from vmark.browser.failures import PlaywrightError
 from vmark.protocol.limits import PAGE_EVAL_SECONDS, PAGE_SCRIPT_LIMITS
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession, Frame, Page
 
 WORLD_NAME = "vmark"
 #: execute_js scripts run in a world of their own: they cannot reach the runtime or its refs

@@ -14,6 +14,10 @@ import re
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.async_api import Playwright
 
 CHROMIUM = "/usr/bin/chromium"
 #: Chromium features the product turns off. Headless Chromium opens a window per browser context, and each
@@ -48,18 +52,38 @@ def _disable_features_args() -> tuple[str, ...]:
     return (f"--disable-features={','.join((*theirs, *DISABLED_FEATURES))}",) if theirs else ()
 
 
-#: the product's flags (the tests add theirs: :mod:`vmark.testing.chromium`)
-LAUNCH_ARGS = (
-    "--headless",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    *_disable_features_args(),
-)
+#: the product's flags (the tests add theirs: :mod:`vmark.testing.chromium`); made at the first use (module
+#: ``__getattr__``): Playwright's list is read from its 3.6 MB driver bundle, which a process that launches no
+#: Chromium (the app until its first browser use, every ``vmark`` command) never reads
+LAUNCH_ARGS: tuple[str, ...]
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    if name != "LAUNCH_ARGS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    args = (
+        "--headless",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        *_disable_features_args(),
+    )
+    globals()["LAUNCH_ARGS"] = args
+    return args
+
+
 EXTRA_ARGS_ENV = "VMARK_CHROMIUM_ARGS"
+
+
+async def start_playwright() -> Playwright:
+    """A started Playwright. Its API is imported here, at the first launch (about 130 ms of CPU, on the loop):
+    the app, the export and the tests import the rest of :mod:`vmark.browser` without it."""
+    from playwright.async_api import async_playwright
+
+    return await async_playwright().start()
 
 
 def extra_args_from(environ: Mapping[str, str]) -> list[str]:

@@ -10,8 +10,12 @@ lends: its driver starts and stops its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from vmark.browser.launch import start_playwright
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
 
 
 class LentChromium:
@@ -24,7 +28,7 @@ class LentChromium:
 
     async def playwright(self) -> Playwright:
         if self._playwright is None:
-            self._playwright = await async_playwright().start()
+            self._playwright = await start_playwright()
         return self._playwright
 
     async def browser(self, executable: str, args: Sequence[str]) -> Browser:

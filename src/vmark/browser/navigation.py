@@ -19,12 +19,10 @@ import contextlib
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Literal
-
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Response
+from typing import TYPE_CHECKING, Literal
 
 from vmark.browser.driver import BrowserDriver
+from vmark.browser.failures import PlaywrightError
 from vmark.browser.gates import detect_gate
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import TargetVerdict, redact_url
@@ -39,6 +37,9 @@ from vmark.protocol.limits import (
     NAVIGATION_LIMIT_MS,
     TICKETS_PER_TAB,
 )
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page, Response
 
 TicketState = Literal["pending", "loaded", "failed", "superseded"]
 _NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")

@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
-from playwright.async_api import Error as PlaywrightError
+from vmark.browser import launch
+from vmark.browser.failures import PlaywrightError, first_line
+from vmark.browser.launch import CHROMIUM, start_playwright
 
-from vmark.browser.failures import first_line
-from vmark.browser.launch import CHROMIUM, LAUNCH_ARGS
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route
 
 
 class ChromiumFailed(Exception):
@@ -68,7 +69,7 @@ class OfflineChromium:
 
     def __init__(self, extra_args: Sequence[str] = (), *, executable: str = CHROMIUM) -> None:
         self.executable = executable
-        self._args = [*LAUNCH_ARGS, *extra_args]
+        self._args = [*launch.LAUNCH_ARGS, *extra_args]
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
 
@@ -77,7 +78,7 @@ class OfflineChromium:
         return os.path.isfile(self.executable) and os.access(self.executable, os.X_OK)
 
     async def start(self) -> None:
-        self._playwright = await async_playwright().start()
+        self._playwright = await start_playwright()
         try:
             self._browser = await self._playwright.chromium.launch(executable_path=self.executable, args=self._args)
         except PlaywrightError as exc:
@@ -106,9 +107,7 @@ class OfflineChromium:
             raise PageFailed(first_line(exc, None)) from exc
         return OfflinePage(page)
 
-    async def print_pdf(
-        self, html: str, *, page_size: str, margin: str, footer: str | None, timeout_ms: int
-    ) -> bytes:
+    async def print_pdf(self, html: str, *, page_size: str, margin: str, footer: str | None, timeout_ms: int) -> bytes:
         """``html`` printed with JavaScript off and every request aborted: the page size and margins given,
         an outline of its headings, tagged text, and ``footer`` (a Chromium footer template) if any."""
         context: BrowserContext = await self._started().new_context(java_script_enabled=False)

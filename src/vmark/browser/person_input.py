@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
-
-from vmark.browser.failures import first_line
+from vmark.browser.failures import PlaywrightError, first_line
 from vmark.protocol.errors import ArgumentError
 from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import VIEW_MAX_TEXT_CHARS, VIEW_MAX_WHEEL_PX
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 MOUSE_BUTTONS = ("left", "middle", "right")
 #: modifiers a key event may carry, as Playwright names them in a chord

@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from playwright.async_api import Error as PlaywrightError
-
-from vmark.browser.failures import first_line
+from vmark.browser.failures import PlaywrightError, first_line
 from vmark.browser.tabs import BrowserTab
 from vmark.protocol.errors import ArgumentError
 from vmark.protocol.limits import VIEW_NAVIGATION_TIMEOUT_MS

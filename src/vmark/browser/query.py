@@ -8,13 +8,14 @@ ref across reads and queries. ``box`` is the border box in viewport CSS pixels, 
 
 from __future__ import annotations
 
-from typing import TypedDict
-
-from playwright.async_api import Page
+from typing import TYPE_CHECKING, TypedDict
 
 from vmark.browser.isolated import world_for
 from vmark.protocol.browser_results import QueryMatches
 from vmark.protocol.jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 
 class InvalidSelector(ValueError):

@@ -32,11 +32,9 @@ import time
 import unicodedata
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from playwright.async_api import CDPSession, Page
-from playwright.async_api import Error as PlaywrightError
-
+from vmark.browser.failures import PlaywrightError
 from vmark.browser.isolated import EvalError, EvalTimeout, js_source, page_script, world_for
 from vmark.browser.urlpolicy import redact_url
 from vmark.protocol.browser_results import RecordedWorkflow
@@ -47,6 +45,9 @@ from vmark.protocol.limits import (
     RECORDER_PAGE_EVENT_LIMIT,
     RECORDER_SESSION_EVENT_LIMIT,
 )
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession, Page
 
 POLL_SECONDS = 0.3
 DEFAULT_SITE = "recording"

@@ -11,11 +11,10 @@ import contextlib
 import re
 import time
 from dataclasses import replace
-
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request
+from typing import TYPE_CHECKING
 
 from vmark.browser.act import act as page_act
+from vmark.browser.failures import PlaywrightError
 from vmark.browser.isolated import EvalError
 from vmark.browser.reader import reader_mode
 from vmark.browser.snapshot import read_snapshot
@@ -24,6 +23,9 @@ from vmark.browser.workflow import Step
 from vmark.protocol.browser_results import ActDone, Extracted
 from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import ACCESSIBLE_NAME_CHARS, BROWSER_RUN_EXTRACT_MAX_CHARS, BROWSER_RUN_STEP_READY_SECONDS
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page, Request
 
 #: what a page can throw at a step (a closed or navigating page, a script that failed in it)
 PAGE_ERRORS = (PlaywrightError, EvalError)

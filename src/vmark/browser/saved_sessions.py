@@ -12,9 +12,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from playwright.async_api import Error as PlaywrightError
-
 from vmark.browser.asks import Ask, Asker, Authorize
+from vmark.browser.failures import PlaywrightError
 from vmark.browser.isolated import EvalError, EvalTimeout
 from vmark.browser.tabs import BrowserTab
 from vmark.browser.urlpolicy import origin_of

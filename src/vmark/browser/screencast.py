@@ -15,14 +15,15 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from playwright.async_api import CDPSession
-from playwright.async_api import Error as PlaywrightError
-
+from vmark.browser.failures import PlaywrightError
 from vmark.browser.person_input import Size
 from vmark.browser.tabs import BrowserTab
 from vmark.protocol.limits import VIEW_ACK_SECONDS
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession
 
 #: the screencast: JPEG, and frames no larger than this (Chromium scales the page down to fit)
 SCREENCAST = {"format": "jpeg", "quality": 60, "maxWidth": 1280, "maxHeight": 800, "everyNthFrame": 1}

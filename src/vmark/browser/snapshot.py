@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
-
+from vmark.browser.failures import PlaywrightError
 from vmark.browser.isolated import EvalError, IsolatedWorld, world_for
 from vmark.protocol.browser_results import SnapshotRead
 from vmark.protocol.jsontypes import JSONObject
 from vmark.protocol.limits import MAX_FRAME_DEPTH, SNAPSHOT_CLOSED_ROOT_CHECKS, SNAPSHOT_MAX_NODES
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 #: the CDP object group of resolved refs (release with ``world.release_objects(REF_GROUP)``)
 REF_GROUP = "vmark-refs"

@@ -9,13 +9,16 @@ Content-Security-Policy does not block the way it blocks ``style`` attributes an
 
 from __future__ import annotations
 
-from playwright.async_api import Page
+from typing import TYPE_CHECKING
 
 from vmark.browser.isolated import world_for
 from vmark.browser.query import InvalidSelector
 from vmark.browser.snapshot import ref_error
 from vmark.protocol.browser_results import Restyled
 from vmark.protocol.jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 
 class StyleArgumentError(ValueError):

@@ -11,17 +11,18 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
-
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Page
+from typing import TYPE_CHECKING, Literal
 
 from vmark.browser.console import install_console
 from vmark.browser.driver import BrowserDriver, PageEvents, Posture
+from vmark.browser.failures import PlaywrightError
 from vmark.browser.urlpolicy import redact_url
 from vmark.core.ids import new_id
 from vmark.protocol.limits import TAB_LIMIT, TAB_TITLE_SECONDS
 from vmark.protocol.wire_types import BrowserTabSummary
+
+if TYPE_CHECKING:
+    from playwright.async_api import Frame, Page
 
 Owner = Literal["ai", "human"]
 #: attempts to confirm a closed page, and the pause between them

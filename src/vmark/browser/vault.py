@@ -16,16 +16,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-
-import keyring
-import keyring.backend
-import keyring.errors
-from keyring.backends import fail
-from playwright.async_api import Page
+from typing import TYPE_CHECKING, Any, Literal
 
 from vmark.browser.isolated import world_for
 from vmark.browser.urlpolicy import redact_url
+
+if TYPE_CHECKING:
+    import keyring.backend
+    from playwright.async_api import Page
 
 #: ``(path, text, mode)``: replace a file atomically, created with exactly ``mode``
 WriteText = Callable[[Path, str, int], None]
@@ -79,12 +77,15 @@ class SavedSession:
 class Vault:
     """Saved sessions by handle: the keyring when usable, else the labelled 0600 file."""
 
-    def __init__(
-        self, data_dir: Path, write: WriteText, backend: keyring.backend.KeyringBackend | None = None
-    ) -> None:
+    def __init__(self, data_dir: Path, write: WriteText, backend: keyring.backend.KeyringBackend | None = None) -> None:
         """``write(path, text, mode)``: the atomic write of a file (:func:`vmark.storage.atomic.write_text_atomic`)."""
+        # keyring is imported by the first vault made (a session saved or loaded), not with this module: finding
+        # its backends costs about 30 ms of CPU, which the app's start does not pay
+        from keyring.errors import KeyringError
+
         self.path = data_dir / VAULT_FILE
         self._write = write
+        self._keyring_error = KeyringError
         self._backend = backend if backend is not None else _usable_backend()
 
     @property
@@ -96,7 +97,7 @@ class Vault:
         if self._backend is not None:
             try:
                 self._backend.set_password(KEYRING_SERVICE, handle, session.to_json())
-            except keyring.errors.KeyringError:
+            except self._keyring_error:
                 self._backend = None  # locked or gone since: the labelled file, and the answer says so
             else:
                 self._file_update(handle, None)  # no stale copy left in the file
@@ -106,7 +107,7 @@ class Vault:
 
     def load(self, handle: str) -> SavedSession | None:
         if self._backend is not None:
-            with contextlib.suppress(keyring.errors.KeyringError):
+            with contextlib.suppress(self._keyring_error):
                 text = self._backend.get_password(KEYRING_SERVICE, handle)
                 if text is not None:
                     return SavedSession.from_json(text)
@@ -137,6 +138,9 @@ class Vault:
 def _usable_backend() -> keyring.backend.KeyringBackend | None:
     """The keyring's backend, or None when there is none that works (a headless box: the fail
     backend, or one whose service is unreachable)."""
+    import keyring
+    from keyring.backends import fail
+
     try:
         backend = keyring.get_keyring()
     except Exception:  # a broken keyring configuration must not take session saving down

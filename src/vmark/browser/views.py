@@ -19,10 +19,8 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-from playwright.async_api import Page
 
 from vmark.browser import person_nav
 from vmark.browser.person_input import Size, replay
@@ -32,6 +30,9 @@ from vmark.browser.tabs import BrowserTab, TabRegistry, UnknownTab
 from vmark.protocol import wire_types as wire
 from vmark.protocol.errors import ArgumentError, BrowserError
 from vmark.protocol.jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 
 @dataclass(frozen=True)

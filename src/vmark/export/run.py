@@ -5,6 +5,9 @@ journal). The target is checked first, then the document is rendered (Chromium f
 Pandoc for Word, OpenDocument and EPUB), then written at once (:mod:`.output`). Progress is reported
 through :func:`vmark.core.progress.report`, phase by phase, to whoever listens (the page's progress bar,
 the terminal's).
+
+The renderers (Chromium's page, Pandoc) and the front matter's YAML parser are imported by the first export,
+not with this module: the app makes its :class:`Exporter` as it starts, and most apps never export.
 """
 
 from __future__ import annotations
@@ -15,18 +18,19 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..browser.launch import CHROMIUM
 from ..core.progress import report
 from ..protocol.limits import EXPORT_TIMEOUT_SECONDS
 from ..protocol.wire_types import Exported, ExportFormat
-from ..storage.pathscope import PathScope
-from .browser import DIST, ExportBrowser
 from .errors import failed
-from .formats import Format
-from .frontmatter import split_front_matter
-from .output import check_target, write_target
-from .pandoc import Diagram, convert, find_pandoc, missing_pandoc_message
+
+if TYPE_CHECKING:
+    from ..storage.pathscope import PathScope
+    from .browser import ExportBrowser
+    from .formats import Format
+    from .pandoc import Diagram
 
 
 @dataclass(frozen=True)
@@ -67,8 +71,9 @@ class Exporter:
         chromium_args: Sequence[str] = (),
         *,
         executable: str = CHROMIUM,
-        dist: Path = DIST,
+        dist: Path | None = None,
     ) -> None:
+        """``dist``: the built page's folder (:data:`vmark.export.browser.DIST` by default)."""
         self.chromium_args = tuple(chromium_args)
         self.executable = executable
         self.dist = dist
@@ -82,6 +87,9 @@ class Exporter:
             ) from exc
 
     async def _run(self, job: ExportJob) -> ExportResult:
+        from .frontmatter import split_front_matter
+        from .output import check_target, write_target
+
         real = check_target(job.target, job.scope, replace=job.replace, source=job.doc_path)
         split = split_front_matter(job.text)
         title = split.title or _stem(job.doc_path)
@@ -96,7 +104,9 @@ class Exporter:
         return ExportResult(real, job.fmt.name, len(data), warnings)
 
     def _chromium(self, scope: PathScope) -> ExportBrowser:
-        return ExportBrowser(scope, self.chromium_args, executable=self.executable, dist=self.dist)
+        from .browser import DIST, ExportBrowser
+
+        return ExportBrowser(scope, self.chromium_args, executable=self.executable, dist=self.dist or DIST)
 
     async def _browser(self, job: ExportJob, body: str, title: str, lang: str | None, warnings: list[str]) -> bytes:
         pdf = job.fmt.name == "pdf"
@@ -117,6 +127,8 @@ class Exporter:
             return data
 
     async def _pandoc(self, job: ExportJob, body: str, title: str, lang: str | None, warnings: list[str]) -> bytes:
+        from .pandoc import convert, find_pandoc, missing_pandoc_message
+
         pandoc = find_pandoc()
         if pandoc is None:
             raise failed("pandoc_missing", missing_pandoc_message(sys.executable))

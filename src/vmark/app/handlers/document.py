@@ -10,7 +10,6 @@ from ...protocol import results
 from ...protocol.errors import ArgumentError, DomainError
 from ...protocol.jsontypes import JSONObject
 from ...text import SETTING_KEYS, CjkRules
-from ...text.transform import transform as cjk_transform
 from ..writes import WriteRequest, check_text
 
 if TYPE_CHECKING:
@@ -102,6 +101,9 @@ async def transform(ctx: RequestContext, args: JSONObject) -> results.Written:
     window, tab = ctx.session.resolve_tab(tab_id)
     if tab.doc.kind != "markdown":
         raise ArgumentError(f"document.transform works on Markdown tabs; {tab.id} is {tab.doc.kind}")
+    # the CJK engine (Markdown parsing, the rules' regular expressions) at the first transform, not at the start
+    from ...text.transform import transform as cjk_transform
+
     rules = user_cjk_rules(ctx)
     kind: str = args["kind"]
     request = WriteRequest(

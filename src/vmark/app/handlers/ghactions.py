@@ -1,4 +1,8 @@
-"""``workflow``: byte-preserving patches and actionlint for GitHub Actions workflow tabs."""
+"""``workflow``: byte-preserving patches and actionlint for GitHub Actions workflow tabs.
+
+The workflow engine (:mod:`vmark.ghactions`: the YAML tree, the patcher, actionlint's runner) is imported by the
+first workflow request, not as the app starts.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,6 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ...core.model import Tab
-from ...ghactions.actionlint import validate as actionlint
-from ...ghactions.patch import PatchError, apply_patches
 from ...protocol import results
 from ...protocol.errors import DomainError
 from ...protocol.jsontypes import JSONObject
@@ -26,6 +28,8 @@ def _workflow_tab(ctx: RequestContext, args: JSONObject) -> tuple[Any, Tab]:
 
 
 def _patched(patches: list[Any]) -> Any:
+    from ...ghactions.patch import PatchError, apply_patches
+
     def edit(text: str) -> str:
         try:
             return apply_patches(text, patches)
@@ -57,6 +61,8 @@ async def apply_patch(ctx: RequestContext, args: JSONObject) -> results.Written:
 
 
 async def validate(ctx: RequestContext, args: JSONObject) -> results.Validated:
+    from ...ghactions.actionlint import validate as actionlint
+
     window, tab = _workflow_tab(ctx, args)
     path = tab.doc.path
     if path is None:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from ...protocol import wire_types as wire
 from ...protocol.errors import ArgumentError
 from ...protocol.jsontypes import JSONObject
-from ...text.transform import transform as cjk_transform
 from ..writes import check_text
 from . import ghactions
 from .document import user_cjk_rules
@@ -35,6 +34,9 @@ async def cjk_format(ctx: RequestContext, args: JSONObject) -> wire.TextResult:
     with the person's rules from the settings. Nothing is written: the page replaces its selection itself."""
     text = args["text"]
     check_text(text)
+    # the CJK engine (Markdown parsing, the rules' regular expressions) at the first transform, not at the start
+    from ...text.transform import transform as cjk_transform
+
     rules = user_cjk_rules(ctx)
     # A selection may be a whole large document: format it off the event loop.
     return {"text": await asyncio.to_thread(cjk_transform, text, "cjk-format", rules)}
