@@ -15,6 +15,8 @@ import pytest
 from vmark.cli import output
 from vmark.cli.main import FAMILIES, main, parser
 
+from tests.loaded_modules import loaded, under
+
 #: every ``vmark`` command, in the order ``vmark --help`` lists them, and the family module that runs it
 COMMANDS = {
     "app": "app",
@@ -92,24 +94,14 @@ HANDLERS_ONLY = (
 ENGINES = ("markdown_it", "urllib.request", "vmark.text.rules", "vmark.text.transform")
 
 
-def _loaded(code: str) -> list[str]:
-    """The modules a fresh interpreter holds after ``code`` (as a ``vmark`` process starts)."""
-    code = f"import sys; {code}; print(*sorted(sys.modules))"
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-
-
-def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
-    return [m for m in modules if m in packages or m.startswith(tuple(f"{p}." for p in packages))]
-
-
 def test_building_the_parser_imports_no_handlers_modules() -> None:
-    assert _under(_loaded("from vmark.cli.main import parser; parser()"), HANDLERS_ONLY) == []
+    assert under(loaded("from vmark.cli.main import parser; parser()"), HANDLERS_ONLY) == []
 
 
 def test_the_settings_keys_import_no_engine() -> None:
-    loaded = _loaded("import vmark.settings_keys")
-    assert "vmark.text.cjk" in loaded
-    assert _under(loaded, ENGINES) == []
+    modules = loaded("import vmark.settings_keys")
+    assert "vmark.text.cjk" in modules
+    assert under(modules, ENGINES) == []
 
 
 def test_print_table_and_listing(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,6 @@ import os
 import signal
 import socket
 import sys
-import webbrowser
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -205,6 +204,8 @@ async def serve_forever(
     if folder is None and running.opened:
         print(f"vmark reopened the last workspace: {', '.join(running.opened)}", flush=True)
     if open_browser and _has_browser():
+        import webbrowser  # only an app that opens the person's browser
+
         # webbrowser may wait for the browser it starts: never on the loop.
         loop.run_in_executor(None, webbrowser.open, running.ui_url)
     await stop.wait()

@@ -15,7 +15,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
-from vmark.browser import run_steps
 from vmark.browser.asks import Ask, Asker, Authorize, Prompts, ask_for
 from vmark.browser.run import Run, RunStatus, Waiting
 from vmark.browser.run_jobs import Jobs
@@ -109,6 +108,8 @@ class RunDriver:
 
     async def _attempt(self, run: Run, step: Step) -> Extracted | None:
         """Perform the step; a failure is written on its result (without an input value) and raised."""
+        from vmark.browser import run_steps  # the page half (reader, act, snapshot) at the first run's step
+
         result = run.results[step.index]
         try:
             return await self._perform(run, step)
@@ -139,6 +140,8 @@ class RunDriver:
         return True
 
     async def _perform(self, run: Run, step: Step) -> Extracted | None:
+        from vmark.browser import run_steps
+
         try:
             tab = self._tabs.get(run.tab_id)
         except UnknownTab:
@@ -165,6 +168,8 @@ class RunDriver:
     async def _act_step(self, run: Run, step: Step, tab: BrowserTab) -> None:
         """click / type: exactly the ask of a hand-made act (a type binds the text it types), for the element
         the step finds (the prompt names that element; the status shows the step's ``{input}``, not its value)."""
+        from vmark.browser import run_steps
+
         step = await self._timed(run, run_steps.ready(tab, step))
         ask = ask_for(step.kind, step.role, step.name, {"text": step.value})
         site = origin_of(tab.page.url)
