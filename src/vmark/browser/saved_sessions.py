@@ -49,8 +49,8 @@ class SavedSessions:
             raise BrowserError(
                 "EVAL_FAILED", "The page's session could not be read (navigating or closed); nothing was saved"
             ) from exc
-        vault = self._vault()
-        store = await asyncio.to_thread(lambda: vault.save(name, session))  # the keyring blocks
+        # the keyring blocks (and is imported by the first vault): both on a worker thread
+        store = await asyncio.to_thread(lambda: self._vault().save(name, session))
         return {
             "handle": name,
             "origin": origin,

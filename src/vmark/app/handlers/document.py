@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...core.edits import Edit, apply_edits, parse_edits
@@ -19,6 +21,18 @@ if TYPE_CHECKING:
 def user_cjk_rules(ctx: RequestContext) -> CjkRules:
     """The person's CJK rules, as the settings say now (``document.transform`` and format selection)."""
     return CjkRules.from_settings({key: ctx.settings.get(key) for key in SETTING_KEYS})
+
+
+async def cjk_engine() -> Callable[[str, str, CjkRules], str]:
+    """The CJK engine's transform. The engine (Markdown parsing, the rules' regular expressions: about 100 ms of
+    CPU) is imported by the first transform, on a worker thread, not as the app starts."""
+
+    def load() -> Callable[[str, str, CjkRules], str]:
+        from ...text.transform import transform
+
+        return transform
+
+    return await asyncio.to_thread(load)
 
 
 async def read(ctx: RequestContext, args: JSONObject) -> results.DocumentPage:
@@ -97,13 +111,11 @@ async def edit(ctx: RequestContext, args: JSONObject) -> results.Written:
 
 
 async def transform(ctx: RequestContext, args: JSONObject) -> results.Written:
+    cjk_transform = await cjk_engine()  # before the tab is looked up: nothing awaits between that and the write
     tab_id = args.get("tabId")
     window, tab = ctx.session.resolve_tab(tab_id)
     if tab.doc.kind != "markdown":
         raise ArgumentError(f"document.transform works on Markdown tabs; {tab.id} is {tab.doc.kind}")
-    # the CJK engine (Markdown parsing, the rules' regular expressions) at the first transform, not at the start
-    from ...text.transform import transform as cjk_transform
-
     rules = user_cjk_rules(ctx)
     kind: str = args["kind"]
     request = WriteRequest(

@@ -11,7 +11,7 @@ from ...protocol.errors import ArgumentError
 from ...protocol.jsontypes import JSONObject
 from ..writes import check_text
 from . import ghactions
-from .document import user_cjk_rules
+from .document import cjk_engine, user_cjk_rules
 from .registry import PersonAction
 
 if TYPE_CHECKING:
@@ -34,9 +34,7 @@ async def cjk_format(ctx: RequestContext, args: JSONObject) -> wire.TextResult:
     with the person's rules from the settings. Nothing is written: the page replaces its selection itself."""
     text = args["text"]
     check_text(text)
-    # the CJK engine (Markdown parsing, the rules' regular expressions) at the first transform, not at the start
-    from ...text.transform import transform as cjk_transform
-
+    cjk_transform = await cjk_engine()
     rules = user_cjk_rules(ctx)
     # A selection may be a whole large document: format it off the event loop.
     return {"text": await asyncio.to_thread(cjk_transform, text, "cjk-format", rules)}
