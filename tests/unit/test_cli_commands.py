@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.loaded_modules import loaded, under
 from vmark.cli import output
 from vmark.cli.main import FAMILIES, main, parser
-
-from tests.loaded_modules import loaded, under
 
 #: every ``vmark`` command, in the order ``vmark --help`` lists them, and the family module that runs it
 COMMANDS = {

@@ -83,9 +83,7 @@ def problem(page: Path, target: str) -> str | None:
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_every_link_resolves_inside_the_repository(page: Path) -> None:
     broken = [
-        f"{target}: {why}"
-        for target in links(page.read_text("utf-8"))
-        if (why := problem(page, target)) is not None
+        f"{target}: {why}" for target in links(page.read_text("utf-8")) if (why := problem(page, target)) is not None
     ]
     assert broken == []
 

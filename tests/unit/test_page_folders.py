@@ -81,7 +81,11 @@ def test_moves_and_rewrites_every_reference(page: tuple[ModuleType, Path]) -> No
     assert script.main([]) == 0
     src = root / "frontend" / "src"
     assert sorted(p.relative_to(src).as_posix() for p in src.rglob("*") if p.is_file()) == [
-        "main.ts", "one/a.ts", "one/b.css", "style.css", "two/sub/c.ts",
+        "main.ts",
+        "one/a.ts",
+        "one/b.css",
+        "style.css",
+        "two/sub/c.ts",
     ]
     assert not (src / "sub").exists()  # the emptied folder went
     assert _read(root, "frontend/src/main.ts") == (

@@ -162,7 +162,10 @@ async def test_a_page_does_not_get_its_own_keystrokes_back_and_a_revert_shows_as
     [doc] = world.page_two.named("doc")
     # a state the recent changes cannot tell as spans goes whole
     assert (doc["tabIds"], doc["origin"], doc.get("changes"), doc["text"]) == (
-        [tab_in_two.id], "person", None, "restored\n"
+        [tab_in_two.id],
+        "person",
+        None,
+        "restored\n",
     )
 
 
