@@ -18,7 +18,6 @@ Printed: each side's median and p95, and new/old (the median of the round-by-rou
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import subprocess
@@ -33,12 +32,13 @@ from bench_cli_start import (
     Samples,
     as_results,
     checkout_env,
+    main_against_old,
     reap_cpu,
+    render_side_by_side,
     run_mcp,
-    side_by_side,
     take_turns,
 )
-from benchlib import APP_START_SECONDS, ROOT, BenchError, bench_dir, prepare_home, run_and_report, running_app, table
+from benchlib import APP_START_SECONDS, ROOT, BenchError, bench_dir, prepare_home, running_app
 
 from vmark.mcp.discovery import read_bridge
 
@@ -118,20 +118,11 @@ def _label(name: str, what: str) -> str:
 
 
 def render(results: dict[str, Any]) -> str:
-    load = ", ".join(f"{x:.2f}" for x in results["load"])
-    head = f"{results['rounds']} rounds each, load average at the end {load}; ms, median / p95"
-    return head + "\n" + table(["case", "measure", "old", "new", "new/old"], side_by_side(results["cases"], _label))
+    return render_side_by_side(results, "case", _label)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--old", type=Path, required=True, help="the other checkout (its src/ is imported)")
-    ap.add_argument("--rounds", type=int, default=20)
-    args = ap.parse_args()
-    if not (args.old / "src" / "vmark" / "app" / "server.py").is_file():
-        print(f"bench_app_start: {args.old} is not a vmark checkout", file=sys.stderr)
-        return 2
-    return run_and_report("app_start", render, bench, args.old.resolve(), args.rounds)
+    return main_against_old("app_start", __doc__, render, bench)
 
 
 if __name__ == "__main__":

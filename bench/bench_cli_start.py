@@ -20,7 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,24 +183,40 @@ def side_by_side(cases: dict[str, Any], label: Callable[[str, str], str] = lambd
     return rows
 
 
-def render(results: dict[str, Any]) -> str:
-    rows = side_by_side(
-        results["cases"], lambda name, what: "wall to answer" if what == "wall" and name == MCP_CASE else what
-    )
+def render_side_by_side(
+    results: dict[str, Any], first: str, label: Callable[[str, str], str] = lambda name, what: what
+) -> str:
+    """The load, the rounds, and the table of :func:`side_by_side` (``first``: its first column's header)."""
     load = ", ".join(f"{x:.2f}" for x in results["load"])
     head = f"{results['rounds']} rounds each, load average at the end {load}; ms, median / p95"
-    return head + "\n" + table(["command", "measure", "old", "new", "new/old"], rows)
+    return head + "\n" + table([first, "measure", "old", "new", "new/old"], side_by_side(results["cases"], label))
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def render(results: dict[str, Any]) -> str:
+    return render_side_by_side(
+        results, "command", lambda name, what: "wall to answer" if what == "wall" and name == MCP_CASE else what
+    )
+
+
+def main_against_old(
+    name: str,
+    doc: str,
+    render: Callable[[dict[str, Any]], str],
+    bench: Callable[[Path, int], Coroutine[Any, Any, dict[str, Any]]],
+) -> int:
+    """The command line of a benchmark of this checkout against ``--old``'s; its figures saved as ``name``."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--old", type=Path, required=True, help="the other checkout (its src/ is imported)")
     ap.add_argument("--rounds", type=int, default=20)
     args = ap.parse_args()
-    if not (args.old / "src" / "vmark" / "cli" / "main.py").is_file():
-        print(f"bench_cli_start: {args.old} is not a vmark checkout", file=sys.stderr)
+    if not (args.old / "src" / "vmark" / "__init__.py").is_file():
+        print(f"bench_{name}: {args.old} is not a vmark checkout", file=sys.stderr)
         return 2
-    return run_and_report("cli_start", render, bench, args.old.resolve(), args.rounds)
+    return run_and_report(name, render, bench, args.old.resolve(), args.rounds)
+
+
+def main() -> int:
+    return main_against_old("cli_start", __doc__, render, bench)
 
 
 if __name__ == "__main__":

@@ -79,8 +79,15 @@ async def measure(pages: int, opens: int) -> dict[str, Any]:
                     await _call(client, "browser", "close", tabId=result.structured_content["tabId"])
         finally:
             await app.stop()
-    return {"ours_t": ours_t, "peer_t": peer_t, "ours_b": ours_b, "peer_b": peer_b, "cold": cold, "warm": warm,
-            "skipped": skipped}
+    return {
+        "ours_t": ours_t,
+        "peer_t": peer_t,
+        "ours_b": ours_b,
+        "peer_b": peer_b,
+        "cold": cold,
+        "warm": warm,
+        "skipped": skipped,
+    }
 
 
 def main() -> None:
@@ -96,19 +103,32 @@ def main() -> None:
     print(f"{len(m['ours_t'])} pages read ({len(m['skipped'])} skipped)")
     rows = [
         ["read latency ms median (min-max)", Stats.of(m["ours_t"]).ms(), Stats.of(m["peer_t"]).ms(), f"{latency:.2f}x"],
-        ["read size bytes median", f"{statistics.median(m['ours_b']):.0f}", f"{statistics.median(m['peer_b']):.0f}",
-         f"{size:.2f}x"],
+        [
+            "read size bytes median",
+            f"{statistics.median(m['ours_b']):.0f}",
+            f"{statistics.median(m['peer_b']):.0f}",
+            f"{size:.2f}x",
+        ],
     ]
     print(table(["", "vmark browser_read.read (MCP)", "aria_snapshot(mode=ai)", "ratio"], rows))
     print(f"open to loaded: cold {m['cold'] * 1000:.0f} ms (driver start included), warm {Stats.of(m['warm']).ms()} ms")
     for line in m["skipped"]:
         print("skipped", line)
-    save_results("browser_read", {
-        "machine": machine_line(), "pages": len(m["ours_t"]), "latency_ratio": latency, "size_ratio": size,
-        "ours_ms": Stats.of(m["ours_t"]).as_dict(), "peer_ms": Stats.of(m["peer_t"]).as_dict(),
-        "ours_bytes_median": statistics.median(m["ours_b"]), "peer_bytes_median": statistics.median(m["peer_b"]),
-        "open_cold_ms": m["cold"] * 1000, "open_warm_ms": Stats.of(m["warm"]).as_dict(),
-    })
+    save_results(
+        "browser_read",
+        {
+            "machine": machine_line(),
+            "pages": len(m["ours_t"]),
+            "latency_ratio": latency,
+            "size_ratio": size,
+            "ours_ms": Stats.of(m["ours_t"]).as_dict(),
+            "peer_ms": Stats.of(m["peer_t"]).as_dict(),
+            "ours_bytes_median": statistics.median(m["ours_b"]),
+            "peer_bytes_median": statistics.median(m["peer_b"]),
+            "open_cold_ms": m["cold"] * 1000,
+            "open_warm_ms": Stats.of(m["warm"]).as_dict(),
+        },
+    )
     print(json.dumps({"latency_ratio": round(latency, 2), "size_ratio": round(size, 2)}))
 
 

@@ -42,8 +42,13 @@ PARAGRAPH = "A paragraph of the generated workspace, long enough to look like a 
 
 
 def _git(root: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid",
-           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "b",
+        "GIT_AUTHOR_EMAIL": "b@example.invalid",
+        "GIT_COMMITTER_NAME": "b",
+        "GIT_COMMITTER_EMAIL": "b@example.invalid",
+    }
     subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
 
 
@@ -62,16 +67,26 @@ def generate(root: Path, files: int) -> list[str]:
         objects.append(oid)
         revs.append(rev)
         lines.append(Record("object", {"object": oid, "path": rel}, WRITER, idem=f"object:{oid}").to_line())
-        revision = {"object": oid, "rev": rev, "content": content_digest(body), "parents": [], "path": rel,
-                    "cause": "capture"}
+        revision = {
+            "object": oid,
+            "rev": rev,
+            "content": content_digest(body),
+            "parents": [],
+            "path": rel,
+            "cause": "capture",
+        }
         lines.append(Record("revision", revision, WRITER, idem=f"revision:{rev}").to_line())
     for i in range(files):
         inputs = [
             {"object": objects[j], "rev": revs[j], "path": rels[j], "provenance": "inferred"}
             for j in ((i + 1) % files, (i + 7) % files)
         ]
-        txf = {"outputs": [{"object": objects[i], "rev": revs[i]}], "inputs": inputs,
-               "agent": {"kind": "agent", "principal": "bench"}, "tool": "document.write"}
+        txf = {
+            "outputs": [{"object": objects[i], "rev": revs[i]}],
+            "inputs": inputs,
+            "agent": {"kind": "agent", "principal": "bench"},
+            "tool": "document.write",
+        }
         lines.append(Record("txf", txf, WRITER).to_line())
     (root / ".vmark" / "ledger" / f"{WRITER}.jsonl").write_text("\n".join(lines) + "\n")
     _git(root, "init", "-q")
@@ -121,8 +136,14 @@ def measure(root: Path, rels: list[str], rounds: int) -> dict[str, Any]:
         cold_k.append(_timed(lambda: Kernel(root, WRITER).edges())[0])
     open_rows = kernel.edges()
     return {
-        "warm_kernel": warm_k, "warm_git": warm_g, "touch_kernel": touch_k, "touch_git": touch_g,
-        "cold_kernel": cold_k, "opened_kernel": opened_k, "first_call": cold_first, "open_edges": len(open_rows),
+        "warm_kernel": warm_k,
+        "warm_git": warm_g,
+        "touch_kernel": touch_k,
+        "touch_git": touch_g,
+        "cold_kernel": cold_k,
+        "opened_kernel": opened_k,
+        "first_call": cold_first,
+        "open_edges": len(open_rows),
     }
 
 
@@ -148,30 +169,48 @@ def main() -> None:
         generated, rels = _timed(lambda: generate(root, args.files))
         ledger_bytes = sum(p.stat().st_size for p in (root / ".vmark" / "ledger").glob("*.jsonl"))
         print(machine_line())
-        print(f"workspace: {args.files} files, {2 * args.files} edges, ledger {ledger_bytes / 1e6:.1f} MB"
-              f" (generated in {generated:.1f} s)")
+        print(
+            f"workspace: {args.files} files, {2 * args.files} edges, ledger {ledger_bytes / 1e6:.1f} MB"
+            f" (generated in {generated:.1f} s)"
+        )
         m = measure(root, rels, args.rounds)
         single, batched = appends_per_second(root, args.appends)
     rows = [
-        ["edges, warm (nothing changed)", Stats.of(m["warm_kernel"]).ms(), Stats.of(m["warm_git"]).ms(),
-         f"{paired_ratio(m['warm_kernel'], m['warm_git']):.2f}x"],
-        ["edges, 1% of files touched", Stats.of(m["touch_kernel"]).ms(), Stats.of(m["touch_git"]).ms(),
-         f"{paired_ratio(m['touch_kernel'], m['touch_git']):.2f}x"],
+        [
+            "edges, warm (nothing changed)",
+            Stats.of(m["warm_kernel"]).ms(),
+            Stats.of(m["warm_git"]).ms(),
+            f"{paired_ratio(m['warm_kernel'], m['warm_git']):.2f}x",
+        ],
+        [
+            "edges, 1% of files touched",
+            Stats.of(m["touch_kernel"]).ms(),
+            Stats.of(m["touch_git"]).ms(),
+            f"{paired_ratio(m['touch_kernel'], m['touch_git']):.2f}x",
+        ],
         ["new kernel, index.db present", Stats.of(m["opened_kernel"]).ms(), "", ""],
         ["cold: index.db deleted, rebuilt", Stats.of(m["cold_kernel"]).ms(), "", ""],
     ]
     print(table(["", "kernel ms median (min-max)", "git status ms", "ratio"], rows))
-    print(f"first call on the generated ledger: {m['first_call'] * 1000:.0f} ms; open edges at the end:"
-          f" {m['open_edges']}")
+    print(
+        f"first call on the generated ledger: {m['first_call'] * 1000:.0f} ms; open edges at the end: {m['open_edges']}"
+    )
     print(f"ledger appends: {single:.0f}/s one record per fsync'd append, {batched:.0f}/s in batches of 100")
-    save_results("coherence", {
-        "machine": machine_line(), "files": args.files, "edges": 2 * args.files, "rounds": args.rounds,
-        "warm_ratio": paired_ratio(m["warm_kernel"], m["warm_git"]),
-        "touch_ratio": paired_ratio(m["touch_kernel"], m["touch_git"]),
-        **{k: Stats.of(v).as_dict() for k, v in m.items() if isinstance(v, list)},
-        "appends_per_s_single": single, "appends_per_s_batched": batched,
-        "warm_median_ms": statistics.median(m["warm_kernel"]) * 1000,
-    })
+    save_results(
+        "coherence",
+        {
+            "machine": machine_line(),
+            "files": args.files,
+            "edges": 2 * args.files,
+            "rounds": args.rounds,
+            "warm_ratio": paired_ratio(m["warm_kernel"], m["warm_git"]),
+            "touch_ratio": paired_ratio(m["touch_kernel"], m["touch_git"]),
+            **{k: Stats.of(v).as_dict() for k, v in m.items() if isinstance(v, list)},
+            "appends_per_s_single": single,
+            "appends_per_s_batched": batched,
+            "warm_median_ms": statistics.median(m["warm_kernel"]) * 1000,
+        },
+    )
 
 
 if __name__ == "__main__":

@@ -161,8 +161,10 @@ def bench_patch(lines: int, runs: int) -> None:
     text, jobs = workflow(lines)
     job = jobs[len(jobs) // 2]
     patch = [{"kind": "with.set", "jobId": job, "stepIndex": 0, "key": "fetch-depth", "value": 1}]
-    print(f"\nwith.set on jobs.{job}.steps[0] of a {text.count(chr(10))}-line, {len(text.encode()):,}-byte workflow "
-          f"({runs} runs each)")
+    print(
+        f"\nwith.set on jobs.{job}.steps[0] of a {text.count(chr(10))}-line, {len(text.encode()):,}-byte workflow "
+        f"({runs} runs each)"
+    )
     print(f"  {'':<44} {'median':>12} {'p90':>12} {'vs cold':>9}  {'changed':>9}")
     ours = apply_patches(text, patch)
     cold = timed(lambda: apply_patches(text, patch), runs, before=yamltree.clear_cache)
