@@ -33,12 +33,13 @@ from bench_cli_start import (
     as_results,
     checkout_env,
     main_against_old,
+    prepare_sides,
     reap_cpu,
     render_side_by_side,
     run_mcp,
     take_turns,
 )
-from benchlib import APP_START_SECONDS, ROOT, BenchError, bench_dir, prepare_home, running_app
+from benchlib import APP_START_SECONDS, BenchError, bench_dir, prepare_home, running_app
 
 from vmark.mcp.discovery import read_bridge
 
@@ -96,12 +97,9 @@ def run_app(src: Path, home: Path, workspace: Path) -> tuple[float, float]:
 
 
 async def bench(old: Path, rounds: int) -> dict[str, Any]:
-    sides = {"new": ROOT / "src", "old": old / "src"}
     results: dict[str, dict[str, Samples]] = {}
     with bench_dir("app-start") as tmp:
-        homes = {name: prepare_home(tmp / name) for name in sides}
-        workspace = tmp / "workspace"
-        workspace.mkdir()
+        sides, homes, workspace = prepare_sides(old, tmp)
         (workspace / "notes.md").write_text("# Notes\n\nA line.\n", encoding="utf-8")
         results[IMPORT_CASE] = take_turns(rounds, lambda side: run_import(sides[side], homes[side]))
         results[APP_CASE] = take_turns(rounds, lambda side: run_app(sides[side], homes[side], workspace))

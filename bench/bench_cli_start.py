@@ -136,13 +136,19 @@ def take_turns(rounds: int, measure: Callable[[str], tuple[float, float]]) -> di
     return samples
 
 
-async def bench(old: Path, rounds: int) -> dict[str, Any]:
+def prepare_sides(old: Path, tmp: Path) -> tuple[dict[str, Path], dict[str, Path], Path]:
+    """Each side's ``src`` and its own ``VMARK_HOME`` (under ``tmp``), and an empty workspace folder."""
     sides = {"new": ROOT / "src", "old": old / "src"}
+    homes = {name: prepare_home(tmp / name) for name in sides}
+    workspace = tmp / "workspace"
+    workspace.mkdir()
+    return sides, homes, workspace
+
+
+async def bench(old: Path, rounds: int) -> dict[str, Any]:
     results: dict[str, dict[str, Samples]] = {}
     with bench_dir("cli-start") as tmp:
-        homes = {name: prepare_home(tmp / name) for name in sides}
-        workspace = tmp / "workspace"
-        workspace.mkdir()
+        sides, homes, workspace = prepare_sides(old, tmp)
         for case in CASES:
             name = " ".join(case)
             argv = tuple(str(workspace) if arg == WORKSPACE else arg for arg in case)
