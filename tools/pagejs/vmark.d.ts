@@ -80,6 +80,8 @@ interface VmarkRuntime {
   selectOption(ref: Ref, choice: unknown): unknown;
   keyArm(): unknown;
   keyResult(): unknown;
+  navArm(): boolean;
+  navResult(): boolean;
   scrollTo(ref: Ref): unknown;
   selectAllIn(ref: Ref): unknown;
 }

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from vmark.browser.act import act as page_act
 from vmark.browser.failures import PlaywrightError
-from vmark.browser.isolated import EvalError
+from vmark.browser.isolated import EvalContextLost, EvalError, IsolatedWorld, world_for
 from vmark.browser.reader import reader_mode
 from vmark.browser.snapshot import read_snapshot
 from vmark.browser.tabs import BrowserTab
@@ -86,8 +86,9 @@ async def act(tab: BrowserTab, step: Step) -> ActDone:
 
 
 async def _click(page: Page, step: Step) -> ActDone:
-    """Click, and when the click started a navigation (a form sent), wait for the new page to load, so the
-    next step meets the page the click led to."""
+    """Click, and when the click started a navigation (a link followed, a form sent), wait for the new page to
+    load, so the next step (or the agent, after the last) meets the page the click led to. The page itself says
+    whether the click sent it away; a navigation its scripts start a moment later is caught by its request."""
     started, loaded = asyncio.Event(), asyncio.Event()
 
     def on_request(request: Request) -> None:
@@ -95,14 +96,17 @@ async def _click(page: Page, step: Step) -> ActDone:
             started.set()
 
     def on_load(_page: Page) -> None:
-        if started.is_set():
-            loaded.set()
+        loaded.set()  # the page clicked on had loaded: a load now is the next page's
 
+    world = world_for(page)
     page.on("request", on_request)
     page.on("load", on_load)
     try:
+        await _page_call(world, "navArm")
         acted = await page_act(page, "click", role=step.role, name=step.name)
         if acted.get("ok"):
+            if await _page_call(world, "navResult", gone=True):
+                started.set()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(started.wait(), SETTLE_SECONDS)
             if started.is_set():
@@ -112,6 +116,16 @@ async def _click(page: Page, step: Step) -> ActDone:
     finally:
         page.remove_listener("request", on_request)
         page.remove_listener("load", on_load)
+
+
+async def _page_call(world: IsolatedWorld, name: str, *, gone: bool = False) -> bool:
+    """A page function's yes or no; ``gone`` when the document it would run in is already replaced."""
+    try:
+        return bool(await world.call(name))
+    except EvalContextLost:
+        return gone
+    except PAGE_ERRORS:
+        return False
 
 
 async def extract(tab: BrowserTab) -> Extracted:

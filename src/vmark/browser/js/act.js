@@ -372,6 +372,39 @@
     return { submitted: state.submitted, focusMoved: deepActive(document) !== state.active };
   };
 
+  // Clicks: whether the click sent this document away. The Navigation API's `navigate` event is fired while the
+  // click is handled (a link) or its form is submitted, before the renderer answers the click, so the answer does
+  // not depend on how soon the browser reports the new page's request (a loaded machine reports it late).
+  /** @type {{event: any, listener: (e: any) => void} | null} */
+  let leaving = null;
+  V.navArm = function navArm() {
+    const nav = /** @type {any} */ (window).navigation;
+    if (leaving || !nav) return Boolean(nav);
+    /** @type {{event: any, listener: (e: any) => void}} */
+    const state = {
+      event: null,
+      listener: (e) => {
+        state.event = e;
+      },
+    };
+    nav.addEventListener('navigate', state.listener);
+    leaving = state;
+    return true;
+  };
+
+  V.navResult = function navResult() {
+    const state = leaving;
+    leaving = null;
+    if (!state) return false;
+    /** @type {any} */ (window).navigation.removeEventListener('navigate', state.listener);
+    const e = state.event;
+    // a new document is coming: not cancelled, not a fragment, not a download, not taken over by the page
+    // (an intercepted navigation has already moved this document to its destination)
+    return Boolean(
+      e && !e.defaultPrevented && !e.hashChange && e.downloadRequest === null && location.href !== e.destination.url,
+    );
+  };
+
   V.scrollTo = function scrollTo(ref) {
     const { el } = V.resolve(ref);
     if (!el) return false;
