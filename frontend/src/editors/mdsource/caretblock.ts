@@ -7,18 +7,19 @@
 // is on the element from the moment the element exists, so the first key already finds a layout.
 import { type EditorState, Plugin } from "prosemirror-state";
 import { Decoration, DecorationSet } from "prosemirror-view";
+import { BLOCK_DEPTH, betweenBlocks } from "./blocks";
 
 export const CARET_BLOCK = "pm-caret-block";
 
 function caretBlock(state: EditorState): DecorationSet {
   const { $head } = state.selection;
-  if ($head.depth === 0) {
+  if (betweenBlocks($head)) {
     // A node selection of a top-level block (an image, a rule): the node itself.
     const node = state.doc.nodeAt($head.pos);
     return node ? DecorationSet.create(state.doc, [Decoration.node($head.pos, $head.pos + node.nodeSize, { class: CARET_BLOCK })]) : DecorationSet.empty;
   }
-  const from = $head.before(1);
-  return DecorationSet.create(state.doc, [Decoration.node(from, from + $head.node(1).nodeSize, { class: CARET_BLOCK })]);
+  const from = $head.before(BLOCK_DEPTH);
+  return DecorationSet.create(state.doc, [Decoration.node(from, $head.after(BLOCK_DEPTH), { class: CARET_BLOCK })]);
 }
 
 export function caretBlockPlugin(): Plugin {
