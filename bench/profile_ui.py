@@ -249,7 +249,7 @@ async def profile_enter(s: ui.Stage, rounds: int) -> tuple[Profile, Profile]:
     tab = await ui.agent_open(s, name)
     await s.operator.call("ui.set_mode", tabId=tab, mode="wysiwyg")
     await ui.click_file(s.page, name)
-    last = s.page.locator(".ProseMirror > ul > li").filter(has_text=re.compile("^second item$"))
+    last = s.page.locator(":is(.ProseMirror, .ProseMirror > .pm-section) > ul > li").filter(has_text=re.compile("^second item$"))
     await last.wait_for(timeout=ui.OPEN_TIMEOUT_SECONDS * 1000)
     await settled(s.page)
     await last.click()

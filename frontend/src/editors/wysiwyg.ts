@@ -16,7 +16,8 @@ import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { FIRST_PARSE, Filler, firstBlocks, shownPart, wholeDocumentKeys } from "./mdsource/fill";
-import { blockAt, blockCount, blocksRange, gatherBlocks } from "./mdsource/blocks";
+import { blockAt, blockCount, blocksRange, flatPos, gatherBlocks } from "./mdsource/blocks";
+import { sectionsPlugin, unsectioned } from "./mdsource/sections";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
 import { registerSourceDoc, replaceDiff } from "./mdsource/sourceedit";
 import { SpliceHistory } from "./mdsource/undosplice";
@@ -51,6 +52,7 @@ export class WysiwygEditor implements Editor {
     const state = EditorState.create({
       doc: this.source.doc(first),
       plugins: [
+        sectionsPlugin(), // first: its keys join sections before the commands see them
         wholeDocumentKeys(),
         ...tableEditing(() => this.source),
         history(),
@@ -114,7 +116,7 @@ export class WysiwygEditor implements Editor {
       return;
     }
     this.view.updateState(state);
-    if (!state.selection.eq(before.selection)) this.hooks.onSelection(state.selection.from, state.selection.to);
+    if (!state.selection.eq(before.selection)) this.hooks.onSelection(flatPos(state.doc, state.selection.from), flatPos(state.doc, state.selection.to));
   }
 
   getText(): string {
@@ -122,8 +124,10 @@ export class WysiwygEditor implements Editor {
   }
 
   selection(): SelectionInfo {
-    const { from, to } = this.view.state.selection;
-    return { from, to, text: from === to ? "" : this.excerpt(from, to) };
+    const { doc, selection } = this.view.state;
+    const { from, to } = selection;
+    // Positions of the document without its sections (mdsource/sections.ts): those are the view's only.
+    return { from: flatPos(doc, from), to: flatPos(doc, to), text: from === to ? "" : this.excerpt(from, to) };
   }
 
   /** The Markdown of `from..to`: its source where it maps to one, else the excerpt written as Markdown. */
@@ -139,7 +143,7 @@ export class WysiwygEditor implements Editor {
     if (range) return this.source.slice(range[0], range[1]);
     if (content.firstChild?.isInline) return serializeInline(content);
     const blocks: string[] = [];
-    content.forEach((node) => blocks.push(node.isTextblock ? serializeInline(node.content) : serializeBlock(node)));
+    for (const node of unsectioned(content)) blocks.push(node.isTextblock ? serializeInline(node.content) : serializeBlock(node));
     return blocks.join("\n\n");
   }
 

@@ -23,7 +23,7 @@ import {
   spacesAt,
 } from "./lines";
 import { schema } from "./schema";
-import { BLOCK_DEPTH, betweenBlocks, blockCount, blockIndex } from "./blocks";
+import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockIndex } from "./blocks";
 import { segmentsOf } from "./build";
 import { applySourceEdit, sourceDocOf, sourceTransaction } from "./sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
@@ -292,7 +292,7 @@ function restTight(h: Here, listStart: number, list: Node, from: number): boolea
   const end = lastTextblock(list, listStart);
   const range = end ? h.source.textblockRange(h.state.doc, end.pos) : null;
   if (!range || range[1] < from) return null;
-  const rest = new SourceDoc(h.source.slice(from, range[1])).doc().firstChild;
+  const rest = blockAt(new SourceDoc(h.source.slice(from, range[1])).doc(), 0);
   return rest?.type === list.type ? Boolean(rest.attrs.tight) : null;
 }
 

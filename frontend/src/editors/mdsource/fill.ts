@@ -17,7 +17,8 @@ import { closeHistory } from "prosemirror-history";
 import { Plugin, Selection, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { inIdle } from "../../shared/idle";
-import { appendBlocks, blockCount, forEachBlock } from "./blocks";
+import { blockCount, forEachBlock } from "./blocks";
+import { appendBlocks } from "./sections";
 import { editorScroller, whileFilling, wholeDocument } from "../../shared/live";
 
 /** Transaction meta of a fill step: blocks the text had all along, now shown (plugins may draw them later). */

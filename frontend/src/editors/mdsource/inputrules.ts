@@ -225,7 +225,7 @@ export const enterRule: Command = (state, _dispatch, view) => {
     const insert = `$$\n${cont}\n${cont}$$`;
     return convert(view, { from: range[0], to: range[1], insert }, "", text, { cursor: range[0] + 3 + cont.length });
   }
-  if (/^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(text) && $head.depth === 1) {
+  if (/^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(text) && $head.depth === BLOCK_DEPTH) {
     return convert(view, { from: range[0], to: range[1], insert: text }, "", text, { paragraphAfter: true });
   }
   return false;

@@ -8,11 +8,12 @@
 // text from elsewhere re-parses only the blocks it touched.
 import { Text } from "@codemirror/state";
 import type { Mark, Node } from "prosemirror-model";
-import { betweenBlocks, blockAt, blockCount, blockIndex, blockPos, type Blocks, blocksOf } from "./blocks";
+import { betweenBlocks, blockAt, blockCount, blockIndex, blockPos, type Blocks, blocksOf, changedBlocks } from "./blocks";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
 import { changedRange, codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
 import { differingLabels, PART_CHARS, PartialParse, referencesOf, relink } from "./partial";
 import { schema } from "./schema";
+import { docOf } from "./sections";
 import { escapeText, serializeBlock, serializeInline } from "./serialize";
 
 /** One replaced span of the text: `from..to` (UTF-16 offsets) became `insert`. */
@@ -137,7 +138,7 @@ export class SourceDoc {
 
   /** The view's document: one child per block (the first `count` blocks: a view that shows the rest later, mdsource/fill.ts). */
   doc(count = this.blocks.length): Node {
-    return schema.nodes.doc.create(null, this.blocks.slice(0, count).map((b) => b.node));
+    return docOf(this.blocks.slice(0, count).map((b) => b.node));
   }
 
   get blockCount(): number {
@@ -179,7 +180,7 @@ export class SourceDoc {
   private plan(before: Node, after: Node, preferred: Span | null): Plan | null {
     const old = blocksOf(before);
     const fresh = blocksOf(after);
-    const [i, oldEnd, newEnd] = changedChildren(old, fresh);
+    const [i, oldEnd, newEnd] = changedBlocks(before, after);
     if (i === oldEnd && i === newEnd) return null;
     this.parsedPast(oldEnd);
     for (const span of this.candidates(old, fresh, preferred, i, oldEnd, newEnd)) {
