@@ -201,7 +201,8 @@ async def test_typewriter_mode_keeps_the_caret_line_in_the_middle(
 ) -> None:
     page, tab = await open_file_in(pages, workspace, "long.md", PARAGRAPHS.encode(), mode)
     scroller = SCROLLER[mode]
-    line = page.locator(".cm-line" if mode == "source" else ".ProseMirror > .pm-section > p", has_text="Paragraph 12 says")
+    paragraph = ".cm-line" if mode == "source" else ".ProseMirror > .pm-section > p"
+    line = page.locator(paragraph, has_text="Paragraph 12 says")
     await line.click()
     await page.keyboard.press("F9")
     await expect(page.locator("html")).to_have_attribute("data-typewriter", "")

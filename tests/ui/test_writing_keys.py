@@ -360,7 +360,8 @@ async def test_the_first_key_after_enter_lands_at_the_caret(scene: Stage) -> Non
     assert await caret_section.evaluate(visibility) == "visible"
     # The sections skip layout off screen; their blocks do not on their own.
     assert await page.locator(".ProseMirror > .pm-section > p").first.evaluate(visibility) == "visible"
-    assert await page.evaluate("""() => {
+    assert (
+        await page.evaluate("""() => {
       const editor = document.createElement("div");
       editor.className = "editor";
       editor.dataset.mode = "wysiwyg";
@@ -369,7 +370,9 @@ async def test_the_first_key_after_enter_lands_at_the_caret(scene: Stage) -> Non
       const value = getComputedStyle(editor.querySelector(".pm-section")).contentVisibility;
       editor.remove();
       return value;
-    }""") == "auto"
+    }""")
+        == "auto"
+    )
 
 
 async def test_the_emptied_nested_item_and_the_ended_quoted_list_show(scene: Stage) -> None:

@@ -82,7 +82,7 @@ export class WysiwygEditor implements Editor {
     if (Filler.needed(this.view, this.source)) this.filler = new Filler(this.view, this.source, () => this.filled());
   }
 
-  /** `change` (children of the view's document) as far as the view shows it; null: none of it is shown yet. */
+  /** `change` (blocks of the view's document) as far as the view shows it; null: none of it is shown yet. */
   private shown<T extends { from: number; to: number }>(change: T, doc: Node): T | null {
     return this.filler?.filling ? shownPart(change, blockCount(doc)) : change;
   }
@@ -291,7 +291,7 @@ function narrowReplace(state: EditorState, change: ViewChange): Transaction | nu
   return tr;
 }
 
-/** Children `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */
+/** Blocks `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */
 function replaceChildren(state: EditorState, change: ViewChange): Transaction {
   const tr = state.tr;
   const [start, end] = gatherBlocks(tr, change.from, change.to);

@@ -64,7 +64,7 @@ export function firstBlocks(source: FillSource): number {
 }
 
 /**
- * Children `from..to` of the view's document (block indices) as far as the view shows them: where a change
+ * Blocks `from..to` of the view's document (block indices) as far as the view shows them: where a change
  * reaches past the shown part, only the children shown are replaced. Null: the change is all in the part not
  * shown yet (the fill shows it).
  */

@@ -1,6 +1,6 @@
 // The text is the truth; the ProseMirror document is a view of it, block by block.
 //
-// A SourceDoc holds the Markdown text and its top-level blocks, one per child of the view's document
+// A SourceDoc holds the Markdown text and its top-level blocks, one per block of the view's document
 // (the same node objects). A person's edit in the view becomes a splice of the text: ProseMirror keeps
 // untouched nodes identical, so only the blocks whose nodes changed are written, and inside one changed
 // textblock typing is spliced straight into its source. Every candidate splice is checked by parsing
@@ -28,11 +28,11 @@ export interface PersonChange {
   span: Span;
   /** The text the span replaced (what an undo gives back). */
   removed: string;
-  /** Children `from..to` of the edited document to replace with `nodes` (the text parsed otherwise). */
+  /** Blocks `from..to` (mdsource/blocks.ts) of the edited document to replace with `nodes` (the text parsed otherwise). */
   adopt: { from: number; to: number; nodes: Node[] } | null;
 }
 
-/** Children `from..to` of the old document became `nodes` (a change from elsewhere, parsed). */
+/** Blocks `from..to` of the old document became `nodes` (a change from elsewhere, parsed). */
 export interface ViewChange {
   from: number;
   to: number;
@@ -145,7 +145,7 @@ export class SourceDoc {
     return this.blocks.length;
   }
 
-  /** Block `k`'s node (the view's child `k`). */
+  /** Block `k`'s node (the view's block `k`). */
   blockNode(k: number): Node {
     return this.blocks[k].node;
   }
@@ -492,7 +492,7 @@ export class SourceDoc {
     return true;
   }
 
-  /** Apply a change of the text made elsewhere; answers which children of the view's document it replaced. */
+  /** Apply a change of the text made elsewhere; answers which blocks of the view's document it replaced. */
   remoteEdit(spans: readonly Span[]): ViewChange | null {
     if (spans.length === 0) return null;
     // One span covering them all: the blocks between separate changes are re-parsed too (still few).
