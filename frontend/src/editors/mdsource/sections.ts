@@ -50,13 +50,12 @@ export function unsectioned(content: Fragment): Node[] {
   return nodes;
 }
 
-/** `nodes` after the document's last block: the last section filled up to `SIZE`, then new sections. */
+/**
+ * `nodes` after the document's last block, in sections of their own after the last one (`balance` joins a short one
+ * to its neighbour): what maps the document's end (rich.ts's highlighting left for idle time) stays before them.
+ */
 export function appendBlocks(tr: Transaction, nodes: readonly Node[]): void {
-  const last = tr.doc.lastChild;
-  const room = last ? Math.max(0, SIZE - last.childCount) : 0;
-  if (room > 0 && nodes.length > 0) tr.insert(tr.doc.content.size - 1, nodes.slice(0, room));
-  const rest = nodes.slice(room);
-  if (rest.length) tr.insert(tr.doc.content.size, sectioned(rest));
+  if (nodes.length) tr.insert(tr.doc.content.size, sectioned(nodes));
 }
 
 /** The steps that keep every section between `MIN` and `MAX` blocks (none: `tr` unchanged). */
