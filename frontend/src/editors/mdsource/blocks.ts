@@ -40,17 +40,21 @@ function indexOf(doc: Node): Index {
   return index;
 }
 
-/** The section that holds block `k` (the last section for `k` past the end). */
-function sectionOf(index: Index, k: number): number {
-  const { firsts } = index;
+/** The last index of `starts[0..last]` (ascending) whose value is at most `value`. */
+function lastAtMost(starts: readonly number[], last: number, value: number): number {
   let lo = 0;
-  let hi = firsts.length - 2;
+  let hi = last;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (firsts[mid] <= k) lo = mid;
+    if (starts[mid] <= value) lo = mid;
     else hi = mid - 1;
   }
   return lo;
+}
+
+/** The section that holds block `k` (the last section for `k` past the end). */
+function sectionOf(index: Index, k: number): number {
+  return lastAtMost(index.firsts, index.firsts.length - 2, k);
 }
 
 /** The document's blocks. */
@@ -90,15 +94,7 @@ export function blocksRange(doc: Node, from: number, to: number): [number, numbe
 
 /** The last section that starts at or before view position `pos` (the count of sections at the very end). */
 function sectionAt(index: Index, pos: number): number {
-  const { positions } = index;
-  let lo = 0;
-  let hi = positions.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (positions[mid] <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return lastAtMost(index.positions, index.positions.length - 1, pos);
 }
 
 /**
@@ -131,11 +127,6 @@ export function blockIndex($pos: ResolvedPos): number {
   const s = $pos.index(0);
   if (s >= firsts.length - 1) return firsts[firsts.length - 1];
   return firsts[s] + ($pos.depth >= 1 ? $pos.index(1) : 0);
-}
-
-/** The node of the block `$pos` is in (null between blocks). */
-export function blockOf($pos: ResolvedPos): Node | null {
-  return betweenBlocks($pos) ? null : $pos.node(BLOCK_DEPTH);
 }
 
 /** Calls `f` with each block, its position and index; from block `from` on (false from `f` stops). */

@@ -24,7 +24,7 @@ import { betweenBlocks } from "./blocks";
 import { schema } from "./schema";
 
 /** Blocks per section as made; sections are parted past `MAX` and joined below `MIN`. */
-export const SIZE = 50;
+const SIZE = 50;
 const MIN = 25;
 const MAX = 100;
 
@@ -59,7 +59,7 @@ export function appendBlocks(tr: Transaction, nodes: readonly Node[]): void {
 }
 
 /** The steps that keep every section between `MIN` and `MAX` blocks (none: `tr` unchanged). */
-export function balance(tr: Transaction): void {
+function balance(tr: Transaction): void {
   // From the end: the positions of the sections before hold.
   const starts: number[] = [];
   tr.doc.forEach((_section, offset) => starts.push(offset));
