@@ -567,8 +567,8 @@ KEY_PROBE = """
   window.addEventListener("keydown", (e) => { if (armed !== null && t0 === 0) t0 = e.timeStamp; }, true);
   const shows = (node) => {
     const element = node.nodeType === 1 ? node : node.parentElement;
-    // A block of the editor's sections (the page before them: of the editor's element).
-    const blocks = ".cm-line, .ProseMirror > .pm-section > *, .ProseMirror > :not(.pm-section)";
+    // A block of the editor's sections, or a section the edit added whole (the page before them: the editor's child).
+    const blocks = ".cm-line, .ProseMirror > .pm-section > *, .ProseMirror > *";
     const block = element && element.closest(blocks);
     return Boolean(block && block.textContent.includes(armed));
   };
