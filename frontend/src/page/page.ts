@@ -13,6 +13,7 @@ import { ReviewPanel } from "../panels/review";
 import { StatusBar } from "./statusbar";
 import { AutoSave } from "../sync/autosave";
 import { ThemeSwitch } from "./theme";
+import { StoredSettings } from "../shared/storedsettings";
 import { type AppCommands, Keys } from "./keys";
 import { tablePaletteItems } from "../editors/tableactions";
 import { Reloads } from "../shared/reloads";
@@ -53,13 +54,15 @@ export class Page {
   private fileTree: FileTree;
   private statusBar: StatusBar;
   private autoSave: AutoSave;
-  private themeSwitch: ThemeSwitch;
+  /** read before any part that follows a setting is made (each listens to it) */
+  private storedSettings: StoredSettings;
   private closer: TabCloser;
   private writing: WritingModes;
   private gone: GoneBanner;
   private startScreen: StartScreen;
 
   constructor(private channel: Channel) {
+    this.storedSettings = new StoredSettings(channel);
     // The page's own subscriptions come first: the editor takes a `doc` before any panel reads the text.
     this.bus.on("state", (state) => this.render(state));
     this.bus.on("doc", (doc) => this.remote(doc));
@@ -96,7 +99,7 @@ export class Page {
       focusEditor: () => this.current?.editor?.focus(),
     });
     this.keys.addCommands(this.closer.commands());
-    this.writing = new WritingModes(channel, this.editorHost);
+    this.writing = new WritingModes(channel, this.editorHost, this.storedSettings);
     this.gone = new GoneBanner(byId("divergence"), () => void act(() => this.save()));
     this.keys.addCommands(this.writing.commands());
     const exports = new ExportDialog(channel, () => this.exportTab());
@@ -114,10 +117,14 @@ export class Page {
       openFile: (path) => this.openPath(path, "file"),
     });
     new Outline();
-    this.themeSwitch = new ThemeSwitch(channel);
-    this.autoSave = new AutoSave(channel, async (tabId) => {
-      if (this.current?.tabId === tabId) await this.current.flush();
-    });
+    new ThemeSwitch(channel, this.storedSettings);
+    this.autoSave = new AutoSave(
+      channel,
+      async (tabId) => {
+        if (this.current?.tabId === tabId) await this.current.flush();
+      },
+      this.storedSettings,
+    );
     this.statusBar = new StatusBar(() => this.current?.editor?.mode ?? null);
     this.fileTree = new FileTree(channel, {
       open: (filePath) => this.openPath(filePath, "file"),
@@ -152,7 +159,7 @@ export class Page {
     byId("connection").textContent = "connected";
     byId("connection").dataset.state = "open";
     this.wireControls();
-    await Promise.all([this.themeSwitch.load(), this.autoSave.load(), this.writing.load()]);
+    await this.storedSettings.load();
     this.reportFocus();
     this.render(await this.channel.request("ui.state", {}));
     await this.loadTree();

@@ -4,6 +4,7 @@
 import { el, toast } from "../shared/dom";
 import { type Channel, errorText } from "../shared/protocol";
 import { setRemoteImages } from "../shared/renderctx";
+import type { SettingValues, StoredSettings } from "../shared/storedsettings";
 
 export type ThemeChoice = "system" | "light" | "dark";
 
@@ -28,25 +29,23 @@ dark.addEventListener("change", () => applyTheme());
 applyTheme();
 
 export class ThemeSwitch {
-  constructor(private channel: Channel) {
+  constructor(
+    private channel: Channel,
+    stored: StoredSettings,
+  ) {
     const button = el("button", { id: "theme-toggle", type: "button", "data-command": "Switch theme" }, "Theme");
     button.addEventListener("click", () => void this.cycle());
     document.getElementById("settings-open")?.before(button);
-    // A choice made in the settings dialog applies when it closes.
-    document.getElementById("settings")?.addEventListener("close", () => void this.load());
+    stored.listen((values) => this.follow(values));
     applyTheme();
   }
 
-  /** The stored choice (once the page is connected). */
-  async load(): Promise<void> {
-    try {
-      const { settings } = await this.channel.request("settings.list", {});
-      const stored = settings.find((s) => s.key === "editor.theme")?.value;
-      if (stored === "light" || stored === "dark" || stored === "system") applyTheme(stored);
-      setRemoteImages(settings.find((s) => s.key === "editor.remote_images")?.value !== false);
-    } catch {
-      // The app answers settings later: the OS's choice stands meanwhile.
-    }
+  /** The stored choice; until the app answers, the OS's choice stands. */
+  private follow(values: SettingValues): void {
+    if (values === null) return;
+    const stored = values.get("editor.theme");
+    if (stored === "light" || stored === "dark" || stored === "system") applyTheme(stored);
+    setRemoteImages(values.get("editor.remote_images") !== false);
   }
 
   async cycle(): Promise<void> {

@@ -3,6 +3,7 @@
 // work stays unsaved (dirty) and closing still asks.
 import { toast } from "../shared/dom";
 import { type Channel, errorText } from "../shared/protocol";
+import type { SettingValues, StoredSettings } from "../shared/storedsettings";
 
 export const AUTOSAVE_DELAY_MS = 1000;
 
@@ -13,19 +14,14 @@ export class AutoSave {
   constructor(
     private channel: Channel,
     private flush: (tabId: string) => Promise<void>,
+    stored: StoredSettings,
   ) {
-    // The settings dialog may change it: read it again when the dialog closes.
-    document.getElementById("settings")?.addEventListener("close", () => void this.load());
+    stored.listen((values) => this.follow(values));
   }
 
-  /** The setting as stored (once the page is connected; again whenever the settings dialog closes). */
-  async load(): Promise<void> {
-    try {
-      const { settings } = await this.channel.request("settings.list", {});
-      this.enabled = settings.find((s) => s.key === "editor.save_automatically")?.value === true;
-    } catch {
-      this.enabled = false;
-    }
+  /** The setting as stored; off while the app cannot say. */
+  private follow(values: SettingValues): void {
+    this.enabled = values?.get("editor.save_automatically") === true;
     if (!this.enabled) {
       for (const timer of this.timers.values()) window.clearTimeout(timer);
       this.timers.clear();

@@ -5,6 +5,7 @@
 import { toast } from "../../shared/dom";
 import type { PickItem } from "../../shared/command";
 import { type Channel, errorText } from "../../shared/protocol";
+import type { SettingValues, StoredSettings } from "../../shared/storedsettings";
 import { onPrefs, prefs, setPrefs, type WritingPrefs } from "./prefs";
 
 const SETTING: Record<keyof WritingPrefs, string> = {
@@ -19,8 +20,9 @@ export class WritingModes {
   constructor(
     private channel: Channel,
     editorHost: HTMLElement,
+    stored: StoredSettings,
   ) {
-    document.getElementById("settings")?.addEventListener("close", () => void this.load());
+    stored.listen((values) => this.follow(values));
     document.addEventListener(
       "keydown",
       (event) => {
@@ -47,18 +49,14 @@ export class WritingModes {
     setPrefs({});
   }
 
-  /** The stored settings (once the page is connected, and whenever the settings dialog closes). */
-  async load(): Promise<void> {
-    try {
-      const { settings } = await this.channel.request("settings.list", {});
-      const value = (key: keyof WritingPrefs): boolean | undefined => {
-        const stored = settings.find((s) => s.key === SETTING[key])?.value;
-        return typeof stored === "boolean" ? stored : undefined;
-      };
-      setPrefs({ spellcheck: value("spellcheck"), focus: value("focus"), typewriter: value("typewriter") });
-    } catch {
-      // The defaults stand until the app answers.
-    }
+  /** The stored settings; the defaults stand until the app answers. */
+  private follow(values: SettingValues): void {
+    if (values === null) return;
+    const value = (key: keyof WritingPrefs): boolean | undefined => {
+      const stored = values.get(SETTING[key]);
+      return typeof stored === "boolean" ? stored : undefined;
+    };
+    setPrefs({ spellcheck: value("spellcheck"), focus: value("focus"), typewriter: value("typewriter") });
   }
 
   /** The palette's toggles (the toast after one says whether it is on now). */
