@@ -409,3 +409,13 @@ test("typing in or next to every GFM spec example changes only what was typed", 
   const failing = failingExamples(gfmExamples);
   assert.deepEqual(Object.keys(failing).map(Number), Object.keys(KNOWN_GFM).map(Number), JSON.stringify(failing, null, 1));
 });
+
+test("writing: Backspace and Delete at a section's edge join the blocks on either side, as anywhere else", () => {
+  const text = Array.from({ length: 120 }, (_, k) => `Para ${k}.`).join("\n\n");
+  const back = new KeyboardEditor(text).cursorAfter("Para 50.");
+  back.press("Home").press("Backspace");
+  assert.equal(back.text, text.replace("Para 49.\n\nPara 50.", "Para 49.Para 50."));
+  const forward = new KeyboardEditor(text).cursorAfter("Para 49.");
+  forward.press("Delete");
+  assert.equal(forward.text, text.replace("Para 49.\n\nPara 50.", "Para 49.Para 50."));
+});
