@@ -567,7 +567,9 @@ KEY_PROBE = """
   window.addEventListener("keydown", (e) => { if (armed !== null && t0 === 0) t0 = e.timeStamp; }, true);
   const shows = (node) => {
     const element = node.nodeType === 1 ? node : node.parentElement;
-    const block = element && element.closest(".cm-line, .ProseMirror > *");
+    // A block of the editor's sections, or a section the edit added whole (the page before them: the editor's child).
+    const blocks = ".cm-line, .ProseMirror > .pm-section > *, .ProseMirror > *";
+    const block = element && element.closest(blocks);
     return Boolean(block && block.textContent.includes(armed));
   };
   new MutationObserver((records) => {
@@ -846,7 +848,7 @@ ENTER_PROBE = """
     armed = null;
     for (const resolve of waiters.splice(0)) resolve(value);
   };
-  const list = () => document.querySelector(".ProseMirror > ul");
+  const list = () => document.querySelector(":is(.ProseMirror, .ProseMirror > .pm-section) > ul");
   const done = () => {
     const ul = list();
     if (!ul || armed === null) return false;
@@ -885,7 +887,8 @@ async def enter_round(s: Stage, plan: Plan) -> dict[str, Any]:
     tab = await agent_open(s, name)
     await s.operator.call("ui.set_mode", tabId=tab, mode="wysiwyg")
     await click_file(s.page, name)
-    last = s.page.locator(".ProseMirror > ul > li").filter(has_text=re.compile("^second item$"))
+    items = s.page.locator(":is(.ProseMirror, .ProseMirror > .pm-section) > ul > li")
+    last = items.filter(has_text=re.compile("^second item$"))
     await last.wait_for(timeout=OPEN_TIMEOUT_SECONDS * 1000)
     # The keys are timed in the whole document: the blocks after the first screens appended first (a page that
     # appends them in idle time marks the editor `aria-busy` meanwhile), so no key shares a frame with that work.

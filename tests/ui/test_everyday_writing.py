@@ -115,31 +115,31 @@ async def test_focus_mode_in_wysiwyg_dims_all_but_the_current_block(
     pages: Pages, vmark: RunningApp, workspace: Path
 ) -> None:
     page, _ = await open_file_in(pages, workspace, "focus.md", FOCUS.encode(), "wysiwyg")
-    first = page.locator(".ProseMirror > p").first
+    first = page.locator(".ProseMirror > .pm-section > p").first
     await first.click()
     await page.keyboard.press("F8")
     await expect(page.locator("html")).to_have_attribute("data-focus-mode", "")
     await expect(first).to_contain_class("focus-path focus-current")
-    await _dimmed(page, ".ProseMirror > p:first-of-type", False)
-    await _dimmed(page, ".ProseMirror > h1")
-    await _dimmed(page, ".ProseMirror > ul")
+    await _dimmed(page, ".ProseMirror > .pm-section > p:first-of-type", False)
+    await _dimmed(page, ".ProseMirror > .pm-section > h1")
+    await _dimmed(page, ".ProseMirror > .pm-section > ul")
     await wait_until(lambda: _is(vmark, "editor.focus_mode", True), "focus mode remembered")
 
     # Down into the list: the list stays lit around its current item's paragraph; the other item is dimmed.
     await page.keyboard.press("ArrowDown")
-    await expect(page.locator(".ProseMirror > ul")).to_contain_class("focus-path")
+    await expect(page.locator(".ProseMirror > .pm-section > ul")).to_contain_class("focus-path")
     await expect(page.locator(".ProseMirror li p").first).to_contain_class("focus-current")
-    await _dimmed(page, ".ProseMirror > ul", False)
+    await _dimmed(page, ".ProseMirror > .pm-section > ul", False)
     await _dimmed(page, ".ProseMirror li:nth-child(1) p", False)
     await _dimmed(page, ".ProseMirror li:nth-child(2) p")
-    await _dimmed(page, ".ProseMirror > p:first-of-type")
+    await _dimmed(page, ".ProseMirror > .pm-section > p:first-of-type")
 
     # Remembered: a new page starts in focus mode; F8 turns it off.
     again = await pages.open()
     await expect(again.locator("html")).to_have_attribute("data-focus-mode", "")
     await page.keyboard.press("F8")
     await expect(page.locator("html")).not_to_have_attribute("data-focus-mode", "")
-    await _dimmed(page, ".ProseMirror > h1", False)
+    await _dimmed(page, ".ProseMirror > .pm-section > h1", False)
     await wait_until(lambda: _is(vmark, "editor.focus_mode", False), "focus mode off remembered")
 
 
@@ -164,10 +164,10 @@ async def test_focus_mode_in_source_lights_the_current_paragraphs_lines(
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 async def test_screenshot_of_focus_mode(pages: Pages, vmark: RunningApp, workspace: Path, scheme: str) -> None:
     page, _ = await open_file_in(pages, workspace, "focus.md", FOCUS.encode(), "wysiwyg", scheme)
-    await page.locator(".ProseMirror > p").first.click()
+    await page.locator(".ProseMirror > .pm-section > p").first.click()
     await page.keyboard.press("F8")
-    await expect(page.locator(".ProseMirror > p").first).to_contain_class("focus-path focus-current")
-    await _dimmed(page, ".ProseMirror > ul")
+    await expect(page.locator(".ProseMirror > .pm-section > p").first).to_contain_class("focus-path focus-current")
+    await _dimmed(page, ".ProseMirror > .pm-section > ul")
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"everyday-focus-mode-{scheme}.png"))
     await page.keyboard.press("F8")  # leave the setting as it was
@@ -201,7 +201,8 @@ async def test_typewriter_mode_keeps_the_caret_line_in_the_middle(
 ) -> None:
     page, tab = await open_file_in(pages, workspace, "long.md", PARAGRAPHS.encode(), mode)
     scroller = SCROLLER[mode]
-    line = page.locator(".cm-line" if mode == "source" else ".ProseMirror > p", has_text="Paragraph 12 says")
+    paragraph = ".cm-line" if mode == "source" else ".ProseMirror > .pm-section > p"
+    line = page.locator(paragraph, has_text="Paragraph 12 says")
     await line.click()
     await page.keyboard.press("F9")
     await expect(page.locator("html")).to_have_attribute("data-typewriter", "")

@@ -142,7 +142,7 @@ async def test_wysiwyg_multi_paragraph_insertion_is_one_undoable_step(
         assert out["applied"] is True
     await expect(page.locator(".ProseMirror li")).to_have_count(2)
     await expect(page.locator(".ProseMirror blockquote")).to_have_text("quoted")
-    await expect(page.locator(".ProseMirror > p").first).to_have_text("First paragraph.")
+    await expect(page.locator(".ProseMirror > .pm-section > p").first).to_have_text("First paragraph.")
     # The agent's Markdown is spliced in as it wrote it (its list markers too), and shown as nodes.
     expected = "# A\n\nFirst paragraph.\n\n- one\n- two\n\n> quoted\n"
     await wait_doc_text(vmark, tab, expected)

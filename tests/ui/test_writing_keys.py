@@ -354,11 +354,25 @@ async def test_the_first_key_after_enter_lands_at_the_caret(scene: Stage) -> Non
     want = "one" + "\n\nxy" * 8
     await check_session(scene, S("enter-then-keys", "one", "one", steps, want))
     visibility = "el => getComputedStyle(el).contentVisibility"
-    caret_block = page.locator(".ProseMirror > .pm-caret-block")
-    await expect(caret_block).to_have_count(1)
-    await expect(caret_block).to_have_text("xy")
-    assert await caret_block.evaluate(visibility) == "visible"
-    assert await page.locator(".ProseMirror > p").first.evaluate(visibility) == "auto"
+    caret_section = page.locator(".ProseMirror > .pm-caret-section")
+    await expect(caret_section).to_have_count(1)
+    await expect(caret_section.locator(":scope > .pm-caret-block")).to_have_text("xy")
+    assert await caret_section.evaluate(visibility) == "visible"
+    # The sections skip layout off screen; their blocks do not on their own.
+    assert await page.locator(".ProseMirror > .pm-section > p").first.evaluate(visibility) == "visible"
+    assert (
+        await page.evaluate("""() => {
+      const editor = document.createElement("div");
+      editor.className = "editor";
+      editor.dataset.mode = "wysiwyg";
+      editor.innerHTML = '<div class="ProseMirror"><div class="pm-section"></div></div>';
+      document.body.append(editor);
+      const value = getComputedStyle(editor.querySelector(".pm-section")).contentVisibility;
+      editor.remove();
+      return value;
+    }""")
+        == "auto"
+    )
 
 
 async def test_the_emptied_nested_item_and_the_ended_quoted_list_show(scene: Stage) -> None:

@@ -802,7 +802,8 @@ async def test_a_row_typed_in_a_new_paragraph_becomes_a_table(scene: Stage) -> N
     # Key by key: the first key typed into the block just made lands at the caret (its block is laid out).
     await page.keyboard.type("|a|b|c|", delay=25)
     # (How a new paragraph writes its pipes, escaped or not, is the engine's; Enter makes the row the person sees.)
-    await expect(page.locator(".ProseMirror > p").filter(has_text=re.compile(r"^\|a\|b\|c\|$"))).to_have_count(1)
+    paragraphs = page.locator(".ProseMirror > .pm-section > p")
+    await expect(paragraphs.filter(has_text=re.compile(r"^\|a\|b\|c\|$"))).to_have_count(1)
     await page.keyboard.press("End")
     await press_into(page, "Enter", "Intro\n\n|a|b|c|\n|---|---|---|\n||||\n\nAfter\n", [1, 0])
     await page.keyboard.type("1")

@@ -53,7 +53,7 @@ async def test_a_heading_typed_at_the_end_of_a_long_document_is_in_the_outline_a
     characters = len(text.replace("\n", ""))
     await expect(page.get_by_test_id("status-characters")).to_have_text(f"{characters:,} characters")
     # The last paragraph, scrolled to: its soft break drawn as a space (decorated as it came near the screen).
-    last = page.locator(".ProseMirror > p", has_text="The end")
+    last = page.locator(".ProseMirror > .pm-section > p", has_text="The end")
     await last.click()
     await expect(last.locator(".md-soft-break")).to_have_count(1)
     # After it, a new heading.
@@ -78,7 +78,7 @@ async def test_the_code_blocks_of_a_long_document_are_all_highlighted_and_follow
 ) -> None:
     text = long_doc()
     page = await open_long(pages, workspace, text)
-    blocks = page.locator(".ProseMirror > .md-code")
+    blocks = page.locator(".ProseMirror > .pm-section > .md-code")
     await expect(blocks).to_have_count(PARTS, timeout=60_000)
     # The first screen's right away; the last one's once the page had idle time for the blocks before it.
     await expect(blocks.first.locator(".tok-keyword").first).to_have_text("def")

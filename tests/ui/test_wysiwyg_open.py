@@ -96,7 +96,7 @@ async def test_find_and_the_outline_see_the_whole_document_from_the_start(pages:
     await page.get_by_role("searchbox", name="Find").fill("zanzibar")
     await expect(page.get_by_test_id("find-count")).to_have_text("1 of 1")
     await page.keyboard.press("Enter")
-    match = page.locator(".ProseMirror > p", has_text="The final word is").locator(".md-find-match")
+    match = page.locator(".ProseMirror > .pm-section > p", has_text="The final word is").locator(".md-find-match")
     await expect(match).to_have_text("zanzibar")
     await expect(page.locator(".ProseMirror")).not_to_have_attribute("aria-busy", "true")  # find took it all
     await _outline_shows_every_heading(page)
@@ -119,9 +119,10 @@ async def test_ctrl_end_shows_the_last_line_of_a_long_document(pages: Pages, wor
     await page.click(".ProseMirror h1")
     await page.keyboard.press("Control+End")  # the rest parsed and shown at once
     await filled(page)
-    await expect(page.locator(".ProseMirror > p", has_text="The final word is zanzibar.")).to_be_in_viewport()
+    paragraphs = page.locator(".ProseMirror > .pm-section > p")
+    await expect(paragraphs.filter(has_text="The final word is zanzibar.")).to_be_in_viewport()
     await page.keyboard.type(" End.")
-    await expect(page.locator(".ProseMirror > p", has_text="The final word is zanzibar. End.")).to_be_in_viewport()
+    await expect(paragraphs.filter(has_text="The final word is zanzibar. End.")).to_be_in_viewport()
     await page.keyboard.press("Control+Home")
     await expect(page.locator(".ProseMirror h1", has_text="Long document")).to_be_in_viewport()
 
@@ -143,7 +144,7 @@ async def test_links_defined_at_the_end_and_a_fence_across_the_first_part(
     text = linked_doc()
     assert text.index("```text") < 24_000 < text.index("\n```\n")  # the fence runs across the first part's end
     page, tab = await open_long(pages, workspace, text)
-    first = page.locator(".ProseMirror > p").first
+    first = page.locator(".ProseMirror > .pm-section > p").first
     await expect(first.locator("a", has_text="the spec")).to_have_attribute("href", "https://example.com/spec")
     await first.click(position={"x": 2, "y": 5})
     await page.keyboard.press("Home")

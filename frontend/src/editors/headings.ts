@@ -3,6 +3,7 @@
 // The outline lists them; a link to `#fragment` follows to one.
 import type { Node as PMNode } from "prosemirror-model";
 import { live } from "../shared/live";
+import { forEachBlock } from "./mdsource/blocks";
 
 export interface Heading {
   level: number;
@@ -66,7 +67,7 @@ const blockHeadings = new WeakMap<PMNode, Heading[]>();
 /** The heading nodes of a WYSIWYG document (also those in quotes and lists), each top-level block read once. */
 export function pmHeadings(doc: PMNode): Heading[] {
   const headings: Heading[] = [];
-  doc.forEach((block, offset) => {
+  forEachBlock(doc, (block, offset) => {
     let inside = blockHeadings.get(block);
     if (inside === undefined) {
       const found: Heading[] = [];

@@ -16,8 +16,10 @@ import { parseBlocks } from "./mdsource/build";
 import { schema } from "./mdsource/schema";
 import { serializeBlock, serializeInline } from "./mdsource/serialize";
 import { FIRST_PARSE, Filler, firstBlocks, shownPart, wholeDocumentKeys } from "./mdsource/fill";
+import { blockAt, blockCount, blocksRange, flatPos, gatherBlocks } from "./mdsource/blocks";
+import { sectionsPlugin, unsectioned } from "./mdsource/sections";
 import { SOURCE_SPLICE, SourceDoc, type Span, type ViewChange } from "./mdsource/sourcedoc";
-import { childRange, registerSourceDoc, replaceDiff } from "./mdsource/sourceedit";
+import { registerSourceDoc, replaceDiff } from "./mdsource/sourceedit";
 import { SpliceHistory } from "./mdsource/undosplice";
 import { tabStaysPlugin, writingPlugins } from "./mdsource/writing";
 import { slashMenuPlugin } from "./slashmenu";
@@ -50,6 +52,7 @@ export class WysiwygEditor implements Editor {
     const state = EditorState.create({
       doc: this.source.doc(first),
       plugins: [
+        sectionsPlugin(), // first: its keys join sections before the commands see them
         wholeDocumentKeys(),
         ...tableEditing(() => this.source),
         history(),
@@ -79,9 +82,9 @@ export class WysiwygEditor implements Editor {
     if (Filler.needed(this.view, this.source)) this.filler = new Filler(this.view, this.source, () => this.filled());
   }
 
-  /** `change` (children of the view's document) as far as the view shows it; null: none of it is shown yet. */
+  /** `change` (blocks of the view's document) as far as the view shows it; null: none of it is shown yet. */
   private shown<T extends { from: number; to: number }>(change: T, doc: Node): T | null {
-    return this.filler?.filling ? shownPart(change, doc.childCount) : change;
+    return this.filler?.filling ? shownPart(change, blockCount(doc)) : change;
   }
 
   /** The whole document is shown: the review and the comment anchors set meanwhile are shown whole. */
@@ -113,7 +116,7 @@ export class WysiwygEditor implements Editor {
       return;
     }
     this.view.updateState(state);
-    if (!state.selection.eq(before.selection)) this.hooks.onSelection(state.selection.from, state.selection.to);
+    if (!state.selection.eq(before.selection)) this.hooks.onSelection(flatPos(state.doc, state.selection.from), flatPos(state.doc, state.selection.to));
   }
 
   getText(): string {
@@ -121,8 +124,10 @@ export class WysiwygEditor implements Editor {
   }
 
   selection(): SelectionInfo {
-    const { from, to } = this.view.state.selection;
-    return { from, to, text: from === to ? "" : this.excerpt(from, to) };
+    const { doc, selection } = this.view.state;
+    const { from, to } = selection;
+    // Positions of the document without its sections (mdsource/sections.ts): those are the view's only.
+    return { from: flatPos(doc, from), to: flatPos(doc, to), text: from === to ? "" : this.excerpt(from, to) };
   }
 
   /** The Markdown of `from..to`: its source where it maps to one, else the excerpt written as Markdown. */
@@ -138,7 +143,7 @@ export class WysiwygEditor implements Editor {
     if (range) return this.source.slice(range[0], range[1]);
     if (content.firstChild?.isInline) return serializeInline(content);
     const blocks: string[] = [];
-    content.forEach((node) => blocks.push(node.isTextblock ? serializeInline(node.content) : serializeBlock(node)));
+    for (const node of unsectioned(content)) blocks.push(node.isTextblock ? serializeInline(node.content) : serializeBlock(node));
     return blocks.join("\n\n");
   }
 
@@ -270,33 +275,36 @@ export class WysiwygEditor implements Editor {
 function narrowReplace(state: EditorState, change: ViewChange): Transaction | null {
   const tr = state.tr;
   const count = change.nodes.length;
+  gatherBlocks(tr, change.from, change.to);
   // As many blocks as before: each changed one on its own (a word changed in one paragraph and a line added
   // to a list below it are two small steps, not one across the text between them); the last first, so the
   // positions before it hold.
   const pairs = change.to - change.from === count ? [...change.nodes.keys()].reverse() : null;
   try {
-    if (pairs) for (const k of pairs) replaceDiff(tr, ...childRange(state.doc, change.from + k, change.from + k + 1), Fragment.from(change.nodes[k]));
-    else replaceDiff(tr, ...childRange(state.doc, change.from, change.to), Fragment.from(change.nodes));
+    if (pairs) for (const k of pairs) replaceDiff(tr, ...blocksRange(tr.doc, change.from + k, change.from + k + 1), Fragment.from(change.nodes[k]));
+    else replaceDiff(tr, ...blocksRange(tr.doc, change.from, change.to), Fragment.from(change.nodes));
   } catch {
     return null; // no valid replacement of that range
   }
-  if (tr.doc.childCount !== state.doc.childCount - (change.to - change.from) + count) return null;
-  for (let k = 0; k < count; k++) if (!tr.doc.child(change.from + k).eq(change.nodes[k])) return null;
+  if (blockCount(tr.doc) !== blockCount(state.doc) - (change.to - change.from) + count) return null;
+  for (let k = 0; k < count; k++) if (!blockAt(tr.doc, change.from + k).eq(change.nodes[k])) return null;
   return tr;
 }
 
-/** Children `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */
+/** Blocks `from..to` of the document replaced by `nodes` (the same objects: the text's blocks), the selection kept where it can be. */
 function replaceChildren(state: EditorState, change: ViewChange): Transaction {
-  const doc = state.doc;
-  const [start, end] = childRange(doc, change.from, change.to);
+  const tr = state.tr;
+  const [start, end] = gatherBlocks(tr, change.from, change.to);
+  const gathered = tr.mapping.maps.length;
   const fresh = Fragment.from(change.nodes);
-  const tr = state.tr.replaceWith(start, end, fresh);
   // A cursor inside the replaced blocks stays at the same place of the text around it where it can.
-  const old = doc.slice(start, end).content;
+  const old = tr.doc.slice(start, end).content;
+  tr.replaceWith(start, end, fresh);
   const diffStart = old.findDiffStart(fresh);
   const diffEnd = old.findDiffEnd(fresh);
-  const map = (pos: number): number => {
-    if (pos < start || pos > end) return tr.mapping.map(pos);
+  const map = (before: number): number => {
+    const pos = tr.mapping.slice(0, gathered).map(before);
+    if (pos < start || pos > end) return tr.mapping.slice(gathered).map(pos);
     const offset = pos - start;
     if (diffStart === null || offset <= diffStart) return start + offset;
     if (diffEnd && offset >= diffEnd.a) return start + diffEnd.b + (offset - diffEnd.a);

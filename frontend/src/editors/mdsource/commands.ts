@@ -23,6 +23,7 @@ import {
   spacesAt,
 } from "./lines";
 import { schema } from "./schema";
+import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockIndex } from "./blocks";
 import { segmentsOf } from "./build";
 import { applySourceEdit, sourceDocOf, sourceTransaction } from "./sourceedit";
 import { SOURCE_SPLICE, SourceDoc, type Span } from "./sourcedoc";
@@ -49,7 +50,7 @@ function here(state: EditorState, view: EditorView | undefined, emptyOnly = true
   if (emptyOnly && !selection.empty) return null;
   const $pos = selection.$head;
   const textblock = $pos.parent;
-  if (!textblock.isTextblock || $pos.depth === 0) return null;
+  if (!textblock.isTextblock || betweenBlocks($pos)) return null;
   const range = source.textblockRange(state.doc, $pos.pos);
   if (!range) return null;
   const cursor = source.offsetAt(state.doc, $pos.pos, -1);
@@ -89,7 +90,7 @@ export const enterInList: Command = (state, _dispatch, view) => {
   if (empty) {
     if (depth > 1 && h.$pos.node(depth - 2).type.name === "list_item") return liftItem(h, depth, item);
     if (index === list.childCount - 1) return endList(h, depth, item);
-    if (depth === 2) return splitList(h, depth, item);
+    if (depth === BLOCK_DEPTH + 1) return splitList(h, depth, item);
     if (h.$pos.node(depth - 2).type.name === "blockquote") return index === 0 ? paragraphBeforeList(h, depth, item) : splitQuotedList(h, depth, item);
   }
   const outer = continuation(item.marker.outer);
@@ -186,9 +187,9 @@ function numbersAfterRemoved(h: Here, depth: number, item: ItemSource, to?: numb
 /** An empty last item: its line goes, and the cursor to a new paragraph after the list (or its top-level block). */
 function endList(h: Here, depth: number, item: ItemSource): boolean {
   const list = h.$pos.node(depth - 1);
-  if (depth - 1 === 1 && list.childCount === 1) {
+  if (depth - 1 === BLOCK_DEPTH && list.childCount === 1) {
     // The list is this one empty item: it becomes an empty paragraph (the text loses the list and its gap).
-    const start = h.$pos.before(1);
+    const start = h.$pos.before(BLOCK_DEPTH);
     const tr = h.state.tr.replaceWith(start, start + list.nodeSize, schema.nodes.paragraph.create());
     h.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, start + 1)).scrollIntoView());
     return true;
@@ -291,7 +292,7 @@ function restTight(h: Here, listStart: number, list: Node, from: number): boolea
   const end = lastTextblock(list, listStart);
   const range = end ? h.source.textblockRange(h.state.doc, end.pos) : null;
   if (!range || range[1] < from) return null;
-  const rest = new SourceDoc(h.source.slice(from, range[1])).doc().firstChild;
+  const rest = blockAt(new SourceDoc(h.source.slice(from, range[1])).doc(), 0);
   return rest?.type === list.type ? Boolean(rest.attrs.tight) : null;
 }
 
@@ -402,11 +403,11 @@ export const backspaceAtStart: Command = (state, _dispatch, view) => {
     }
     // An empty first item of a top-level list: as Enter there (its line goes, an empty paragraph before the rest).
     // Unwrapped, its empty line would stay in the text as a blank one.
-    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth === 2) {
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth === BLOCK_DEPTH + 1) {
       return h.$pos.node(depth - 1).childCount === 1 ? endList(h, depth, item) : splitList(h, depth, item);
     }
     // In a quote or an item: an empty paragraph of it before the rest of the list.
-    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth > 2 && h.$pos.node(depth - 1).childCount > 1) {
+    if (parent.childCount === 1 && h.textblock.content.size === 0 && depth > BLOCK_DEPTH + 1 && h.$pos.node(depth - 1).childCount > 1) {
       return paragraphBeforeList(h, depth, item);
     }
     return unwrapItem(h, depth, item);
@@ -426,7 +427,7 @@ export const backspaceEmptiesNestedItem: Command = (state, _dispatch, view) => {
   if (!h || h.textblock.type.name !== "paragraph" || h.textblock.content.size !== 1 || h.$pos.parentOffset !== 1) return false;
   const depth = h.$pos.depth - 1;
   const itemNode = h.$pos.node(depth);
-  if (depth < 3 || itemNode.type.name !== "list_item" || itemNode.childCount !== 1 || h.$pos.index(depth - 1) !== 0) return false;
+  if (depth < BLOCK_DEPTH + 2 || itemNode.type.name !== "list_item" || itemNode.childCount !== 1 || h.$pos.index(depth - 1) !== 0) return false;
   const parentDepth = depth - 2;
   const parent = h.$pos.node(parentDepth);
   const listIndex = h.$pos.index(parentDepth);
@@ -466,8 +467,8 @@ function joinBackward(h: Here): boolean {
   const parent = h.$pos.node(depth);
   const prev = parent.child(index - 1);
   const prevStart = h.$pos.posAtIndex(index - 1, depth);
-  if (prev.type.name === "horizontal_rule" && depth === 0) {
-    const range = h.source.blockRange(index - 1);
+  if (prev.type.name === "horizontal_rule" && depth === BLOCK_DEPTH - 1) {
+    const range = h.source.blockRange(blockIndex(h.$pos) - 1);
     if (!range) return false;
     return edit(h, { from: range[0], to: h.range[0], insert: "" }, { cursor: range[0] });
   }
@@ -509,7 +510,7 @@ function headingToParagraph(h: Here): boolean {
   const start = line.from + hashes.index;
   const rest = line.text.slice(h.range[1] - line.from);
   const closing = /^[ \t]+#+[ \t]*$/.test(rest) ? rest.length : 0;
-  const top = h.$pos.depth === 1;
+  const top = h.$pos.depth === BLOCK_DEPTH;
   const before = top && line.number > 1 && !isBlank(h.source.line(line.number - 1)?.text ?? "") ? "\n" : "";
   const next = h.source.line(line.number + 1);
   const after = top && next && !isBlank(next.text) ? "\n" : "";
@@ -576,7 +577,7 @@ function paragraphBeforeList(h: Here, depth: number, item: ItemSource): boolean 
   const done = unwrapSpan(h, depth, item);
   if (!done) return false;
   const tr = sourceTransaction(h.state, h.source, done.span, { cursor: done.cursor });
-  const top = h.source.blockRange(h.$pos.index(0));
+  const top = h.source.blockRange(blockIndex(h.$pos));
   if (!tr || !top) return false;
   const at = h.$pos.before(depth - 1);
   if (!/_list$/.test(tr.doc.resolve(at).nodeAfter?.type.name ?? "")) return false;
@@ -736,21 +737,20 @@ function liftItem(h: Here, depth: number, item: ItemSource): boolean {
 export function exitBlock(arrow: boolean): Command {
   return (state, dispatch) => {
     const { $head, empty } = state.selection;
-    if (!empty || $head.depth < 1) return false;
-    const top = $head.node(1);
+    if (!empty || betweenBlocks($head)) return false;
+    const top = $head.node(BLOCK_DEPTH);
     const kinds = ["code_block", "table", "blockquote", "raw_block", "bullet_list", "ordered_list"];
     if (!kinds.includes(top.type.name)) return false;
-    const last = $head.index(0) === state.doc.childCount - 1;
+    const last = blockIndex($head) === blockCount(state.doc) - 1;
     if (arrow) {
       if (!last || !["code_block", "table", "blockquote", "raw_block"].includes(top.type.name)) return false;
       // Only from the block's last line: ArrowDown elsewhere moves as usual.
-      const end = state.doc.content.size;
-      if (!state.selection.$head.parent.isTextblock || $head.after(1) !== end) return false;
+      if (!state.selection.$head.parent.isTextblock) return false;
       const textEnd = $head.end();
       if ($head.pos !== textEnd && $head.parent.textBetween($head.parentOffset, $head.parent.content.size).includes("\n")) return false;
-      if ($head.parent !== lastTextblock(top, $head.before(1))?.node) return false;
+      if ($head.parent !== lastTextblock(top, $head.before(BLOCK_DEPTH))?.node) return false;
     }
-    if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
+    if (dispatch) paragraphAfter(state, dispatch, $head.after(BLOCK_DEPTH));
     return true;
   };
 }
@@ -762,11 +762,11 @@ export function exitBlock(arrow: boolean): Command {
  */
 export const enterAfterMath: Command = (state, dispatch, view) => {
   const { $head, empty } = state.selection;
-  if (!empty || $head.depth < 1) return false;
+  if (!empty || betweenBlocks($head)) return false;
   const block = $head.parent;
   if (!isClosedMath(block) || $head.parentOffset !== block.content.size) return false;
-  if ($head.depth > 1) return view ? paragraphAfterMath(view, $head.pos) : false;
-  if (dispatch) paragraphAfter(state, dispatch, $head.after(1));
+  if ($head.depth > BLOCK_DEPTH) return view ? paragraphAfterMath(view, $head.pos) : false;
+  if (dispatch) paragraphAfter(state, dispatch, $head.after(BLOCK_DEPTH));
   return true;
 };
 
@@ -790,7 +790,7 @@ export function paragraphAfterMath(view: EditorView, pos: number): boolean {
  */
 export const backspaceAfterMath: Command = (state, dispatch) => {
   const { $head, empty } = state.selection;
-  if (!empty || $head.depth < 1) return false;
+  if (!empty || betweenBlocks($head)) return false;
   const block = $head.parent;
   if (!isClosedMath(block) || $head.parentOffset !== block.content.size) return false;
   const text = block.textContent.trimEnd();
@@ -988,10 +988,10 @@ export const thematicBreak: Command = (state, _dispatch, view) => {
   const source = sourceDocOf(view);
   if (!source || !view) return false;
   const { $head } = state.selection;
-  if ($head.depth < 1) return false;
-  const empty = $head.parent.type.name === "paragraph" && $head.parent.content.size === 0 && $head.depth === 1;
+  if (betweenBlocks($head)) return false;
+  const empty = $head.parent.type.name === "paragraph" && $head.parent.content.size === 0 && $head.depth === BLOCK_DEPTH;
   if (empty && replaceEmpty(state, view, [schema.nodes.horizontal_rule.create({ markup: "---" }), schema.nodes.paragraph.create()], 1)) return true;
-  const range = source.blockRange($head.index(0));
+  const range = source.blockRange(blockIndex($head));
   if (!range || range[1] <= range[0]) return false;
   return applySourceEdit(view, { from: range[1], to: range[1], insert: "\n\n---" }, { paragraphAfter: true });
 };

@@ -12,11 +12,13 @@
 // undo history (`addToHistory` false) and is not the person's edit (it never reaches `dispatchTransaction`).
 // What reads the whole document at once (find, select all, the end of the document, opening at a search match)
 // finishes the fill first (`wholeDocument` in shared/live.ts).
-import { Fragment, type Node } from "prosemirror-model";
+import type { Node } from "prosemirror-model";
 import { closeHistory } from "prosemirror-history";
 import { Plugin, Selection, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { inIdle } from "../../shared/idle";
+import { blockCount, forEachBlock } from "./blocks";
+import { appendBlocks } from "./sections";
 import { editorScroller, whileFilling, wholeDocument } from "../../shared/live";
 
 /** Transaction meta of a fill step: blocks the text had all along, now shown (plugins may draw them later). */
@@ -62,7 +64,7 @@ export function firstBlocks(source: FillSource): number {
 }
 
 /**
- * Children `from..to` of the view's document (block indices) as far as the view shows them: where a change
+ * Blocks `from..to` of the view's document (block indices) as far as the view shows them: where a change
  * reaches past the shown part, only the children shown are replaced. Null: the change is all in the part not
  * shown yet (the fill shows it).
  */
@@ -165,7 +167,7 @@ export class Filler {
 
   /** Whether `source` shows in `view` only after a fill. */
   static needed(view: EditorView, source: FillSource): boolean {
-    return source.parsing || view.state.doc.childCount < source.blockCount;
+    return source.parsing || blockCount(view.state.doc) < source.blockCount;
   }
 
   constructor(
@@ -195,7 +197,7 @@ export class Filler {
   /** The text offset where the shown part ends (what lies after it is not in the view yet). */
   shownEnd(): number {
     if (this.finished) return this.source.length;
-    return this.source.blockRange(this.view.state.doc.childCount - 1)?.[1] ?? 0;
+    return this.source.blockRange(blockCount(this.view.state.doc) - 1)?.[1] ?? 0;
   }
 
   /** Every block shown now (one step). */
@@ -228,7 +230,7 @@ export class Filler {
       return;
     }
     this.waited = 0;
-    const have = this.view.state.doc.childCount;
+    const have = blockCount(this.view.state.doc);
     if (this.source.parsing && this.source.blockCount < have + this.perStep) {
       // The blocks the next append needs: parsed in a step of their own, which stops for input.
       this.source.parseMore(() => performance.now() >= until || inputPending());
@@ -240,9 +242,9 @@ export class Filler {
     const took = performance.now() - start;
     // Each step also costs the view's walk over every child it has (and the plugins'): steps of at least a sixteenth
     // of what is shown keep the steps few (logarithmically many), on a loaded machine too.
-    const least = Math.max(FIRST_STEP_BLOCKS, this.view.state.doc.childCount >> 4);
+    const least = Math.max(FIRST_STEP_BLOCKS, blockCount(this.view.state.doc) >> 4);
     this.perStep = Math.max(least, Math.round(this.perStep * Math.min(2, STEP_MS / Math.max(1, took))));
-    if (!this.source.parsing && this.view.state.doc.childCount >= this.source.blockCount) return this.complete();
+    if (!this.source.parsing && blockCount(this.view.state.doc) >= this.source.blockCount) return this.complete();
     this.hold();
     this.later();
   }
@@ -282,10 +284,10 @@ export class Filler {
     this.settled = true;
     performance.mark("vmark:parsed-all"); // bench/profile_open.py
     const state = this.view.state;
-    const changed = new Set(this.source.settleReferences().filter((k) => k < state.doc.childCount));
+    const changed = new Set(this.source.settleReferences().filter((k) => k < blockCount(state.doc)));
     if (changed.size === 0) return;
     const places: [number, number, Node][] = [];
-    state.doc.forEach((child, offset, k) => {
+    forEachBlock(state.doc, (child, offset, k) => {
       if (changed.has(k)) places.push([offset, offset + child.nodeSize, this.source.blockNode(k)]);
     });
     const tr = state.tr;
@@ -296,12 +298,13 @@ export class Filler {
 
   private append(to: number): void {
     const state = this.view.state;
-    const have = state.doc.childCount;
+    const have = blockCount(state.doc);
     if (to <= have) return;
     const nodes: Node[] = [];
     for (let k = have; k < to; k++) nodes.push(this.source.blockNode(k));
-    const tr = state.tr.insert(state.doc.content.size, Fragment.from(nodes)).setMeta(FILL, true).setMeta("addToHistory", false);
-    this.view.updateState(state.apply(tr));
+    const tr = state.tr;
+    appendBlocks(tr, nodes);
+    this.view.updateState(state.apply(tr.setMeta(FILL, true).setMeta("addToHistory", false)));
   }
 
   /** The space the blocks not shown yet will take, below the view: the scrollbar is about right from the start. */

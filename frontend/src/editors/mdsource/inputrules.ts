@@ -9,6 +9,7 @@
 import type { Node } from "prosemirror-model";
 import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { BLOCK_DEPTH, betweenBlocks, blockIndex } from "./blocks";
 import { isClosedMath, paragraphAfterMath } from "./commands";
 import { continuation } from "./lines";
 import { schema } from "./schema";
@@ -148,8 +149,8 @@ function closeRule(view: EditorView, pos: number, text: string): boolean {
   const $pos = state.doc.resolve(pos);
   const block = $pos.parent;
   const source = sourceDocOf(view);
-  if (!source || $pos.depth < 1 || !block.isTextblock || text.length !== 1) return false;
-  const top = $pos.depth === 1;
+  if (!source || betweenBlocks($pos) || !block.isTextblock || text.length !== 1) return false;
+  const top = $pos.depth === BLOCK_DEPTH;
   const atEnd = $pos.parentOffset === block.content.size;
   if (atEnd && isClosedMath(block)) {
     if (/\s/.test(text)) return false;
@@ -178,7 +179,7 @@ function closeRule(view: EditorView, pos: number, text: string): boolean {
   if (!atEnd || block.type.name !== "code_block" || fence === "") return false;
   const closing = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \t]*$`);
   if (!closing.test(line)) return false;
-  const closed = next !== null && inner !== null && closing.test(inner) && (!top || next.to <= (source.blockRange($pos.index(0))?.[1] ?? -1));
+  const closed = next !== null && inner !== null && closing.test(inner) && (!top || next.to <= (source.blockRange(blockIndex($pos))?.[1] ?? -1));
   const span = { from: cursor, to: closed && next ? next.to : cursor, insert: text };
   if (top) return close(view, span, cursor + 1, "top");
   const after = source.line(cursorLine.number + (closed ? 2 : 1));
@@ -224,7 +225,7 @@ export const enterRule: Command = (state, _dispatch, view) => {
     const insert = `$$\n${cont}\n${cont}$$`;
     return convert(view, { from: range[0], to: range[1], insert }, "", text, { cursor: range[0] + 3 + cont.length });
   }
-  if (/^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(text) && $head.depth === 1) {
+  if (/^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(text) && $head.depth === BLOCK_DEPTH) {
     return convert(view, { from: range[0], to: range[1], insert: text }, "", text, { paragraphAfter: true });
   }
   return false;

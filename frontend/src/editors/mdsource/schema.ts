@@ -28,7 +28,15 @@ function imageSource(src: string): Record<string, string> {
 
 export const schema = new Schema({
   nodes: {
-    doc: { content: "block+" },
+    doc: { content: "section+" },
+    // A run of some 50 of the document's blocks (mdsource/sections.ts): drawing only, so that the browser can skip
+    // a screenful of blocks at once (style.css). Never in the text, the clipboard's text or what agents read.
+    section: {
+      content: "block+",
+      // Read back from the view's own DOM only (a change the browser made across sections).
+      parseDOM: [{ tag: "div.pm-section" }],
+      toDOM: () => ["div", { class: "pm-section" }, 0],
+    },
     paragraph: {
       content: "inline*",
       group: "block",

@@ -1,17 +1,19 @@
 // The text is the truth; the ProseMirror document is a view of it, block by block.
 //
-// A SourceDoc holds the Markdown text and its top-level blocks, one per child of the view's document
+// A SourceDoc holds the Markdown text and its top-level blocks, one per block of the view's document
 // (the same node objects). A person's edit in the view becomes a splice of the text: ProseMirror keeps
 // untouched nodes identical, so only the blocks whose nodes changed are written, and inside one changed
 // textblock typing is spliced straight into its source. Every candidate splice is checked by parsing
 // the changed region again: it must give back exactly the nodes the person now sees. A change of the
 // text from elsewhere re-parses only the blocks it touched.
 import { Text } from "@codemirror/state";
-import type { Fragment, Mark, Node } from "prosemirror-model";
+import type { Mark, Node } from "prosemirror-model";
+import { betweenBlocks, blockAt, blockCount, blockIndex, blockPos, type Blocks, blocksOf, changedBlocks } from "./blocks";
 import { type Block, type Env, parseBlocks, type Segment, segmentsOf } from "./build";
 import { changedRange, codeContinuation, codeSplices, delimiterSplices, labelSplices } from "./keepsplices";
 import { differingLabels, PART_CHARS, PartialParse, referencesOf, relink } from "./partial";
 import { schema } from "./schema";
+import { docOf } from "./sections";
 import { escapeText, serializeBlock, serializeInline } from "./serialize";
 
 /** One replaced span of the text: `from..to` (UTF-16 offsets) became `insert`. */
@@ -26,11 +28,11 @@ export interface PersonChange {
   span: Span;
   /** The text the span replaced (what an undo gives back). */
   removed: string;
-  /** Children `from..to` of the edited document to replace with `nodes` (the text parsed otherwise). */
+  /** Blocks `from..to` (mdsource/blocks.ts) of the edited document to replace with `nodes` (the text parsed otherwise). */
   adopt: { from: number; to: number; nodes: Node[] } | null;
 }
 
-/** Children `from..to` of the old document became `nodes` (a change from elsewhere, parsed). */
+/** Blocks `from..to` of the old document became `nodes` (a change from elsewhere, parsed). */
 export interface ViewChange {
   from: number;
   to: number;
@@ -136,14 +138,14 @@ export class SourceDoc {
 
   /** The view's document: one child per block (the first `count` blocks: a view that shows the rest later, mdsource/fill.ts). */
   doc(count = this.blocks.length): Node {
-    return schema.nodes.doc.create(null, this.blocks.slice(0, count).map((b) => b.node));
+    return docOf(this.blocks.slice(0, count).map((b) => b.node));
   }
 
   get blockCount(): number {
     return this.blocks.length;
   }
 
-  /** Block `k`'s node (the view's child `k`). */
+  /** Block `k`'s node (the view's block `k`). */
   blockNode(k: number): Node {
     return this.blocks[k].node;
   }
@@ -176,11 +178,12 @@ export class SourceDoc {
   }
 
   private plan(before: Node, after: Node, preferred: Span | null): Plan | null {
-    const [i, oldEnd, newEnd] = changedChildren(before.content, after.content);
+    const old = blocksOf(before);
+    const fresh = blocksOf(after);
+    const [i, oldEnd, newEnd] = changedBlocks(before, after);
     if (i === oldEnd && i === newEnd) return null;
     this.parsedPast(oldEnd);
-    const fresh = after.content;
-    for (const span of this.candidates(before, fresh, preferred, i, oldEnd, newEnd)) {
+    for (const span of this.candidates(old, fresh, preferred, i, oldEnd, newEnd)) {
       const outcome = this.check(span, i, oldEnd, fresh, newEnd);
       if (!outcome) continue;
       // Marks the text now writes otherwise (`__` became `**`): the view takes the parse's, which later edits write.
@@ -199,7 +202,7 @@ export class SourceDoc {
    * The splices to try, in order, each made only when the one before it failed its check: typing in a
    * paragraph of a 2000-row table is spliced straight in and never writes the table anew.
    */
-  private *candidates(before: Node, fresh: Fragment, preferred: Span | null, i: number, oldEnd: number, newEnd: number): Generator<Span> {
+  private *candidates(before: Blocks, fresh: Blocks, preferred: Span | null, i: number, oldEnd: number, newEnd: number): Generator<Span> {
     if (preferred) yield preferred;
     if (oldEnd - i === 1 && newEnd - i === 1) yield* this.textblockSpans(this.blocks[i], before.child(i), fresh.child(i));
     // Blocks written anew: equal blocks keep their bytes; new text unescaped first, escaped where the parse needs it.
@@ -323,7 +326,7 @@ export class SourceDoc {
   private memory: Remembered[] = [];
 
   /** The blocks of the text after `span`, if they are exactly the nodes the view shows (else null). */
-  private check(span: Span, i: number, oldEnd: number, fresh: Fragment, newEnd: number): Reparsed | null {
+  private check(span: Span, i: number, oldEnd: number, fresh: Blocks, newEnd: number): Reparsed | null {
     const text = applySpan(this.textValue, span);
     const outcome = this.reparse(text, span, i, oldEnd);
     const expected: Node[] = [];
@@ -445,8 +448,8 @@ export class SourceDoc {
   /** The source `[from, to)` of the content of the textblock around view position `pos` (markup at its edges included). */
   textblockRange(doc: Node, pos: number): [number, number] | null {
     const $pos = doc.resolve(pos);
-    if (!$pos.parent.isTextblock || $pos.depth === 0) return null;
-    const block = this.blocks[$pos.index(0)];
+    if (!$pos.parent.isTextblock || betweenBlocks($pos)) return null;
+    const block = this.blocks[blockIndex($pos)];
     const segments = segmentsOf.get($pos.parent);
     if (!block || !segments || segments.length === 0 || segments.some((s) => s.src < 0)) return null;
     return [block.from + segments[0].src, block.from + segments[segments.length - 1].srcEnd];
@@ -480,16 +483,16 @@ export class SourceDoc {
    */
   adoptView(doc: Node, from: number, count: number): boolean {
     const blocks = this.blocks.slice(from, from + count);
-    if (blocks.length !== count || !blocks.every((b, k) => doc.child(from + k).eq(b.node))) return false;
+    if (blocks.length !== count || !blocks.every((b, k) => blockAt(doc, from + k).eq(b.node))) return false;
     blocks.forEach((block, k) => {
-      const node = doc.child(from + k);
+      const node = blockAt(doc, from + k);
       adoptSegments(node, block.node, block.from, this.textValue);
       block.node = node;
     });
     return true;
   }
 
-  /** Apply a change of the text made elsewhere; answers which children of the view's document it replaced. */
+  /** Apply a change of the text made elsewhere; answers which blocks of the view's document it replaced. */
   remoteEdit(spans: readonly Span[]): ViewChange | null {
     if (spans.length === 0) return null;
     // One span covering them all: the blocks between separate changes are re-parsed too (still few).
@@ -540,17 +543,18 @@ export class SourceDoc {
    * blocks, or at a block's end with `bias` 1, maps to the edge of the block before (-1) or after (1).
    */
   viewPosition(doc: Node, offset: number, bias: -1 | 1): number {
-    return positionIn(this.blocks, (k) => (k < doc.childCount ? doc.child(k) : null), 0, offset, bias, doc.content.size);
+    const count = blockCount(doc);
+    return positionIn(this.blocks, (k) => (k < count ? blockAt(doc, k) : null), (k) => blockPos(doc, k), offset, bias, doc.content.size);
   }
 
   private sourceAt(doc: Node, pos: number, bias: -1 | 1): number | null {
     const $pos = doc.resolve(pos);
-    if ($pos.depth === 0) {
-      const index = $pos.index();
+    if (betweenBlocks($pos)) {
+      const index = blockIndex($pos);
       if (index >= this.blocks.length) return this.textValue.length;
       return bias < 0 || index === 0 ? this.blocks[index].from : this.blocks[index - 1].to;
     }
-    const block = this.blocks[$pos.index(0)];
+    const block = this.blocks[blockIndex($pos)];
     if (!$pos.parent.isTextblock) return null;
     const segments = segmentsOf.get($pos.parent);
     if (!segments || !block) return null;
@@ -568,19 +572,19 @@ export class SourceDoc {
 
 /**
  * The view position of text offset `offset` among `blocks`, whose nodes `child(k)` start at view position
- * `base` (the document's children, or a projected region of them). See `SourceDoc.viewPosition`.
+ * `startOf(k)` (the document's blocks, or a projected region of them). See `SourceDoc.viewPosition`.
  */
-export function positionIn(blocks: Block[], child: (k: number) => Node | null, base: number, offset: number, bias: -1 | 1, size: number): number {
+export function positionIn(blocks: Block[], child: (k: number) => Node | null, startOf: (k: number) => number, offset: number, bias: -1 | 1, size: number): number {
   let k = 0;
   // At a block's very end, a range that starts there (bias 1) starts in what follows it.
   const past = (b: Block, next: Block): boolean => b.to < offset || (bias > 0 && b.to === offset && next.from > offset);
   while (k < blocks.length - 1 && past(blocks[k], blocks[k + 1])) k++;
-  let start = base;
-  for (let i = 0; i < k; i++) start += child(i)?.nodeSize ?? 0;
+  const start = startOf(k);
   const block = blocks[k];
   const node = child(k);
   if (!block || !node) return Math.min(start, size);
-  if (offset < block.from) return bias < 0 && k > 0 ? start - 1 : start;
+  // Before the block: the end of the one before it (-1), or its own start.
+  if (offset < block.from) return bias < 0 && k > 0 ? startOf(k - 1) + (child(k - 1)?.nodeSize ?? 1) - 1 : start;
   if (offset > block.to) return start + node.nodeSize;
   const rel = offset - block.from;
   let before: number | null = null;
@@ -673,14 +677,14 @@ function applySpan(text: Text, span: Span): Text {
   return text.replace(span.from, span.to, Text.of(span.insert.split("\n")));
 }
 
-function childrenOf(fragment: Fragment, from: number, to: number): Node[] {
+function childrenOf(fragment: Blocks, from: number, to: number): Node[] {
   const nodes: Node[] = [];
   for (let k = from; k < to; k++) nodes.push(fragment.child(k));
   return nodes;
 }
 
 /** `[first changed, old end, new end]`: children are compared by identity (untouched nodes are shared). */
-function changedChildren(a: Fragment, b: Fragment): [number, number, number] {
+function changedChildren(a: Blocks, b: Blocks): [number, number, number] {
   let i = 0;
   while (i < a.childCount && i < b.childCount && a.child(i) === b.child(i)) i++;
   let endA = a.childCount;

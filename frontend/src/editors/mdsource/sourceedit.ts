@@ -9,6 +9,7 @@
 import { Fragment, type Node } from "prosemirror-model";
 import { type EditorState, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { blockCount, blockIndex, gatherBlocks } from "./blocks";
 import { segmentsOf } from "./build";
 import { schema } from "./schema";
 import { positionIn, SOURCE_SPLICE, type SourceDoc, type Span } from "./sourcedoc";
@@ -35,15 +36,6 @@ export interface EditOptions {
   marks?: boolean;
 }
 
-/** Where children `from..to` of `doc` are. */
-export function childRange(doc: Node, from: number, to: number): [number, number] {
-  let start = 0;
-  for (let k = 0; k < from; k++) start += doc.child(k).nodeSize;
-  let end = start;
-  for (let k = from; k < to; k++) end += doc.child(k).nodeSize;
-  return [start, end];
-}
-
 /** `start..end` of `tr`'s document (no earlier step moved it) becomes `fresh`, by replacing only what differs. */
 export function replaceDiff(tr: Transaction, start: number, end: number, fresh: Fragment): void {
   const old = tr.doc.slice(start, end).content;
@@ -61,9 +53,9 @@ export function sourceTransaction(state: EditorState, source: SourceDoc, span: S
   const projected = source.project(span);
   const nodes = projected.blocks.map((b) => b.node);
   const doc = state.doc;
-  if (projected.to > doc.childCount) return null;
-  const [start, end] = childRange(doc, projected.from, projected.to);
+  if (projected.to > blockCount(doc)) return null;
   const tr = state.tr;
+  const [start, end] = gatherBlocks(tr, projected.from, projected.to);
   try {
     replaceDiff(tr, start, end, Fragment.from(nodes));
   } catch {
@@ -71,7 +63,7 @@ export function sourceTransaction(state: EditorState, source: SourceDoc, span: S
   }
   const cursor = options.cursor ?? span.from + span.insert.length;
   const size = nodes.reduce((n, node) => n + node.nodeSize, 0);
-  let pos = nodes.length ? positionIn(projected.blocks, (k) => nodes[k] ?? null, start, cursor, -1, start + size) : start;
+  let pos = nodes.length ? positionIn(projected.blocks, (k) => nodes[k] ?? null, (k) => start + nodes.slice(0, k).reduce((n, node) => n + node.nodeSize, 0), cursor, -1, start + size) : start;
   pos = Math.max(0, Math.min(pos, tr.doc.content.size));
   let $pos = tr.doc.resolve(pos);
   if (options.paragraphHere && $pos.parent.isTextblock) {
@@ -80,7 +72,7 @@ export function sourceTransaction(state: EditorState, source: SourceDoc, span: S
     pos = after + 1;
     const block = source.blockRange(projected.from)?.[0] ?? 0;
     const top = tr.doc.resolve(pos);
-    const topFrom = projected.blocks[top.index(0) - projected.from]?.from ?? block;
+    const topFrom = projected.blocks[blockIndex(top) - projected.from]?.from ?? block;
     segmentsOf.set(top.parent, [{ pm: 0, pmEnd: 0, src: cursor - topFrom, srcEnd: cursor - topFrom, verbatim: false, marks: [] }]);
   } else if ($pos.parent.isTextblock) {
     const parsed = schema.nodes.doc.create(null, nodes).resolve(pos - start).parent;

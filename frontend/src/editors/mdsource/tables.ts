@@ -7,6 +7,7 @@ import { keymap } from "prosemirror-keymap";
 import type { Node } from "prosemirror-model";
 import { type Command, type EditorState, Plugin, PluginKey, Selection, TextSelection, type Transaction } from "prosemirror-state";
 import { INSERT_TABLE, TABLE_ACTIONS, type TableAction } from "../tableactions";
+import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockIndex, blockPos } from "./blocks";
 import { parseBlocks } from "./build";
 import { createMarkdown } from "./markdown";
 import { schema } from "./schema";
@@ -55,15 +56,15 @@ export interface CellAt {
 
 export function cellAt(state: EditorState): CellAt | null {
   const { $head } = state.selection;
-  for (let d = $head.depth; d > 2; d--) {
+  for (let d = $head.depth; d > BLOCK_DEPTH + 1; d--) {
     if ($head.node(d).type !== schema.nodes.table_cell) continue;
     return {
       table: $head.node(d - 2),
       tablePos: $head.before(d - 2),
       row: $head.index(d - 2),
       column: $head.index(d - 1),
-      top: $head.node(1),
-      topPos: $head.before(1),
+      top: $head.node(BLOCK_DEPTH),
+      topPos: $head.before(BLOCK_DEPTH),
     };
   }
   return null;
@@ -235,7 +236,7 @@ export function tableTransaction(state: EditorState, action: TableAction): Trans
       if ("refused" in planned) return planned;
       splice = planned;
       const end = tablePos + at.table.nodeSize;
-      if (state.doc.childCount === 1 && at.top === at.table) tr.replaceWith(tablePos, end, schema.nodes.paragraph.create());
+      if (blockCount(state.doc) === 1 && at.top === at.table) tr.replaceWith(tablePos, end, schema.nodes.paragraph.create());
       else tr.delete(tablePos, end);
       tr.setSelection(Selection.near(tr.doc.resolve(Math.min(tablePos, tr.doc.content.size)), -1));
       break;
@@ -253,7 +254,7 @@ function tableRemoval(text: TableText, table: TableSource, at: CellAt, state: Ed
   const first = table.lines[0];
   const last = table.lines[table.lines.length - 1];
   const $table = state.doc.resolve(at.tablePos);
-  if ($table.depth > 0) {
+  if (!betweenBlocks($table)) {
     if ($table.parent.childCount === 1 || $table.index() === 0) return { refused: "The table starts its list item or quote: delete it in source mode." };
     return { from: first.lineStart, to: Math.min(text.length, last.lineEnd + 1), insert: "" };
   }
@@ -393,9 +394,9 @@ export function insertTable(columns: number, rows: number): Command {
     if (!dispatch) return true;
     const { $head } = state.selection;
     const text = config.text();
-    const index = $head.index(0);
-    const top = state.doc.child(Math.min(index, state.doc.childCount - 1));
-    const topPos = $head.depth === 0 ? positionOf(state.doc, Math.min(index, state.doc.childCount - 1)) : $head.before(1);
+    const index = Math.min(blockIndex($head), blockCount(state.doc) - 1);
+    const top = blockAt(state.doc, index);
+    const topPos = blockPos(state.doc, index);
     const replace = top.type === schema.nodes.paragraph && top.content.size === 0;
     const range = text.sourceRange(state.doc, topPos, topPos + top.nodeSize);
     if (!range) return false;
@@ -410,12 +411,6 @@ export function insertTable(columns: number, rows: number): Command {
     dispatch(tr.setMeta(SOURCE_SPLICE, splice).scrollIntoView());
     return true;
   };
-}
-
-function positionOf(doc: Node, index: number): number {
-  let pos = 0;
-  for (let k = 0; k < index; k++) pos += doc.child(k).nodeSize;
-  return pos;
 }
 
 /** A new top-level block's text put at `at`, a blank line between it and the blocks before and after it. */

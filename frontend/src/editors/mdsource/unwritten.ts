@@ -11,6 +11,7 @@
 import type { Node } from "prosemirror-model";
 import { type Command, type EditorState, Plugin, TextSelection, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { BLOCK_DEPTH } from "./blocks";
 import { continuation, isBlank } from "./lines";
 import { schema } from "./schema";
 import { escapeText } from "./serialize";
@@ -35,12 +36,12 @@ export const unwritten = new WeakMap<Node, Unwritten>();
 export function unwrittenAt(state: EditorState): Unwritten | null {
   const { $head, empty } = state.selection;
   const info = unwritten.get($head.parent);
-  if (!info || !empty || $head.depth < 2) return null;
+  if (!info || !empty || $head.depth < BLOCK_DEPTH + 1) return null;
   const depth = $head.depth - 1;
   const index = $head.index(depth);
   if (info.follows !== "item") return index > 0 && $head.node(depth).child(index - 1).type.name === info.follows ? info : null;
   const item = $head.node(depth);
-  if (depth < 3 || item.type.name !== "list_item" || item.childCount !== 1 || $head.index(depth - 1) !== 0) return null;
+  if (depth < BLOCK_DEPTH + 2 || item.type.name !== "list_item" || item.childCount !== 1 || $head.index(depth - 1) !== 0) return null;
   const parent = $head.node(depth - 2);
   const at = $head.index(depth - 2);
   return parent.type.name === "list_item" && at > 0 && parent.child(at - 1).type.name === "paragraph" ? info : null;
@@ -49,10 +50,10 @@ export function unwrittenAt(state: EditorState): Unwritten | null {
 /** Where an unwritten paragraph's text goes: the end of the line of the textblock before it (its closing fence's, for code). */
 function anchorOf(doc: Node, source: SourceDoc, pos: number): number | null {
   const $pos = doc.resolve(pos);
-  if ($pos.depth < 2) return null;
+  if ($pos.depth < BLOCK_DEPTH + 1) return null;
   const start = $pos.before();
   let previous: { node: Node; pos: number } | null = null;
-  doc.nodesBetween($pos.before(1), start, (node, at) => {
+  doc.nodesBetween($pos.before(BLOCK_DEPTH), start, (node, at) => {
     if (node.isTextblock && at + node.nodeSize <= start) previous = { node, pos: at + 1 };
     return !node.isTextblock;
   });
@@ -131,11 +132,11 @@ export const leaveUnwritten: Command = (state, _dispatch, view) => {
   const { $head } = state.selection;
   const source = sourceDocOf(view);
   const info = unwrittenAt(state);
-  if (!view || !info || !source || info.follows === "item" || $head.depth !== 2 || $head.index(1) !== $head.node(1).childCount - 1) return false;
+  if (!view || !info || !source || info.follows === "item" || $head.depth !== BLOCK_DEPTH + 1 || $head.index(BLOCK_DEPTH) !== $head.node(BLOCK_DEPTH).childCount - 1) return false;
   const at = anchorOf(state.doc, source, $head.pos);
   if (at === null) return false;
   const tr = state.tr.delete($head.before(), $head.after());
-  const after = tr.mapping.map($head.after(1));
+  const after = tr.mapping.map($head.after(BLOCK_DEPTH));
   tr.insert(after, schema.nodes.paragraph.create());
   view.dispatch(tr.setSelection(TextSelection.create(tr.doc, after + 1)).setMeta(SOURCE_SPLICE, { from: at, to: at, insert: "" }).scrollIntoView());
   return true;

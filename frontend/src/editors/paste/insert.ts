@@ -8,6 +8,7 @@
 // writes exactly it: the text after it parses to what the view shows. Blocks elsewhere keep their bytes.
 import type { Node } from "prosemirror-model";
 import { type EditorState, TextSelection, type Transaction } from "prosemirror-state";
+import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockIndex, blocksRange, replaceBlocks } from "../mdsource/blocks";
 import { type Env, parseBlocks } from "../mdsource/build";
 import { schema } from "../mdsource/schema";
 import { SOURCE_SPLICE, type Span } from "../mdsource/sourcedoc";
@@ -41,8 +42,8 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
   const doc = state.doc;
   const $from = doc.resolve(from);
   const $to = doc.resolve(to);
-  const n = doc.childCount;
-  const edge = (pos: typeof $from) => Math.min($from.depth === 0 && pos.index(0) >= n ? n - 1 : pos.index(0), n - 1);
+  const n = blockCount(doc);
+  const edge = (pos: typeof $from) => Math.min(betweenBlocks($from) && blockIndex(pos) >= n ? n - 1 : blockIndex(pos), n - 1);
   const range = blockRange(doc, source);
   let lo = Math.min(edge($from), edge($to)) - 1;
   let hi = Math.max(edge($from), edge($to)) + 1;
@@ -68,20 +69,17 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
   let last = hi;
   let head = 0;
   let tail = parsed.length;
-  while (first <= last && head < tail && doc.child(first).eq(parsed[head])) {
+  while (first <= last && head < tail && blockAt(doc, first).eq(parsed[head])) {
     first++;
     head++;
   }
-  while (last >= first && tail > head && doc.child(last).eq(parsed[tail - 1])) {
+  while (last >= first && tail > head && blockAt(doc, last).eq(parsed[tail - 1])) {
     last--;
     tail--;
   }
-  let pos = 0;
-  for (let k = 0; k < first; k++) pos += doc.child(k).nodeSize;
-  let stop = pos;
-  for (let k = first; k <= last; k++) stop += doc.child(k).nodeSize;
-  const tr = state.tr.replaceWith(pos, stop, parsed.slice(head, tail));
-  tr.setSelection(TextSelection.near(tr.doc.resolve(Math.min(tr.mapping.map(stop), tr.doc.content.size)), -1));
+  const tr = state.tr;
+  const [, stop] = replaceBlocks(tr, first, last + 1, parsed.slice(head, tail));
+  tr.setSelection(TextSelection.near(tr.doc.resolve(Math.min(stop, tr.doc.content.size)), -1));
   tr.setMeta(SOURCE_SPLICE, span);
   tr.setMeta("uiEvent", "paste");
   return { tr, span, caret: planned.caret };
@@ -89,12 +87,11 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
 
 /** The text range `[from, to]` of top-level child `k` of the view (the last one's reaching the text's end). */
 function blockRange(doc: Node, source: SourceMap): (k: number) => [number, number] {
-  const starts = [0];
   return (k) => {
-    while (starts.length <= k + 1) starts.push(starts[starts.length - 1] + doc.child(starts.length - 1).nodeSize);
-    const range = source.sourceRange(doc, starts[k], starts[k + 1]);
+    const [from, to] = blocksRange(doc, k, k + 1);
+    const range = source.sourceRange(doc, from, to);
     if (range) return range;
-    const at = source.sourceRange(doc, starts[k], starts[k])?.[0] ?? 0;
+    const at = source.sourceRange(doc, from, from)?.[0] ?? 0;
     return [at, at];
   };
 }
@@ -150,8 +147,8 @@ function endsInParagraph(markdown: string, parsed: Node[]): boolean {
 
 /** A caret in a paragraph the view has and the text has not (an empty line of the view): its place between blocks. */
 function viewOnlyParagraph($from: ReturnType<Node["resolve"]>, $to: ReturnType<Node["resolve"]>, source: SourceMap): [number, number] | null {
-  if ($from.depth !== 1 || !$from.sameParent($to) || $from.parent.content.size !== 0) return null;
-  const before = $from.before(1);
+  if ($from.depth !== BLOCK_DEPTH || !$from.sameParent($to) || $from.parent.content.size !== 0) return null;
+  const before = $from.before(BLOCK_DEPTH);
   const range = source.sourceRange($from.doc, before, before + $from.parent.nodeSize);
   return range && range[0] === range[1] ? range : null;
 }
@@ -195,7 +192,7 @@ function lineEnd(source: SourceMap, at: number): number {
  * indentation of a list item's content), from the textblock's first line. Nothing at the top level.
  */
 function continuation(source: SourceMap, doc: Node, $pos: ReturnType<Node["resolve"]>): string {
-  if ($pos.depth <= 1) return "";
+  if ($pos.depth <= BLOCK_DEPTH) return "";
   const start = source.sourceRange(doc, $pos.start(), $pos.start());
   if (!start) return "";
   const prefix = CONTAINER.exec(source.slice(lineStart(source, start[0]), start[0]))?.[0] ?? "";
@@ -217,22 +214,22 @@ function blockPlan(
   markdown: string,
   lastIsParagraph: boolean,
 ): Planned {
-  const top = $from.depth <= 1 && $to.depth <= 1;
+  const top = $from.depth <= BLOCK_DEPTH && $to.depth <= BLOCK_DEPTH;
   const cont = continuation(source, doc, $from);
   const blank = cont.replace(/[ \t]+$/, "");
-  const leadEmpty = $from.depth === 0 || ($from.parent.isTextblock && $from.parentOffset === 0);
-  const trailEmpty = $to.depth === 0 || ($to.parent.isTextblock && $to.parentOffset === $to.parent.content.size);
+  const leadEmpty = betweenBlocks($from) || ($from.parent.isTextblock && $from.parentOffset === 0);
+  const trailEmpty = betweenBlocks($to) || ($to.parent.isTextblock && $to.parentOffset === $to.parent.content.size);
   let cutA = a;
   let cutB = b;
-  const blockOf = ($pos: typeof $from) => source.sourceRange(doc, $pos.before(1), $pos.after(1));
-  if (leadEmpty && $from.depth > 0) {
+  const blockOf = ($pos: typeof $from) => source.sourceRange(doc, $pos.before(BLOCK_DEPTH), $pos.after(BLOCK_DEPTH));
+  if (leadEmpty && !betweenBlocks($from)) {
     if (top) cutA = Math.min(a, blockOf($from)?.[0] ?? a);
     else {
       const line = lineStart(source, a);
       cutA = Math.min(a, line + (CONTAINER.exec(source.slice(line, a))?.[0].length ?? 0));
     }
   }
-  if (trailEmpty && $to.depth > 0) {
+  if (trailEmpty && !betweenBlocks($to)) {
     if (top) {
       let end = blockOf($to)?.[1] ?? b;
       while (end > b && source.slice(end - 1, end) === "\n") end--;

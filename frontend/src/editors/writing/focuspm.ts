@@ -10,6 +10,7 @@
 import type { EditorState } from "prosemirror-state";
 import { Plugin, PluginKey } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
+import { BLOCK_DEPTH, betweenBlocks } from "../mdsource/blocks";
 import { editorScroller } from "../../shared/live";
 import { onPrefs, prefs } from "./prefs";
 
@@ -20,22 +21,22 @@ export const PREFS_CHANGED = "vmark-writing-prefs";
 function focusDecorations(state: EditorState): DecorationSet {
   if (!prefs.focus) return DecorationSet.empty;
   const $head = state.selection.$head;
-  if ($head.depth === 0) {
+  if (betweenBlocks($head)) {
     const node = state.doc.nodeAt($head.pos);
     if (!node) return DecorationSet.empty;
     const whole = Decoration.node($head.pos, $head.pos + node.nodeSize, { class: "focus-path focus-current" });
     return DecorationSet.create(state.doc, [whole]);
   }
   let depth = $head.depth;
-  for (let d = depth; d > 0; d--) {
+  for (let d = depth; d >= BLOCK_DEPTH; d--) {
     if ($head.node(d).type.spec.tableRole === "table") {
       depth = d;
       break;
     }
   }
   const current = Decoration.node($head.before(depth), $head.after(depth), { class: "focus-current" });
-  const path = Decoration.node($head.before(1), $head.after(1), { class: "focus-path" });
-  return DecorationSet.create(state.doc, depth === 1 ? [Decoration.node($head.before(1), $head.after(1), { class: "focus-path focus-current" })] : [path, current]);
+  const path = Decoration.node($head.before(BLOCK_DEPTH), $head.after(BLOCK_DEPTH), { class: "focus-path" });
+  return DecorationSet.create(state.doc, depth === BLOCK_DEPTH ? [Decoration.node($head.before(BLOCK_DEPTH), $head.after(BLOCK_DEPTH), { class: "focus-path focus-current" })] : [path, current]);
 }
 
 /** Scroll so the caret's line is in the middle of the editor. */

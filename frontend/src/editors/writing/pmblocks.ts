@@ -6,6 +6,7 @@ import { Plugin, PluginKey } from "prosemirror-state";
 import type { Mappable } from "prosemirror-transform";
 import { Decoration, type DecorationAttrs, DecorationSet, type EditorView } from "prosemirror-view";
 import { isFill } from "../mdsource/fill";
+import { blockCount, blockIndex, blocksTouching, forEachBlock } from "../mdsource/blocks";
 
 /** Adds the decorations of `node` (a top-level block at `pos`) to `out`. */
 export type DecorateBlock = (node: Node, pos: number, out: Decoration[]) => void;
@@ -39,7 +40,7 @@ export function blockDecorations(name: string, decorate: DecorateBlock, props: P
       init: (_config, state) => {
         const doc = state.doc;
         const out: Decoration[] = [];
-        decorateAll(blocksBetween(doc, 0, doc.content.size < LONG ? doc.childCount : MARGIN_BLOCKS), out);
+        decorateAll(blocksBetween(doc, 0, doc.content.size < LONG ? blockCount(doc) : MARGIN_BLOCKS), out);
         return DecorationSet.create(doc, out);
       },
       apply(tr, old) {
@@ -55,12 +56,11 @@ export function blockDecorations(name: string, decorate: DecorateBlock, props: P
         const out: Decoration[] = [];
         let start = doc.content.size;
         let end = 0;
-        doc.nodesBetween(Math.max(from - 1, 0), Math.min(to + 1, doc.content.size), (node, pos) => {
+        blocksTouching(doc, Math.max(from - 1, 0), Math.min(to + 1, doc.content.size), (node, pos) => {
           start = Math.min(start, pos);
           end = Math.max(end, pos + node.nodeSize);
           decorate(node, pos, out);
           decorated.add(node);
-          return false; // top-level blocks: `decorate` walks inside them
         });
         if (start >= end) return set;
         return set.remove(set.find(start, end)).add(doc, out);
@@ -95,9 +95,14 @@ export function blockDecorations(name: string, decorate: DecorateBlock, props: P
 /** Top-level blocks `from..to` (indices) of `doc`, with their positions. */
 function blocksBetween(doc: Node, from: number, to: number): [Node, number][] {
   const blocks: [Node, number][] = [];
-  doc.forEach((node, pos, index) => {
-    if (index >= from && index < to) blocks.push([node, pos]);
-  });
+  forEachBlock(
+    doc,
+    (node, pos, index) => {
+      if (index >= to) return false;
+      blocks.push([node, pos]);
+    },
+    Math.min(from, blockCount(doc)),
+  );
   return blocks;
 }
 
@@ -108,8 +113,8 @@ function shownBlocks(view: EditorView, box: HTMLElement | null): [Node, number][
   const left = view.dom.getBoundingClientRect().left + 1;
   const top = view.posAtCoords({ left, top: Math.max(screen.top, 0) + 1 })?.pos ?? 0;
   const bottom = view.posAtCoords({ left, top: Math.min(screen.bottom, window.innerHeight) - 1 })?.pos ?? doc.content.size;
-  const first = doc.resolve(Math.min(top, doc.content.size)).index(0);
-  const last = doc.resolve(Math.min(Math.max(top, bottom), doc.content.size)).index(0);
+  const first = blockIndex(doc.resolve(Math.min(top, doc.content.size)));
+  const last = blockIndex(doc.resolve(Math.min(Math.max(top, bottom), doc.content.size)));
   return blocksBetween(doc, Math.max(0, first - MARGIN_BLOCKS), last + 1 + MARGIN_BLOCKS);
 }
 
