@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ...core.edits import Edit, apply_edits, parse_edits
 from ...core.text_pages import page
@@ -26,6 +27,10 @@ def user_cjk_rules(ctx: RequestContext) -> CjkRules:
 async def cjk_engine() -> Callable[[str, str, CjkRules], str]:
     """The CJK engine's transform. The engine (Markdown parsing, the rules' regular expressions: about 100 ms of
     CPU) is imported by the first transform, on a worker thread, not as the app starts."""
+
+    loaded = sys.modules.get("vmark.text.transform")
+    if loaded is not None:  # every later transform: no hop to a worker thread
+        return cast("Callable[[str, str, CjkRules], str]", loaded.transform)
 
     def load() -> Callable[[str, str, CjkRules], str]:
         from ...text.transform import transform
