@@ -19,9 +19,11 @@ PAGEJS_DEPS := tools/pagejs/node_modules/.vmark-ci-stamp
 # The MCP conformance suite (tests/conformance/, with the Node.js 22 it needs as an npm package): `npm ci`
 # when its lockfile changed; --prefer-offline takes npm's cache first, so a warm machine needs no network.
 CONFORMANCE_DEPS := tests/conformance/node_modules/.vmark-ci-stamp
-# The browser tools and the UI tests drive Debian's chromium (never a browser downloaded by Playwright).
+# The browser tools drive Debian's chromium (never a browser downloaded by Playwright); the UI tests show the
+# page in Debian's headless build of it (src/vmark/testing/chromium.py says why).
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_HINT := sudo apt-get install chromium
+PAGE_CHROMIUM := /usr/bin/chromium-headless-shell
 # pytest's workers (pytest-xdist; a module's tests stay on one worker: they share its browser) and its
 # options; `make test PYTEST_ARGS='-x tests/ui'` runs a part.
 PYTEST_WORKERS ?= 3
@@ -58,13 +60,13 @@ $(CONFORMANCE_DEPS): tests/conformance/package.json tests/conformance/package-lo
 	$(NPM) ci --prefix tests/conformance --no-audit --no-fund --prefer-offline
 	touch $(CONFORMANCE_DEPS)
 
-# `make test` needs Chromium: as root it installs it, otherwise it stops with the command to run.
-$(CHROMIUM):
+# `make test` needs both Chromium builds: as root it installs them, otherwise it stops with the command to run.
+$(CHROMIUM) $(PAGE_CHROMIUM) &:
 	@if [ "$$(id -u)" = 0 ]; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-headless-shell; \
 	else \
-		echo "make test needs Debian's chromium at $(CHROMIUM) for the UI tests: run '$(CHROMIUM_HINT)'" \
-			"(or make test as root)" >&2; \
+		echo "make test needs Debian's chromium and chromium-headless-shell:" \
+			"run 'sudo apt-get install chromium chromium-headless-shell' (or make test as root)" >&2; \
 		exit 1; \
 	fi
 
@@ -101,7 +103,7 @@ lint: setup
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE, as some CI images set):
 # without it every pytest worker rewrites the asserts of every test module and every `vmark` process a test
 # starts compiles the package from source, about a second of CPU each. __pycache__ is git-ignored.
-test: setup lint $(CHROMIUM)
+test: setup lint $(CHROMIUM) $(PAGE_CHROMIUM)
 	$(NPM) test --prefix frontend
 	$(BIN)/python -m compileall -q -j 0 src
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadscope --durations=25 $(PYTEST_ARGS)
