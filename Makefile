@@ -1,6 +1,9 @@
 # Two commands: `make run` (what running needs, then the app on examples/) and `make test` (that, the test
 # tooling, then everything: lint, the page's Node tests, pytest). docs/testing.md says how to run parts.
 PYTHON ?= python3
+# Independent steps run side by side: pip's installs, the three `npm ci`, the page's build and Chromium's
+# install mostly wait on the disk and the network (a fresh clone's setup: 88 s one after the other).
+MAKEFLAGS += --jobs=4
 VENV := .venv
 BIN := $(VENV)/bin
 # What running needs (requirements.lock: the runtime dependencies, exact), then the app itself (editable);
@@ -19,15 +22,17 @@ PAGEJS_DEPS := tools/pagejs/node_modules/.vmark-ci-stamp
 # The MCP conformance suite (tests/conformance/, with the Node.js 22 it needs as an npm package): `npm ci`
 # when its lockfile changed; --prefer-offline takes npm's cache first, so a warm machine needs no network.
 CONFORMANCE_DEPS := tests/conformance/node_modules/.vmark-ci-stamp
-# The browser tools and the UI tests drive Debian's chromium (never a browser downloaded by Playwright).
+# The browser tools drive Debian's chromium (never a browser downloaded by Playwright); the UI tests show the
+# page in Debian's headless build of it (src/vmark/testing/chromium.py says why).
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_HINT := sudo apt-get install chromium
+PAGE_CHROMIUM := /usr/bin/chromium-headless-shell
 # pytest's workers (pytest-xdist; a module's tests stay on one worker: they share its browser) and its
 # options; `make test PYTEST_ARGS='-x tests/ui'` runs a part.
 PYTEST_WORKERS ?= 3
 PYTEST_ARGS ?=
 
-.PHONY: setup runtime run test lint lock bench clean chromium-hint
+.PHONY: setup runtime run test lint lint-python lint-page lock bench clean chromium-hint
 
 $(RUNTIME_STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,13 +63,13 @@ $(CONFORMANCE_DEPS): tests/conformance/package.json tests/conformance/package-lo
 	$(NPM) ci --prefix tests/conformance --no-audit --no-fund --prefer-offline
 	touch $(CONFORMANCE_DEPS)
 
-# `make test` needs Chromium: as root it installs it, otherwise it stops with the command to run.
-$(CHROMIUM):
+# `make test` needs both Chromium builds: as root it installs them, otherwise it stops with the command to run.
+$(CHROMIUM) $(PAGE_CHROMIUM) &:
 	@if [ "$$(id -u)" = 0 ]; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-headless-shell; \
 	else \
-		echo "make test needs Debian's chromium at $(CHROMIUM) for the UI tests: run '$(CHROMIUM_HINT)'" \
-			"(or make test as root)" >&2; \
+		echo "make test needs Debian's chromium and chromium-headless-shell:" \
+			"run 'sudo apt-get install chromium chromium-headless-shell' (or make test as root)" >&2; \
 		exit 1; \
 	fi
 
@@ -87,12 +92,17 @@ setup: runtime $(DEV_STAMP) $(CONFORMANCE_DEPS) $(PAGEJS_DEPS)
 run: runtime chromium-hint
 	$(BIN)/vmark app examples
 
-lint: setup
+# The Python checks and the page's run side by side (each a single process: one core each).
+lint: lint-python lint-page
+
+lint-python: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench tools setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	@$(BIN)/python -m vmark.tools.gen_wire --check || \
 		{ echo "make lint: a generated file is stale (see above)" >&2; exit 1; }
+
+lint-page: $(UI_DEPS) $(PAGEJS_DEPS)
 	$(NPM) run typecheck --prefix frontend
 	$(NPM) run depcheck --prefix frontend
 	$(NPM) run typecheck --prefix tools/pagejs
@@ -101,7 +111,7 @@ lint: setup
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE, as some CI images set):
 # without it every pytest worker rewrites the asserts of every test module and every `vmark` process a test
 # starts compiles the package from source, about a second of CPU each. __pycache__ is git-ignored.
-test: setup lint $(CHROMIUM)
+test: setup lint $(CHROMIUM) $(PAGE_CHROMIUM)
 	$(NPM) test --prefix frontend
 	$(BIN)/python -m compileall -q -j 0 src
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadscope --durations=25 $(PYTEST_ARGS)

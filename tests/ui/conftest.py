@@ -17,7 +17,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
 from vmark.app.server import RunningApp
-from vmark.testing.chromium import CHROMIUM, CHROMIUM_ARGS
+from vmark.testing.chromium import CHROMIUM_ARGS, PAGE_CHROMIUM
 
 # A deadline for every `expect(...)`, not a timing assertion: a loaded machine with parallel workers may take
 # a while to lay out what a passing test waits for (Playwright's own default is 5 s).
@@ -78,11 +78,11 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is absent (Debian's chromium package; `make test` installs it)")
+    if not os.path.exists(PAGE_CHROMIUM):
+        pytest.skip(f"{PAGE_CHROMIUM} is absent (Debian's chromium-headless-shell package; `make test` installs it)")
     assert DIST_INDEX.is_file(), "the UI is not built: run `make setup` (npm ci + npm run build in frontend/)"
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = await playwright.chromium.launch(executable_path=PAGE_CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield launched
         finally:
