@@ -7,13 +7,16 @@ import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { Window } from "happy-dom";
+import type { Node } from "prosemirror-model";
 import { EditorState, TextSelection } from "prosemirror-state";
 import { parseBlocks } from "../src/editors/mdsource/build";
+import { sectionsPlugin } from "../src/editors/mdsource/sections";
 import { SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { htmlToBlocks, isCodeEditorCopy, parseHtml, styleOf } from "../src/editors/paste/html";
 import { insertMarkdown } from "../src/editors/paste/insert";
 import { blocksToMarkdown, relax, shape } from "../src/editors/paste/markdown";
 import { literalBlocks } from "../src/editors/paste/plain";
+import { blockList } from "./viewblocks";
 
 const FIXTURES = join(import.meta.dirname, "fixtures/paste");
 const window = new Window();
@@ -164,3 +167,34 @@ test("the blocks around a paste keep their bytes", () => {
   const text = paste(`${before}Mid¦dle${after}`, "## Pasted\n\n| a | b |\n| - | - |\n| 1 | 2 |");
   assert.ok(text.startsWith(before) && text.endsWith(after), text);
 });
+
+test("a long paste goes straight into sections of its own; the blocks around it keep their nodes and sections", () => {
+  const paras = (name: string, n: number) => Array.from({ length: n }, (_, k) => `${name} ${k}`);
+  const text = `${paras("Old", 150).join("\n\n")}\n`;
+  const source = new SourceDoc(text);
+  const doc = source.doc();
+  assert.deepEqual(sectionSizes(doc), [50, 50, 50]);
+  const caret = source.viewPosition(doc, text.indexOf("Old 9") + "Old 9".length, -1);
+  const state = EditorState.create({ doc, selection: TextSelection.create(doc, caret), plugins: [sectionsPlugin()] });
+  const insertion = insertMarkdown(state, source, paras("New", 130).join("\n\n"), caret, caret);
+  assert.ok(insertion);
+  const { state: after, transactions } = state.applyTransaction(insertion.tr);
+  assert.equal(transactions.length, 1, "no parting afterwards (balance)");
+  // The ten blocks before keep their section, new ones fill it to 50; the forty after end the last new section.
+  assert.deepEqual(sectionSizes(after.doc), [10 + 40, 40, 40, 10 + 40, 50, 50]);
+  const old = blockList(doc);
+  const now = blockList(after.doc);
+  for (let k = 0; k < 10; k++) assert.equal(now[k], old[k]);
+  for (let k = 10; k < 150; k++) assert.equal(now[k + 130], old[k]);
+  assert.equal(after.doc.child(4), doc.child(1));
+  assert.equal(after.doc.child(5), doc.child(2));
+  const change = source.personEdit(doc, after.doc, insertion.span);
+  assert.deepEqual(change?.span, insertion.span);
+  assert.equal(source.text, `${paras("Old", 10).join("\n\n")}\n\n${paras("New", 130).join("\n\n")}\n\n${paras("Old", 150).slice(10).join("\n\n")}\n`);
+});
+
+function sectionSizes(doc: Node): number[] {
+  const sizes: number[] = [];
+  doc.forEach((section) => sizes.push(section.childCount));
+  return sizes;
+}

@@ -195,12 +195,3 @@ export function gatherBlocks(tr: Transaction, from: number, to: number): [number
   for (let s = last; s > first; s--) tr.join(index.positions[s]);
   return blocksRange(tr.doc, from, to);
 }
-
-/** Blocks `from..to` of `tr`'s document replaced by `nodes` (the same objects). Answers where they now are. */
-export function replaceBlocks(tr: Transaction, from: number, to: number, nodes: readonly Node[]): [number, number] {
-  const [start, end] = gatherBlocks(tr, from, to);
-  // Blocks that were a whole section go with it (a section is never empty).
-  if (nodes.length === 0) tr.deleteRange(start, end);
-  else tr.replaceWith(start, end, nodes);
-  return [start, start + nodes.reduce((n, node) => n + node.nodeSize, 0)];
-}

@@ -10,17 +10,19 @@
 // splices the blocks, mdsource/blocks.ts), the clipboard's text, serialization and the agents' tools read the
 // blocks. Where sections are made and kept between `MIN` and `MAX` blocks:
 // - the document built from the parse (`docOf`) and the fill's appended blocks (`appendBlocks`): runs of `SIZE`;
-// - a replacement of blocks that span sections joins those sections first (`gatherBlocks` in blocks.ts);
+// - a replacement of blocks that span sections joins those sections first (`gatherBlocks` in blocks.ts); a long
+//   run of new blocks (a paste) goes straight into sections of its own, in the replacement's own step
+//   (`replaceBlocks`), not into one section that `balance` parts afterwards;
 // - Backspace or Delete at a section's edge, or a key with a selection across sections, joins the two sections
 //   first (`sectionEdges`), so that the commands see the blocks on either side as siblings, as before;
 // - after any change, `balance` splits a section grown past `MAX` and joins one shrunk below `MIN` to a
 //   neighbour. Splits and joins are steps of their own that only move section boundaries: every block keeps its
 //   node (its identity is how the SourceDoc knows it untouched), positions map through them, and they are no
 //   step of the undo history.
-import { Fragment, type Node } from "prosemirror-model";
+import { Fragment, type Node, Slice } from "prosemirror-model";
 import { type EditorState, Plugin, type Transaction } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
-import { betweenBlocks } from "./blocks";
+import { betweenBlocks, gatherBlocks } from "./blocks";
 import { schema } from "./schema";
 
 /** Blocks per section as made; sections are parted past `MAX` and joined below `MIN`. */
@@ -56,6 +58,53 @@ export function unsectioned(content: Fragment): Node[] {
  */
 export function appendBlocks(tr: Transaction, nodes: readonly Node[]): void {
   if (nodes.length) tr.insert(tr.doc.content.size, sectioned(nodes));
+}
+
+/**
+ * Blocks `from..to` of `tr`'s document replaced by `nodes` (the same objects). Answers where they now are (from
+ * before the first to after the last; between them, a run of `SIZE` or more is in sections of its own).
+ */
+export function replaceBlocks(tr: Transaction, from: number, to: number, nodes: readonly Node[]): [number, number] {
+  const [start, end] = gatherBlocks(tr, from, to);
+  // Blocks that were a whole section go with it (a section is never empty).
+  if (nodes.length === 0) {
+    tr.deleteRange(start, end);
+    return [start, start];
+  }
+  const slice = sectionedSlice(tr.doc, start, end, nodes);
+  tr.replace(start, end, slice);
+  return [start, start + slice.size];
+}
+
+/**
+ * `nodes` as the slice that replaces `start..end` (between blocks of one section). A section that would grow past
+ * `MAX` is parted at once, as `balance` would part it, and in the same step: the blocks before `start` keep their
+ * section (and with it their DOM: ProseMirror reuses a node's DOM only under the same parent), joined by new blocks
+ * up to `SIZE`; the blocks after `end` end the last section; the new blocks between are in runs of about `SIZE`.
+ * Positions before and after the range map as through any replacement, and no block is touched but the new ones.
+ */
+function sectionedSlice(doc: Node, start: number, end: number, nodes: readonly Node[]): Slice {
+  const $start = doc.resolve(start);
+  const section = $start.parent;
+  const head = $start.index(1);
+  const tail = section.childCount - doc.resolve(end).index(1);
+  const count = nodes.length;
+  if (head + count + tail <= MAX || count < SIZE) return new Slice(Fragment.from(nodes as Node[]), 0, 0);
+  // At least one new block on either side (the slice's open sections are never empty).
+  const first = Math.min(Math.max(SIZE - head, 1), count - 1);
+  let last = Math.min(Math.max(SIZE - tail, 1), count - first);
+  let middle = count - first - last;
+  if (middle < MIN) {
+    last += middle; // a run too short of its own: with the last section (`balance` parts it if that is too long)
+    middle = 0;
+  }
+  const runs = [nodes.slice(0, first)];
+  const parts = Math.round(middle / SIZE);
+  const per = parts ? Math.ceil(middle / parts) : 0;
+  for (let k = first; k < first + middle; k += per) runs.push(nodes.slice(k, Math.min(k + per, first + middle)));
+  runs.push(nodes.slice(first + middle));
+  // Open at both ends: the first run joins the blocks before `start`, the last those after `end`.
+  return new Slice(Fragment.from(runs.map((run) => schema.nodes.section.create(null, Fragment.from(run)))), 1, 1);
 }
 
 /** The steps that keep every section between `MIN` and `MAX` blocks (none: `tr` unchanged). */

@@ -8,7 +8,8 @@
 // writes exactly it: the text after it parses to what the view shows. Blocks elsewhere keep their bytes.
 import type { Node } from "prosemirror-model";
 import { type EditorState, TextSelection, type Transaction } from "prosemirror-state";
-import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockIndex, blocksRange, replaceBlocks } from "../mdsource/blocks";
+import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockIndex, blocksRange } from "../mdsource/blocks";
+import { replaceBlocks } from "../mdsource/sections";
 import { type Env, parseBlocks } from "../mdsource/build";
 import { schema } from "../mdsource/schema";
 import { SOURCE_SPLICE, type Span } from "../mdsource/sourcedoc";
