@@ -22,6 +22,31 @@ export function textPositions(doc: Node): number[] {
   return positions;
 }
 
+/** `textPositions(doc)[choice % count]` without making the list (tens of thousands in a corpus file); null when there is none. */
+export function textPositionAt(doc: Node, choice: number): number | null {
+  let count = 0;
+  _eachTextblock(doc, (node) => {
+    count += node.content.size + 1;
+  });
+  if (count === 0) return null;
+  let rest = choice % count;
+  let found = -1;
+  _eachTextblock(doc, (node, pos) => {
+    if (found >= 0) return;
+    if (rest <= node.content.size) found = pos + 1 + rest;
+    else rest -= node.content.size + 1;
+  });
+  return found;
+}
+
+function _eachTextblock(doc: Node, f: (node: Node, pos: number) => void): void {
+  doc.descendants((node, pos) => {
+    if (!node.isTextblock) return true;
+    f(node, pos);
+    return false;
+  });
+}
+
 export class KeyboardEditor {
   state: EditorState;
   source: SourceDoc;

@@ -12,7 +12,7 @@ import { blockAt, blockIndex } from "../src/editors/mdsource/blocks";
 import { schema } from "../src/editors/mdsource/schema";
 import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { corpus, noCorpus } from "./corpus";
-import { textPositions } from "./keyboard";
+import { textPositionAt } from "./keyboard";
 import { blockList } from "./viewblocks";
 
 /** Markdown built from pieces real files use, so the generator reaches every construct. */
@@ -102,9 +102,8 @@ function check(text: string, edits: [number, Op][]): void {
   const source = new SourceDoc(text);
   let state = EditorState.create({ doc: source.doc() });
   for (const [choice, edit] of edits) {
-    const positions = textPositions(state.doc);
-    if (positions.length === 0) return;
-    const at = positions[choice % positions.length];
+    const at = textPositionAt(state.doc, choice);
+    if (at === null) return;
     const tr = transaction(state, at, edit);
     if (!tr || !tr.docChanged) continue;
     const before = source.text;
