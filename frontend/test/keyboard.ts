@@ -47,6 +47,13 @@ function _eachTextblock(doc: Node, f: (node: Node, pos: number) => void): void {
   });
 }
 
+/**
+ * The editor's plugins, made once for every editor of a test file: each keeps what it knows in the state or asks the
+ * view, never in itself, so editors can share them (a spec test makes thousands of editors; making the keymaps
+ * again for each was a tenth of its time).
+ */
+let _plugins: Plugin[] | null = null;
+
 export class KeyboardEditor {
   state: EditorState;
   source: SourceDoc;
@@ -55,7 +62,8 @@ export class KeyboardEditor {
 
   constructor(text: string) {
     this.source = new SourceDoc(text);
-    this.state = EditorState.create({ doc: this.source.doc(), plugins: [sectionsPlugin(), history(), ...writingPlugins(), keymap(baseKeymap)] });
+    _plugins ??= [sectionsPlugin(), history(), ...writingPlugins(), keymap(baseKeymap)];
+    this.state = EditorState.create({ doc: this.source.doc(), plugins: _plugins });
     registerSourceDoc(this as unknown as EditorView, () => this.source);
   }
 
