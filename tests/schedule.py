@@ -22,29 +22,31 @@ from typing import Any
 
 import pytest
 
-#: a module's seconds in a whole run of the suite on 3 workers on 2 cores (its tests' setup, call and
-#: teardown; the four slowest from CI's ``--durations``, the others a loaded run's scaled to CI's total);
-#: only the order they give matters
+#: a module's seconds in a whole run of the suite on 3 workers on 2 cores (its tests' setup, call and teardown:
+#: the units' wall times of a whole run recorded with ``VMARK_TEST_CPU``, December 2026, scaled to
+#: :data:`PER_TEST`'s runs); only the order they give matters
 SECONDS = {
-    "tests/e2e/test_wheel.py": 205,
-    "tests/ui/test_lossless_corpus.py": 165,
-    "tests/ghactions/test_corpus.py": 120,
-    "tests/http/test_refusals.py": 105,
-    "tests/ui/test_lossless_constructs.py": 90,
-    "tests/ui/test_writing_keys.py": 85,
-    "tests/ui/test_review_ui.py": 82,
-    "tests/browser/test_browser_runs.py": 81,
-    "tests/ghactions/test_actionlint_parity.py": 77,
-    "tests/contract/test_resources.py": 75,
-    "tests/export/test_cli.py": 69,
-    "tests/e2e/test_cli.py": 65,
-    "tests/ui/test_agents_hear.py": 63,
-    "tests/e2e/test_fuzz.py": 51,
-    "tests/robustness/test_crash.py": 45,
-    "tests/http/test_sessions.py": 46,
-    "tests/browser/test_browser_tools.py": 45,
-    "tests/export/test_app.py": 44,
-    "tests/browser/test_recorder.py": 42,
+    "tests/ui/test_lossless_corpus.py": 241,
+    "tests/ui/test_writing_keys.py": 155,
+    "tests/ui/test_lossless_constructs.py": 86,
+    "tests/ghactions/test_corpus.py": 80,
+    "tests/e2e/test_wheel.py": 74,
+    "tests/export/test_cli.py": 74,
+    "tests/ui/test_review_ui.py": 73,
+    "tests/robustness/test_crash.py": 53,
+    "tests/export/test_app.py": 48,
+    "tests/ghactions/test_actionlint_parity.py": 45,
+    "tests/ui/test_agents_hear.py": 39,
+    "tests/browser/test_browser_runs.py": 38,
+    "tests/ui/test_picker.py": 33,
+    "tests/browser/test_browser_tools.py": 32,
+    "tests/ui/test_keys.py": 31,
+    "tests/e2e/test_cli.py": 30,
+    "tests/ui/test_export_ui.py": 29,
+    "tests/ui/test_links.py": 28,
+    "tests/contract/test_resources.py": 28,
+    "tests/ui/test_wysiwyg_open.py": 28,
+    "tests/http/test_refusals.py": 11,
 }
 #: a folder's usual seconds per test (the same runs), for the modules :data:`SECONDS` does not name
 PER_TEST = {"ui": 1.2, "browser": 0.55, "contract": 0.9, "http": 5.8, "e2e": 3.4, "export": 4.7, "robustness": 0.8}

@@ -163,3 +163,24 @@ async def test_drag_a_selected_word_into_the_next_section(scene: Stage) -> None:
     await settle(s.page)
     want = TEXT.replace("Para 48 words.", "Para 48 .").replace("Para 52 words.", "Para 52words words.")
     await _saved_then_undone(s, name, want)
+
+
+async def test_copy_across_a_section_edge_pastes_the_same_blocks(paste: Stage) -> None:
+    """Paragraphs 48 to 51 (two in each section) selected by keys, copied with Ctrl+C, and pasted with Ctrl+V after
+    the last paragraph: the browser's clipboard carries the view's HTML (sections included), and the paste gives the
+    same four paragraphs, not a section's wrapper nor an escape."""
+    s = paste
+    name = "copy-across.md"
+    await _open(s, name)
+    await click_after(s.page, "Para 48 words.")
+    await s.page.wait_for_timeout(CLICK_PAUSE_MS)
+    await s.page.keyboard.press("Home")
+    await play(s.page, keys(*["Shift+ArrowDown"] * 3, "Shift+End", "Control+c"))
+    copied = await s.page.evaluate("navigator.clipboard.readText()")
+    assert copied == ACROSS
+    await click_after(s.page, "Para 119 words.")
+    await s.page.wait_for_timeout(CLICK_PAUSE_MS)
+    await play(s.page, keys("Enter", "Control+v"))
+    want = TEXT + ACROSS + "\n\n"
+    await shows(s, want)
+    await saved(s, s.path(name), want.encode())
