@@ -10,6 +10,7 @@ import { shownPart } from "../src/editors/mdsource/fill";
 import { docOf } from "../src/editors/mdsource/sections";
 import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
 import { corpus, noCorpus } from "./corpus";
+import * as lazy from "./lazyassert";
 import { textPositions } from "./keyboard";
 import { appended, blockList } from "./viewblocks";
 
@@ -111,7 +112,7 @@ function assertSameBlocks(actual: SourceDoc, expected: SourceDoc): void {
   assert.equal(a.length, b.length, "as many blocks as the whole parse");
   a.forEach((block, k) => {
     assert.deepEqual(block.range, b[k].range, `block ${k}'s range`);
-    assert.ok(block.node.eq(b[k].node), `block ${k}: ${JSON.stringify(block.node.toJSON())} is the whole parse's ${JSON.stringify(b[k].node.toJSON())}`);
+    lazy.ok(block.node.eq(b[k].node), () => `block ${k}: ${JSON.stringify(block.node.toJSON())} is the whole parse's ${JSON.stringify(b[k].node.toJSON())}`);
   });
 }
 

@@ -22,6 +22,38 @@ export function textPositions(doc: Node): number[] {
   return positions;
 }
 
+/** `textPositions(doc)[choice % count]` without making the list (tens of thousands in a corpus file); null when there is none. */
+export function textPositionAt(doc: Node, choice: number): number | null {
+  let count = 0;
+  _eachTextblock(doc, (node) => {
+    count += node.content.size + 1;
+  });
+  if (count === 0) return null;
+  let rest = choice % count;
+  let found = -1;
+  _eachTextblock(doc, (node, pos) => {
+    if (found >= 0) return;
+    if (rest <= node.content.size) found = pos + 1 + rest;
+    else rest -= node.content.size + 1;
+  });
+  return found;
+}
+
+function _eachTextblock(doc: Node, f: (node: Node, pos: number) => void): void {
+  doc.descendants((node, pos) => {
+    if (!node.isTextblock) return true;
+    f(node, pos);
+    return false;
+  });
+}
+
+/**
+ * The editor's plugins, made once for every editor of a test file: each keeps what it knows in the state or asks the
+ * view, never in itself, so editors can share them (a spec test makes thousands of editors; making the keymaps
+ * again for each was a tenth of its time).
+ */
+let _plugins: Plugin[] | null = null;
+
 export class KeyboardEditor {
   state: EditorState;
   source: SourceDoc;
@@ -30,7 +62,8 @@ export class KeyboardEditor {
 
   constructor(text: string) {
     this.source = new SourceDoc(text);
-    this.state = EditorState.create({ doc: this.source.doc(), plugins: [sectionsPlugin(), history(), ...writingPlugins(), keymap(baseKeymap)] });
+    _plugins ??= [sectionsPlugin(), history(), ...writingPlugins(), keymap(baseKeymap)];
+    this.state = EditorState.create({ doc: this.source.doc(), plugins: _plugins });
     registerSourceDoc(this as unknown as EditorView, () => this.source);
   }
 

