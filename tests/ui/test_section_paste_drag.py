@@ -96,6 +96,12 @@ async def _open(s: Stage, name: str) -> None:
     await switch_mode(s, "wysiwyg")
 
 
+async def _caret_after(s: Stage, text: str) -> None:
+    """A click right after ``text``, then a person's pause before the next key (``CLICK_PAUSE_MS``)."""
+    await click_after(s.page, text)
+    await s.page.wait_for_timeout(CLICK_PAUSE_MS)
+
+
 async def _saved_then_undone(s: Stage, name: str, want: str) -> None:
     """Ctrl+S: the file holds ``want``; then Ctrl+Z and Ctrl+S: it holds the start's bytes again."""
     path = s.path(name)
@@ -111,8 +117,7 @@ async def test_paste_at_a_section_edge(paste: Stage, case: Paste) -> None:
     s = paste
     name = f"{case.id}.md"
     await _open(s, name)
-    await click_after(s.page, case.at)
-    await s.page.wait_for_timeout(CLICK_PAUSE_MS)
+    await _caret_after(s, case.at)
     await play(s.page, case.before)
     await write_clipboard(s.page, html=case.html, text=case.text)
     await s.page.keyboard.press("Control+v")
@@ -172,14 +177,12 @@ async def test_copy_across_a_section_edge_pastes_the_same_blocks(paste: Stage) -
     s = paste
     name = "copy-across.md"
     await _open(s, name)
-    await click_after(s.page, "Para 48 words.")
-    await s.page.wait_for_timeout(CLICK_PAUSE_MS)
+    await _caret_after(s, "Para 48 words.")
     await s.page.keyboard.press("Home")
     await play(s.page, keys(*["Shift+ArrowDown"] * 3, "Shift+End", "Control+c"))
     copied = await s.page.evaluate("navigator.clipboard.readText()")
     assert copied == ACROSS
-    await click_after(s.page, "Para 119 words.")
-    await s.page.wait_for_timeout(CLICK_PAUSE_MS)
+    await _caret_after(s, "Para 119 words.")
     await play(s.page, keys("Enter", "Control+v"))
     want = TEXT + ACROSS + "\n\n"
     await shows(s, want)
