@@ -89,9 +89,10 @@ async def browser() -> AsyncIterator[Browser]:
             await launched.close()
 
 
-async def new_context(browser: Browser) -> BrowserContext:
-    """A browser context as the UI tests open it: one window's size, the CSP probe in every page."""
-    context = await browser.new_context(viewport={"width": 1200, "height": 800})
+async def new_context(browser: Browser, **options: Any) -> BrowserContext:
+    """A browser context as the UI tests open it: one window's size (unless ``options`` say another), the CSP
+    probe in every page; ``options`` are Playwright's (``color_scheme``, ``viewport``...)."""
+    context = await browser.new_context(**{"viewport": {"width": 1200, "height": 800}, **options})
     await context.add_init_script(CSP_PROBE)
     return context
 
@@ -152,8 +153,9 @@ class Pages:
     contexts: list[BrowserContext] = field(default_factory=list)
     borrowed: list[BrowserContext] = field(default_factory=list)
 
-    async def context(self) -> BrowserContext:
-        context = await new_context(self.browser)
+    async def context(self, **options: Any) -> BrowserContext:
+        """A new context of this test's (see :func:`new_context` for ``options``), closed after it."""
+        context = await new_context(self.browser, **options)
         self.contexts.append(context)
         return context
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.contract.helpers import wait_until
-from tests.ui.conftest import CSP_PROBE, UI, Pages
+from tests.ui.conftest import UI, Pages
 from tests.ui.helpers import open_folder, open_from_tree
 from tests.ui.test_security import cookie, fetch
 from vmark.app.server import RunningApp
@@ -94,9 +94,7 @@ async def natural_widths(pages: Pages) -> dict[str, int]:
 
 
 async def open_wysiwyg(pages: Pages, workspace: Path) -> None:
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, ignore_https_errors=True)
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
+    context = await pages.context(ignore_https_errors=True)
     page = await pages.open(context=context)
     await open_folder(page, workspace)
     await open_from_tree(page, "notes/pics.md")

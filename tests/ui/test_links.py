@@ -15,7 +15,7 @@ import pytest
 from playwright.async_api import Page, Route, expect
 
 from tests.contract.helpers import wait_until
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
+from tests.ui.conftest import ARTIFACTS, Pages
 from tests.ui.helpers import (
     active_tab,
     app_defaults,
@@ -75,9 +75,7 @@ def notes(tmp_path: Path) -> Path:
 
 
 async def opened(pages: Pages, folder: Path, scheme: str = "light") -> Page:
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
+    context = await pages.context(color_scheme=scheme)
     # The web: never reached (tests reach only this machine); the new tab gets this page instead.
     await context.route("https://example.com/**", _fake_site)
     page = await pages.open(context=context)

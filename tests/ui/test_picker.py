@@ -14,7 +14,7 @@ from playwright.async_api import Browser, Page, expect
 from tests.conftest import ok
 from tests.contract.helpers import wait_until
 from tests.e2e.helpers import AppProcess, Home, kill_apps_of, stdio_client
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, UI, Pages
+from tests.ui.conftest import ARTIFACTS, UI, Pages
 from tests.ui.helpers import editor_text, open_from_tree, type_at_end, wait_editor_text
 from vmark.app.handlers.ui_browse import OUTSIDE
 from vmark.app.server import RunningApp
@@ -547,9 +547,7 @@ async def test_vmark_app_without_a_folder_reopens_the_last_workspace(browser: Br
 # --- screenshots, light and dark ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 async def test_screenshots(pages: Pages, world: World, scheme: str) -> None:
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
+    context = await pages.context(color_scheme=scheme)
     page = await pages.open(context=context)
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"picker-{scheme}-start.png"))

@@ -19,10 +19,10 @@ from pathlib import Path
 import mcp_types as types
 import pytest
 from mcp import Client
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Page, expect
 
 from tests.conftest import ok
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
+from tests.ui.conftest import ARTIFACTS, Pages
 from tests.ui.helpers import app_defaults, open_from_tree
 from vmark.app.server import RunningApp
 from vmark.mcp.bridge_client import BridgeClient
@@ -69,21 +69,17 @@ def _agent(vmark: RunningApp) -> Client:
     return Client(build_server(bridge), client_info=types.Implementation(name="claude-code", version="1.0"))
 
 
-async def _page(browser: Browser, pages: Pages) -> Page:
-    context = await browser.new_context(
-        viewport={"width": WIDTH, "height": HEIGHT},
-        device_scale_factor=1,
-        color_scheme="light",
+async def _page(pages: Pages) -> Page:
+    context = await pages.context(
+        viewport={"width": WIDTH, "height": HEIGHT}, device_scale_factor=1, color_scheme="light"
     )
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
     return await pages.open(context=context)
 
 
-async def _stage(browser: Browser, pages: Pages, agent: Client) -> Page:
+async def _stage(pages: Pages, agent: Client) -> Page:
     """The picture's page: the workspace's tree (its folders unfolded, as they start), ``welcome.md`` open in
     WYSIWYG (the app's default mode), the agent's changes shown for review."""
-    page = await _page(browser, pages)
+    page = await _page(pages)
     await page.wait_for_selector("section.workspace button.file[data-path='welcome.md']")
     await page.wait_for_selector("button.file[data-path='notes/ideas.md']")
     tab = await open_from_tree(page, "welcome.md")
@@ -141,9 +137,9 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-async def test_the_readme_picture_is_current(vmark: RunningApp, browser: Browser, pages: Pages) -> None:
+async def test_the_readme_picture_is_current(vmark: RunningApp, pages: Pages) -> None:
     async with _agent(vmark) as agent:
-        page = await _stage(browser, pages, agent)
+        page = await _stage(pages, agent)
         await _check_shown(page)
         if UPDATE:
             PICTURE.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page, expect
 
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
+from tests.ui.conftest import ARTIFACTS, Pages
 from tests.ui.helpers import doc_of, open_folder, open_from_tree, wait_doc_text
 from vmark.app.server import RunningApp
 
@@ -25,9 +25,7 @@ DOC = (
 
 async def rendered(pages: Pages, vmark: RunningApp, workspace: Path, scheme: str = "light") -> tuple[Page, str]:
     (workspace / "rich.md").write_text(DOC, "utf-8")
-    context = await pages.browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
+    context = await pages.context(viewport={"width": 1200, "height": 900}, color_scheme=scheme)
     page = await pages.open(context=context)
     await open_folder(page, workspace)
     tab = await open_from_tree(page, "rich.md")

@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.contract.helpers import wait_until
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, Pages
+from tests.ui.conftest import ARTIFACTS, Pages
 from tests.ui.helpers import open_folder, open_from_tree
 
 DARK_BG = "rgb(13, 17, 23)"
@@ -22,9 +22,7 @@ RICH = (
 
 
 async def themed_page(pages: Pages, scheme: str, width: int = 1200) -> Page:
-    context = await pages.browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    await context.add_init_script(CSP_PROBE)
+    context = await pages.context(viewport={"width": width, "height": 800}, color_scheme=scheme)
     return await pages.open(context=context)
 
 
