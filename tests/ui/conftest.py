@@ -103,7 +103,9 @@ class ContextLender:
     costs Chromium about 0.25 s of CPU, and the next page's renderer start).
 
     A borrowed context holds nothing of the test before: that test's pages are closed, its app (another port,
-    so another origin) is gone, and :meth:`give_back` clears that origin's storage and the cookies first.
+    so another origin) is gone, and :meth:`give_back` clears that origin's storage and the cookies first. A test
+    that changes a context itself (Playwright's clock, routes, permissions: they outlive its pages) opens one of
+    its own with :meth:`Pages.context`.
     """
 
     browser: Browser

@@ -25,7 +25,7 @@ from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.contract.helpers import wait_until
 from tests.corpora import CORPORA
-from tests.ui.conftest import ARTIFACTS, CSP_PROBE, FAILED
+from tests.ui.conftest import ARTIFACTS, FAILED, new_context
 from tests.ui.helpers import open_folder
 from vmark.app.server import RunningApp
 from vmark.storage.settings import Settings
@@ -51,8 +51,7 @@ class Stage:
     errors: list[str] = field(default_factory=list)
 
     async def new_page(self) -> None:
-        self.context = await self.browser.new_context(viewport={"width": 1200, "height": 800})
-        await self.context.add_init_script(CSP_PROBE)
+        self.context = await new_context(self.browser)
         self.page = await self.context.new_page()
         self.page.on("pageerror", lambda exc: self.errors.append(f"{exc.name}: {exc.message}"))
         self.page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))

@@ -16,7 +16,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.contract.helpers import wait_until
-from tests.ui.conftest import CSP_PROBE, Pages
+from tests.ui.conftest import Pages, new_context
 from tests.ui.helpers import app_defaults, open_folder, open_from_tree
 from vmark.app.server import RunningApp
 from vmark.testing.uiclient import UIClient, UIError
@@ -110,8 +110,7 @@ async def running(browser: Browser, data_dir: Path, workspace: Path) -> AsyncIte
     app = RunningApp(data_dir, test_hooks=True)
     await app.start()
     try:
-        context = await browser.new_context(viewport={"width": 1200, "height": 800})
-        await context.add_init_script(CSP_PROBE)
+        context = await new_context(browser)
         page = await context.new_page()
         await page.goto(app.ui_url)
         await page.wait_for_selector("body[data-ready=true]")
