@@ -98,62 +98,13 @@ async def new_context(browser: Browser, **options: Any) -> BrowserContext:
 
 
 @dataclass
-class ContextLender:
-    """The browser contexts a module's tests borrow in turn, instead of a new one per page (a new context
-    costs Chromium about 0.25 s of CPU, and the next page's renderer start).
-
-    A borrowed context holds nothing of the test before: that test's pages are closed, its app (another port,
-    so another origin) is gone, and :meth:`give_back` clears that origin's storage and the cookies first. A test
-    that changes a context itself (Playwright's clock, routes, permissions: they outlive its pages) opens one of
-    its own with :meth:`Pages.context`.
-    """
-
-    browser: Browser
-    _idle: list[BrowserContext] = field(default_factory=list)
-    _all: list[BrowserContext] = field(default_factory=list)
-    #: pages whose renderer crashed (a test's doing): a CDP session on one never answers
-    _crashed: set[Page] = field(default_factory=set)
-
-    async def borrow(self) -> BrowserContext:
-        if self._idle:
-            return self._idle.pop()
-        context = await new_context(self.browser)
-        context.on("page", lambda page: page.on("crash", lambda crashed: self._crashed.add(crashed)))
-        self._all.append(context)
-        return context
-
-    async def give_back(self, context: BrowserContext, origin: str) -> None:
-        live = [page for page in context.pages if page not in self._crashed]
-        await _clear_origin(live[0] if live else await context.new_page(), origin)
-        for page in context.pages:
-            await page.close()
-            self._crashed.discard(page)
-        await context.clear_cookies()
-        self._idle.append(context)
-
-    async def close(self) -> None:
-        for context in self._all:
-            await context.close()
-
-
-async def _clear_origin(page: Page, origin: str) -> None:
-    """Remove what ``origin``'s pages stored in ``page``'s context (local and session storage, caches...)."""
-    cdp = await page.context.new_cdp_session(page)
-    await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-    await cdp.detach()
-
-
-@dataclass
 class Pages:
-    """Opens pages, each in its own browser context, as separate browser windows would be: borrowed from
-    ``lender`` when given, new ones otherwise (and always through :meth:`context`, which the test may change)."""
+    """Opens pages (each in its own browser context, as separate browser windows would be)."""
 
     browser: Browser
     ui: UI
-    lender: ContextLender | None = None
     opened: list[Page] = field(default_factory=list)
     contexts: list[BrowserContext] = field(default_factory=list)
-    borrowed: list[BrowserContext] = field(default_factory=list)
 
     async def context(self, **options: Any) -> BrowserContext:
         """A new context of this test's (see :func:`new_context` for ``options``), closed after it."""
@@ -164,9 +115,6 @@ class Pages:
     async def close(self) -> None:
         for context in self.contexts:
             await context.close()
-        if self.lender is not None:
-            for context in self.borrowed:
-                await self.lender.give_back(context, self.ui.origin)
 
     async def open(
         self,
@@ -176,7 +124,7 @@ class Pages:
     ) -> Page:
         """A page through the token URL (``&window=LABEL`` attaches it to that window), ready to use;
         ``before`` sees the page before it loads (to watch its WebSocket from the start)."""
-        context = context or await self._fresh_context()
+        context = context or await self.context()
         page = await context.new_page()
         if before is not None:
             await before(page)
@@ -186,13 +134,6 @@ class Pages:
         assert response is not None and response.status == 200, response
         await page.wait_for_selector("body[data-ready=true]")
         return page
-
-    async def _fresh_context(self) -> BrowserContext:
-        if self.lender is None:
-            return await self.context()
-        context = await self.lender.borrow()
-        self.borrowed.append(context)
-        return context
 
     async def screenshots(self, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -209,21 +150,9 @@ class Pages:
         return found
 
 
-@pytest.fixture(scope="module")
-async def lender(browser: Browser) -> AsyncIterator[ContextLender]:
-    """The contexts the module's tests borrow (see :class:`ContextLender`)."""
-    contexts = ContextLender(browser)
-    try:
-        yield contexts
-    finally:
-        await contexts.close()
-
-
 @pytest.fixture
-async def pages(
-    browser: Browser, lender: ContextLender, ui: UI, request: pytest.FixtureRequest
-) -> AsyncIterator[Pages]:
-    opened = Pages(browser, ui, lender)
+async def pages(browser: Browser, ui: UI, request: pytest.FixtureRequest) -> AsyncIterator[Pages]:
+    opened = Pages(browser, ui)
     try:
         yield opened
         if request.node.stash.get(FAILED, False):

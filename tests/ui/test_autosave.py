@@ -23,7 +23,6 @@ PAST_THE_DELAY_MS = 3_000
 
 
 async def _watched(page: Page, sent: Sent) -> None:
-    """The page's timers on Playwright's clock (its context's, so the test opens a context of its own)."""
     await page.clock.install()
     await sent.watch(page)
 
@@ -41,7 +40,7 @@ async def _no_save_sent(page: Page, vmark: RunningApp, sent: Sent, saves: int = 
 async def test_off_by_default_typing_stays_unsaved(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
     assert vmark.app.settings.get("editor.save_automatically") is False
     sent = Sent()
-    page = await pages.open(context=await pages.context(), before=lambda page: _watched(page, sent))
+    page = await pages.open(before=lambda page: _watched(page, sent))
     await open_folder(page, workspace)
     tab = await open_from_tree(page, "a.md")
     await type_at_end(page, "typed")
@@ -53,7 +52,7 @@ async def test_off_by_default_typing_stays_unsaved(pages: Pages, vmark: RunningA
 
 async def test_on_it_saves_after_typing_stops(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
     sent = Sent()
-    page = await pages.open(context=await pages.context(), before=lambda page: _watched(page, sent))
+    page = await pages.open(before=lambda page: _watched(page, sent))
     await page.click("#settings-open")
     switch = page.locator(".setting[data-key='editor.save_automatically'] [role=switch]")
     await switch.click()
