@@ -106,6 +106,7 @@ export class SourceDoc {
     // differ, or a label the guess had not, blocks that may link to it are parsed again.
     const labels = differingLabels(references, partial.guess);
     this.env = { documentStart: true, references };
+    this.projection = null; // made with the guessed references
     return labels.length ? relink(this.blocks, this.textValue, this.start, references, labels) : [];
   }
 
@@ -327,8 +328,7 @@ export class SourceDoc {
 
   /** The blocks of the text after `span`, if they are exactly the nodes the view shows (else null). */
   private check(span: Span, i: number, oldEnd: number, fresh: Blocks, newEnd: number): Reparsed | null {
-    const text = applySpan(this.textValue, span);
-    const outcome = this.reparse(text, span, i, oldEnd);
+    const [text, outcome] = this.reparsed(span, i, oldEnd);
     const expected: Node[] = [];
     for (let k = outcome.from; k < i; k++) expected.push(this.blocks[k].node);
     for (let k = i; k < newEnd; k++) expected.push(fresh.child(k));
@@ -412,6 +412,7 @@ export class SourceDoc {
   }
 
   private commit(span: Span, outcome: Reparsed): void {
+    this.projection = null;
     this.remember(outcome.from, outcome.to);
     this.partial?.moved(span.from, span.to, span.insert.length);
     if (outcome.env) this.env = outcome.env;
@@ -436,8 +437,25 @@ export class SourceDoc {
   project(span: Span): { from: number; to: number; blocks: Block[] } {
     this.parsedPast(-1, span.to);
     const [i, oldEnd] = this.touched(span);
-    const outcome = this.reparse(applySpan(this.textValue, span), span, i, oldEnd);
+    const text = applySpan(this.textValue, span);
+    const outcome = this.reparse(text, span, i, oldEnd);
+    this.projection = { base: this.textValue, blocks: this.blocks.length, span, text, outcome };
     return { from: outcome.from, to: outcome.to, blocks: outcome.nodes };
+  }
+
+  /**
+   * The last projection: the transaction built from it is dispatched next, and the check of its splice takes
+   * the projection's parse instead of parsing the same region again (a paste of 100 KB parses it once).
+   */
+  private projection: Projection | null = null;
+
+  /** The text after `span`, and the parse of a region of it that covers old blocks `i..oldEnd` and a neighbour on each side. */
+  private reparsed(span: Span, i: number, oldEnd: number): [Text, Reparsed] {
+    const p = this.projection;
+    const covers = p !== null && p.outcome.from <= Math.max(0, i - 1) && p.outcome.to >= Math.min(this.blocks.length, oldEnd + 1);
+    if (covers && p.base === this.textValue && p.blocks === this.blocks.length && sameSpan(p.span, span)) return [p.text, p.outcome];
+    const text = applySpan(this.textValue, span);
+    return [text, this.reparse(text, span, i, oldEnd)];
   }
 
   /** The text offset of view position `pos` (`bias` -1: the end of what is before it; 1: the start of what follows). */
@@ -639,6 +657,16 @@ const MEMORY_BLOCK = 200_000;
 
 function sameSpan(a: Span, b: Span): boolean {
   return a.from === b.from && a.to === b.to && a.insert === b.insert;
+}
+
+/** A splice's projection (`SourceDoc.project`): the text it was made on and its parse. */
+interface Projection {
+  base: Text;
+  /** How many blocks the text had then (a long document's fill adds some). */
+  blocks: number;
+  span: Span;
+  text: Text;
+  outcome: Reparsed;
 }
 
 interface Reparsed {

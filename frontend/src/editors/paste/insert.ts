@@ -8,9 +8,9 @@
 // writes exactly it: the text after it parses to what the view shows. Blocks elsewhere keep their bytes.
 import type { Node } from "prosemirror-model";
 import { type EditorState, TextSelection, type Transaction } from "prosemirror-state";
-import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockIndex, blocksRange } from "../mdsource/blocks";
+import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount } from "../mdsource/blocks";
 import { replaceBlocks } from "../mdsource/sections";
-import { type Env, parseBlocks } from "../mdsource/build";
+import { parseBlocks } from "../mdsource/build";
 import { schema } from "../mdsource/schema";
 import { SOURCE_SPLICE, type Span } from "../mdsource/sourcedoc";
 
@@ -20,6 +20,8 @@ export interface SourceMap {
   slice(from: number, to: number): string;
   sourceRange(doc: Node, from: number, to: number): [number, number] | null;
   viewPosition(doc: Node, offset: number, bias: -1 | 1): number;
+  /** What the view shows where the text takes `span` (SourceDoc.project): blocks `from..to` become `blocks`. */
+  project(span: Span): { from: number; to: number; blocks: readonly { node: Node }[] };
 }
 
 export interface Insertion {
@@ -41,33 +43,14 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
   if (!planned) return null;
   const { span } = planned;
   const doc = state.doc;
-  const $from = doc.resolve(from);
-  const $to = doc.resolve(to);
-  const n = blockCount(doc);
-  const edge = (pos: typeof $from) => Math.min(betweenBlocks($from) && blockIndex(pos) >= n ? n - 1 : blockIndex(pos), n - 1);
-  const range = blockRange(doc, source);
-  let lo = Math.min(edge($from), edge($to)) - 1;
-  let hi = Math.max(edge($from), edge($to)) + 1;
-  // One block of the text on each side (the view's own empty paragraphs are none).
-  const empty = (k: number) => {
-    const [a, b] = range(k);
-    return a === b;
-  };
-  while (lo > 0 && empty(lo)) lo--;
-  while (hi < n - 1 && empty(hi)) hi++;
-  lo = Math.max(lo, 0);
-  hi = Math.min(hi, n - 1);
-  const start = Math.min(range(lo)[0], span.from);
-  const end = Math.max(hi === n - 1 ? source.length : range(hi)[1], span.to);
-  const text = source.slice(start, span.from) + span.insert + source.slice(span.to, end);
-  // A reference link needs the document's definitions (only looked for when the Markdown may have one).
-  const references = /\][\s]*\[|\[[^\]\n]+\](?![(:])/.test(span.insert) ? referencesOf(doc) : {};
-  const env: Env = { references, documentStart: start <= (source.slice(0, 1) === "\uFEFF" ? 1 : 0) };
-  const parsed = parseBlocks(text, start, env).blocks.map((b) => b.node);
+  // The parse of the text after the splice around it (the engine's check of the splice takes the same parse).
+  const projected = source.project(span);
+  if (projected.to > blockCount(doc)) return null; // past what a long document's view shows yet
+  const parsed = projected.blocks.map((b) => b.node);
   if (parsed.length === 0) parsed.push(schema.nodes.paragraph.create());
   // Equal blocks at either end stay the view's own (the engine sees them unchanged).
-  let first = lo;
-  let last = hi;
+  let first = projected.from;
+  let last = projected.to - 1;
   let head = 0;
   let tail = parsed.length;
   while (first <= last && head < tail && blockAt(doc, first).eq(parsed[head])) {
@@ -84,29 +67,6 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
   tr.setMeta(SOURCE_SPLICE, span);
   tr.setMeta("uiEvent", "paste");
   return { tr, span, caret: planned.caret };
-}
-
-/** The text range `[from, to]` of top-level child `k` of the view (the last one's reaching the text's end). */
-function blockRange(doc: Node, source: SourceMap): (k: number) => [number, number] {
-  return (k) => {
-    const [from, to] = blocksRange(doc, k, k + 1);
-    const range = source.sourceRange(doc, from, to);
-    if (range) return range;
-    const at = source.sourceRange(doc, from, from)?.[0] ?? 0;
-    return [at, at];
-  };
-}
-
-/** The document's reference definitions, as the parse of a part of it needs them. */
-function referencesOf(doc: Node): Record<string, unknown> {
-  const definitions: string[] = [];
-  doc.descendants((node) => {
-    if (node.type === schema.nodes.raw_block && node.attrs.kind === "reference") definitions.push(node.textContent);
-    return !node.isTextblock;
-  });
-  const env: Env = {};
-  if (definitions.length) parseBlocks(definitions.join("\n\n"), 0, env);
-  return env.references ?? {};
 }
 
 interface Planned {
