@@ -113,6 +113,8 @@ function paste(marked: string, markdown: string): string {
   assert.deepEqual(change?.span, insertion.span);
   assert.equal(change?.adopt, null);
   assert.equal(source.text.slice(insertion.span.from, insertion.span.from + insertion.span.insert.length), insertion.span.insert);
+  // The caret is where the text, once written, puts the end of the pasted Markdown.
+  assert.equal(insertion.tr.selection.head, source.viewPosition(insertion.tr.doc, insertion.caret, -1), JSON.stringify([marked, markdown]));
   return source.text;
 }
 

@@ -8,26 +8,26 @@
 // writes exactly it: the text after it parses to what the view shows. Blocks elsewhere keep their bytes.
 import type { Node } from "prosemirror-model";
 import { type EditorState, TextSelection, type Transaction } from "prosemirror-state";
-import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount } from "../mdsource/blocks";
+import { BLOCK_DEPTH, betweenBlocks, blockAt, blockCount, blockPos } from "../mdsource/blocks";
 import { replaceBlocks } from "../mdsource/sections";
-import { parseBlocks } from "../mdsource/build";
+import { type Block, parseBlocks } from "../mdsource/build";
 import { schema } from "../mdsource/schema";
-import { SOURCE_SPLICE, type Span } from "../mdsource/sourcedoc";
+import { positionIn, SOURCE_SPLICE, type Span } from "../mdsource/sourcedoc";
 
 /** What the insertion needs of the text behind the view (a `SourceDoc`). */
 export interface SourceMap {
   readonly length: number;
   slice(from: number, to: number): string;
   sourceRange(doc: Node, from: number, to: number): [number, number] | null;
-  viewPosition(doc: Node, offset: number, bias: -1 | 1): number;
   /** What the view shows where the text takes `span` (SourceDoc.project): blocks `from..to` become `blocks`. */
-  project(span: Span): { from: number; to: number; blocks: readonly { node: Node }[] };
+  project(span: Span): { from: number; to: number; blocks: Block[] };
 }
 
 export interface Insertion {
+  /** The replacement, with the caret at `caret`. */
   tr: Transaction;
   span: Span;
-  /** The text offset right after the inserted Markdown (where the caret goes). */
+  /** The text offset right after the inserted Markdown. */
   caret: number;
 }
 
@@ -62,8 +62,13 @@ export function insertMarkdown(state: EditorState, source: SourceMap, markdown: 
     tail--;
   }
   const tr = state.tr;
-  const [, stop] = replaceBlocks(tr, first, last + 1, parsed.slice(head, tail));
-  tr.setSelection(TextSelection.near(tr.doc.resolve(Math.min(stop, tr.doc.content.size)), -1));
+  replaceBlocks(tr, first, last + 1, parsed.slice(head, tail));
+  // The caret right after the pasted text: where the parse puts that offset among the region's blocks.
+  const after = tr.doc;
+  const count = blockCount(after);
+  const at = (k: number) => projected.from + k;
+  const caret = positionIn(projected.blocks, (k) => (at(k) < count ? blockAt(after, at(k)) : null), (k) => blockPos(after, Math.min(at(k), count)), planned.caret, -1, after.content.size);
+  tr.setSelection(TextSelection.near(after.resolve(Math.min(caret, after.content.size)), -1));
   tr.setMeta(SOURCE_SPLICE, span);
   tr.setMeta("uiEvent", "paste");
   return { tr, span, caret: planned.caret };

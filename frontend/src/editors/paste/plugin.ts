@@ -7,7 +7,7 @@
 // - image files are written beside the document and linked; files the page knows are linked by path;
 // - inside code (a code block, raw HTML, front matter) ProseMirror pastes the plain text, as before.
 import { type Node, Slice } from "prosemirror-model";
-import { type EditorState, Plugin, PluginKey, TextSelection } from "prosemirror-state";
+import { type EditorState, Plugin, PluginKey } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
 import { parseBlocks } from "../mdsource/build";
 import { schema } from "../mdsource/schema";
@@ -104,9 +104,6 @@ function insert(view: EditorView, source: SourceMap, markdown: string, from: num
   const insertion = insertMarkdown(view.state, source, markdown, from, to);
   if (insertion) {
     view.dispatch(insertion.tr.scrollIntoView());
-    const doc = view.state.doc;
-    const caret = Math.min(source.viewPosition(doc, insertion.caret, -1), doc.content.size);
-    view.dispatch(view.state.tr.setSelection(TextSelection.near(doc.resolve(caret), -1)).scrollIntoView());
     return true;
   }
   view.dispatch(fallback(view.state, markdown, from, to).scrollIntoView());
