@@ -141,3 +141,32 @@ async def test_the_tab_strip_scrolls_to_the_active_tab(pages: Pages, workspace: 
     await expect(page.locator(".tab.active .title")).to_have_text("chapter-00")
     await expect(page.locator(".tab.active")).to_be_in_viewport()
     await shot(page, "tabs-many-light")
+
+
+async def test_each_toolbar_button_draws_its_icon_inline_in_its_own_colour(pages: Pages, workspace: Path) -> None:
+    """The icons are inline SVG (no image of a `data:` URL: Chromium builds a document for each), one per button;
+    the mode button keeps its icon when its words change."""
+    page = await themed_page(pages, "dark", width=1600)
+    await open_folder(page, workspace)
+    await open_from_tree(page, "a.md")
+    icons = await page.eval_on_selector_all(
+        "header.bar button[id]",
+        "bs => bs.map(b => { const icon = b.querySelector(':scope > svg.icon');"
+        " const r = icon?.getBoundingClientRect();"
+        " return [b.id, b.querySelectorAll('svg.icon').length, icon ? icon.childElementCount : 0,"
+        " r ? [r.width, r.height] : null, getComputedStyle(b).color, icon ? getComputedStyle(icon).color : null,"
+        " icon?.getAttribute('stroke'), getComputedStyle(b, '::before').maskImage]; })",
+    )
+    assert len(icons) >= 16
+    for button, count, shapes, size, color, drawn, stroke, mask in icons:
+        assert (count, size, mask) == (1, [16, 16], "none"), button
+        assert shapes >= 1, f"{button}'s icon draws nothing"
+        assert (drawn, stroke) == (color, "currentColor"), button
+    toggle = page.locator("#mode-toggle")
+    await expect(toggle).to_have_text("WYSIWYG")
+    await toggle.click()
+    await expect(toggle).to_have_text("Source")
+    assert await toggle.evaluate("b => b.querySelectorAll('svg.icon').length") == 1
+    await toggle.click()
+    await expect(toggle).to_have_text("WYSIWYG")
+    assert await toggle.evaluate("b => b.querySelectorAll('svg.icon').length") == 1

@@ -11,6 +11,7 @@ import { FileTree } from "../panels/filetree";
 import { Outline } from "../panels/outline";
 import { ReviewPanel } from "../panels/review";
 import { StatusBar } from "./statusbar";
+import { setLabel, showIcons } from "./icons";
 import { AutoSave } from "../sync/autosave";
 import { ThemeSwitch } from "./theme";
 import { StoredSettings } from "../shared/storedsettings";
@@ -143,6 +144,7 @@ export class Page {
       byId("connection").textContent = "disconnected: reload the page";
       byId("connection").dataset.state = "closed";
     };
+    showIcons(document); // every toolbar button is in the page by now
   }
 
   async start(): Promise<void> {
@@ -361,7 +363,7 @@ export class Page {
     const toggle = byId<HTMLButtonElement>("mode-toggle");
     toggle.disabled = !tab || tab.kind !== "markdown";
     byId<HTMLButtonElement>("cjk-format").disabled = !tab || tab.kind !== "markdown" || tab.readOnly;
-    setText(toggle, tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG");
+    setLabel(toggle, tab?.mode === "wysiwyg" ? "Source" : "WYSIWYG");
     byId<HTMLButtonElement>("save-tab").disabled = !tab;
     byId<HTMLButtonElement>("comment-add").disabled = !tab;
     setHidden(byId("divergence"), !view?.divergent || view.divergenceKept);
