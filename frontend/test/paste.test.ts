@@ -200,3 +200,17 @@ function sectionSizes(doc: Node): number[] {
   doc.forEach((section) => sizes.push(section.childCount));
   return sizes;
 }
+
+test("a paste whose blocks reach past what a long document's view shows yet waits for the whole view", () => {
+  const text = "# One\n\nfirst\n\nsecond\n\nthird\n";
+  const source = new SourceDoc(text);
+  // The view shows the first two blocks, as during a fill: the paste at the end of "first" joins "second".
+  const part = source.doc(2);
+  const caret = source.viewPosition(part, text.indexOf("first") + "first".length, -1);
+  assert.equal(insertMarkdown(EditorState.create({ doc: part }), source, "- a\n- b", caret, caret), null);
+  const whole = source.doc();
+  const insertion = insertMarkdown(EditorState.create({ doc: whole }), source, "- a\n- b", caret, caret);
+  assert.ok(insertion);
+  source.personEdit(whole, insertion.tr.doc, insertion.span);
+  assert.equal(source.text, "# One\n\nfirst\n\n- a\n- b\n\nsecond\n\nthird\n");
+});

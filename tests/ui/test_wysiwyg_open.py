@@ -13,6 +13,7 @@ from tests.conftest import make_client, ok
 from tests.contract.helpers import wait_until
 from tests.ui.conftest import Pages
 from tests.ui.helpers import open_folder, open_from_tree, pages_flushed, wait_doc_text
+from tests.ui.lossless import click_after
 from vmark.app.server import RunningApp
 
 PARTS = 1800
@@ -185,3 +186,32 @@ async def _outline_shows_every_heading(page: Page) -> None:
     items = page.get_by_role("navigation", name="Outline").locator(".outline-item")
     await expect(items.last).to_have_text("Last part")
     await expect(items).to_have_count(PARTS + 2)
+
+
+_LAST_SHOWN_PARAGRAPH = """() => {
+  const paragraphs = document.querySelectorAll(".ProseMirror > .pm-section > p");
+  const last = paragraphs[paragraphs.length - 1];
+  last.scrollIntoView({ block: "center" });
+  return last.textContent;
+}"""
+
+
+async def test_a_paste_at_the_end_of_the_shown_part_during_the_fill_lands_as_typed(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    """The blocks a paste joins reach past what the view shows yet: the rest is shown first, then the Markdown goes
+    in as its characters (`&amp;` stays: ProseMirror's nodes, written by the engine, would say `&`)."""
+    text = long_doc()
+    page, tab = await open_long(pages, workspace, text)
+    await page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=vmark.ui_url.split("/?")[0])
+    pasted = "- pasted *one* &amp; more\n- pasted two"
+    await page.evaluate("(t) => navigator.clipboard.writeText(t)", pasted)
+    # The fill waits while the person clicks and types: the view shows the same blocks from here to the paste.
+    await page.click(".ProseMirror h1")
+    last = await page.evaluate(_LAST_SHOWN_PARAGRAPH)
+    await click_after(page, last)
+    await page.keyboard.press("Control+v")
+    assert await page.evaluate("window.__busyAtFirstKey") == "true"
+    await expect(page.locator(".ProseMirror li", has_text="pasted one & more")).to_have_count(1)
+    expected = text.replace(f"{last}\n", f"{last}\n\n{pasted}\n", 1).replace("zanzibar.\n", "zanzibar. Done.\n")
+    await _typed_at_the_end_and_saved(page, vmark, workspace, tab, " Done.", expected)

@@ -39,6 +39,11 @@ export function whileFilling(view: PMView, finish: () => void): () => void {
   };
 }
 
+/** Whether `view` still shows only part of its document. */
+export function isFilling(view: PMView): boolean {
+  return filling.has(view);
+}
+
 /** The whole document in `view` now (what reads all of it at once: find, select all, the document's end). */
 export function wholeDocument(view: PMView): void {
   filling.get(view)?.();

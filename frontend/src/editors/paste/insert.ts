@@ -36,7 +36,8 @@ const LINE_WINDOW = 8192;
 
 /**
  * The transaction that puts `markdown` in place of view positions `from..to`, or null where the text has no
- * place for it (inside code, or where the view has no source): the caller pastes its own way then.
+ * place for it (inside code, or where the view has no source), or where the blocks it joins reach past what a
+ * long document's view shows yet (the caller finishes the fill and asks again, or pastes its own way).
  */
 export function insertMarkdown(state: EditorState, source: SourceMap, markdown: string, from: number, to: number): Insertion | null {
   const planned = plan(state, source, markdown, from, to);

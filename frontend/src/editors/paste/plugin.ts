@@ -9,6 +9,7 @@
 import { type Node, Slice } from "prosemirror-model";
 import { type EditorState, Plugin, PluginKey } from "prosemirror-state";
 import { Decoration, DecorationSet, type EditorView } from "prosemirror-view";
+import { isFilling, wholeDocument } from "../../shared/live";
 import { parseBlocks } from "../mdsource/build";
 import { schema } from "../mdsource/schema";
 import { htmlToBlocks, isCodeEditorCopy, parseHtml, styleOf } from "./html";
@@ -101,7 +102,12 @@ function cleanText(text: string): string {
 
 /** The Markdown spliced in at `from..to` and the caret put after it; else the nodes it parses to, placed by ProseMirror. */
 function insert(view: EditorView, source: SourceMap, markdown: string, from: number, to: number): boolean {
-  const insertion = insertMarkdown(view.state, source, markdown, from, to);
+  let insertion = insertMarkdown(view.state, source, markdown, from, to);
+  if (!insertion && isFilling(view)) {
+    // The blocks the paste joins reach past what a long document's view shows yet: all of them first.
+    wholeDocument(view);
+    insertion = insertMarkdown(view.state, source, markdown, from, to);
+  }
   if (insertion) {
     view.dispatch(insertion.tr.scrollIntoView());
     return true;
