@@ -20,7 +20,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from bench_ui import _App, chromium
+from bench_ui import _App, chromium, p95
 from benchlib import bench_dir, machine_line, paired_ratio, prepare_home, run_async, table
 from playwright.async_api import Browser
 
@@ -70,10 +70,6 @@ async def run(builds: dict[str, Path], rounds: int) -> dict[str, list[dict[str, 
             for app in apps.values():
                 await app.stop()
     return samples
-
-
-def p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20, method="inclusive")[18] if len(values) > 1 else values[0]
 
 
 def render(samples: dict[str, list[dict[str, float]]]) -> str:
