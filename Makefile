@@ -32,7 +32,7 @@ PAGE_CHROMIUM := /usr/bin/chromium-headless-shell
 PYTEST_WORKERS ?= 3
 PYTEST_ARGS ?=
 
-.PHONY: setup runtime run test lint lint-python lint-page lock bench clean chromium-hint
+.PHONY: setup runtime run test pytest node-tests lint lint-python lint-page lock bench clean chromium-hint
 
 $(RUNTIME_STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -111,10 +111,19 @@ lint-page: $(UI_DEPS) $(PAGEJS_DEPS)
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE, as some CI images set):
 # without it every pytest worker rewrites the asserts of every test module and every `vmark` process a test
 # starts compiles the package from source, about a second of CPU each. __pycache__ is git-ignored.
-test: setup lint $(CHROMIUM) $(PAGE_CHROMIUM)
-	$(NPM) test --prefix frontend
+pytest: setup $(CHROMIUM) $(PAGE_CHROMIUM)
 	$(BIN)/python -m compileall -q -j 0 src
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadscope --durations=25 $(PYTEST_ARGS)
+
+# The page's Node tests need only the page's packages: they start while pip still installs. Their report is
+# kept and printed in one piece when they end (it would otherwise cut through pytest's progress lines).
+node-tests: $(UI_DEPS)
+	@echo "$(NPM) test --prefix frontend  # its report follows when it ends"
+	@log=$$(mktemp); $(NPM) test --prefix frontend >$$log 2>&1; status=$$?; cat $$log; rm -f $$log; exit $$status
+
+# Lint, the Node tests and pytest run side by side (make's --jobs): on 2 cores pytest alone leaves about a tenth
+# of the cores idle (its workers wait on pages and processes), which the other two mostly fill.
+test: lint node-tests pytest
 
 lock:
 	$(PYTHON) tools/lock.py
