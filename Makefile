@@ -123,7 +123,7 @@ node-tests: $(UI_DEPS)
 
 # Lint, the Node tests and pytest run side by side (make's --jobs): on 2 cores pytest alone leaves about a tenth
 # of the cores idle (its workers wait on pages and processes), which the other two mostly fill.
-test: lint node-tests pytest
+test: setup lint node-tests pytest
 
 lock:
 	$(PYTHON) tools/lock.py
