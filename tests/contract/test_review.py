@@ -29,8 +29,9 @@ from tests.contract.helpers import (
     wait_event,
     wait_until,
 )
-from vmark.app.review.service import DEFER_DIFF_CHARS
+from vmark.app.review.pending import DocReview
 from vmark.app.server import RunningApp
+from vmark.app.writes import Writer
 from vmark.core.document import content_hash
 from vmark.storage.journal import BeforePatch
 from vmark.testing.uiclient import UIClient, UIError
@@ -407,14 +408,48 @@ async def test_two_windows_on_one_document_agree(mcp: Client, plan: Path, person
 
 
 # --- long rewrites: the word diff after the answer ----------------------------------------------------------
-#: a document whose whole-text rewrites changing its first and last paragraphs span more than DEFER_DIFF_CHARS
+#: a document of about 100,000 characters: a whole-text rewrite changing its first and last paragraphs has a word
+#: diff of tens of milliseconds, after the answer (as every agent edit's)
 LONG = PLAN + "".join(f"Paragraph {n} says nothing new.\n\n" for n in range(3000))
 
 
 def _far_apart(text: str, first: tuple[str, str], paragraph: int) -> str:
     """``text`` with ``first`` replaced near its start and paragraph ``paragraph`` (near its end) changed."""
-    assert len(text) > 2 * DEFER_DIFF_CHARS
+    assert len(text) > 100_000
     return text.replace(*first).replace(f"Paragraph {paragraph} says", f"Paragraph {paragraph} said")
+
+
+async def test_the_answer_does_not_wait_for_the_word_diff(
+    mcp: Client, workspace: Path, vmark: RunningApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-word edit's word diff runs once the write has its answer, when no page shows the document (one that
+    does hears of the new revision while the write saves, and settles it then); the change is pending at the next
+    look all the same."""
+    (workspace / "plan.md").write_text(PLAN, "utf-8")
+    async with UIClient(vmark.data_dir) as page:  # the person opens the folder, and closes the page
+        await page.attach("main")
+        await page.call("ui.open_folder", path=str(workspace))
+    tab = await open_tab(mcp, workspace / "plan.md")
+    order: list[str] = []
+    merge, write = DocReview.merge, Writer.write
+
+    def merging(self: DocReview, *args: Any) -> Any:
+        order.append("word diff")
+        return merge(self, *args)
+
+    async def writing(self: Writer, *args: Any) -> Any:
+        answer = await write(self, *args)
+        order.append("answer")
+        return answer
+
+    monkeypatch.setattr(DocReview, "merge", merging)
+    monkeypatch.setattr(Writer, "write", writing)
+    written = await _edit(mcp, tab, "short", "brief")
+    doc = doc_of(vmark, tab)
+    assert [(ONE[c.start : c.end], c.revisions) for c in vmark.app.review.pending(doc)] == [
+        ("brief", (written["revision"],))
+    ]
+    assert order == ["answer", "word diff"]
 
 
 async def test_a_long_rewrite_is_reviewed_after_its_answer_as_any_other(

@@ -6,11 +6,12 @@ ranges (:mod:`.pending`). The person judges a change: accept drops it; reject re
 person's own edit, through ``Session.apply``. An AI revision of the history's backlog is reviewed once none
 of its changes is pending (:mod:`.backlog`).
 
-A large agent edit's word diff (a rewrite of a long document: tens of milliseconds) waits until after the
-write's answer (:meth:`Review.settle_soon`) or until anything asks for the document's review, whichever comes
-first: every reader (and the next change of that document) settles what waits first, in order, so nothing
-ever sees a pending set without it. Its AI revision joins the backlog at once (the history's order needs its
-row there); should the edit turn out to change nothing to review, the revision is marked reviewed then.
+An agent edit's word diff (under a millisecond for a short one, tens of milliseconds for a rewrite of a long
+document) waits until after the write's answer (:meth:`Review.settle_soon`) or until anything asks for the
+document's review, whichever comes first: every reader (and the next change of that document) settles what
+waits first, in order, so nothing ever sees a pending set without it. The agent's answer does not wait for
+it. Its AI revision joins the backlog at once (the history's order needs its row there); should the edit turn
+out to change nothing to review, the revision is marked reviewed then.
 
 The pending set is saved with the content hash of the text its ranges apply to (:mod:`.saving`): a document
 opened again (after a restart too) gets its changes back only when its text is that text; else the file
@@ -43,10 +44,6 @@ from .saving import ReviewSaver
 
 if TYPE_CHECKING:
     from ..state import Session
-
-
-#: an agent edit whose regions span more than this many characters has its word diff after the answer
-DEFER_DIFF_CHARS = 50_000
 
 
 @dataclass(frozen=True)
@@ -180,8 +177,8 @@ class Review:
 
     def observe(self, tx: Transaction) -> None:
         """Every change of a document's text, as it applies: pending ranges move; an agent's edit adds its
-        changes. Runs before anything else on the loop (an observer of ``Session.apply``). A large agent edit's
-        word diff waits (see the module); any other change first settles what waits."""
+        changes. Runs before anything else on the loop (an observer of ``Session.apply``). An agent edit's word
+        diff waits (see the module); any other change first settles what waits."""
         doc = tx.doc
         self.settle(doc.key)
         review = self._docs.setdefault(doc.key, DocReview(None))
@@ -194,11 +191,11 @@ class Review:
             return
         had = bool(review.changes)
         spans = shown_spans(before, tx.state)
-        if tx.origin == "agent" and tx.tool is not None and self.enabled and _large(spans):
+        if tx.origin == "agent" and tx.tool is not None and self.enabled and spans:
             self._waiting[doc.key] = _Waiting(tx, before, spans)
             self._backlog.saw_agent_edit(tx.state.revision, before, True)
             self._pusher.due.add(doc.key)
-        elif tx.origin == "agent" and tx.tool is not None and self.enabled:
+        elif tx.origin == "agent" and tx.tool is not None and self.enabled:  # nothing the person sees changed
             added = self._merge(doc.key, review, tx, before, spans)
             self._backlog.saw_agent_edit(tx.state.revision, before, added > 0)
             if added:
@@ -315,8 +312,3 @@ class Review:
         """A ``review`` event to every page of a window showing ``doc``."""
         self.settle(doc.key)
         await self._pusher.push(doc)
-
-
-def _large(spans: Spans) -> bool:
-    """Whether the edit's word diff is worth doing after the answer: its spans reach over a long stretch."""
-    return bool(spans) and spans[-1].end - spans[0].start + sum(len(s.insert) for s in spans) > DEFER_DIFF_CHARS
