@@ -212,6 +212,9 @@ async def test_claims_are_added_established_and_invalidated(pages: Pages, vmark:
     page = await _tracked(pages, workspace)
     await page.get_by_role("tab", name="Claims").click()
     view = page.locator("#coherence-view-claims")
+    # The view lists the claims once its request answers; the list's first rendering moves the form down a line,
+    # so a click before it can land where the button was (ci35: the claim was never added).
+    await expect(view.get_by_test_id("coherence-claims")).to_have_attribute("data-count", "0")
     await view.get_by_label("Statement").fill("Elena is tall")
     await view.get_by_role("button", name="Add claim").click()
     claim = view.locator(".coherence-claim")
