@@ -3,6 +3,13 @@
 A document's row names the text its pending changes' ranges apply to by content hash (revisions are per
 run of the app): a document opened again, after a restart too, takes its changes back only when its text
 is that text. Judged changes stay as rows (state ``accepted``, ``rejected``, ``edited``, ``superseded``).
+
+An agent rewriting its own pending change again and again makes each time a new change that carries every
+revision of the one it merged: stored whole, a run of N unreviewed rewrites would write N revisions per save
+and N * N / 2 in all. A row names instead the earlier change its revisions continue (``base``: the one it
+merged, kept as a judged row) and holds only the revisions after those; loading follows the chain. A save
+writes only what changed since the store's last save of that document in this process (the first one
+rewrites the document's pending rows whole).
 """
 
 from __future__ import annotations
@@ -10,8 +17,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 from ..core.review import Change, Judgement
@@ -34,7 +42,8 @@ CREATE TABLE IF NOT EXISTS review_changes (
     old TEXT NOT NULL,
     at REAL NOT NULL,
     judged REAL,
-    agent TEXT
+    agent TEXT,
+    base TEXT
 );
 CREATE INDEX IF NOT EXISTS review_changes_doc ON review_changes (doc, state);
 """
@@ -51,10 +60,13 @@ class StoredReview:
 class ReviewStore:
     def __init__(self, path: Path, *, lane: Lane | None = None) -> None:
         self._db = SqliteWorker(path, _SCHEMA, synchronous="NORMAL", lane=lane)
+        #: per document: its pending changes as this process last saved them, each with the row's base (only
+        #: read and written on the worker's thread, in the order of the calls)
+        self._saved: dict[str, dict[str, _Saved]] = {}
 
     async def start(self) -> None:
         await self._db.start()
-        await self._db.run(_add_agent_column)
+        await self._db.run(_add_columns)
 
     def close(self) -> None:
         self._db.close()
@@ -65,14 +77,14 @@ class ReviewStore:
         def query(c: sqlite3.Connection) -> dict[str, StoredReview]:
             reviews = {doc: StoredReview(hash_) for doc, hash_ in c.execute("SELECT doc, hash FROM review_docs")}
             rows = c.execute(
-                "SELECT id, doc, revisions, principal, tool, start, end, old, at, agent FROM review_changes"
+                "SELECT id, doc, revisions, base, principal, tool, start, end, old, at, agent FROM review_changes"
                 " WHERE state='pending' ORDER BY doc, start, end"
-            )
-            for change_id, doc, revisions, principal, tool, start, end, old, at, agent in rows:
+            ).fetchall()
+            for change_id, doc, revisions, base, principal, tool, start, end, old, at, agent in rows:
                 review = reviews.get(doc)
                 if review is not None:
                     kept = (principal, tool, start, end, old, at, agent or "")
-                    review.changes.append(Change(change_id, tuple(json.loads(revisions)), *kept))
+                    review.changes.append(Change(change_id, _revisions(c, revisions, base), *kept))
             return reviews
 
         return await self._db.run(query)
@@ -84,6 +96,8 @@ class ReviewStore:
         now = time.time()
 
         def write(c: sqlite3.Connection) -> None:
+            before = self._saved.pop(doc, None)  # until this commits: a failed save leaves a whole rewrite next
+            saved = {change.id: _Saved(change, _base_of(change, before)) for change in pending}
             c.execute("BEGIN")
             try:
                 c.execute("INSERT OR REPLACE INTO review_docs (doc, hash) VALUES (?,?)", (doc, text_hash))
@@ -91,17 +105,24 @@ class ReviewStore:
                     "UPDATE review_changes SET state=?, judged=? WHERE id=? AND state='pending'",
                     [(state, now, change_id) for change_id, state in judged],
                 )
-                c.execute("DELETE FROM review_changes WHERE doc=? AND state='pending'", (doc,))
+                if before is None:
+                    c.execute("DELETE FROM review_changes WHERE doc=? AND state='pending'", (doc,))
+                else:  # what left the pending set unjudged (judged rows are no longer pending: untouched)
+                    c.executemany(
+                        "DELETE FROM review_changes WHERE id=? AND state='pending'",
+                        [(change_id,) for change_id in before if change_id not in saved],
+                    )
                 c.executemany(
                     "INSERT OR REPLACE INTO review_changes"
-                    " (id, doc, state, revisions, principal, tool, start, end, old, at, agent)"
-                    " VALUES (?,?,'pending',?,?,?,?,?,?,?,?)",
-                    [(c.id, doc, json.dumps(list(c.revisions)), *_columns(c)) for c in pending],
+                    " (id, doc, state, revisions, base, principal, tool, start, end, old, at, agent)"
+                    " VALUES (?,?,'pending',?,?,?,?,?,?,?,?,?)",
+                    [(row.change.id, doc, *row.stored(), *_columns(row.change)) for row in _changed(saved, before)],
                 )
                 c.execute("COMMIT")
             except BaseException:
                 c.execute("ROLLBACK")
                 raise
+            self._saved[doc] = saved
 
         await self._db.run(write)
 
@@ -120,16 +141,79 @@ class ReviewStore:
             c.execute("DELETE FROM review_changes WHERE doc=? AND state='pending'", (new,))  # of a file gone
             c.execute("UPDATE review_docs SET doc=? WHERE doc=?", (new, old))
             c.execute("UPDATE review_changes SET doc=? WHERE doc=?", (new, old))
+            self._saved.pop(new, None)
+            saved = self._saved.pop(old, None)
+            if saved is not None:
+                self._saved[new] = saved
 
         await self._db.run(move)
+
+
+@dataclass(frozen=True)
+class _Saved:
+    """A pending change as saved, and the earlier change whose revisions its own continue: its id and how many
+    revisions it has (None: they are all its own)."""
+
+    change: Change
+    base: tuple[str, int] | None
+
+    def stored(self) -> tuple[str, str | None]:
+        """The row's ``revisions`` (JSON: those after the base's) and ``base``."""
+        if self.base is None:
+            return json.dumps(list(self.change.revisions)), None
+        base_id, base_count = self.base
+        return json.dumps(list(self.change.revisions[base_count:])), base_id
+
+
+def _base_of(change: Change, before: dict[str, _Saved] | None) -> tuple[str, int] | None:
+    """The row ``change`` continues: as it continued when saved before (a change moved, or left as it was),
+    else the longest of the changes saved before whose revisions are where its own start (the one it merged)."""
+    if before is None:
+        return None
+    if change.id in before:
+        same = before[change.id]
+        return same.base if same.change.revisions == change.revisions else None
+    revisions, best = change.revisions, None
+    for earlier in before.values():
+        known = earlier.change.revisions
+        n = len(known)
+        longer = best is None or n > best[1]
+        if longer and n < len(revisions) and revisions[n - 1] == known[-1] and revisions[:n] == known:
+            best = (earlier.change.id, n)
+    return best
+
+
+def _changed(saved: dict[str, _Saved], before: dict[str, _Saved] | None) -> Iterable[_Saved]:
+    """The rows to write: every one after a whole rewrite, else those new or not as they were."""
+    if before is None:
+        return saved.values()
+    return (
+        row for change_id, row in saved.items() if change_id not in before or before[change_id].change != row.change
+    )
+
+
+def _revisions(c: sqlite3.Connection, own: str, base: str | None) -> tuple[str, ...]:
+    """A row's revisions: its base's (followed to the first row without one), then its own."""
+    parts: list[list[str]] = [json.loads(own)]
+    seen: set[str] = set()
+    while base is not None and base not in seen:  # a cycle cannot be written; never loop on one anyway
+        seen.add(base)
+        row = c.execute("SELECT revisions, base FROM review_changes WHERE id=?", (base,)).fetchone()
+        if row is None:  # a base row gone (never deleted while one continues it): what is known
+            break
+        parts.append(json.loads(row[0]))
+        base = row[1]
+    return tuple(chain.from_iterable(reversed(parts)))
 
 
 def _columns(change: Change) -> tuple[str, str, int, int, str, float, str]:
     return change.principal, change.tool, change.start, change.end, change.old, change.at, change.agent
 
 
-def _add_agent_column(c: sqlite3.Connection) -> None:
-    """A review store from before changes named their agent as the person sees it gets the column."""
+def _add_columns(c: sqlite3.Connection) -> None:
+    """A review store from before changes named their agent as the person sees it, or before rows named the
+    change they continue, gets the column."""
     columns = {row[1] for row in c.execute("PRAGMA table_info(review_changes)")}
-    if "agent" not in columns:
-        c.execute("ALTER TABLE review_changes ADD COLUMN agent TEXT")
+    for column in ("agent", "base"):
+        if column not in columns:
+            c.execute(f"ALTER TABLE review_changes ADD COLUMN {column} TEXT")

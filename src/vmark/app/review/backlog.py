@@ -42,6 +42,8 @@ class Backlog:
 
     def settle(self, key: str, revisions: Sequence[str], carried: set[str]) -> None:
         """The AI revisions among ``revisions`` that no pending change carries any more are reviewed."""
+        if carried.issuperset(revisions):  # the usual case, in one C loop: a merged change's carried on
+            return
         done = [r for r in dict.fromkeys(revisions) if r not in carried]
         if not done:
             return

@@ -56,7 +56,7 @@ class DocReview:
         self.end(merged.merged, "merged")
         self.end(merged.undone, "merged" if author else "edited")
         self.changes = merged.changes
-        return merged.made, [r for c in merged.undone for r in c.revisions]
+        return merged.made, list(chain.from_iterable(c.revisions for c in merged.undone))
 
     def move(self, spans: Spans) -> list[Change]:
         """Move the pending ranges through someone else's edit; returns the changes it took away (still to be

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import TYPE_CHECKING, Any, cast
 
 from ...core.actor import Actor
@@ -222,7 +223,7 @@ class Review:
     def _end(self, key: str, review: DocReview, changes: Sequence[Change], judgement: Judgement) -> None:
         """``changes`` are judged: they leave the pending set, and the revisions they alone carried are reviewed."""
         review.end(changes, judgement)
-        self._backlog.settle(key, [r for c in changes for r in c.revisions], review.carried())
+        self._backlog.settle(key, list(chain.from_iterable(c.revisions for c in changes)), review.carried())
         self._tell(key, changes, judgement)
 
     def _tell(self, key: str, changes: Sequence[Change], judgement: Judgement) -> None:
