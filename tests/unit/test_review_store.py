@@ -102,16 +102,24 @@ async def test_a_moved_change_keeps_its_chain_and_an_unchanged_one_is_not_writte
     assert written == []
 
 
-async def test_two_merged_changes_continue_the_longer_one(store: ReviewStore, tmp_path: Path) -> None:
+async def test_a_change_that_merged_several_is_stored_whole(store: ReviewStore, tmp_path: Path) -> None:
     long = _change("a", ("r1", "r2", "r3"), 0, 5)
     short = _change("b", ("r4",), 10, 15)
     await store.save("doc", "h", [long, short], [])
     merged = _change("m", ("r1", "r2", "r3", "r4", "r5"), 0, 15)
     await store.save("doc", "h2", [merged], [("a", "merged"), ("b", "merged")])
     rows = _rows(tmp_path / "reviews.db")
-    assert rows["m"] == ("pending", ["r4", "r5"], "a")
-    assert rows["b"] == ("merged", ["r4"], None)
+    assert rows["m"] == ("pending", ["r1", "r2", "r3", "r4", "r5"], None)
+    assert rows["a"] == ("merged", ["r1", "r2", "r3"], None)
     assert (await store.load())["doc"].changes == [merged]
+
+
+async def test_only_a_change_judged_in_the_same_save_is_continued(store: ReviewStore, tmp_path: Path) -> None:
+    kept = _change("a", ("r1",))
+    await store.save("doc", "h", [kept], [])
+    alongside = _change("b", ("r1", "r2"), 10, 15)  # carries a's revision while a stays pending
+    await store.save("doc", "h2", [kept, alongside], [])
+    assert _rows(tmp_path / "reviews.db")["b"] == ("pending", ["r1", "r2"], None)
 
 
 async def test_judged_and_unjudged_departures(store: ReviewStore, tmp_path: Path) -> None:

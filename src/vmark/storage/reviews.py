@@ -97,7 +97,7 @@ class ReviewStore:
 
         def write(c: sqlite3.Connection) -> None:
             before = self._saved.pop(doc, None)  # until this commits: a failed save leaves a whole rewrite next
-            saved = {change.id: _Saved(change, _base_of(change, before)) for change in pending}
+            saved = _bases(pending, before, {change_id for change_id, _ in judged})
             c.execute("BEGIN")
             try:
                 c.execute("INSERT OR REPLACE INTO review_docs (doc, hash) VALUES (?,?)", (doc, text_hash))
@@ -165,31 +165,39 @@ class _Saved:
         return json.dumps(list(self.change.revisions[base_count:])), base_id
 
 
-def _base_of(change: Change, before: dict[str, _Saved] | None) -> tuple[str, int] | None:
-    """The row ``change`` continues: as it continued when saved before (a change moved, or left as it was),
-    else the longest of the changes saved before whose revisions are where its own start (the one it merged)."""
+def _bases(pending: Sequence[Change], before: dict[str, _Saved] | None, judged: set[str]) -> dict[str, _Saved]:
+    """``pending`` as it is to be saved: each change with the row it continues (:func:`_base_of`)."""
     if before is None:
-        return None
-    if change.id in before:
-        same = before[change.id]
+        return {change.id: _Saved(change, None) for change in pending}
+    merged = {(len(s.change.revisions), s.change.revisions[-1]): s for k, s in before.items() if k in judged}
+    return {change.id: _Saved(change, _base_of(change, before, merged)) for change in pending}
+
+
+def _base_of(
+    change: Change, before: dict[str, _Saved], merged: dict[tuple[int, str], _Saved]
+) -> tuple[str, int] | None:
+    """The row ``change`` continues: as it continued when saved before (a change moved, or left as it was), else
+    a change judged in this save (merged into it: its row stays) that carried all of its revisions but the last.
+    A change that merged several is stored whole (rare, and bounded by them)."""
+    same = before.get(change.id)
+    if same is not None:
         return same.base if same.change.revisions == change.revisions else None
-    revisions, best = change.revisions, None
-    for earlier in before.values():
-        known = earlier.change.revisions
-        n = len(known)
-        longer = best is None or n > best[1]
-        if longer and n < len(revisions) and revisions[n - 1] == known[-1] and revisions[:n] == known:
-            best = (earlier.change.id, n)
-    return best
+    revisions = change.revisions
+    earlier = merged.get((len(revisions) - 1, revisions[-2])) if len(revisions) > 1 else None
+    if earlier is None or revisions[:-1] != earlier.change.revisions:
+        return None
+    return earlier.change.id, len(earlier.change.revisions)
 
 
 def _changed(saved: dict[str, _Saved], before: dict[str, _Saved] | None) -> Iterable[_Saved]:
     """The rows to write: every one after a whole rewrite, else those new or not as they were."""
     if before is None:
         return saved.values()
-    return (
-        row for change_id, row in saved.items() if change_id not in before or before[change_id].change != row.change
-    )
+    return (row for change_id, row in saved.items() if change_id not in before or not _same(before[change_id], row))
+
+
+def _same(saved: _Saved, now: _Saved) -> bool:
+    return saved.change is now.change or saved.change == now.change
 
 
 def _revisions(c: sqlite3.Connection, own: str, base: str | None) -> tuple[str, ...]:
