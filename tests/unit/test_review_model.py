@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vmark.app.review.pending import DocReview
 from vmark.core import review as review_module
 from vmark.core.changes import apply_spans, diff
 from vmark.core.review import (
@@ -360,3 +361,14 @@ _FIRST_TOKEN = re.compile(rf"[{review_module._CJK}]|[^\W{review_module._CJK}]+|[
 )
 def test_the_word_tokens_are_those_of_the_first_pattern(text: str) -> None:
     assert review_module._TOKEN.findall(text) == _FIRST_TOKEN.findall(text)
+
+
+def test_uncarried_is_what_no_pending_change_carries_once_each_in_order() -> None:
+    def change(change_id: str, *revisions: str) -> Change:
+        return Change(change_id, revisions, "alice", "document.write", 0, 1, "x", 1.0)
+
+    review = DocReview(None, changes=[change("a", "r1", "r2"), change("b", "r4")])
+    assert review.uncarried([]) == []
+    assert review.uncarried(["r2", "r1", "r4"]) == []
+    assert review.uncarried(["r5", "r3", "r2", "r5", "r3"]) == ["r5", "r3"]
+    assert DocReview(None).uncarried(["r1", "r1"]) == ["r1"]

@@ -40,11 +40,9 @@ class Backlog:
         """An agent's transaction applied (``Review.observe``): :meth:`follow` records it."""
         self._agent_edits[revision] = _AgentEdit(before, reviewable)
 
-    def settle(self, key: str, revisions: Sequence[str], carried: set[str]) -> None:
-        """The AI revisions among ``revisions`` that no pending change carries any more are reviewed."""
-        if carried.issuperset(revisions):  # the usual case, in one C loop: a merged change's carried on
-            return
-        done = [r for r in dict.fromkeys(revisions) if r not in carried]
+    def settle(self, key: str, done: Sequence[str]) -> None:
+        """``done``: AI revisions that no pending change carries any more (:meth:`DocReview.uncarried`) are
+        reviewed."""
         if not done:
             return
         if key in self._unreviewed:

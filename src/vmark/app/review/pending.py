@@ -35,9 +35,16 @@ class DocReview:
         """The pending changes in range order."""
         return sorted(self.changes, key=lambda c: (c.start, c.end))
 
-    def carried(self) -> set[str]:
-        """The AI revisions some pending change still carries."""
-        return set(chain.from_iterable(c.revisions for c in self.changes))
+    def uncarried(self, revisions: Sequence[str]) -> list[str]:
+        """Those of ``revisions`` (once each, in order) that no pending change carries any more. Usually none
+        are asked about, or the first changes carry them all: the pending changes' revisions are not gathered
+        whole (a run of N unreviewed rewrites carries N)."""
+        left = set(revisions)
+        for change in self.changes:
+            if not left:
+                return []
+            left.difference_update(change.revisions)
+        return [r for r in dict.fromkeys(revisions) if r in left]
 
     def end(self, changes: Sequence[Change], judgement: Judgement) -> None:
         """``changes`` leave the pending set, judged so (saved with it next time)."""

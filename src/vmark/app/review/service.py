@@ -133,7 +133,7 @@ class Review:
         if added:
             self._pusher.notice(key, edit.tx.actor.label, edit.tx.tool or "", added)
         else:  # its revision joined the backlog in advance: nothing of it is pending, so it is reviewed
-            self._backlog.settle(key, [edit.tx.state.revision], review.carried())
+            self._backlog.settle(key, review.uncarried([edit.tx.state.revision]))
         self._pusher.due.add(key)
         self._saver.now(key)
 
@@ -217,13 +217,13 @@ class Review:
 
     def _merge(self, key: str, review: DocReview, tx: Transaction, before: DocState, spans: Spans) -> int:
         made, undone = review.merge(tx, before, spans)
-        self._backlog.settle(key, undone, review.carried())
+        self._backlog.settle(key, review.uncarried(undone))
         return made
 
     def _end(self, key: str, review: DocReview, changes: Sequence[Change], judgement: Judgement) -> None:
         """``changes`` are judged: they leave the pending set, and the revisions they alone carried are reviewed."""
         review.end(changes, judgement)
-        self._backlog.settle(key, list(chain.from_iterable(c.revisions for c in changes)), review.carried())
+        self._backlog.settle(key, review.uncarried(list(chain.from_iterable(c.revisions for c in changes))))
         self._tell(key, changes, judgement)
 
     def _tell(self, key: str, changes: Sequence[Change], judgement: Judgement) -> None:
