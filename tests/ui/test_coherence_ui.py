@@ -208,6 +208,33 @@ async def test_a_delegation_is_granted_and_revoked(pages: Pages, vmark: RunningA
     assert (revoked["id"], revoked["state"]) == (made["id"], "revoked")
 
 
+async def test_a_click_in_progress_outlasts_a_background_refresh(
+    pages: Pages, vmark: RunningApp, workspace: Path
+) -> None:
+    """The pointer pressed on Revoke, the panel refreshes (an app event): the list waits for the release, so the
+    click lands on the button that was pressed (redrawn under it, the press and the release would meet different
+    buttons and make no click: ci40)."""
+    vmark.app.principals.add("alice")
+    page = await _tracked(pages, workspace)
+    await page.get_by_role("tab", name="Delegations").click()
+    view = page.locator("#coherence-view-delegations")
+    await expect(view.get_by_label("Agent (principal)")).to_have_value("alice")
+    await view.get_by_label("Waive").check()
+    await view.get_by_role("button", name="Grant").click()
+    grant = view.locator(".coherence-grant[data-principal='alice']")
+    await expect(grant).to_have_attribute("data-state", "live")
+    box = await grant.get_by_role("button", name="Revoke").bounding_box()
+    assert box is not None
+    await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await page.mouse.down()
+    vmark.app.coherence.changed()
+    await expect(page.get_by_test_id("coherence-grants")).to_have_attribute("data-redraw-waits", "")
+    await page.mouse.up()
+    await expect(grant).to_have_attribute("data-state", "revoked")
+    await expect(page.get_by_test_id("coherence-grants")).not_to_have_attribute("data-redraw-waits", "")
+    assert [g.describe(time.time())["state"] for g in vmark.app.coherence.delegations.list()] == ["revoked"]
+
+
 async def test_claims_are_added_established_and_invalidated(pages: Pages, vmark: RunningApp, workspace: Path) -> None:
     page = await _tracked(pages, workspace)
     await page.get_by_role("tab", name="Claims").click()

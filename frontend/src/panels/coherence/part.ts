@@ -101,8 +101,45 @@ export function formatTime(seconds: number): string {
   return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** Replace a list's items; the field being typed in (named by `data-focus`) gets the focus back, caret too. */
+/** The element the pointer was pressed on, until it is released: a click in progress. */
+let pressed: Element | null = null;
+/** Lists drawn again during a click inside them, drawn once it ends (the latest items of each). */
+const waiting = new Map<HTMLElement, Node[]>();
+let listening = false;
+
+function trackPresses(): void {
+  if (listening) return;
+  listening = true;
+  document.addEventListener("pointerdown", (event) => (pressed = event.target instanceof Element ? event.target : null), true);
+  const released = (): void => {
+    pressed = null;
+    // After the click this release makes (it comes right after the release, in the same task).
+    setTimeout(() => {
+      for (const [container, children] of waiting) draw(container, children);
+      waiting.clear();
+    }, 0);
+  };
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+}
+
+/** Replace a list's items; the field being typed in (named by `data-focus`) gets the focus back, caret too.
+ * While the pointer is pressed inside the list the items wait for its release (`data-redraw-waits` says so): a
+ * background refresh replacing the button under a click (pressed on one element, released on another) would
+ * lose the click, and the person's click acts on what they saw. */
 export function rebuild(container: HTMLElement, children: Node[]): void {
+  trackPresses();
+  if (pressed !== null && container.contains(pressed)) {
+    waiting.set(container, children);
+    container.toggleAttribute("data-redraw-waits", true);
+    return;
+  }
+  waiting.delete(container);
+  draw(container, children);
+}
+
+function draw(container: HTMLElement, children: Node[]): void {
+  container.removeAttribute("data-redraw-waits");
   const active = document.activeElement;
   const name = active instanceof HTMLElement && container.contains(active) ? active.dataset.focus : undefined;
   const caret =
