@@ -80,11 +80,12 @@ class ReviewStore:
                 "SELECT id, doc, revisions, base, principal, tool, start, end, old, at, agent FROM review_changes"
                 " WHERE state='pending' ORDER BY doc, start, end"
             ).fetchall()
+            ancestors = _ancestors(c)
             for change_id, doc, revisions, base, principal, tool, start, end, old, at, agent in rows:
                 review = reviews.get(doc)
                 if review is not None:
                     kept = (principal, tool, start, end, old, at, agent or "")
-                    review.changes.append(Change(change_id, _revisions(c, revisions, base), *kept))
+                    review.changes.append(Change(change_id, _revisions(ancestors, revisions, base), *kept))
             return reviews
 
         return await self._db.run(query)
@@ -200,13 +201,27 @@ def _same(saved: _Saved, now: _Saved) -> bool:
     return saved.change is now.change or saved.change == now.change
 
 
-def _revisions(c: sqlite3.Connection, own: str, base: str | None) -> tuple[str, ...]:
+def _ancestors(c: sqlite3.Connection) -> dict[str, tuple[str, str | None]]:
+    """Every row some pending row's chain goes through, read once (rows shared by several chains too):
+    id -> (its own revisions as stored, its base)."""
+    rows = c.execute(
+        "WITH RECURSIVE chain(id, revisions, base) AS ("
+        " SELECT id, revisions, base FROM review_changes"
+        "  WHERE id IN (SELECT base FROM review_changes WHERE state='pending' AND base IS NOT NULL)"
+        " UNION"  # not UNION ALL: each row once, and a cycle (never written) would end
+        " SELECT r.id, r.revisions, r.base FROM review_changes r JOIN chain ON r.id = chain.base"
+        ") SELECT id, revisions, base FROM chain"
+    )
+    return {row_id: (revisions, base) for row_id, revisions, base in rows}
+
+
+def _revisions(ancestors: dict[str, tuple[str, str | None]], own: str, base: str | None) -> tuple[str, ...]:
     """A row's revisions: its base's (followed to the first row without one), then its own."""
     parts: list[list[str]] = [json.loads(own)]
     seen: set[str] = set()
-    while base is not None and base not in seen:  # a cycle cannot be written; never loop on one anyway
+    while base is not None and base not in seen:
         seen.add(base)
-        row = c.execute("SELECT revisions, base FROM review_changes WHERE id=?", (base,)).fetchone()
+        row = ancestors.get(base)
         if row is None:  # a base row gone (never deleted while one continues it): what is known
             break
         parts.append(json.loads(row[0]))
